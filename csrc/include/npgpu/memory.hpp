@@ -1,0 +1,78 @@
+#pragma once
+// Device memory from the stream-ordered pool, pinned host memory, copies, and the pinned staging ring.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "npgpu/export.hpp"
+#include "npgpu/runtime.hpp"
+
+namespace npgpu {
+
+// Device memory from the device's stream-ordered pool (cudaMallocAsync). Freed on the stream it was
+// allocated on, so it returns to the pool in stream order without a host wait.
+class NPGPU_API DeviceBuffer {
+ public:
+  DeviceBuffer(std::int64_t nbytes, int device, StreamHandle stream);
+  ~DeviceBuffer();
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+  void* data() const noexcept { return data_; }
+  std::int64_t nbytes() const noexcept { return nbytes_; }
+  int device() const noexcept { return device_; }
+  StreamHandle stream() const noexcept { return stream_; }
+  // The stream the memory is freed on; set it when the buffer's last use is on another stream.
+  void set_stream(StreamHandle s) noexcept { stream_ = s; }
+
+ private:
+  void* data_ = nullptr;
+  std::int64_t nbytes_ = 0;
+  int device_ = 0;
+  StreamHandle stream_ = nullptr;
+};
+
+// Page-locked host memory (cudaHostAlloc), for fast asynchronous transfers.
+class NPGPU_API PinnedBuffer {
+ public:
+  explicit PinnedBuffer(std::int64_t nbytes);
+  ~PinnedBuffer();
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  void* data() const noexcept { return data_; }
+  std::int64_t nbytes() const noexcept { return nbytes_; }
+
+ private:
+  void* data_ = nullptr;
+  std::int64_t nbytes_ = 0;
+};
+
+struct MemoryInfo {
+  std::int64_t pool_used = 0;      // bytes handed out by the device pool
+  std::int64_t pool_reserved = 0;  // bytes the pool holds from the driver
+  std::int64_t pinned_bytes = 0;   // pinned host bytes held by npgpu (buffers and staging ring)
+  std::int64_t device_free = 0;
+  std::int64_t device_total = 0;
+};
+
+NPGPU_API MemoryInfo memory_info(int device);
+// Return cached pool memory to the driver, keeping at most `keep_bytes` reserved.
+NPGPU_API void trim_pool(int device, std::int64_t keep_bytes);
+
+// Asynchronous copies on `stream` (either side may be host or device memory; contiguous bytes).
+NPGPU_API void copy_bytes(void* dst, const void* src, std::int64_t nbytes, StreamHandle stream);
+// Fill device memory with a repeated byte pattern of `pattern_size` bytes (1, 2, 4, 8 or 16).
+NPGPU_API void fill_pattern(void* dst, std::int64_t count, const void* pattern, int pattern_size,
+                            StreamHandle stream);
+
+// The pinned staging ring: a bounded set of pinned host slots, each guarded by an event, through which
+// NumPy buffers move to and from the device in chunks. One ring per device, shared by threads (a slot is
+// owned by one transfer at a time).
+struct StagingConfig {
+  std::int64_t slot_bytes = 8 << 20;
+  int slots = 4;
+};
+NPGPU_API StagingConfig staging_config();
+NPGPU_API void set_staging_config(const StagingConfig& cfg);  // takes effect when the ring is next built
+
+}  // namespace npgpu

@@ -1,0 +1,5 @@
+#pragma once
+#include "npgpu/export.hpp"
+namespace npgpu {
+NPGPU_API const char* version();
+}

@@ -1,0 +1,50 @@
+#pragma once
+// Internal: run a generic lambda with the C++ type of a runtime DType.
+#include <cstdint>
+#include <string>
+
+#include "common/complex.hpp"
+#include "npgpu/dtype.hpp"
+#include "npgpu/errors.hpp"
+
+namespace npgpu::detail {
+
+template <DType D> struct ctype;
+template <> struct ctype<DType::Bool> { using type = bool; };
+template <> struct ctype<DType::Int8> { using type = std::int8_t; };
+template <> struct ctype<DType::Int16> { using type = std::int16_t; };
+template <> struct ctype<DType::Int32> { using type = std::int32_t; };
+template <> struct ctype<DType::Int64> { using type = std::int64_t; };
+template <> struct ctype<DType::UInt8> { using type = std::uint8_t; };
+template <> struct ctype<DType::UInt16> { using type = std::uint16_t; };
+template <> struct ctype<DType::UInt32> { using type = std::uint32_t; };
+template <> struct ctype<DType::UInt64> { using type = std::uint64_t; };
+template <> struct ctype<DType::Float32> { using type = float; };
+template <> struct ctype<DType::Float64> { using type = double; };
+template <> struct ctype<DType::Complex64> { using type = complex64; };
+template <> struct ctype<DType::Complex128> { using type = complex128; };
+
+template <class T> struct type_tag { using type = T; };
+
+// fn(type_tag<T>{}) for the C++ type T of `d`.
+template <class Fn>
+decltype(auto) dispatch_dtype(DType d, Fn&& fn) {
+  switch (d) {
+    case DType::Bool: return fn(type_tag<bool>{});
+    case DType::Int8: return fn(type_tag<std::int8_t>{});
+    case DType::Int16: return fn(type_tag<std::int16_t>{});
+    case DType::Int32: return fn(type_tag<std::int32_t>{});
+    case DType::Int64: return fn(type_tag<std::int64_t>{});
+    case DType::UInt8: return fn(type_tag<std::uint8_t>{});
+    case DType::UInt16: return fn(type_tag<std::uint16_t>{});
+    case DType::UInt32: return fn(type_tag<std::uint32_t>{});
+    case DType::UInt64: return fn(type_tag<std::uint64_t>{});
+    case DType::Float32: return fn(type_tag<float>{});
+    case DType::Float64: return fn(type_tag<double>{});
+    case DType::Complex64: return fn(type_tag<complex64>{});
+    case DType::Complex128: return fn(type_tag<complex128>{});
+  }
+  throw TypeError("unsupported dtype code " + std::to_string(static_cast<int>(d)));
+}
+
+}  // namespace npgpu::detail

@@ -1,0 +1,63 @@
+#pragma once
+// Internal: iteration plans for elementwise operations over strided views. coalesce() merges dimensions
+// that are contiguous with each other in every operand, so a C-contiguous case becomes 1-D and general
+// views need as few div/mod steps per element as possible.
+#include <cstdint>
+
+#include "common/hd.hpp"
+#include "npgpu/errors.hpp"
+#include "npgpu/view.hpp"
+
+namespace npgpu::detail {
+
+template <int N>
+struct StridedPlan {
+  int ndim = 0;
+  std::int64_t shape[kMaxDims];
+  std::int64_t strides[N][kMaxDims];  // bytes
+
+  // Byte offsets of linear element `i` (C order over shape) in each operand.
+  NPGPU_HD void offsets(std::int64_t i, std::int64_t* off) const {
+    for (int k = 0; k < N; ++k) off[k] = 0;
+    for (int d = ndim - 1; d >= 0; --d) {
+      const std::int64_t n = shape[d];
+      const std::int64_t q = i / n;
+      const std::int64_t r = i - q * n;
+      for (int k = 0; k < N; ++k) off[k] += r * strides[k][d];
+      i = q;
+    }
+  }
+};
+
+// Views must share `shape` (the output's). Dimensions of extent 1 are dropped, adjacent dimensions merged
+// where every operand steps through them as one.
+template <int N>
+StridedPlan<N> make_plan(const ArrayView* const* views) {
+  const ArrayView& out = *views[0];
+  StridedPlan<N> p;
+  for (int d = 0; d < out.ndim; ++d) {
+    if (out.shape[d] == 1) continue;
+    const int j = p.ndim;
+    if (j > 0) {
+      bool merge = true;
+      for (int k = 0; k < N; ++k)
+        if (p.strides[k][j - 1] != views[k]->strides[d] * out.shape[d]) merge = false;
+      if (merge) {
+        p.shape[j - 1] *= out.shape[d];
+        for (int k = 0; k < N; ++k) p.strides[k][j - 1] = views[k]->strides[d];
+        continue;
+      }
+    }
+    p.shape[j] = out.shape[d];
+    for (int k = 0; k < N; ++k) p.strides[k][j] = views[k]->strides[d];
+    p.ndim = j + 1;
+  }
+  return p;
+}
+
+// Throws unless every view in `views` has exactly the shape of views[0].
+void check_same_shape(const ArrayView* const* views, int n, const char* what);
+// Throws unless all views are on one device (or all on the host); returns it.
+int common_device(const ArrayView* const* views, int n, const char* what);
+
+}  // namespace npgpu::detail

@@ -1,0 +1,38 @@
+// CUDA backend of launch_indices: every thread records where it sits in the launch.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "common/backends.hpp"
+#include "common/cuda_check.hpp"
+
+namespace npgpu::cuda {
+namespace {
+
+__global__ void record_indices(int* tidx, int* bidx, int* bdim, int* gdim) {
+  const std::int64_t block =
+      (static_cast<std::int64_t>(blockIdx.z) * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
+  const std::int64_t per_block = static_cast<std::int64_t>(blockDim.x) * blockDim.y * blockDim.z;
+  const std::int64_t id =
+      block * per_block + (static_cast<std::int64_t>(threadIdx.z) * blockDim.y + threadIdx.y) * blockDim.x +
+      threadIdx.x;
+  const std::int64_t r = 3 * id;
+  tidx[r] = threadIdx.x, tidx[r + 1] = threadIdx.y, tidx[r + 2] = threadIdx.z;
+  bidx[r] = blockIdx.x, bidx[r + 1] = blockIdx.y, bidx[r + 2] = blockIdx.z;
+  bdim[r] = blockDim.x, bdim[r + 1] = blockDim.y, bdim[r + 2] = blockDim.z;
+  gdim[r] = gridDim.x, gdim[r + 1] = gridDim.y, gdim[r + 2] = gridDim.z;
+}
+
+}  // namespace
+
+void launch_indices(const Dim3& grid, const Dim3& block, const ArrayView& thread_idx, const ArrayView& block_idx,
+                    const ArrayView& block_dim, const ArrayView& grid_dim, StreamHandle stream) {
+  dim3 g(static_cast<unsigned>(grid.x), static_cast<unsigned>(grid.y), static_cast<unsigned>(grid.z));
+  dim3 b(static_cast<unsigned>(block.x), static_cast<unsigned>(block.y), static_cast<unsigned>(block.z));
+  record_indices<<<g, b, 0, static_cast<cudaStream_t>(stream)>>>(
+      static_cast<int*>(thread_idx.data), static_cast<int*>(block_idx.data), static_cast<int*>(block_dim.data),
+      static_cast<int*>(grid_dim.data));
+  NPGPU_CHECK_LAUNCH("launch_indices");
+}
+
+}  // namespace npgpu::cuda

@@ -1,0 +1,230 @@
+// Devices, streams, events: thin, checked wrappers over the CUDA runtime (linked statically, so libnpgpu
+// never needs libcudart at load time and finds libcuda only when the first call initialises CUDA).
+#include "npgpu/runtime.hpp"
+
+#include <cuda_runtime_api.h>
+#include <nvtx3/nvToolsExt.h>
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "common/cuda_check.hpp"
+#include "npgpu/errors.hpp"
+
+namespace npgpu {
+namespace {
+
+struct DeviceTable {
+  std::once_flag once;
+  int count = 0;
+  std::string reason;
+  std::vector<std::unique_ptr<DeviceProperties>> props;
+  std::vector<std::once_flag> prop_once;
+};
+
+DeviceTable& table() {
+  static DeviceTable t;
+  std::call_once(t.once, [] {
+    int n = 0;
+    cudaError_t err = cudaGetDeviceCount(&n);
+    if (err != cudaSuccess) {
+      cudaGetLastError();
+      n = 0;
+      if (err == cudaErrorInsufficientDriver)
+        t.reason = "no usable NVIDIA driver was found (cudaErrorInsufficientDriver): install or update the driver";
+      else if (err == cudaErrorNoDevice)
+        t.reason = "no CUDA-capable GPU was found (cudaErrorNoDevice)";
+      else
+        t.reason = std::string("CUDA could not be initialised: ") + cudaGetErrorName(err) + ": " +
+                   cudaGetErrorString(err);
+    } else if (n == 0) {
+      t.reason = "no CUDA-capable GPU was found";
+    }
+    t.count = n;
+    t.props.resize(n);
+    t.prop_once = std::vector<std::once_flag>(n);
+  });
+  return t;
+}
+
+thread_local int tl_current_device = -1;  // -1: not yet read from the runtime on this thread
+
+}  // namespace
+
+StreamHandle per_thread_default_stream() { return reinterpret_cast<StreamHandle>(cudaStreamPerThread); }
+
+int device_count() noexcept {
+  try {
+    return table().count;
+  } catch (...) {
+    return 0;
+  }
+}
+
+std::string unavailable_reason() { return table().reason; }
+
+void require_device(int ordinal) {
+  DeviceTable& t = table();
+  if (t.count == 0) throw Unavailable("no GPU available: " + t.reason);
+  if (ordinal < 0 || ordinal >= t.count)
+    throw InvalidArgument("device ordinal " + std::to_string(ordinal) + " is out of range: this machine has " +
+                          std::to_string(t.count) + " CUDA device(s)");
+}
+
+const DeviceProperties& device_properties(int ordinal) {
+  require_device(ordinal);
+  DeviceTable& t = table();
+  std::call_once(t.prop_once[ordinal], [&] {
+    cudaDeviceProp p{};
+    NPGPU_CUDA_TRY(cudaGetDeviceProperties(&p, ordinal));
+    auto d = std::make_unique<DeviceProperties>();
+    d->ordinal = ordinal;
+    d->name = p.name;
+    d->cc_major = p.major;
+    d->cc_minor = p.minor;
+    d->multiprocessor_count = p.multiProcessorCount;
+    d->total_memory = static_cast<std::int64_t>(p.totalGlobalMem);
+    d->warp_size = p.warpSize;
+    d->max_threads_per_block = p.maxThreadsPerBlock;
+    for (int i = 0; i < 3; ++i) {
+      d->max_block_dim[i] = p.maxThreadsDim[i];
+      d->max_grid_dim[i] = p.maxGridSize[i];
+    }
+    d->l2_cache_size = p.l2CacheSize;
+    d->shared_memory_per_block = static_cast<std::int64_t>(p.sharedMemPerBlock);
+    d->shared_memory_per_block_optin = static_cast<std::int64_t>(p.sharedMemPerBlockOptin);
+    d->max_threads_per_multiprocessor = p.maxThreadsPerMultiProcessor;
+    d->pci_bus_id = p.pciBusID;
+    t.props[ordinal] = std::move(d);
+  });
+  return *t.props[ordinal];
+}
+
+int current_device() {
+  if (tl_current_device < 0) {
+    require_device(0);
+    int d = 0;
+    NPGPU_CUDA_TRY(cudaGetDevice(&d));
+    tl_current_device = d;
+  }
+  return tl_current_device;
+}
+
+void set_current_device(int ordinal) {
+  if (ordinal == tl_current_device) return;
+  require_device(ordinal);
+  NPGPU_CUDA_TRY(cudaSetDevice(ordinal));
+  tl_current_device = ordinal;
+}
+
+void synchronize_device(int ordinal) {
+  set_current_device(ordinal);
+  NPGPU_CUDA_TRY(cudaDeviceSynchronize());
+}
+
+void mem_get_info(int ordinal, std::int64_t* free_bytes, std::int64_t* total_bytes) {
+  set_current_device(ordinal);
+  size_t f = 0, t = 0;
+  NPGPU_CUDA_TRY(cudaMemGetInfo(&f, &t));
+  *free_bytes = static_cast<std::int64_t>(f);
+  *total_bytes = static_cast<std::int64_t>(t);
+}
+
+int runtime_version() {
+  int v = 0;
+  if (cudaRuntimeGetVersion(&v) != cudaSuccess) cudaGetLastError();
+  return v;
+}
+
+int driver_version() {
+  int v = 0;
+  if (cudaDriverGetVersion(&v) != cudaSuccess) cudaGetLastError();
+  return v;
+}
+
+StreamHandle stream_create(int device, bool non_blocking, int priority) {
+  set_current_device(device);
+  cudaStream_t s = nullptr;
+  NPGPU_CUDA_TRY(cudaStreamCreateWithPriority(&s, non_blocking ? cudaStreamNonBlocking : cudaStreamDefault,
+                                              priority));
+  return s;
+}
+
+void stream_destroy(StreamHandle s) noexcept {
+  if (s && cudaStreamDestroy(static_cast<cudaStream_t>(s)) != cudaSuccess) cudaGetLastError();
+}
+
+void stream_synchronize(StreamHandle s) { NPGPU_CUDA_TRY(cudaStreamSynchronize(static_cast<cudaStream_t>(s))); }
+
+bool stream_query(StreamHandle s) {
+  cudaError_t err = cudaStreamQuery(static_cast<cudaStream_t>(s));
+  if (err == cudaErrorNotReady) {
+    cudaGetLastError();
+    return false;
+  }
+  NPGPU_CUDA_TRY(err);
+  return true;
+}
+
+void stream_wait_stream(StreamHandle waiter, StreamHandle producer) {
+  if (waiter == producer) return;
+  // One reusable event per thread: recording and waiting are ordered on the host, so reuse is safe.
+  thread_local cudaEvent_t ev = nullptr;
+  thread_local int ev_device = -1;
+  int dev = current_device();
+  if (ev == nullptr || ev_device != dev) {
+    NPGPU_CUDA_TRY(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
+    ev_device = dev;
+  }
+  NPGPU_CUDA_TRY(cudaEventRecord(ev, static_cast<cudaStream_t>(producer)));
+  NPGPU_CUDA_TRY(cudaStreamWaitEvent(static_cast<cudaStream_t>(waiter), ev, 0));
+}
+
+EventHandle event_create(bool timing, bool blocking) {
+  unsigned flags = (timing ? 0u : cudaEventDisableTiming) | (blocking ? cudaEventBlockingSync : 0u);
+  cudaEvent_t e = nullptr;
+  NPGPU_CUDA_TRY(cudaEventCreateWithFlags(&e, flags));
+  return e;
+}
+
+void event_destroy(EventHandle e) noexcept {
+  if (e && cudaEventDestroy(static_cast<cudaEvent_t>(e)) != cudaSuccess) cudaGetLastError();
+}
+
+void event_record(EventHandle e, StreamHandle s) {
+  NPGPU_CUDA_TRY(cudaEventRecord(static_cast<cudaEvent_t>(e), static_cast<cudaStream_t>(s)));
+}
+
+void event_synchronize(EventHandle e) { NPGPU_CUDA_TRY(cudaEventSynchronize(static_cast<cudaEvent_t>(e))); }
+
+bool event_query(EventHandle e) {
+  cudaError_t err = cudaEventQuery(static_cast<cudaEvent_t>(e));
+  if (err == cudaErrorNotReady) {
+    cudaGetLastError();
+    return false;
+  }
+  NPGPU_CUDA_TRY(err);
+  return true;
+}
+
+void stream_wait_event(StreamHandle s, EventHandle e) {
+  NPGPU_CUDA_TRY(cudaStreamWaitEvent(static_cast<cudaStream_t>(s), static_cast<cudaEvent_t>(e), 0));
+}
+
+float event_elapsed_ms(EventHandle start, EventHandle end) {
+  float ms = 0.f;
+  NPGPU_CUDA_TRY(cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(start), static_cast<cudaEvent_t>(end)));
+  return ms;
+}
+
+void check_last_error(const char* what) {
+  cudaError_t err = cudaPeekAtLastError();
+  if (err != cudaSuccess) detail::throw_cuda_error(err, what, __FILE__, __LINE__);
+}
+
+void profiler_range_push(const char* name) { nvtxRangePushA(name); }
+void profiler_range_pop() { nvtxRangePop(); }
+
+}  // namespace npgpu

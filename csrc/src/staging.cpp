@@ -1,0 +1,219 @@
+// The pinned staging ring (see common/staging.hpp).
+#include "common/staging.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "common/cuda_check.hpp"
+#include "npgpu/errors.hpp"
+
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
+namespace npgpu::detail {
+namespace {
+
+std::mutex g_config_mutex;
+
+StagingConfig initial_config() {
+  StagingConfig c;
+  c.slot_bytes = 4 << 20;
+  c.slots = 4;
+  if (const char* v = std::getenv("NPGPU_STAGING_SLOT_BYTES")) c.slot_bytes = std::max(1LL << 16, std::atoll(v));
+  if (const char* v = std::getenv("NPGPU_STAGING_SLOTS")) c.slots = std::max(2, std::atoi(v));
+  return c;
+}
+
+StagingConfig& config() {
+  static StagingConfig c = initial_config();
+  return c;
+}
+
+struct Slot {
+  std::unique_ptr<PinnedBuffer> pinned;
+  std::unique_ptr<DeviceBuffer> dev;
+  cudaStream_t stream = nullptr;
+  cudaEvent_t done = nullptr;
+};
+
+// One ring per device. A staged call holds the whole ring (the PCIe link is shared anyway), so concurrent
+// callers queue up instead of deadlocking on partial sets of slots.
+struct Ring {
+  std::mutex mutex;
+  StagingConfig cfg;
+  std::vector<Slot> slots;
+
+  void build(int device, const StagingConfig& c) {
+    release();
+    cfg = c;
+    slots.resize(c.slots);
+    for (Slot& s : slots) {
+      NPGPU_CUDA_TRY(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
+      NPGPU_CUDA_TRY(cudaEventCreateWithFlags(&s.done, cudaEventDisableTiming));
+      s.pinned = std::make_unique<PinnedBuffer>(c.slot_bytes);
+      s.dev = std::make_unique<DeviceBuffer>(c.slot_bytes, device, s.stream);
+    }
+  }
+  void release() {
+    for (Slot& s : slots) {
+      if (s.stream) cudaStreamSynchronize(s.stream);
+      s.dev.reset();
+      s.pinned.reset();
+      if (s.done) cudaEventDestroy(s.done);
+      if (s.stream) cudaStreamDestroy(s.stream);
+    }
+    slots.clear();
+  }
+};
+
+Ring& ring_for(int device) {
+  // Never destroyed: freeing CUDA memory while the runtime unloads at exit is unsafe.
+  static std::mutex m;
+  static auto* rings = new std::vector<Ring*>();
+  std::lock_guard<std::mutex> lock(m);
+  if (static_cast<int>(rings->size()) <= device) rings->resize(device + 1, nullptr);
+  if (!(*rings)[device]) (*rings)[device] = new Ring();
+  return *(*rings)[device];
+}
+
+// Host memcpy, split over threads for large blocks: a single core copies far slower than PCIe moves data.
+void host_copy(void* dst, const void* src, std::int64_t nbytes) {
+#if defined(_OPENMP)
+  constexpr std::int64_t kPerThread = 512 << 10;
+  const int threads = static_cast<int>(std::min<std::int64_t>(
+      std::min(omp_get_max_threads(), 16), std::max<std::int64_t>(1, nbytes / kPerThread)));
+  if (threads > 1) {
+    const std::int64_t part = (nbytes + threads - 1) / threads;
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int t = 0; t < threads; ++t) {
+      const std::int64_t lo = t * part;
+      const std::int64_t len = std::min(part, nbytes - lo);
+      if (len > 0) std::memcpy(static_cast<char*>(dst) + lo, static_cast<const char*>(src) + lo, len);
+    }
+    return;
+  }
+#endif
+  std::memcpy(dst, src, static_cast<size_t>(nbytes));
+}
+
+}  // namespace
+
+StagingConfig staging_config() {
+  std::lock_guard<std::mutex> lock(g_config_mutex);
+  return config();
+}
+
+void set_staging_config(const StagingConfig& cfg) {
+  if (cfg.slots < 2) throw InvalidArgument("the staging ring needs at least 2 slots");
+  if (cfg.slot_bytes < 4096) throw InvalidArgument("staging slots must hold at least 4096 bytes");
+  std::lock_guard<std::mutex> lock(g_config_mutex);
+  config() = cfg;
+}
+
+void run_staged(int device, StreamHandle stream, const StagedOperand* ops, int nops, std::int64_t n,
+                const ChunkCompute& compute) {
+  if (n <= 0) return;
+  Ring& ring = ring_for(device);
+  std::lock_guard<std::mutex> lock(ring.mutex);
+  const StagingConfig want = staging_config();
+  if (ring.slots.empty() || ring.cfg.slot_bytes != want.slot_bytes || ring.cfg.slots != want.slots)
+    ring.build(device, want);
+
+  std::int64_t row_bytes = 0;  // bytes of one element across all operands, 16-byte aligned per operand
+  for (int k = 0; k < nops; ++k) row_bytes += ops[k].itemsize;
+  std::int64_t chunk = ring.cfg.slot_bytes / row_bytes;
+  chunk = std::max<std::int64_t>(16, chunk - chunk % 16);
+  // Keep at least a few chunks in flight for arrays that would fill fewer slots than the ring has.
+  if (n > 4 * 65536 && n < chunk * static_cast<std::int64_t>(ring.slots.size()))
+    chunk = std::max<std::int64_t>(65536, ((n / static_cast<std::int64_t>(ring.slots.size())) + 15) / 16 * 16);
+  // Per operand, its offset inside a slot (aligned for vector loads).
+  std::vector<std::int64_t> offs(nops);
+  std::int64_t off = 0;
+  for (int k = 0; k < nops; ++k) {
+    offs[k] = off;
+    off += (chunk * ops[k].itemsize + 255) / 256 * 256;
+  }
+  while (off > ring.cfg.slot_bytes) {  // alignment padding pushed past the slot: shrink the chunk
+    chunk -= 256;
+    off = 0;
+    for (int k = 0; k < nops; ++k) {
+      offs[k] = off;
+      off += (chunk * ops[k].itemsize + 255) / 256 * 256;
+    }
+  }
+
+  const int S = static_cast<int>(ring.slots.size());
+  // Chunks waiting in a slot for their outputs to be copied to the host: chunk start, count.
+  std::vector<std::int64_t> pending_start(S, -1), pending_count(S, 0);
+  auto drain = [&](int k) {
+    if (pending_start[k] < 0) return;
+    Slot& s = ring.slots[k];
+    NPGPU_CUDA_TRY(cudaEventSynchronize(s.done));
+    for (int j = 0; j < nops; ++j) {
+      if (!ops[j].output) continue;
+      host_copy(static_cast<char*>(ops[j].host) + pending_start[k] * ops[j].itemsize,
+                static_cast<char*>(s.pinned->data()) + offs[j], pending_count[k] * ops[j].itemsize);
+    }
+    pending_start[k] = -1;
+  };
+
+  // Work already queued on the caller's stream comes first.
+  cudaEvent_t start_ev = nullptr;
+  NPGPU_CUDA_TRY(cudaEventCreateWithFlags(&start_ev, cudaEventDisableTiming));
+  struct EventGuard {
+    cudaEvent_t e;
+    ~EventGuard() { cudaEventDestroy(e); }
+  } guard{start_ev};
+  NPGPU_CUDA_TRY(cudaEventRecord(start_ev, static_cast<cudaStream_t>(stream)));
+  for (Slot& s : ring.slots) NPGPU_CUDA_TRY(cudaStreamWaitEvent(s.stream, start_ev, 0));
+
+  std::vector<void*> dev_ptrs(nops);
+  try {
+    int k = 0;
+    for (std::int64_t start = 0; start < n; start += chunk, k = (k + 1) % S) {
+      const std::int64_t count = std::min(chunk, n - start);
+      drain(k);
+      Slot& s = ring.slots[k];
+      char* pin = static_cast<char*>(s.pinned->data());
+      char* dev = static_cast<char*>(s.dev->data());
+      for (int j = 0; j < nops; ++j) {
+        dev_ptrs[j] = dev + offs[j];
+        if (ops[j].output) continue;
+        host_copy(pin + offs[j], static_cast<const char*>(ops[j].host) + start * ops[j].itemsize,
+                  count * ops[j].itemsize);
+        NPGPU_CUDA_TRY(cudaMemcpyAsync(dev + offs[j], pin + offs[j], count * ops[j].itemsize,
+                                       cudaMemcpyHostToDevice, s.stream));
+      }
+      compute(dev_ptrs.data(), count, s.stream);
+      for (int j = 0; j < nops; ++j) {
+        if (!ops[j].output) continue;
+        NPGPU_CUDA_TRY(cudaMemcpyAsync(pin + offs[j], dev + offs[j], count * ops[j].itemsize,
+                                       cudaMemcpyDeviceToHost, s.stream));
+      }
+      NPGPU_CUDA_TRY(cudaEventRecord(s.done, s.stream));
+      pending_start[k] = start;
+      pending_count[k] = count;
+    }
+    // Oldest first: slot k is the next one the loop would have reused.
+    for (int i = 0; i < S; ++i) drain((k + i) % S);
+  } catch (...) {
+    for (Slot& s : ring.slots) {
+      if (cudaStreamSynchronize(s.stream) != cudaSuccess) cudaGetLastError();
+    }
+    throw;
+  }
+  // Later work on the caller's stream sees the results (they are on the host already).
+  for (Slot& s : ring.slots) {
+    NPGPU_CUDA_TRY(cudaEventRecord(s.done, s.stream));
+    NPGPU_CUDA_TRY(cudaStreamWaitEvent(static_cast<cudaStream_t>(stream), s.done, 0));
+  }
+}
+
+}  // namespace npgpu::detail
