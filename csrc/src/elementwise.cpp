@@ -74,6 +74,20 @@ void binary_scalar(BinaryOp op, const ArrayView& a, const Scalar& s, bool scalar
   }
 }
 
+void copy(const ArrayView& src, const ArrayView& dst, StreamHandle stream) {
+  const ArrayView* views[2] = {&dst, &src};
+  detail::check_same_shape(views, 2, "copy");
+  const int dev = detail::common_device(views, 2, "copy");
+  check_output(dst, "copy");
+  if (dst.size() == 0) return;
+  if (dev == kHostDevice) {
+    host::copy(src, dst, stream);
+  } else {
+    set_current_device(dev);
+    cuda::copy(src, dst, stream);
+  }
+}
+
 namespace {
 
 void check_staged(const ArrayView* const* views, int n, int device) {

@@ -1,7 +1,8 @@
 #pragma once
 // Elementwise operations. Operands are views of one shape after broadcasting (a broadcast dimension has
-// stride 0); `out` has that shape. The computation runs in `out`'s dtype ... unless stated otherwise:
-// inputs are converted to the compute dtype when loaded, so mixed input dtypes work.
+// stride 0); `out` has that shape. Each operation computes in the `compute` dtype its caller picked (NumPy's
+// result type): inputs are converted to it on load and the result to out's dtype on store, so mixed dtypes
+// work without temporary arrays.
 #include "npgpu/export.hpp"
 #include "npgpu/runtime.hpp"
 #include "npgpu/view.hpp"
@@ -28,6 +29,10 @@ NPGPU_API void binary_staged(BinaryOp op, const ArrayView& a, const ArrayView& b
                              DType compute, int device, StreamHandle stream);
 NPGPU_API void binary_scalar_staged(BinaryOp op, const ArrayView& a, const Scalar& s, bool scalar_first,
                                     const ArrayView& out, DType compute, int device, StreamHandle stream);
+
+// dst = src converted to dst's dtype (NumPy's unsafe casting), any strides; src may be broadcast (stride 0).
+// Both on one device, or both on the host.
+NPGPU_API void copy(const ArrayView& src, const ArrayView& dst, StreamHandle stream);
 
 inline void add(const ArrayView& a, const ArrayView& b, const ArrayView& out, StreamHandle stream) {
   binary(BinaryOp::Add, a, b, out, out.dtype, stream);

@@ -11,7 +11,7 @@ namespace npgpu {
 constexpr int kMaxDims = 32;
 constexpr int kHostDevice = -1;  // ArrayView::device for memory the CPU can address directly
 
-struct ArrayView {
+struct NPGPU_API ArrayView {
   void* data = nullptr;
   DType dtype = DType::Float32;
   int ndim = 0;
@@ -27,16 +27,18 @@ struct ArrayView {
   std::string describe() const;         // "float32[3, 4] on cuda:0", for messages
 };
 
+union ScalarValue {
+  bool b;
+  std::int64_t i;   // signed integer dtypes
+  std::uint64_t u;  // unsigned integer dtypes
+  double f;         // float32, float64
+  double c[2];      // complex: real, imag
+};
+
 // A scalar operand passed by value (a Python number, after NumPy's weak-scalar rules picked its type).
 struct Scalar {
   DType dtype = DType::Float64;
-  union {
-    bool b;
-    std::int64_t i;
-    std::uint64_t u;
-    double f;
-    double c[2];  // real, imag
-  } value = {};
+  ScalarValue value = {};
 };
 
 // Element count of a shape, checked: throws InvalidArgument when a dimension is negative or the count or

@@ -13,6 +13,7 @@ namespace npgpu {
               StreamHandle stream);                                                                   \
   void binary_scalar(BinaryOp op, const ArrayView& a, const Scalar& s, bool scalar_first,             \
                      const ArrayView& out, DType compute, StreamHandle stream);                       \
+  void copy(const ArrayView& src, const ArrayView& dst, StreamHandle stream);                     \
   void launch_indices(const Dim3& grid, const Dim3& block, const ArrayView& thread_idx,               \
                       const ArrayView& block_idx, const ArrayView& block_dim, const ArrayView& grid_dim, \
                       StreamHandle stream);

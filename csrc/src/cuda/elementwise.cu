@@ -94,6 +94,16 @@ __global__ void binary_scalar_strided(StridedPlan<2> plan, char* out, DType dout
   }
 }
 
+template <class T>
+__global__ void convert_strided(StridedPlan<2> plan, char* dst, DType ddst, const char* src, std::int64_t n) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    std::int64_t off[2];
+    plan.offsets(i, off);
+    detail::store_as<T>(dst + off[0], ddst, *reinterpret_cast<const T*>(src + off[1]));
+  }
+}
+
 bool aligned16(const void* p) { return (reinterpret_cast<std::uintptr_t>(p) & 15u) == 0; }
 
 template <class T>
@@ -153,6 +163,23 @@ void binary_scalar(BinaryOp op, const ArrayView& a, const Scalar& sc, bool scala
     });
   });
   NPGPU_CHECK_LAUNCH("binary_scalar");
+}
+
+void copy(const ArrayView& src, const ArrayView& dst, StreamHandle stream) {
+  auto s = static_cast<cudaStream_t>(stream);
+  if (src.dtype == dst.dtype && src.is_c_contiguous() && dst.is_c_contiguous()) {
+    NPGPU_CUDA_TRY(cudaMemcpyAsync(dst.data, src.data, dst.nbytes(), cudaMemcpyDeviceToDevice, s));
+    return;
+  }
+  const std::int64_t n = dst.size();
+  const ArrayView* views[2] = {&dst, &src};
+  auto plan = detail::make_plan<2>(views);
+  detail::dispatch_dtype(src.dtype, [&](auto tag) {  // typed on the source: one conversion per element
+    using T = typename decltype(tag)::type;
+    convert_strided<T><<<grid_for(n), kThreads, 0, s>>>(plan, static_cast<char*>(dst.data), dst.dtype,
+                                                        static_cast<const char*>(src.data), n);
+  });
+  NPGPU_CHECK_LAUNCH("copy");
 }
 
 }  // namespace npgpu::cuda

@@ -63,4 +63,21 @@ void binary_scalar(BinaryOp op, const ArrayView& a, const Scalar& sc, bool scala
   });
 }
 
+void copy(const ArrayView& src, const ArrayView& dst, StreamHandle) {
+  const std::int64_t n = dst.size();
+  const ArrayView* views[2] = {&dst, &src};
+  const auto plan = detail::make_plan<2>(views);
+  char* pd = static_cast<char*>(dst.data);
+  const char* ps = static_cast<const char*>(src.data);
+  detail::dispatch_dtype(src.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+#pragma omp parallel for schedule(static) if (n > (1 << 16))
+    for (std::int64_t i = 0; i < n; ++i) {
+      std::int64_t off[2];
+      plan.offsets(i, off);
+      detail::store_as<T>(pd + off[0], dst.dtype, *reinterpret_cast<const T*>(ps + off[1]));
+    }
+  });
+}
+
 }  // namespace npgpu::host

@@ -1,0 +1,41 @@
+"""npgpu: GPU acceleration a ``pip install`` away for NumPy users.
+
+NumPy arrays in, NumPy arrays out, computed on the GPU when one is present (on the host backend otherwise);
+``npgpu.asarray`` keeps data on the GPU between calls. ``import npgpu`` makes no CUDA call: the first GPU
+operation initialises CUDA.
+"""
+from npgpu._errors import CUDAError, GPUUnavailableError, OutOfMemoryError
+from npgpu._runtime import (
+    Device,
+    Event,
+    Stream,
+    device_count,
+    get_backend,
+    get_current_stream,
+    get_device_id,
+    is_available,
+    memory_info,
+    runtime_info,
+    set_staging_config,
+    staging_config,
+    synchronize,
+    trim_memory_pool,
+    unavailable_reason,
+    use_backend,
+)
+from npgpu._array import SUPPORTED_DTYPES, Array, asarray, empty, from_dlpack, full, zeros
+from npgpu._elementwise import add
+from npgpu._launch import LaunchIndices, check_geometry, launch_indices
+from npgpu import profiler
+from npgpu._paths import get_cmake_dir, get_include, get_library_dir
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Array", "CUDAError", "Device", "Event", "GPUUnavailableError", "LaunchIndices", "OutOfMemoryError",
+    "Stream", "SUPPORTED_DTYPES", "add", "asarray", "check_geometry", "device_count", "empty", "from_dlpack",
+    "full", "get_backend", "get_cmake_dir", "get_current_stream", "get_device_id", "get_include",
+    "get_library_dir", "is_available", "launch_indices", "memory_info", "profiler", "runtime_info",
+    "set_staging_config", "staging_config", "synchronize", "trim_memory_pool", "unavailable_reason",
+    "use_backend", "zeros",
+]

@@ -1,0 +1,20 @@
+from libcpp.memory cimport shared_ptr
+from npgpu.lib.memory cimport DeviceBuffer
+from npgpu.lib.runtime cimport StreamHandle
+from npgpu.lib.view cimport ArrayView, DType
+
+cdef class Array:
+    cdef shared_ptr[DeviceBuffer] buf  # the memory this array owns (empty for views and foreign memory)
+    cdef readonly object base          # what keeps foreign or parent memory alive
+    cdef ArrayView view
+    cdef object _dtype                 # numpy.dtype
+    cdef tuple _shape
+    cdef StreamHandle stream           # the stream the array's data was produced on
+    cdef object __weakref__
+
+cdef Array new_array(tuple shape, object dtype, int device, StreamHandle stream)
+cdef Array new_array_like_view(const ArrayView& like, object dtype, DType dt, StreamHandle stream)
+cdef DType dtype_code(object dtype) except *
+cdef object numpy_dtype(DType code)
+cdef Array wrap_view(const ArrayView& view, object base, object np_dtype, StreamHandle stream)
+cdef ArrayView host_view(object arr, bint writable) except *

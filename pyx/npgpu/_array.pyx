@@ -1,0 +1,594 @@
+# cython: language_level=3
+"""npgpu.Array: memory on a GPU with a NumPy dtype, shape and strides; conversion to and from NumPy, the CUDA
+Array Interface and DLPack."""
+import numpy as np
+
+from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer, PyCapsule_IsValid, PyCapsule_SetName
+from cpython.ref cimport Py_INCREF, Py_DECREF, PyObject
+from libc.stdint cimport int64_t, uint64_t, uintptr_t
+from libc.stdlib cimport malloc, free
+from libcpp.memory cimport make_shared, shared_ptr
+
+from npgpu._runtime cimport current_stream_handle, resolve_stream, resolve_device, stream_to_cai
+from npgpu.lib cimport runtime as rt
+from npgpu.lib.memory cimport DeviceBuffer, copy_bytes, fill_pattern
+from npgpu.lib.view cimport ArrayView, DType, itemsize, kHostDevice
+from npgpu.lib.elementwise cimport copy as c_copy
+
+from npgpu._errors cimport raise_py_error
+
+cdef extern from "npgpu/view.hpp" namespace "npgpu" nogil:
+    ArrayView make_contiguous_view(void* data, DType dtype, int ndim, const int64_t* shape,
+                                   int device) except +raise_py_error
+
+cdef extern from "dlpack.h" nogil:
+    ctypedef struct DLPackVersion:
+        unsigned int major
+        unsigned int minor
+    ctypedef struct DLDevice:
+        int device_type
+        int device_id
+    ctypedef struct DLDataType:
+        unsigned char code
+        unsigned char bits
+        unsigned short lanes
+    ctypedef struct DLTensor:
+        void* data
+        DLDevice device
+        int ndim
+        DLDataType dtype
+        int64_t* shape
+        int64_t* strides
+        uint64_t byte_offset
+    ctypedef struct DLManagedTensor:
+        DLTensor dl_tensor
+        void* manager_ctx
+        void (*deleter)(DLManagedTensor*) noexcept
+    ctypedef struct DLManagedTensorVersioned:
+        DLPackVersion version
+        void* manager_ctx
+        void (*deleter)(DLManagedTensorVersioned*) noexcept
+        uint64_t flags
+        DLTensor dl_tensor
+    int kDLCPU, kDLCUDA, kDLCUDAHost, kDLCUDAManaged
+    int kDLInt, kDLUInt, kDLFloat, kDLBfloat, kDLComplex, kDLBool
+    uint64_t DLPACK_FLAG_BITMASK_READ_ONLY
+
+
+# ------------------------------------------------------------------------------------------------ dtypes
+
+_DTYPES = [np.dtype(n) for n in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                                 "uint64", "float32", "float64", "complex64", "complex128")]
+_CODE_BY_DTYPE = {d: i for i, d in enumerate(_DTYPES)}
+SUPPORTED_DTYPES = tuple(_DTYPES)
+
+
+cdef DType dtype_code(object dtype) except *:
+    code = _CODE_BY_DTYPE.get(dtype)
+    if code is None:
+        d = np.dtype(dtype)
+        code = _CODE_BY_DTYPE.get(d.newbyteorder("=") if d.byteorder not in "=|" else d)
+        if code is None or d.byteorder == (">" if np.little_endian else "<"):
+            raise TypeError(f"npgpu does not support dtype {d}; supported: "
+                            + ", ".join(str(x) for x in _DTYPES))
+    return <DType><int>code
+
+
+cdef object numpy_dtype(DType code):
+    return _DTYPES[<int>code]
+
+
+# ------------------------------------------------------------------------------------------------ Array
+
+cdef Array wrap_view(const ArrayView& view, object base, object np_dtype, StreamHandle stream):
+    cdef Array a = Array.__new__(Array)
+    a.view = view
+    a.base = base
+    a._dtype = np_dtype
+    a.stream = stream
+    return a
+
+
+cdef Array new_array(tuple shape, object dtype, int device, StreamHandle stream):
+    cdef int64_t dims[32]
+    cdef int nd = len(shape)
+    cdef DType dt = dtype_code(dtype)
+    if nd > 32:
+        raise ValueError(f"npgpu supports at most 32 dimensions, got {nd}")
+    for i in range(nd):
+        dims[i] = shape[i]
+    # Validates the shape (negative or overflowing sizes raise ValueError) before anything is allocated.
+    cdef ArrayView v = make_contiguous_view(NULL, dt, nd, dims, device)
+    cdef Array a = Array.__new__(Array)
+    cdef int64_t nbytes = v.size() * itemsize(dt)
+    with nogil:
+        a.buf = make_shared[DeviceBuffer](nbytes, device, stream)
+    v.data = a.buf.get().data()
+    a.view = v
+    a._dtype = numpy_dtype(dt)
+    a._shape = shape
+    a.stream = stream
+    return a
+
+
+cdef Array new_array_like_view(const ArrayView& like, object dtype, DType dt, StreamHandle stream):
+    """A new C-contiguous device array of like's shape: the fast path of operations (no Python shape work)."""
+    cdef ArrayView v = make_contiguous_view(NULL, dt, like.ndim, like.shape, like.device)
+    cdef Array a = Array.__new__(Array)
+    cdef int64_t nbytes = v.size() * itemsize(dt)
+    with nogil:
+        a.buf = make_shared[DeviceBuffer](nbytes, like.device, stream)
+    v.data = a.buf.get().data()
+    a.view = v
+    a._dtype = dtype
+    a.stream = stream
+    return a
+
+
+cdef ArrayView host_view(object arr, bint writable) except *:
+    """A view of a NumPy array's memory (device = host)."""
+    cdef ArrayView v
+    cdef int nd = arr.ndim
+    if nd > 32:
+        raise ValueError(f"npgpu supports at most 32 dimensions, got {nd}")
+    if writable and not arr.flags.writeable:
+        raise ValueError("output array is read-only")
+    v.dtype = dtype_code(arr.dtype)
+    v.ndim = nd
+    v.device = kHostDevice
+    v.readonly = not arr.flags.writeable
+    shape = arr.shape
+    strides = arr.strides
+    for i in range(nd):
+        v.shape[i] = shape[i]
+        v.strides[i] = strides[i]
+    v.data = <void*><uintptr_t>arr.__array_interface__["data"][0] if arr.size else NULL
+    return v
+
+
+def _normalize_shape(shape):
+    if isinstance(shape, (int, np.integer)):
+        return (int(shape),)
+    try:
+        return tuple(int(s) for s in shape)
+    except TypeError:
+        raise TypeError(f"shape must be an int or a sequence of ints, not {type(shape).__name__}") from None
+
+
+# Binary operations registered by npgpu._elementwise (kept out of this module to keep dependencies one way).
+_ops = {}
+
+
+def _register_op(name, fn):
+    _ops[name] = fn
+
+
+cdef class Array:
+    """An n-dimensional array in GPU memory.
+
+    Create one with :func:`npgpu.asarray`, :func:`npgpu.empty`, :func:`npgpu.zeros` or :func:`npgpu.full`;
+    bring it back with ``.get()`` or ``numpy.asarray(arr)``. Arrays share memory with CuPy, PyTorch, JAX and
+    Numba through ``__cuda_array_interface__`` and DLPack, without copies.
+    """
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("create arrays with npgpu.asarray, npgpu.empty, npgpu.zeros or npgpu.full")
+
+    # -- attributes
+    @property
+    def shape(self):
+        if self._shape is None:
+            self._shape = tuple([self.view.shape[i] for i in range(self.view.ndim)])
+        return self._shape
+
+    @property
+    def strides(self):
+        """Strides in bytes, as NumPy's."""
+        return tuple([self.view.strides[i] for i in range(self.view.ndim)])
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def ndim(self):
+        return self.view.ndim
+
+    @property
+    def size(self):
+        return self.view.size()
+
+    @property
+    def itemsize(self):
+        return itemsize(self.view.dtype)
+
+    @property
+    def nbytes(self):
+        return self.view.size() * itemsize(self.view.dtype)
+
+    @property
+    def device(self):
+        """The npgpu.Device holding the data."""
+        from npgpu._runtime import Device
+        return Device(self.view.device)
+
+    @property
+    def device_id(self):
+        return self.view.device
+
+    @property
+    def ptr(self):
+        """Address of the first element, as an integer."""
+        return <uintptr_t>self.view.data
+
+    @property
+    def readonly(self):
+        return self.view.readonly
+
+    @property
+    def flags(self):
+        return {"C_CONTIGUOUS": self.view.is_c_contiguous(), "WRITEABLE": not self.view.readonly,
+                "OWNDATA": self.buf.get() != NULL}
+
+    def __len__(self):
+        if self.view.ndim == 0:
+            raise TypeError("len() of a 0-d array")
+        return self.view.shape[0]
+
+    def __repr__(self):
+        return f"npgpu.Array(shape={self.shape}, dtype={self._dtype}, device={self.view.device})"
+
+    # -- transfers
+    def get(self, stream=None, out=None):
+        """Copy to a new NumPy array (or into `out`, a C-contiguous NumPy array of the same shape and dtype);
+        returns when the data is on the host."""
+        cdef StreamHandle s = resolve_stream(stream)
+        cdef Array src = self if self.view.is_c_contiguous() else self.copy(stream=stream)
+        if out is None:
+            out = np.empty(self.shape, dtype=self._dtype)
+        else:
+            if not isinstance(out, np.ndarray) or out.shape != self.shape or out.dtype != self._dtype \
+                    or not out.flags.c_contiguous or not out.flags.writeable:
+                raise ValueError(f"out must be a writeable C-contiguous numpy array of shape {self.shape} "
+                                 f"and dtype {self._dtype}")
+        cdef int64_t nbytes = src.view.size() * itemsize(src.view.dtype)
+        cdef void* dst = <void*><uintptr_t>out.__array_interface__["data"][0] if nbytes else NULL
+        if nbytes:
+            rt.set_current_device(src.view.device)
+            with nogil:
+                copy_bytes(dst, src.view.data, nbytes, s)
+                rt.stream_synchronize(s)
+        return out
+
+    def __array__(self, dtype=None, copy=None):
+        if copy is False:
+            raise ValueError("an npgpu.Array cannot be viewed as a NumPy array without a copy; use .get()")
+        a = self.get()
+        return a if dtype is None else a.astype(dtype, copy=False)
+
+    def copy(self, stream=None):
+        """A C-contiguous copy on the same device."""
+        cdef StreamHandle s = resolve_stream(stream)
+        cdef Array out = new_array_like_view(self.view, self._dtype, self.view.dtype, s)
+        with nogil:
+            c_copy(self.view, out.view, s)
+        return out
+
+    def astype(self, dtype, copy=True, stream=None):
+        """A copy converted to `dtype` (NumPy's unsafe casting, as ndarray.astype)."""
+        cdef DType dt = dtype_code(dtype)
+        if dt == self.view.dtype and not copy:
+            return self
+        cdef StreamHandle s = resolve_stream(stream)
+        cdef Array out = new_array_like_view(self.view, numpy_dtype(dt), dt, s)
+        with nogil:
+            c_copy(self.view, out.view, s)
+        return out
+
+    # -- interoperability
+    @property
+    def __cuda_array_interface__(self):
+        return {
+            "shape": self.shape,
+            "typestr": self._dtype.str,
+            "descr": [("", self._dtype.str)],
+            "data": (<uintptr_t>self.view.data, bool(self.view.readonly)),
+            "strides": None if self.view.is_c_contiguous() else self.strides,
+            "version": 3,
+            "stream": stream_to_cai(self.stream),
+        }
+
+    def __dlpack_device__(self):
+        return (kDLCUDA, self.view.device)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """Export as a DLPack capsule. The consumer's `stream` waits for the work that produced this array."""
+        if dl_device is not None and tuple(dl_device) != (kDLCUDA, self.view.device):
+            raise BufferError(f"npgpu arrays can be exported only to their own device (cuda:{self.view.device})")
+        cdef Array src = self.copy() if copy else self
+        cdef StreamHandle consumer
+        if stream != -1:
+            # DLPack: None means the legacy default stream for CUDA; 1 legacy, 2 per-thread.
+            consumer = resolve_stream(1 if stream is None else stream)
+            rt.set_current_device(src.view.device)
+            rt.stream_wait_stream(consumer, src.stream)
+        versioned = max_version is not None and tuple(max_version) >= (1, 0)
+        return _export_dlpack(src, versioned, bool(copy))
+
+    # -- operators (the operations themselves live in their families' modules)
+    def __add__(self, other):
+        return _ops["add"](self, other)
+
+    def __radd__(self, other):
+        return _ops["add"](other, self)
+
+    def __iadd__(self, other):
+        return _ops["add"](self, other, out=self)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        fn = _ops.get(ufunc.__name__)
+        if method != "__call__" or fn is None:
+            return NotImplemented
+        out = kwargs.get("out")
+        if out is not None:
+            if len(out) != 1:
+                return NotImplemented
+            kwargs["out"] = out[0]
+        return fn(*inputs, **kwargs)
+
+
+# ------------------------------------------------------------------------------------------------ creation
+
+def empty(shape, dtype=np.float64, device=None, stream=None):
+    """A new uninitialised device array."""
+    shape = _normalize_shape(shape)
+    return new_array(shape, np.dtype(dtype), resolve_device(device), resolve_stream(stream))
+
+
+def zeros(shape, dtype=np.float64, device=None, stream=None):
+    """A new device array of zeros."""
+    return full(shape, 0, dtype=dtype, device=device, stream=stream)
+
+
+def full(shape, fill_value, dtype=None, device=None, stream=None):
+    """A new device array filled with `fill_value` (dtype as NumPy's ``full`` picks it when not given)."""
+    shape = _normalize_shape(shape)
+    value = np.array(fill_value, dtype=dtype)
+    if value.ndim != 0:
+        raise ValueError("fill_value must be a scalar")
+    cdef StreamHandle s = resolve_stream(stream)
+    cdef Array a = new_array(shape, value.dtype, resolve_device(device), s)
+    pattern = value.tobytes()
+    cdef const unsigned char[:] pat = pattern
+    cdef int64_t n = a.view.size()
+    if n:
+        with nogil:
+            fill_pattern(a.view.data, n, &pat[0], <int>pat.shape[0], s)
+    return a
+
+
+def _from_cai(obj, iface, device, stream):
+    """Wrap memory described by the CUDA Array Interface, without copying."""
+    cdef ArrayView v
+    version = iface.get("version", 0)
+    if iface.get("mask") is not None:
+        raise ValueError("masked CUDA arrays are not supported")
+    dtype = np.dtype(iface["typestr"])
+    v.dtype = dtype_code(dtype)
+    shape = tuple(iface["shape"])
+    ptr, ro = iface["data"]
+    v.ndim = len(shape)
+    if v.ndim > 32:
+        raise ValueError(f"npgpu supports at most 32 dimensions, got {v.ndim}")
+    strides = iface.get("strides")
+    cdef int64_t item = dtype.itemsize
+    cdef int64_t acc = item
+    for i in range(v.ndim - 1, -1, -1):
+        v.shape[i] = shape[i]
+        v.strides[i] = strides[i] if strides is not None else acc
+        acc *= shape[i] if shape[i] > 0 else 1
+    v.data = <void*><uintptr_t>(ptr or 0)
+    v.readonly = bool(ro)
+    # The device owning the pointer: ask CUDA through a cheap attribute query would need the driver API;
+    # the producer's device is the current one in every framework we interoperate with.
+    v.device = resolve_device(device)
+    cdef StreamHandle ours = resolve_stream(stream)
+    producer = iface.get("stream") if version >= 3 else None
+    if producer is not None:
+        if producer == 0:
+            raise ValueError("__cuda_array_interface__ stream 0 is not allowed (v3); use 1 or 2")
+        rt.set_current_device(v.device)
+        rt.stream_wait_stream(ours, resolve_stream(int(producer)))
+    return wrap_view(v, obj, dtype, ours)
+
+
+cdef class _DLPackOwner:
+    """Keeps an imported DLPack tensor alive; calls its deleter when the last npgpu view of it goes."""
+    cdef DLManagedTensor* legacy
+    cdef DLManagedTensorVersioned* versioned
+
+    def __dealloc__(self):
+        if self.versioned != NULL and self.versioned.deleter != NULL:
+            self.versioned.deleter(self.versioned)
+        elif self.legacy != NULL and self.legacy.deleter != NULL:
+            self.legacy.deleter(self.legacy)
+
+
+_DL_CODES = {(kDLBool, 8): "bool", (kDLInt, 8): "int8", (kDLInt, 16): "int16", (kDLInt, 32): "int32",
+             (kDLInt, 64): "int64", (kDLUInt, 8): "uint8", (kDLUInt, 16): "uint16", (kDLUInt, 32): "uint32",
+             (kDLUInt, 64): "uint64", (kDLFloat, 32): "float32", (kDLFloat, 64): "float64",
+             (kDLComplex, 64): "complex64", (kDLComplex, 128): "complex128"}
+
+
+def from_dlpack(obj, device=None, stream=None, copy=None):
+    """An npgpu.Array sharing memory with a DLPack producer on the GPU (CuPy, PyTorch, JAX, ...). A
+    producer on the CPU is copied to the current device."""
+    if not hasattr(obj, "__dlpack__"):
+        raise TypeError(f"{type(obj).__name__} does not support DLPack (no __dlpack__ method)")
+    dev_type, dev_id = obj.__dlpack_device__() if hasattr(obj, "__dlpack_device__") else (kDLCUDA, 0)
+    if dev_type in (kDLCPU, kDLCUDAHost):
+        return asarray(np.from_dlpack(obj), device=device, stream=stream)
+    if dev_type not in (kDLCUDA, kDLCUDAManaged):
+        raise BufferError(f"DLPack device type {dev_type} is not a CUDA device")
+    cdef StreamHandle ours = resolve_stream(stream)
+    stream_arg = stream_to_cai(ours)
+    try:
+        capsule = obj.__dlpack__(stream=stream_arg, max_version=(1, 0))
+    except TypeError:
+        capsule = obj.__dlpack__(stream=stream_arg)
+    cdef _DLPackOwner owner = _DLPackOwner.__new__(_DLPackOwner)
+    cdef DLTensor* t
+    cdef bint readonly = False
+    if PyCapsule_IsValid(capsule, b"dltensor_versioned"):
+        owner.versioned = <DLManagedTensorVersioned*>PyCapsule_GetPointer(capsule, b"dltensor_versioned")
+        PyCapsule_SetName(capsule, b"used_dltensor_versioned")
+        if owner.versioned.version.major > 1:
+            raise BufferError(f"DLPack version {owner.versioned.version.major} is newer than npgpu supports")
+        t = &owner.versioned.dl_tensor
+        readonly = (owner.versioned.flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0
+    elif PyCapsule_IsValid(capsule, b"dltensor"):
+        owner.legacy = <DLManagedTensor*>PyCapsule_GetPointer(capsule, b"dltensor")
+        PyCapsule_SetName(capsule, b"used_dltensor")
+        t = &owner.legacy.dl_tensor
+    else:
+        raise BufferError("__dlpack__ did not return a DLPack capsule")
+    if t.dtype.lanes != 1 or (t.dtype.code, t.dtype.bits) not in _DL_CODES:
+        raise TypeError(f"unsupported DLPack dtype (code {t.dtype.code}, bits {t.dtype.bits}, "
+                        f"lanes {t.dtype.lanes})")
+    dtype = np.dtype(_DL_CODES[(t.dtype.code, t.dtype.bits)])
+    cdef ArrayView v
+    v.dtype = dtype_code(dtype)
+    v.ndim = t.ndim
+    if v.ndim > 32:
+        raise ValueError(f"npgpu supports at most 32 dimensions, got {v.ndim}")
+    cdef int64_t item = dtype.itemsize
+    cdef int64_t acc = item
+    for i in range(v.ndim - 1, -1, -1):
+        v.shape[i] = t.shape[i]
+        v.strides[i] = t.strides[i] * item if t.strides != NULL else acc
+        acc *= t.shape[i] if t.shape[i] > 0 else 1
+    v.data = <void*>(<char*>t.data + t.byte_offset)
+    v.device = t.device.device_id
+    v.readonly = readonly
+    cdef Array a = wrap_view(v, owner, dtype, ours)
+    return a.copy() if copy else a
+
+
+cdef struct _ExportCtx:
+    PyObject* array
+    int64_t shape[32]
+    int64_t strides[32]
+
+
+cdef void _release_ctx(void* ctx) noexcept with gil:
+    cdef _ExportCtx* c = <_ExportCtx*>ctx
+    Py_DECREF(<object>c.array)
+    free(c)
+
+
+cdef void _versioned_deleter(DLManagedTensorVersioned* m) noexcept with gil:
+    _release_ctx(m.manager_ctx)
+    free(m)
+
+
+cdef void _legacy_deleter(DLManagedTensor* m) noexcept with gil:
+    _release_ctx(m.manager_ctx)
+    free(m)
+
+
+cdef void _capsule_destructor(object capsule) noexcept:
+    # Called when a capsule is collected; a consumer renames the capsules it took ownership of.
+    cdef DLManagedTensorVersioned* mv
+    cdef DLManagedTensor* ml
+    if PyCapsule_IsValid(capsule, b"dltensor_versioned"):
+        mv = <DLManagedTensorVersioned*>PyCapsule_GetPointer(capsule, b"dltensor_versioned")
+        mv.deleter(mv)
+    elif PyCapsule_IsValid(capsule, b"dltensor"):
+        ml = <DLManagedTensor*>PyCapsule_GetPointer(capsule, b"dltensor")
+        ml.deleter(ml)
+
+
+cdef object _export_dlpack(Array a, bint versioned, bint copied):
+    cdef _ExportCtx* ctx = <_ExportCtx*>malloc(sizeof(_ExportCtx))
+    if ctx == NULL:
+        raise MemoryError()
+    cdef int64_t item = itemsize(a.view.dtype)
+    for i in range(a.view.ndim):
+        ctx.shape[i] = a.view.shape[i]
+        ctx.strides[i] = a.view.strides[i] // item
+    Py_INCREF(a)
+    ctx.array = <PyObject*>a
+    cdef DLTensor* t
+    cdef DLManagedTensorVersioned* mv
+    cdef DLManagedTensor* ml
+    if versioned:
+        mv = <DLManagedTensorVersioned*>malloc(sizeof(DLManagedTensorVersioned))
+        mv.version.major = 1
+        mv.version.minor = 0
+        mv.manager_ctx = ctx
+        mv.deleter = _versioned_deleter
+        mv.flags = (DLPACK_FLAG_BITMASK_READ_ONLY if a.view.readonly else 0)
+        t = &mv.dl_tensor
+    else:
+        ml = <DLManagedTensor*>malloc(sizeof(DLManagedTensor))
+        ml.manager_ctx = ctx
+        ml.deleter = _legacy_deleter
+        t = &ml.dl_tensor
+    t.data = a.view.data
+    t.device.device_type = kDLCUDA
+    t.device.device_id = a.view.device
+    t.ndim = a.view.ndim
+    dt = a._dtype
+    t.dtype.code = (kDLBool if dt.kind == "b" else kDLInt if dt.kind == "i" else kDLUInt if dt.kind == "u"
+                    else kDLFloat if dt.kind == "f" else kDLComplex)
+    t.dtype.bits = dt.itemsize * 8
+    t.dtype.lanes = 1
+    t.shape = ctx.shape
+    t.strides = ctx.strides
+    t.byte_offset = 0
+    if versioned:
+        return PyCapsule_New(mv, b"dltensor_versioned", _capsule_destructor)
+    return PyCapsule_New(ml, b"dltensor", _capsule_destructor)
+
+
+def asarray(obj, dtype=None, device=None, stream=None, copy=None):
+    """An npgpu.Array from a NumPy array (or anything NumPy accepts), an object with
+    ``__cuda_array_interface__`` or ``__dlpack__`` on the GPU (shared, not copied), or an npgpu.Array.
+
+    `copy`: None copies only when needed, True always, False raises if a copy is needed.
+    """
+    cdef Array a
+    if isinstance(obj, Array):
+        a = <Array>obj
+        if dtype is not None and np.dtype(dtype) != a._dtype:
+            if copy is False:
+                raise ValueError("a dtype conversion needs a copy, but copy=False")
+            return a.astype(dtype, stream=stream)
+        return a.copy(stream=stream) if copy else a
+    iface = getattr(obj, "__cuda_array_interface__", None)
+    if iface is not None and not isinstance(obj, np.ndarray):
+        a = _from_cai(obj, iface, device, stream)
+    elif hasattr(obj, "__dlpack__") and hasattr(obj, "__dlpack_device__") \
+            and obj.__dlpack_device__()[0] in (kDLCUDA, kDLCUDAManaged):
+        a = from_dlpack(obj, stream=stream)
+    else:
+        if copy is False:
+            raise ValueError("moving host data to the GPU needs a copy, but copy=False")
+        host = np.ascontiguousarray(obj, dtype=dtype)
+        return _upload(host, resolve_device(device), resolve_stream(stream))
+    if dtype is not None and np.dtype(dtype) != a._dtype:
+        if copy is False:
+            raise ValueError("a dtype conversion needs a copy, but copy=False")
+        return a.astype(dtype, stream=stream)
+    return a.copy(stream=stream) if copy else a
+
+
+cdef Array _upload(object host, int device, StreamHandle s):
+    cdef Array a = new_array(tuple(host.shape), host.dtype, device, s)
+    cdef int64_t nbytes = a.view.size() * itemsize(a.view.dtype)
+    cdef void* src = <void*><uintptr_t>host.__array_interface__["data"][0] if nbytes else NULL
+    if nbytes:
+        # From pageable memory the copy returns once the source has been read, so `host` may go after it.
+        with nogil:
+            copy_bytes(a.view.data, src, nbytes, s)
+    return a

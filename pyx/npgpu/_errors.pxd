@@ -1,0 +1,1 @@
+cdef int raise_py_error() except *

@@ -1,0 +1,49 @@
+# cython: language_level=3
+"""npgpu's Python exceptions and the handler that raises them from C++ exceptions."""
+from npgpu.lib.errors cimport ExceptionInfo, current_exception_info, kCudaError, kOutOfMemory, kValueError, \
+    kTypeError, kUnavailable, kMemoryError
+
+
+class CUDAError(RuntimeError):
+    """A CUDA runtime call failed.
+
+    Attributes: ``code`` (the cudaError_t value), ``name`` (``"cudaErrorInvalidValue"``, ...), ``call`` (the
+    call that failed) and ``sticky`` (True when the error left this process's CUDA context unusable).
+    """
+
+    def __init__(self, message, code=0, name="", call="", sticky=False):
+        super().__init__(message)
+        self.code = code
+        self.name = name
+        self.call = call
+        self.sticky = sticky
+
+    def __reduce__(self):
+        return (type(self), (self.args[0], self.code, self.name, self.call, self.sticky))
+
+
+class OutOfMemoryError(MemoryError):
+    """A device or pinned-host allocation failed; the message gives the size asked for and what was free."""
+
+
+class GPUUnavailableError(RuntimeError):
+    """The operation needs a GPU and this process has none (no driver, no device, or a broken context)."""
+
+
+cdef int raise_py_error() except *:
+    cdef ExceptionInfo info
+    current_exception_info(info)
+    msg = info.message.decode("utf-8", "replace")
+    if info.kind == kCudaError:
+        raise CUDAError(msg, info.code, info.name.decode(), info.call.decode(), info.sticky)
+    if info.kind == kOutOfMemory:
+        raise OutOfMemoryError(msg)
+    if info.kind == kValueError:
+        raise ValueError(msg)
+    if info.kind == kTypeError:
+        raise TypeError(msg)
+    if info.kind == kUnavailable:
+        raise GPUUnavailableError(msg)
+    if info.kind == kMemoryError:
+        raise MemoryError(msg)
+    raise RuntimeError(msg)

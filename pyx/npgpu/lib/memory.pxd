@@ -1,0 +1,37 @@
+# Declarations of csrc/include/npgpu/memory.hpp.
+from libc.stdint cimport int64_t
+from npgpu._errors cimport raise_py_error
+from npgpu.lib.runtime cimport StreamHandle
+
+cdef extern from "npgpu/memory.hpp" namespace "npgpu" nogil:
+    cdef cppclass DeviceBuffer:
+        DeviceBuffer(int64_t nbytes, int device, StreamHandle stream) except +raise_py_error
+        void* data()
+        int64_t nbytes()
+        int device()
+        StreamHandle stream()
+        void set_stream(StreamHandle s)
+
+    cdef cppclass PinnedBuffer:
+        PinnedBuffer(int64_t nbytes) except +raise_py_error
+        void* data()
+        int64_t nbytes()
+
+    cdef cppclass MemoryInfo:
+        int64_t pool_used
+        int64_t pool_reserved
+        int64_t pinned_bytes
+        int64_t device_free
+        int64_t device_total
+
+    cdef cppclass StagingConfig:
+        int64_t slot_bytes
+        int slots
+
+    MemoryInfo memory_info(int device) except +raise_py_error
+    void trim_pool(int device, int64_t keep_bytes) except +raise_py_error
+    void copy_bytes(void* dst, const void* src, int64_t nbytes, StreamHandle stream) except +raise_py_error
+    void fill_pattern(void* dst, int64_t count, const void* pattern, int pattern_size,
+                      StreamHandle stream) except +raise_py_error
+    StagingConfig staging_config() except +raise_py_error
+    void set_staging_config(const StagingConfig& cfg) except +raise_py_error
