@@ -5,8 +5,12 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
+#include <tuple>
+#include <vector>
 
 #include "common/cuda_check.hpp"
 #include "common/staging.hpp"
@@ -30,6 +34,46 @@ void ensure_pool_configured(int device) {
   });
 }
 
+// Small device blocks freed on a stream are kept for the next allocation of the same size class on the same
+// stream: stream order makes the reuse safe without events, and it takes cudaMallocAsync/cudaFreeAsync off
+// the per-call path of small operations. Larger blocks go straight to the driver's pool.
+constexpr std::int64_t kSmallBlockMax = 1 << 20;
+constexpr std::size_t kSmallBlocksPerClass = 32;
+
+struct SmallBlockCache {
+  std::mutex m;
+  std::map<std::tuple<int, StreamHandle, std::int64_t>, std::vector<void*>> free;
+  std::atomic<std::int64_t> cached_bytes{0};
+};
+
+SmallBlockCache& small_cache() {
+  static auto* c = new SmallBlockCache();  // never destroyed: blocks may outlive static destruction
+  return *c;
+}
+
+std::int64_t size_class(std::int64_t nbytes) { return (nbytes + 511) / 512 * 512; }
+
+// Pinned host blocks are expensive to create (the pages are locked one by one), so released ones are kept,
+// up to a bound, for the next request of the same rounded size.
+struct PinnedCache {
+  std::mutex m;
+  std::map<std::int64_t, std::vector<void*>> free;
+  std::int64_t cached_bytes = 0;
+  std::int64_t limit = 0;
+};
+
+PinnedCache& pinned_cache() {
+  static auto* c = [] {
+    auto* p = new PinnedCache();
+    p->limit = 1LL << 30;
+    if (const char* v = std::getenv("NPGPU_PINNED_CACHE_BYTES")) p->limit = std::atoll(v);
+    return p;
+  }();
+  return *c;
+}
+
+std::int64_t pinned_class(std::int64_t nbytes) { return (nbytes + 65535) / 65536 * 65536; }
+
 }  // namespace
 
 DeviceBuffer::DeviceBuffer(std::int64_t nbytes, int device, StreamHandle stream)
@@ -37,8 +81,21 @@ DeviceBuffer::DeviceBuffer(std::int64_t nbytes, int device, StreamHandle stream)
   if (nbytes < 0) throw InvalidArgument("negative allocation size " + std::to_string(nbytes));
   set_current_device(device);
   if (nbytes == 0) return;
+  std::int64_t request = nbytes;
+  if (nbytes <= kSmallBlockMax) {
+    request = size_class(nbytes);
+    SmallBlockCache& c = small_cache();
+    std::lock_guard<std::mutex> lock(c.m);
+    auto it = c.free.find({device, stream, request});
+    if (it != c.free.end() && !it->second.empty()) {
+      data_ = it->second.back();
+      it->second.pop_back();
+      c.cached_bytes -= request;
+      return;
+    }
+  }
   ensure_pool_configured(device);
-  cudaError_t err = cudaMallocAsync(&data_, static_cast<size_t>(nbytes), static_cast<cudaStream_t>(stream));
+  cudaError_t err = cudaMallocAsync(&data_, static_cast<size_t>(request), static_cast<cudaStream_t>(stream));
   if (err != cudaSuccess) {
     data_ = nullptr;
     detail::throw_alloc_error(err, "device allocation", nbytes, device);
@@ -47,6 +104,17 @@ DeviceBuffer::DeviceBuffer(std::int64_t nbytes, int device, StreamHandle stream)
 
 DeviceBuffer::~DeviceBuffer() {
   if (!data_) return;
+  if (nbytes_ <= kSmallBlockMax) {
+    const std::int64_t cls = size_class(nbytes_);
+    SmallBlockCache& c = small_cache();
+    std::lock_guard<std::mutex> lock(c.m);
+    auto& list = c.free[{device_, stream_, cls}];
+    if (list.size() < kSmallBlocksPerClass) {
+      list.push_back(data_);
+      c.cached_bytes += cls;
+      return;
+    }
+  }
   try {
     set_current_device(device_);
   } catch (...) {
@@ -55,21 +123,74 @@ DeviceBuffer::~DeviceBuffer() {
   if (cudaFreeAsync(data_, static_cast<cudaStream_t>(stream_)) != cudaSuccess) cudaGetLastError();
 }
 
+namespace detail {
+
+// Hand cached small blocks back to the pool: all of them (stream == nullptr and all_streams) or those of one
+// stream (before it is destroyed, since a later stream may reuse its handle).
+void release_cached_blocks(int device, StreamHandle stream, bool all_streams) {
+  SmallBlockCache& c = small_cache();
+  std::lock_guard<std::mutex> lock(c.m);
+  for (auto it = c.free.begin(); it != c.free.end();) {
+    const auto& [dev, s, cls] = it->first;
+    if ((device >= 0 && dev != device) || (!all_streams && s != stream)) {
+      ++it;
+      continue;
+    }
+    bool ok = true;
+    try {
+      set_current_device(dev);
+    } catch (...) {
+      ok = false;
+    }
+    for (void* p : it->second) {
+      if (ok && cudaFreeAsync(p, static_cast<cudaStream_t>(s)) != cudaSuccess) cudaGetLastError();
+      c.cached_bytes -= cls;
+    }
+    it = c.free.erase(it);
+  }
+}
+
+std::int64_t cached_small_bytes() { return small_cache().cached_bytes.load(); }
+
+}  // namespace detail
+
 PinnedBuffer::PinnedBuffer(std::int64_t nbytes) : nbytes_(nbytes) {
   if (nbytes < 0) throw InvalidArgument("negative allocation size " + std::to_string(nbytes));
   if (nbytes == 0) return;
-  cudaError_t err = cudaHostAlloc(&data_, static_cast<size_t>(nbytes), cudaHostAllocPortable);
+  const std::int64_t cls = pinned_class(nbytes);
+  {
+    PinnedCache& c = pinned_cache();
+    std::lock_guard<std::mutex> lock(c.m);
+    auto it = c.free.find(cls);
+    if (it != c.free.end() && !it->second.empty()) {
+      data_ = it->second.back();
+      it->second.pop_back();
+      c.cached_bytes -= cls;
+      return;
+    }
+  }
+  cudaError_t err = cudaHostAlloc(&data_, static_cast<size_t>(cls), cudaHostAllocPortable);
   if (err != cudaSuccess) {
     data_ = nullptr;
     detail::throw_alloc_error(err, "pinned host allocation", nbytes, -1);
   }
-  g_pinned_bytes += nbytes;
+  g_pinned_bytes += cls;
 }
 
 PinnedBuffer::~PinnedBuffer() {
   if (!data_) return;
+  const std::int64_t cls = pinned_class(nbytes_);
+  {
+    PinnedCache& c = pinned_cache();
+    std::lock_guard<std::mutex> lock(c.m);
+    if (c.cached_bytes + cls <= c.limit) {
+      c.free[cls].push_back(data_);
+      c.cached_bytes += cls;
+      return;
+    }
+  }
   if (cudaFreeHost(data_) != cudaSuccess) cudaGetLastError();
-  g_pinned_bytes -= nbytes_;
+  g_pinned_bytes -= cls;
 }
 
 MemoryInfo memory_info(int device) {
@@ -81,7 +202,8 @@ MemoryInfo memory_info(int device) {
   NPGPU_CUDA_TRY(cudaDeviceGetDefaultMemPool(&pool, device));
   std::uint64_t v = 0;
   NPGPU_CUDA_TRY(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &v));
-  info.pool_used = static_cast<std::int64_t>(v);
+  info.cached_bytes = detail::cached_small_bytes();
+  info.pool_used = static_cast<std::int64_t>(v) - info.cached_bytes;
   NPGPU_CUDA_TRY(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &v));
   info.pool_reserved = static_cast<std::int64_t>(v);
   mem_get_info(device, &info.device_free, &info.device_total);
@@ -90,6 +212,7 @@ MemoryInfo memory_info(int device) {
 
 void trim_pool(int device, std::int64_t keep_bytes) {
   set_current_device(device);
+  detail::release_cached_blocks(device, nullptr, true);
   cudaMemPool_t pool = nullptr;
   NPGPU_CUDA_TRY(cudaDeviceGetDefaultMemPool(&pool, device));
   // Freed blocks whose frees are still queued count as used; let them land first.

@@ -153,6 +153,7 @@ StreamHandle stream_create(int device, bool non_blocking, int priority) {
 }
 
 void stream_destroy(StreamHandle s) noexcept {
+  if (s) detail::release_cached_blocks(-1, s, false);
   if (s && cudaStreamDestroy(static_cast<cudaStream_t>(s)) != cudaSuccess) cudaGetLastError();
 }
 

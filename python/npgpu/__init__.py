@@ -23,7 +23,7 @@ from npgpu._runtime import (
     unavailable_reason,
     use_backend,
 )
-from npgpu._array import SUPPORTED_DTYPES, Array, asarray, empty, from_dlpack, full, zeros
+from npgpu._array import SUPPORTED_DTYPES, Array, asarray, empty, empty_pinned, from_dlpack, full, zeros
 from npgpu._elementwise import add
 from npgpu._launch import LaunchIndices, check_geometry, launch_indices
 from npgpu import profiler
@@ -33,7 +33,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Array", "CUDAError", "Device", "Event", "GPUUnavailableError", "LaunchIndices", "OutOfMemoryError",
-    "Stream", "SUPPORTED_DTYPES", "add", "asarray", "check_geometry", "device_count", "empty", "from_dlpack",
+    "Stream", "SUPPORTED_DTYPES", "add", "asarray", "check_geometry", "device_count", "empty", "empty_pinned", "from_dlpack",
     "full", "get_backend", "get_cmake_dir", "get_current_stream", "get_device_id", "get_include",
     "get_library_dir", "is_available", "launch_indices", "memory_info", "profiler", "runtime_info",
     "set_staging_config", "staging_config", "synchronize", "trim_memory_pool", "unavailable_reason",

@@ -11,7 +11,8 @@ from libcpp.memory cimport make_shared, shared_ptr
 
 from npgpu._runtime cimport current_stream_handle, resolve_stream, resolve_device, stream_to_cai
 from npgpu.lib cimport runtime as rt
-from npgpu.lib.memory cimport DeviceBuffer, copy_bytes, fill_pattern
+from libcpp.memory cimport unique_ptr
+from npgpu.lib.memory cimport DeviceBuffer, PinnedBuffer, copy_bytes, fill_pattern
 from npgpu.lib.view cimport ArrayView, DType, itemsize, kHostDevice
 from npgpu.lib.elementwise cimport copy as c_copy
 
@@ -102,7 +103,7 @@ cdef Array new_array(tuple shape, object dtype, int device, StreamHandle stream)
     cdef Array a = Array.__new__(Array)
     cdef int64_t nbytes = v.size() * itemsize(dt)
     with nogil:
-        a.buf = make_shared[DeviceBuffer](nbytes, device, stream)
+        a.buf.reset(new DeviceBuffer(nbytes, device, stream))
     v.data = a.buf.get().data()
     a.view = v
     a._dtype = numpy_dtype(dt)
@@ -116,8 +117,7 @@ cdef Array new_array_like_view(const ArrayView& like, object dtype, DType dt, St
     cdef ArrayView v = make_contiguous_view(NULL, dt, like.ndim, like.shape, like.device)
     cdef Array a = Array.__new__(Array)
     cdef int64_t nbytes = v.size() * itemsize(dt)
-    with nogil:
-        a.buf = make_shared[DeviceBuffer](nbytes, like.device, stream)
+    a.buf.reset(new DeviceBuffer(nbytes, like.device, stream))  # stream-ordered: returns at once
     v.data = a.buf.get().data()
     a.view = v
     a._dtype = dtype
@@ -592,3 +592,33 @@ cdef Array _upload(object host, int device, StreamHandle s):
         with nogil:
             copy_bytes(a.view.data, src, nbytes, s)
     return a
+
+
+cdef class _PinnedOwner:
+    """Owns a pinned host allocation and describes it to NumPy (``__array_interface__``)."""
+    cdef unique_ptr[PinnedBuffer] buf
+    cdef dict _iface
+
+    @property
+    def __array_interface__(self):
+        return self._iface
+
+
+def empty_pinned(shape, dtype=np.float64):
+    """A NumPy array in page-locked (pinned) host memory: transfers from and to it run at full PCIe speed
+    and asynchronously. The memory is released when the array is."""
+    shape = _normalize_shape(shape)
+    dtype = np.dtype(dtype)
+    cdef int64_t dims[32]
+    cdef int nd = len(shape)
+    if nd > 32:
+        raise ValueError(f"npgpu supports at most 32 dimensions, got {nd}")
+    for i in range(nd):
+        dims[i] = shape[i]
+    cdef ArrayView v = make_contiguous_view(NULL, dtype_code(dtype), nd, dims, kHostDevice)
+    cdef int64_t nbytes = v.size() * dtype.itemsize
+    cdef _PinnedOwner owner = _PinnedOwner.__new__(_PinnedOwner)
+    owner.buf.reset(new PinnedBuffer(nbytes))
+    owner._iface = {"shape": shape, "typestr": dtype.str, "version": 3,
+                    "data": (<uintptr_t>owner.buf.get().data() if nbytes else 0, False)}
+    return np.asarray(owner)

@@ -188,13 +188,18 @@ cdef object _binary_host(BinaryOp op, str name, object a, object b, object out, 
         A = A if scalar_a or not _overlaps(A, out) else A.copy()
         B = B if scalar_b or not _overlaps(B, out) else B.copy()
         result = out
-    else:
-        result = np.empty(shape, dtype=res)
+    cdef bint on_gpu = use_cuda_for_host_data()
+    if out is None:
+        nbytes = np.dtype(res).itemsize * _prod(shape)
+        # On the GPU path the result lives in (cached) pinned memory, so results come back by DMA straight
+        # into it: no bounce copy and no page faults on a fresh array.
+        result = _array.empty_pinned(shape, res) if on_gpu and 0 < nbytes <= _PINNED_RESULT_MAX \
+            else np.empty(shape, dtype=res)
     cdef ArrayView va, vb, vo
     cdef Scalar sc
     cdef bint scalar_first = scalar_a
     cdef int device
-    cdef bint on_gpu = use_cuda_for_host_data() and result.size > 0
+    on_gpu = on_gpu and result.size > 0
     if on_gpu:
         device = rt.current_device()
         target = result if result.flags.c_contiguous else np.empty(shape, dtype=result.dtype)
@@ -232,6 +237,16 @@ cdef object _binary_host(BinaryOp op, str name, object a, object b, object out, 
     return result
 
 
+_PINNED_RESULT_MAX = 256 << 20
+
+
+def _prod(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
 def _overlaps(x, out):
     return np.may_share_memory(x, out) and not (
         x.__array_interface__["data"][0] == out.__array_interface__["data"][0] and x.strides == out.strides
@@ -247,8 +262,7 @@ cdef inline object _binary(BinaryOp op, str name, object a, object b, object out
         B = <Array>b
         if A.view.dtype == B.view.dtype and A.view.device == B.view.device and same_shape(A.view, B.view):
             O = new_array_like_view(A.view, A._dtype, A.view.dtype, s)
-            with nogil:
-                binary(op, A.view, B.view, O.view, A.view.dtype, s)
+            binary(op, A.view, B.view, O.view, A.view.dtype, s)  # asynchronous: no need to drop the GIL
             return O
     if isinstance(a, Array) or isinstance(b, Array) or isinstance(out, Array):
         r = _binary_device(op, name, a, b, out, s)

@@ -382,11 +382,12 @@ class use_backend:
 # ---------------------------------------------------------------------------------------------- memory
 
 def memory_info(device=None):
-    """Memory statistics of a device: pool_used and pool_reserved (bytes handed out by / held by npgpu's
-    stream-ordered pool), pinned_bytes (pinned host memory npgpu holds), device_free and device_total."""
+    """Memory statistics of a device: pool_used (bytes in live npgpu arrays), cached_bytes (small freed
+    blocks kept for reuse), pool_reserved (bytes the stream-ordered pool holds from the driver),
+    pinned_bytes (pinned host memory npgpu holds, cached blocks included), device_free and device_total."""
     cdef int d = resolve_device(device)
     cdef MemoryInfo m = c_memory_info(d)
-    return {"pool_used": m.pool_used, "pool_reserved": m.pool_reserved, "pinned_bytes": m.pinned_bytes,
+    return {"pool_used": m.pool_used, "cached_bytes": m.cached_bytes, "pool_reserved": m.pool_reserved, "pinned_bytes": m.pinned_bytes,
             "device_free": m.device_free, "device_total": m.device_total}
 
 

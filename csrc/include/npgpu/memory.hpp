@@ -32,7 +32,8 @@ class NPGPU_API DeviceBuffer {
   StreamHandle stream_ = nullptr;
 };
 
-// Page-locked host memory (cudaHostAlloc), for fast asynchronous transfers.
+// Page-locked host memory (cudaHostAlloc), for fast asynchronous transfers. Released blocks are cached (up to
+// NPGPU_PINNED_CACHE_BYTES, default 1 GiB) because pinning pages is slow.
 class NPGPU_API PinnedBuffer {
  public:
   explicit PinnedBuffer(std::int64_t nbytes);
@@ -48,7 +49,8 @@ class NPGPU_API PinnedBuffer {
 };
 
 struct MemoryInfo {
-  std::int64_t pool_used = 0;      // bytes handed out by the device pool
+  std::int64_t pool_used = 0;      // bytes of device memory in live npgpu buffers (from the pool)
+  std::int64_t cached_bytes = 0;   // small freed blocks kept for reuse on their stream
   std::int64_t pool_reserved = 0;  // bytes the pool holds from the driver
   std::int64_t pinned_bytes = 0;   // pinned host bytes held by npgpu (buffers and staging ring)
   std::int64_t device_free = 0;
@@ -56,7 +58,8 @@ struct MemoryInfo {
 };
 
 NPGPU_API MemoryInfo memory_info(int device);
-// Return cached pool memory to the driver, keeping at most `keep_bytes` reserved.
+// Return cached memory (npgpu's small-block cache, then the pool's) to the driver, keeping at most
+// `keep_bytes` reserved.
 NPGPU_API void trim_pool(int device, std::int64_t keep_bytes);
 
 // Asynchronous copies on `stream` (either side may be host or device memory; contiguous bytes).

@@ -3,6 +3,7 @@
 // NPGPU_CUDA_TRY, which records the failing expression and clears a non-sticky error so the next call works.
 #include <cuda_runtime_api.h>
 
+#include <cstdint>
 #include <string>
 
 namespace npgpu::detail {
@@ -11,6 +12,9 @@ namespace npgpu::detail {
 // Same, but for an allocation: cudaErrorMemoryAllocation becomes OutOfMemoryError naming the request.
 [[noreturn]] void throw_alloc_error(cudaError_t err, const char* what, long long nbytes, int device);
 bool is_sticky(cudaError_t err);
+// memory.cpp's small-block cache (see DeviceBuffer).
+void release_cached_blocks(int device, void* stream, bool all_streams);
+std::int64_t cached_small_bytes();
 
 }  // namespace npgpu::detail
 

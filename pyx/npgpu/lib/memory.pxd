@@ -19,6 +19,7 @@ cdef extern from "npgpu/memory.hpp" namespace "npgpu" nogil:
 
     cdef cppclass MemoryInfo:
         int64_t pool_used
+        int64_t cached_bytes
         int64_t pool_reserved
         int64_t pinned_bytes
         int64_t device_free

@@ -1,0 +1,139 @@
+"""The benchmark harness every benchmark file uses.
+
+- GPU work is timed with CUDA events after a warm-up; host-visible work (NumPy in / NumPy out) with the
+  host clock around calls that return only when the result is on the host. Reported: the median of
+  `repeat` runs.
+- Inputs are fresh random data (never zeros); outputs are poisoned before the correctness check.
+- Ceilings measured in the same run: device-to-device copy bandwidth (bytes read + written) and pinned
+  host-to-device bandwidth.
+- Anchors (NumPy on the CPU, and CuPy / PyTorch / Numba when installed) run the same workload.
+"""
+import statistics
+import time
+
+import numpy as np
+
+import npgpu
+
+
+def optional(name):
+    """Import an anchor library, or None when it is missing or cannot see a GPU."""
+    try:
+        if name == "numba":
+            np.row_stack = getattr(np, "row_stack", np.vstack)  # numba-cuda 0.30 wants it on NumPy 2
+            from numba import cuda  # noqa: F401
+            import numba
+
+            return numba if cuda.is_available() else None
+        mod = __import__(name)
+        if name == "torch" and not mod.cuda.is_available():
+            return None
+        if name == "cupy":
+            mod.cuda.runtime.getDeviceCount()
+        return mod
+    except Exception:
+        return None
+
+
+def gpu_time_ms(fn, repeat=20, warmup=3, sync=None):
+    """Median milliseconds of fn() measured with npgpu events on the current stream."""
+    for _ in range(warmup):
+        fn()
+    npgpu.synchronize()
+    if sync:
+        sync()
+    times = []
+    start, end = npgpu.Event(), npgpu.Event()
+    for _ in range(repeat):
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    return statistics.median(times)
+
+
+def anchor_time_ms(fn, sync, repeat=20, warmup=3):
+    """Median ms of fn() for a library with its own streams: synchronise, time on the host clock."""
+    for _ in range(warmup):
+        fn()
+    sync()
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        sync()
+        times.append((time.perf_counter() - t) * 1e3)
+    return statistics.median(times)
+
+
+def host_time_ms(fn, repeat=20, warmup=2):
+    """Median ms of a call that returns with its result on the host."""
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t) * 1e3)
+    return statistics.median(times)
+
+
+def per_call_us(fn, calls=2000, repeat=5):
+    """Median host microseconds per call over `calls` back-to-back calls (asynchronous launches)."""
+    fn()
+    npgpu.synchronize()
+    out = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        out.append((time.perf_counter() - t) / calls * 1e6)
+        npgpu.synchronize()
+    return statistics.median(out)
+
+
+_ceilings = {}
+
+
+def copy_ceiling_gbs(repeat=20):
+    """Device-to-device copy of 2^26 float32 (256 MiB): GB/s counting bytes read plus written."""
+    if "d2d" not in _ceilings:
+        x = npgpu.asarray(np.random.default_rng(1).standard_normal(1 << 26, dtype=np.float32))
+        ms = gpu_time_ms(lambda: x.copy(), repeat)
+        _ceilings["d2d"] = 2 * x.nbytes / ms / 1e6
+    return _ceilings["d2d"]
+
+
+def h2d_ceiling_gbs(nbytes=1 << 28, repeat=10):
+    """Pinned host-to-device copy bandwidth, GB/s."""
+    key = ("h2d", nbytes)
+    if key not in _ceilings:
+        host = npgpu.empty_pinned(nbytes // 4, np.float32)
+        host[:] = np.random.default_rng(2).standard_normal(host.size, dtype=np.float32)
+        dev = npgpu.empty(host.size, np.float32)
+        ms = gpu_time_ms(lambda: npgpu.asarray(host), repeat)
+        del dev
+        _ceilings[key] = nbytes / ms / 1e6
+    return _ceilings[key]
+
+
+class Result:
+    """One line of the report: npgpu's figure, the anchors', the target and whether it was met."""
+
+    def __init__(self, name, value, unit, target=None, higher_is_better=True, anchors=None, note=""):
+        self.name, self.value, self.unit = name, value, unit
+        self.target, self.higher_is_better = target, higher_is_better
+        self.anchors = anchors or {}
+        self.note = note
+
+    @property
+    def met(self):
+        if self.target is None or self.value is None:
+            return None
+        return self.value >= self.target if self.higher_is_better else self.value <= self.target
+
+    def as_dict(self):
+        return {"name": self.name, "value": self.value, "unit": self.unit, "target": self.target,
+                "higher_is_better": self.higher_is_better, "met": self.met, "anchors": self.anchors,
+                "note": self.note}

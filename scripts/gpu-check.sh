@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The GPU check: on a machine with a GPU and no network, build npgpu with the machine's installed packages,
+# run the whole test suite on the CUDA backend, compute-sanitizer on the GPU tests, the demo and the
+# benchmarks. Logs and summary.txt go to the results folder (default: gpu-results/).
+#   scripts/gpu-check.sh [results-dir]
+# Pure-Python build dependencies the machine lacks (cython-cmake) may be carried as wheels in .whl/.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+SRC="$(pwd)"
+OUT_DIR="$(mkdir -p "${1:-gpu-results}" && cd "${1:-gpu-results}" && pwd)"
+PY="${PYTHON:-python3}"
+export PYTHONUNBUFFERED=1
+export NPGPU_CUDA_ARCHITECTURES="${NPGPU_CUDA_ARCHITECTURES:-native}"
+export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-16}"
+SUMMARY="$OUT_DIR/summary.txt"
+: >"$SUMMARY"
+say() { echo "$*" >>"$SUMMARY"; }
+
+if compgen -G ".whl/*.whl" >/dev/null; then
+  "$PY" -m pip install -q --no-index --no-deps --no-compile --target /tmp/npgpu-site .whl/*.whl
+  export PYTHONPATH="/tmp/npgpu-site${PYTHONPATH:+:$PYTHONPATH}"
+fi
+
+say "gpu: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1)"
+
+t0=$(date +%s)
+if ! "$PY" -m pip install --no-build-isolation --no-deps -v . >"$OUT_DIR/build.log" 2>&1; then
+  say "build: FAILED (see build.log)"; tail -40 "$OUT_DIR/build.log"; cat "$SUMMARY"; exit 1
+fi
+say "build: ok ($(( $(date +%s) - t0 )) s, architectures $NPGPU_CUDA_ARCHITECTURES)"
+
+cd /tmp  # import the installed package, not the source tree
+"$PY" -m npgpu info >"$OUT_DIR/info.log" 2>&1
+say "import time: $("$PY" -c 'import time; t=time.perf_counter(); import npgpu; print(f"{time.perf_counter()-t:.3f} s")')"
+
+NPGPU_BACKEND=cuda "$PY" -m pytest "$SRC/tests" -q -rs -p no:cacheprovider ${PYTEST_ARGS:-} >"$OUT_DIR/tests.log" 2>&1
+rc_tests=$?
+say "tests (CUDA backend): rc=$rc_tests: $(tail -1 "$OUT_DIR/tests.log")"
+
+# compute-sanitizer on the GPU tests of our own code (interop tests load other libraries' kernels).
+SAN_TESTS=${SAN_TESTS:-"$SRC/tests/test_add.py $SRC/tests/test_launch.py $SRC/tests/test_array.py $SRC/tests/test_memory.py"}
+rc_san=0
+for tool in ${SAN_TOOLS:-memcheck}; do
+  # shellcheck disable=SC2086
+  NPGPU_BACKEND=cuda compute-sanitizer --tool "$tool" --error-exitcode 99 --target-processes all \
+    "$PY" -m pytest $SAN_TESTS -q -p no:cacheprovider -m "not slow" -k "not out_of_memory and not oom" \
+    >"$OUT_DIR/sanitizer-$tool.log" 2>&1
+  r=$?
+  [ $r -ne 0 ] && rc_san=$r
+  say "compute-sanitizer $tool: rc=$r: $(grep -E 'ERROR SUMMARY' "$OUT_DIR/sanitizer-$tool.log" | tail -1) / $(tail -1 "$OUT_DIR/sanitizer-$tool.log")"
+done
+
+"$PY" -m npgpu demo >"$OUT_DIR/demo.log" 2>&1
+say "demo: rc=$?"
+# shellcheck disable=SC2086
+"$PY" -m npgpu bench ${BENCH_ARGS:-} >"$OUT_DIR/bench.log" 2>&1
+rc_bench=$?
+say "bench: rc=$rc_bench"
+cat "$OUT_DIR/bench.log" >>"$SUMMARY"
+cat "$SUMMARY"
+[ $rc_tests -eq 0 ] && [ $rc_san -eq 0 ] && [ $rc_bench -eq 0 ]
