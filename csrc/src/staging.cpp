@@ -88,7 +88,7 @@ void host_copy(void* dst, const void* src, std::int64_t nbytes) {
 #if defined(_OPENMP)
   constexpr std::int64_t kPerThread = 128 << 10;  // measured: wider splits win on the GPU machines
   const int threads = static_cast<int>(std::min<std::int64_t>(
-      std::min(omp_get_max_threads(), 16), std::max<std::int64_t>(1, nbytes / kPerThread)));
+      std::min(omp_get_max_threads(), 8), std::max<std::int64_t>(1, nbytes / kPerThread)));
   if (threads > 1) {
     const std::int64_t part = (nbytes + threads - 1) / threads;
 #pragma omp parallel for num_threads(threads) schedule(static)

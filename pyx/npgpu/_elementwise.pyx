@@ -256,14 +256,24 @@ def _overlaps(x, out):
 cdef inline object _binary(BinaryOp op, str name, object a, object b, object out, object stream):
     cdef StreamHandle s = resolve_stream(stream)
     cdef Array A, B, O
-    # Fast path: two device arrays of one dtype and shape, the output allocated here.
-    if type(a) is Array and type(b) is Array and out is None:
+    # Fast path: two device arrays of one dtype and shape, the output new or of that dtype and shape too.
+    if type(a) is Array and type(b) is Array:
         A = <Array>a
         B = <Array>b
         if A.view.dtype == B.view.dtype and A.view.device == B.view.device and same_shape(A.view, B.view):
-            O = new_array_like_view(A.view, A._dtype, A.view.dtype, s)
-            binary(op, A.view, B.view, O.view, A.view.dtype, s)  # asynchronous: no need to drop the GIL
-            return O
+            if out is None:
+                O = new_array_like_view(A.view, A._dtype, A.view.dtype, s)
+            elif type(out) is Array and (<Array>out).view.dtype == A.view.dtype \
+                    and (<Array>out).view.device == A.view.device and same_shape((<Array>out).view, A.view) \
+                    and not (<Array>out).view.readonly and not needs_private_copy(A.view, (<Array>out).view) \
+                    and not needs_private_copy(B.view, (<Array>out).view):
+                O = <Array>out
+            else:
+                O = None
+            if O is not None:
+                binary(op, A.view, B.view, O.view, A.view.dtype, s)  # asynchronous: no need to drop the GIL
+                O.stream = s
+                return O
     if isinstance(a, Array) or isinstance(b, Array) or isinstance(out, Array):
         r = _binary_device(op, name, a, b, out, s)
         if r is NotImplemented:
