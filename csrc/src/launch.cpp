@@ -25,8 +25,18 @@ void check_launch_geometry(const Dim3& grid, const Dim3& block, int device) {
   const std::int64_t g[3] = {grid.x, grid.y, grid.z};
   const std::int64_t b[3] = {block.x, block.y, block.z};
   for (int i = 0; i < 3; ++i) {
-    if (g[i] < 1) throw InvalidArgument(std::string("grid.") + axis[i] + " must be at least 1, got " + std::to_string(g[i]));
     if (b[i] < 1) throw InvalidArgument(std::string("block.") + axis[i] + " must be at least 1, got " + std::to_string(b[i]));
+  }
+  // The total first: it is the limit users meet most (a 2048-thread block).
+  // (Each factor is checked first so the product cannot overflow.)
+  const bool huge = b[0] > max_threads || b[1] > max_threads || b[2] > max_threads;
+  const std::int64_t threads = huge ? 0 : b[0] * b[1] * b[2];
+  if (huge || threads > max_threads)
+    throw InvalidArgument("block of " + std::to_string(b[0]) + "x" + std::to_string(b[1]) + "x" +
+                          std::to_string(b[2]) + (huge ? std::string() : " = " + std::to_string(threads)) +
+                          " threads exceeds the device limit maxThreadsPerBlock = " + std::to_string(max_threads));
+  for (int i = 0; i < 3; ++i) {
+    if (g[i] < 1) throw InvalidArgument(std::string("grid.") + axis[i] + " must be at least 1, got " + std::to_string(g[i]));
     if (g[i] > max_grid[i])
       throw InvalidArgument(std::string("grid.") + axis[i] + " = " + std::to_string(g[i]) +
                             " exceeds the device limit maxGridSize[" + std::to_string(i) + "] = " +
@@ -36,11 +46,6 @@ void check_launch_geometry(const Dim3& grid, const Dim3& block, int device) {
                             " exceeds the device limit maxThreadsDim[" + std::to_string(i) + "] = " +
                             std::to_string(max_block[i]));
   }
-  const std::int64_t threads = b[0] * b[1] * b[2];
-  if (threads > max_threads)
-    throw InvalidArgument("block of " + std::to_string(b[0]) + "x" + std::to_string(b[1]) + "x" +
-                          std::to_string(b[2]) + " = " + std::to_string(threads) +
-                          " threads exceeds the device limit maxThreadsPerBlock = " + std::to_string(max_threads));
 }
 
 void launch_indices(const Dim3& grid, const Dim3& block, const ArrayView& thread_idx, const ArrayView& block_idx,

@@ -81,6 +81,7 @@ DeviceBuffer::DeviceBuffer(std::int64_t nbytes, int device, StreamHandle stream)
   if (nbytes < 0) throw InvalidArgument("negative allocation size " + std::to_string(nbytes));
   set_current_device(device);
   if (nbytes == 0) return;
+  detail::stream_retain(stream);  // released in the destructor
   std::int64_t request = nbytes;
   if (nbytes <= kSmallBlockMax) {
     request = size_class(nbytes);
@@ -98,12 +99,18 @@ DeviceBuffer::DeviceBuffer(std::int64_t nbytes, int device, StreamHandle stream)
   cudaError_t err = cudaMallocAsync(&data_, static_cast<size_t>(request), static_cast<cudaStream_t>(stream));
   if (err != cudaSuccess) {
     data_ = nullptr;
+    detail::stream_release(stream);
     detail::throw_alloc_error(err, "device allocation", nbytes, device);
   }
 }
 
 DeviceBuffer::~DeviceBuffer() {
   if (!data_) return;
+  free_block();
+  detail::stream_release(stream_);
+}
+
+void DeviceBuffer::free_block() noexcept {
   if (nbytes_ <= kSmallBlockMax) {
     const std::int64_t cls = size_class(nbytes_);
     SmallBlockCache& c = small_cache();
@@ -121,6 +128,19 @@ DeviceBuffer::~DeviceBuffer() {
     return;
   }
   if (cudaFreeAsync(data_, static_cast<cudaStream_t>(stream_)) != cudaSuccess) cudaGetLastError();
+}
+
+void DeviceBuffer::set_stream(StreamHandle s) noexcept {
+  if (s == stream_) return;
+  if (data_) {
+    try {
+      detail::stream_retain(s);
+    } catch (...) {
+      return;
+    }
+    detail::stream_release(stream_);
+  }
+  stream_ = s;
 }
 
 namespace detail {
@@ -157,6 +177,7 @@ std::int64_t cached_small_bytes() { return small_cache().cached_bytes.load(); }
 PinnedBuffer::PinnedBuffer(std::int64_t nbytes) : nbytes_(nbytes) {
   if (nbytes < 0) throw InvalidArgument("negative allocation size " + std::to_string(nbytes));
   if (nbytes == 0) return;
+  if (device_count() == 0) throw Unavailable("no GPU available for pinned memory: " + unavailable_reason());
   const std::int64_t cls = pinned_class(nbytes);
   {
     PinnedCache& c = pinned_cache();

@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "common/cuda_check.hpp"
@@ -144,17 +145,47 @@ int driver_version() {
   return v;
 }
 
+// Streams npgpu created are reference-counted: each DeviceBuffer allocated on one holds a reference, so a
+// stream the user drops stays alive until the last array that frees memory on it is gone.
+namespace {
+std::mutex g_streams_mutex;
+std::unordered_map<void*, int>& stream_refs() {
+  static auto* m = new std::unordered_map<void*, int>();
+  return *m;
+}
+}  // namespace
+
+namespace detail {
+void stream_retain(StreamHandle s) {
+  std::lock_guard<std::mutex> lock(g_streams_mutex);
+  auto it = stream_refs().find(s);
+  if (it != stream_refs().end()) ++it->second;
+}
+
+void stream_release(StreamHandle s) noexcept {
+  {
+    std::lock_guard<std::mutex> lock(g_streams_mutex);
+    auto it = stream_refs().find(s);
+    if (it == stream_refs().end() || --it->second > 0) return;
+    stream_refs().erase(it);
+  }
+  detail::release_cached_blocks(-1, s, false);
+  if (cudaStreamDestroy(static_cast<cudaStream_t>(s)) != cudaSuccess) cudaGetLastError();
+}
+}  // namespace detail
+
 StreamHandle stream_create(int device, bool non_blocking, int priority) {
   set_current_device(device);
   cudaStream_t s = nullptr;
   NPGPU_CUDA_TRY(cudaStreamCreateWithPriority(&s, non_blocking ? cudaStreamNonBlocking : cudaStreamDefault,
                                               priority));
+  std::lock_guard<std::mutex> lock(g_streams_mutex);
+  stream_refs()[s] = 1;
   return s;
 }
 
 void stream_destroy(StreamHandle s) noexcept {
-  if (s) detail::release_cached_blocks(-1, s, false);
-  if (s && cudaStreamDestroy(static_cast<cudaStream_t>(s)) != cudaSuccess) cudaGetLastError();
+  if (s) detail::stream_release(s);
 }
 
 void stream_synchronize(StreamHandle s) { NPGPU_CUDA_TRY(cudaStreamSynchronize(static_cast<cudaStream_t>(s))); }
@@ -184,6 +215,7 @@ void stream_wait_stream(StreamHandle waiter, StreamHandle producer) {
 }
 
 EventHandle event_create(bool timing, bool blocking) {
+  if (device_count() == 0) throw Unavailable("no GPU available: " + unavailable_reason());
   unsigned flags = (timing ? 0u : cudaEventDisableTiming) | (blocking ? cudaEventBlockingSync : 0u);
   cudaEvent_t e = nullptr;
   NPGPU_CUDA_TRY(cudaEventCreateWithFlags(&e, flags));

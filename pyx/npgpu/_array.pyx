@@ -1,6 +1,8 @@
 # cython: language_level=3
 """npgpu.Array: memory on a GPU with a NumPy dtype, shape and strides; conversion to and from NumPy, the CUDA
 Array Interface and DLPack."""
+import operator
+
 import numpy as np
 
 from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer, PyCapsule_IsValid, PyCapsule_SetName
@@ -147,12 +149,16 @@ cdef ArrayView host_view(object arr, bint writable) except *:
 
 
 def _normalize_shape(shape):
-    if isinstance(shape, (int, np.integer)):
-        return (int(shape),)
     try:
-        return tuple(int(s) for s in shape)
+        return (operator.index(shape),)
     except TypeError:
-        raise TypeError(f"shape must be an int or a sequence of ints, not {type(shape).__name__}") from None
+        pass
+    if isinstance(shape, (str, bytes)):
+        raise TypeError(f"shape must be an int or a sequence of ints, not {type(shape).__name__}")
+    try:
+        return tuple(operator.index(s) for s in shape)
+    except TypeError:
+        raise TypeError(f"shape must be an int or a sequence of ints, got {shape!r}") from None
 
 
 # Binary operations registered by npgpu._elementwise (kept out of this module to keep dependencies one way).
@@ -432,6 +438,10 @@ def from_dlpack(obj, device=None, stream=None, copy=None):
         raise BufferError(f"DLPack device type {dev_type} is not a CUDA device")
     cdef StreamHandle ours = resolve_stream(stream)
     stream_arg = stream_to_cai(ours)
+    if stream_arg == 2:
+        # Producers may refuse the per-thread default stream (PyTorch does); the legacy default stream is
+        # equivalent here, since per-thread default streams synchronise with it.
+        stream_arg = 1
     try:
         capsule = obj.__dlpack__(stream=stream_arg, max_version=(1, 0))
     except TypeError:
@@ -574,7 +584,7 @@ def asarray(obj, dtype=None, device=None, stream=None, copy=None):
     else:
         if copy is False:
             raise ValueError("moving host data to the GPU needs a copy, but copy=False")
-        host = np.ascontiguousarray(obj, dtype=dtype)
+        host = np.asarray(obj, dtype=dtype, order="C")  # not ascontiguousarray: it makes 0-d arrays 1-d
         return _upload(host, resolve_device(device), resolve_stream(stream))
     if dtype is not None and np.dtype(dtype) != a._dtype:
         if copy is False:

@@ -101,7 +101,7 @@ cdef object _binary_device(BinaryOp op, str name, object a, object b, object out
     for x in operands:
         if isinstance(x, Array):
             arrays.append(x)
-        elif isinstance(x, _PY_SCALARS) or isinstance(x, np.generic) or \
+        elif type(x) in _PY_SCALARS or isinstance(x, np.generic) or \
                 (isinstance(x, np.ndarray) and x.ndim == 0):
             pass
         elif isinstance(x, np.ndarray) or hasattr(x, "__array__") or isinstance(x, (list, tuple)):
@@ -149,7 +149,7 @@ cdef object _binary_device(BinaryOp op, str name, object a, object b, object out
             binary(op, va, vb, o.view, compute, s)
     else:
         scalar_first = not isinstance(a, Array)
-        sc = make_scalar(a if scalar_first else b, res)
+        sc = make_scalar(a if scalar_first else b, res)  # NumPy scalars / 0-d arrays: their value
         va = broadcast_view((<Array>views[0]).view, shape)
         with nogil:
             binary_scalar(op, va, sc, scalar_first, o.view, compute, s)
@@ -163,10 +163,10 @@ cdef object rt_stream_obj(StreamHandle s):
 
 cdef object _binary_host(BinaryOp op, str name, object a, object b, object out, StreamHandle s):
     """No device arrays: NumPy in, NumPy out, on the GPU through the staging ring or on the host backend."""
-    scalar_a = isinstance(a, _PY_SCALARS)
-    scalar_b = isinstance(b, _PY_SCALARS)
-    if scalar_a and scalar_b:
-        return getattr(np, name)(a, b)
+    scalar_a = type(a) in _PY_SCALARS  # exactly Python's: np.float64 (a float subclass) is not weak
+    scalar_b = type(b) in _PY_SCALARS
+    if scalar_a and scalar_b:  # nothing to offload
+        return getattr(np, name)(a, b) if out is None else getattr(np, name)(a, b, out=out)
     A = a if scalar_a else np.asarray(a)
     B = b if scalar_b else np.asarray(b)
     res = np.result_type(A, B)
@@ -206,7 +206,7 @@ cdef object _binary_host(BinaryOp op, str name, object a, object b, object out, 
         ins = []
         for x in (A, B):
             if isinstance(x, np.ndarray):
-                ins.append(np.ascontiguousarray(x if x.shape == shape else np.broadcast_to(x, shape)))
+                ins.append(np.asarray(x if x.shape == shape else np.broadcast_to(x, shape), order="C"))
         vo = host_view(target, True)
         if len(ins) == 2:
             va = host_view(ins[0], False)

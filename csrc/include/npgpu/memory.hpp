@@ -22,10 +22,12 @@ class NPGPU_API DeviceBuffer {
   std::int64_t nbytes() const noexcept { return nbytes_; }
   int device() const noexcept { return device_; }
   StreamHandle stream() const noexcept { return stream_; }
-  // The stream the memory is freed on; set it when the buffer's last use is on another stream.
-  void set_stream(StreamHandle s) noexcept { stream_ = s; }
+  // The stream the memory is freed on; set it when the buffer's last use is on another stream. A stream npgpu
+  // created stays alive while a buffer refers to it.
+  void set_stream(StreamHandle s) noexcept;
 
  private:
+  void free_block() noexcept;
   void* data_ = nullptr;
   std::int64_t nbytes_ = 0;
   int device_ = 0;

@@ -15,6 +15,9 @@ bool is_sticky(cudaError_t err);
 // memory.cpp's small-block cache (see DeviceBuffer).
 void release_cached_blocks(int device, void* stream, bool all_streams);
 std::int64_t cached_small_bytes();
+// runtime.cpp: references on streams npgpu created (no-ops for other handles).
+void stream_retain(void* stream);
+void stream_release(void* stream) noexcept;
 
 }  // namespace npgpu::detail
 

@@ -1,0 +1,146 @@
+"""Shared test machinery for npgpu.
+
+- ``HAS_GPU``: whether this process sees a usable CUDA GPU (asked once per session).
+- Tests marked ``@pytest.mark.gpu`` are skipped, with the reason CUDA gave, when there is none.
+- ``backend``: runs a NumPy-input test on the host ("cpu") backend and on the GPU ("cuda"; skipped
+  without a GPU), inside ``npgpu.use_backend(name)``.
+- ``rng``: a NumPy Generator with a fixed seed.
+- ``random_array(shape, dtype)``: random arrays of any supported dtype, never holding zeros (bool arrays
+  mix True and False but always hold a True), so an output that was never written is noticed.
+- ``poisoned(shape, dtype, avoid=None)``: an output buffer filled with garbage (NaN for floats) that
+  differs from ``avoid`` everywhere, for ``out=`` tests.
+- ``assert_same(result, expected)``: type, dtype, shape and values (NaNs equal where both are NaN) all
+  equal.
+
+Helpers are fixtures because the suite runs with ``--import-mode=importlib`` (no ``import conftest``).
+"""
+import numpy as np
+import pytest
+
+import npgpu
+
+HAS_GPU = npgpu.is_available()
+NO_GPU_REASON = "" if HAS_GPU else f"needs a CUDA GPU ({npgpu.unavailable_reason() or 'none found'})"
+
+SUPPORTED_DTYPES = tuple(npgpu.SUPPORTED_DTYPES)
+
+
+def pytest_report_header(config):
+    if HAS_GPU:
+        return f"npgpu {npgpu.__version__}: {npgpu.device_count()} GPU(s), default backend {npgpu.get_backend()}"
+    return f"npgpu {npgpu.__version__}: no GPU ({npgpu.unavailable_reason()}); GPU tests are skipped"
+
+
+def pytest_collection_modifyitems(config, items):
+    if HAS_GPU:
+        return
+    skip_gpu = pytest.mark.skip(reason=NO_GPU_REASON)
+    for item in items:
+        if item.get_closest_marker("gpu") is not None:
+            item.add_marker(skip_gpu)
+
+
+@pytest.fixture(scope="session")
+def has_gpu():
+    return HAS_GPU
+
+
+@pytest.fixture(params=["cpu", pytest.param("cuda", marks=pytest.mark.gpu)])
+def backend(request):
+    """The backend NumPy-input calls run on for this test ('cpu' or 'cuda')."""
+    with npgpu.use_backend(request.param):
+        assert npgpu.get_backend() == request.param
+        yield request.param
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(20240917)
+
+
+def make_random_array(rng, shape, dtype):
+    """Random values of `dtype` and `shape` with no zeros (bool: random, with at least one True).
+
+    Integers span the dtype's whole range (so additions overflow and wrap); floats have both signs and
+    magnitudes over several decades; complex numbers have nonzero real and imaginary parts.
+    """
+    dtype = np.dtype(dtype)
+    shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    n = int(np.prod(shape, dtype=np.int64))
+    if dtype.kind == "b":
+        a = rng.random(n) < 0.5
+        if n:
+            a[0] = True
+    elif dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        a = rng.integers(info.min, info.max, size=n, dtype=dtype, endpoint=True)
+        a[a == 0] = 1
+    elif dtype.kind == "f":
+        mag = rng.uniform(0.5, 1.0, size=n) * 10.0 ** rng.integers(-3, 4, size=n)
+        a = (mag * rng.choice([-1.0, 1.0], size=n)).astype(dtype)
+    elif dtype.kind == "c":
+        part = np.dtype(f"f{dtype.itemsize // 2}")
+        a = np.empty(n, dtype=dtype)
+        a.real = make_random_array(rng, n, part)
+        a.imag = make_random_array(rng, n, part)
+    else:
+        raise TypeError(f"no random generator for {dtype}")
+    return a.reshape(shape)
+
+
+@pytest.fixture
+def random_array(rng):
+    def make(shape, dtype=np.float64):
+        return make_random_array(rng, shape, dtype)
+    return make
+
+
+def make_poisoned(shape, dtype, avoid=None):
+    """A writeable array of `shape` and `dtype` filled with garbage: NaN for floats and complex; for the
+    other kinds, values that differ from `avoid` (when given) at every element."""
+    dtype = np.dtype(dtype)
+    out = np.empty(shape, dtype=dtype)
+    if dtype.kind in "fc":
+        out[...] = np.nan
+    elif dtype.kind == "b":
+        out[...] = True if avoid is None else np.logical_not(avoid)
+    else:
+        if avoid is None:
+            out[...] = np.array(0x5A5A5A5A5A5A5A5A, dtype=np.uint64).astype(dtype)
+        else:
+            out[...] = np.asarray(avoid).astype(dtype) + dtype.type(1)  # wraps: never equal
+    return out
+
+
+@pytest.fixture
+def poisoned():
+    return make_poisoned
+
+
+def _values_equal(x, y):
+    x = np.asarray(x)
+    y = np.asarray(y)
+    if x.dtype.kind == "c":
+        return _values_equal(x.real, y.real) and _values_equal(x.imag, y.imag)
+    if x.dtype.kind == "f":
+        return bool(np.array_equal(x, y, equal_nan=True))
+    return bool(np.array_equal(x, y))
+
+
+def check_same(result, expected):
+    """Assert result is what NumPy gave: same type (ndarray vs scalar), dtype, shape and values."""
+    assert type(result) is type(expected), f"type {type(result).__name__}, NumPy gives {type(expected).__name__}"
+    assert result.dtype == expected.dtype, f"dtype {result.dtype}, NumPy gives {expected.dtype}"
+    assert np.shape(result) == np.shape(expected), f"shape {np.shape(result)}, NumPy gives {np.shape(expected)}"
+    if not _values_equal(result, expected):
+        r = np.asarray(result).ravel()
+        e = np.asarray(expected).ravel()
+        bad = np.flatnonzero(~((r == e) | ((r != r) & (e != e))))
+        i = int(bad[0]) if bad.size else 0
+        raise AssertionError(f"{bad.size} of {r.size} values differ; first at flat index {i}: "
+                             f"{r[i]!r} vs NumPy's {e[i]!r}")
+
+
+@pytest.fixture
+def assert_same():
+    return check_same

@@ -1,0 +1,389 @@
+"""npgpu.Array: creation, transfers, attributes, conversions, CUDA Array Interface, DLPack, limits."""
+import gc
+
+import numpy as np
+import pytest
+
+import npgpu
+
+DTYPES = tuple(npgpu.SUPPORTED_DTYPES)
+DTYPE_IDS = [d.name for d in DTYPES]
+SHAPES = [(), (0,), (5,), (3, 4, 5)]
+
+gpu = pytest.mark.gpu
+
+
+# ------------------------------------------------------------------------------------ without a GPU
+
+def test_array_cannot_be_constructed_directly():
+    with pytest.raises(TypeError, match="asarray"):
+        npgpu.Array()
+    with pytest.raises(TypeError):
+        npgpu.Array((3,), np.float32)
+
+
+def test_from_dlpack_rejects_objects_without_dlpack():
+    with pytest.raises(TypeError, match="DLPack"):
+        npgpu.from_dlpack([1, 2, 3])
+
+
+@pytest.mark.parametrize("shape", [(-1,), (3, -2), (2**40, 2**40), (2**62, 4), (2**61,)], ids=str)
+def test_empty_pinned_rejects_bad_shapes_before_allocating(shape):
+    # The shape is validated before any allocation (so before CUDA is needed).
+    with pytest.raises(ValueError):
+        npgpu.empty_pinned(shape, dtype=np.float64)
+
+
+def test_too_many_dimensions_rejected():
+    with pytest.raises(ValueError, match="32"):
+        npgpu.empty_pinned((1,) * 33)
+
+
+# ----------------------------------------------------------------------------------- round trips
+
+@gpu
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+def test_round_trip(random_array, dtype, shape):
+    h = random_array(shape, dtype)
+    d = npgpu.asarray(h)
+    assert isinstance(d, npgpu.Array)
+    assert d.shape == shape and d.dtype == dtype and d.size == h.size
+    back = d.get()
+    assert isinstance(back, np.ndarray) and back.dtype == dtype and back.shape == shape
+    assert np.array_equal(back, h)
+    assert back.flags.c_contiguous and back.flags.writeable and back.flags.owndata
+    via_numpy = np.asarray(d)
+    assert via_numpy.dtype == dtype and np.array_equal(via_numpy, h)
+    assert np.array_equal(np.array(d, dtype=np.complex128), h.astype(np.complex128))
+
+
+@gpu
+@pytest.mark.parametrize("dtype", [np.uint8, np.int32, np.float64, np.complex64], ids=lambda d: np.dtype(d).name)
+def test_round_trip_non_contiguous_input(random_array, dtype):
+    base = random_array((30, 40, 3), dtype)
+    for h in (base[::2, ::-3], base.transpose(2, 0, 1), base[..., 1], base[5:6, ::-1, ::2]):
+        d = npgpu.asarray(h)
+        assert d.shape == h.shape and d.flags["C_CONTIGUOUS"]
+        assert np.array_equal(d.get(), h)
+
+
+@gpu
+def test_asarray_variants(random_array):
+    assert np.array_equal(npgpu.asarray([1, 2, 3]).get(), np.array([1, 2, 3]))
+    assert npgpu.asarray(2.5).shape == () and npgpu.asarray(2.5).get()[()] == 2.5
+    h = random_array(100, np.int32)
+    d = npgpu.asarray(h, dtype=np.float32)
+    assert d.dtype == np.float32 and np.array_equal(d.get(), h.astype(np.float32))
+    assert npgpu.asarray(d) is d
+    c = npgpu.asarray(d, copy=True)
+    assert c is not d and c.ptr != d.ptr and np.array_equal(c.get(), d.get())
+    conv = npgpu.asarray(d, dtype=np.float64)
+    assert conv.dtype == np.float64 and np.array_equal(conv.get(), h.astype(np.float32).astype(np.float64))
+    with pytest.raises(ValueError):
+        npgpu.asarray(h, copy=False)  # host data needs a copy
+    with pytest.raises(ValueError):
+        npgpu.asarray(d, dtype=np.float64, copy=False)
+
+
+@gpu
+def test_host_array_can_be_freed_after_asarray(rng):
+    h = rng.random(1 << 20)
+    expected = h.copy()
+    d = npgpu.asarray(h)
+    h[:] = -1.0
+    del h
+    gc.collect()
+    assert np.array_equal(d.get(), expected)
+
+
+@gpu
+def test_get_into_out(random_array):
+    h = random_array((7, 9), np.float32)
+    d = npgpu.asarray(h)
+    out = np.full((7, 9), np.nan, np.float32)
+    assert d.get(out=out) is out and np.array_equal(out, h)
+    for bad in (np.empty((9, 7), np.float32), np.empty((7, 9), np.float64), np.empty((9, 7), np.float32).T):
+        with pytest.raises(ValueError):
+            d.get(out=bad)
+    with pytest.raises(ValueError, match="copy"):
+        d.__array__(copy=False)  # what np.asarray(d, copy=False) calls: device memory needs a copy
+
+
+# -------------------------------------------------------------------------------------- creation
+
+@gpu
+def test_empty():
+    a = npgpu.empty((3, 4))
+    assert a.shape == (3, 4) and a.dtype == np.float64
+    assert npgpu.empty(5, dtype=np.int8).shape == (5,)
+    assert npgpu.empty(np.int64(5)).shape == (5,)
+    assert npgpu.empty([2, 3], np.complex64).dtype == np.complex64
+    for shape in [(), (0,), (2, 0, 3)]:
+        e = npgpu.empty(shape)
+        assert e.shape == shape and e.get().shape == shape
+    for bad in (None, 2.5, object()):
+        with pytest.raises(TypeError):
+            npgpu.empty(bad)
+
+
+@gpu
+def test_shape_entries_must_be_integers():
+    for bad in ((2.5, 3), "12"):
+        with pytest.raises(TypeError):
+            npgpu.empty(bad)
+
+
+@gpu
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+def test_zeros(dtype):
+    z = npgpu.zeros((4, 5), dtype=dtype)
+    assert z.dtype == dtype and z.shape == (4, 5)
+    assert np.array_equal(z.get(), np.zeros((4, 5), dtype))
+    assert npgpu.zeros(3).dtype == np.float64
+
+
+@gpu
+def test_full():
+    f = npgpu.full((1001,), 7.5, dtype=np.float32)
+    assert f.dtype == np.float32 and np.array_equal(f.get(), np.full(1001, 7.5, np.float32))
+    c = npgpu.full((3, 2), 1.5 - 2j)
+    assert c.dtype == np.complex128 and np.array_equal(c.get(), np.full((3, 2), 1.5 - 2j))
+    c64 = npgpu.full(5, 1 + 2j, dtype=np.complex64)
+    assert c64.dtype == np.complex64 and np.array_equal(c64.get(), np.full(5, 1 + 2j, np.complex64))
+    assert npgpu.full(4, 7).dtype == np.full(4, 7).dtype
+    assert npgpu.full(4, 2.0).dtype == np.float64
+    assert npgpu.full(4, True).get().tolist() == [True] * 4
+    i16 = npgpu.full((2, 3), -12345, dtype=np.int16)
+    assert np.array_equal(i16.get(), np.full((2, 3), -12345, np.int16))
+    u64 = npgpu.full(3, 2**64 - 1, dtype=np.uint64)
+    assert u64.get().tolist() == [2**64 - 1] * 3
+    assert npgpu.full((), 3.0).get()[()] == 3.0
+    assert npgpu.full(0, 3.0).shape == (0,)
+    with pytest.raises(ValueError):
+        npgpu.full(3, [1.0, 2.0, 3.0])
+    with pytest.raises(OverflowError):
+        npgpu.full(3, 300, dtype=np.int8)
+
+
+@gpu
+@pytest.mark.parametrize("shape", [(-1,), (3, -2)], ids=str)
+def test_negative_dimension_raises_value_error(shape):
+    with pytest.raises(ValueError, match="negative"):
+        npgpu.empty(shape)
+
+
+@gpu
+@pytest.mark.parametrize("shape,dtype", [((2**40, 2**40), np.uint8), ((2**62, 4), np.float32),
+                                         ((2**61,), np.float64)], ids=str)
+def test_overflowing_shape_raises_before_allocating(shape, dtype):
+    gc.collect()
+    npgpu.synchronize()
+    before = npgpu.memory_info()
+    with pytest.raises(ValueError, match="too big"):
+        npgpu.empty(shape, dtype=dtype)
+    npgpu.synchronize()
+    after = npgpu.memory_info()
+    assert after["pool_used"] == before["pool_used"]
+    assert after["pool_reserved"] == before["pool_reserved"]
+    assert npgpu.empty(3).shape == (3,)
+
+
+@gpu
+def test_out_of_memory_then_recovers():
+    with pytest.raises(npgpu.OutOfMemoryError) as ei:
+        npgpu.empty(2**50, dtype=np.uint8)
+    assert isinstance(ei.value, MemoryError)
+    assert str(ei.value)
+    # The failure leaves CUDA usable: the next allocation and computation work.
+    a = npgpu.full(1000, 1.5)
+    assert np.array_equal((a + a).get(), np.full(1000, 3.0))
+    with pytest.raises(npgpu.OutOfMemoryError):
+        npgpu.zeros((2**25, 2**25), dtype=np.float32)
+    assert np.array_equal(npgpu.asarray(np.arange(5)).get(), np.arange(5))
+    npgpu.synchronize()
+
+
+@gpu
+def test_unsupported_dtypes_raise_type_error():
+    for dt in (np.float16, object, "U3", "datetime64[s]", ">i4" if np.little_endian else "<i4"):
+        with pytest.raises(TypeError, match="dtype"):
+            npgpu.empty(3, dtype=dt)
+    with pytest.raises(TypeError, match="dtype"):
+        npgpu.asarray(np.ones(3, np.float16))
+    with pytest.raises(TypeError):
+        npgpu.asarray(np.array([1, "a"], dtype=object))
+    with pytest.raises(TypeError):
+        npgpu.asarray(np.ones(3)).astype(np.float16)
+
+
+# ------------------------------------------------------------------------------ copies, conversions
+
+@gpu
+def test_copy(random_array):
+    h = random_array((6, 7), np.complex64)
+    d = npgpu.asarray(h)
+    c = d.copy()
+    assert isinstance(c, npgpu.Array) and c is not d and c.ptr != d.ptr
+    assert c.shape == d.shape and c.dtype == d.dtype and np.array_equal(c.get(), h)
+    npgpu.add(c, c, out=c)
+    assert np.array_equal(d.get(), h) and np.array_equal(c.get(), h + h)
+
+
+@gpu
+@pytest.mark.parametrize("src,dst", [
+    (np.float64, np.float32), (np.float32, np.float64), (np.int32, np.float64), (np.float64, np.int32),
+    (np.int64, np.int8), (np.uint8, np.int16), (np.bool_, np.float32), (np.int16, np.bool_),
+    (np.float32, np.complex128), (np.int32, np.complex64), (np.complex128, np.complex64), (np.uint64, np.float64),
+], ids=lambda d: np.dtype(d).name)
+def test_astype(random_array, src, dst):
+    h = random_array(257, src)
+    if np.dtype(src).kind == "f" and np.dtype(dst).kind in "iu":
+        h = (h % 100).astype(src)  # in range: float->int of out-of-range values is undefined in C
+    d = npgpu.asarray(h)
+    r = d.astype(dst)
+    assert r.dtype == dst and r.shape == h.shape and r.ptr != d.ptr
+    assert np.array_equal(r.get(), h.astype(dst))
+
+
+@gpu
+def test_astype_complex_to_real_drops_imaginary():
+    h = np.array([1 + 2j, -3.5 - 1j], np.complex128)
+    r = npgpu.asarray(h).astype(np.float64)
+    assert r.get().tolist() == [1.0, -3.5]
+
+
+@gpu
+def test_astype_same_dtype(random_array):
+    d = npgpu.asarray(random_array(10, np.int16))
+    assert d.astype(np.int16, copy=False) is d
+    c = d.astype(np.int16)
+    assert c is not d and c.ptr != d.ptr and np.array_equal(c.get(), d.get())
+
+
+# --------------------------------------------------------------------------------------- attributes
+
+@gpu
+@pytest.mark.parametrize("dtype", [np.bool_, np.int16, np.float32, np.complex128], ids=lambda d: np.dtype(d).name)
+def test_attributes(dtype):
+    h = np.zeros((3, 4, 5), dtype)
+    d = npgpu.asarray(h)
+    assert d.shape == (3, 4, 5) and isinstance(d.shape, tuple)
+    assert d.strides == h.strides
+    assert d.dtype == np.dtype(dtype) and isinstance(d.dtype, np.dtype)
+    assert d.ndim == 3
+    assert d.size == 60
+    assert d.itemsize == h.itemsize
+    assert d.nbytes == h.nbytes
+    assert d.device_id == npgpu.get_device_id() == 0
+    assert d.device == npgpu.Device(0)
+    assert len(d) == 3
+    assert d.ptr != 0 and d.readonly is False
+    assert d.flags["C_CONTIGUOUS"] and d.flags["WRITEABLE"] and d.flags["OWNDATA"]
+    r = repr(d)
+    assert "(3, 4, 5)" in r and np.dtype(dtype).name in r
+    s = npgpu.asarray(np.float32(1))
+    assert s.shape == () and s.ndim == 0 and s.size == 1 and s.strides == ()
+    with pytest.raises(TypeError):
+        len(s)
+    e = npgpu.empty((0, 4), np.float32)
+    assert e.size == 0 and e.nbytes == 0 and len(e) == 0
+
+
+# --------------------------------------------------------------------------- CUDA Array Interface
+
+@gpu
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+def test_cuda_array_interface(dtype):
+    d = npgpu.zeros((4, 6), dtype=dtype)
+    cai = d.__cuda_array_interface__
+    assert cai["version"] == 3
+    assert cai["shape"] == (4, 6)
+    assert cai["typestr"] == np.dtype(dtype).str
+    assert np.dtype(cai["typestr"]) == dtype
+    assert cai["data"] == (d.ptr, False)
+    assert cai["strides"] is None  # C-contiguous
+    assert "stream" in cai and isinstance(cai["stream"], int) and cai["stream"] != 0  # v3 forbids 0
+    assert set(cai) >= {"shape", "typestr", "data", "version", "strides", "stream"}
+
+
+@gpu
+def test_cuda_array_interface_stream_and_strides():
+    s = npgpu.Stream()
+    with s:
+        d = npgpu.zeros(8)
+    assert d.__cuda_array_interface__["stream"] == s.ptr
+    s.synchronize()
+    del d  # before its stream (see test_memory.py::test_array_outliving_its_stream_is_freed)
+    legacy = npgpu.zeros(8, stream=npgpu.Stream.null())
+    assert legacy.__cuda_array_interface__["stream"] == 1
+    # A strided view imported through the interface reports its strides.
+
+    class Holder:
+        def __init__(self, iface, keep):
+            self.__cuda_array_interface__ = iface
+            self.keep = keep
+
+    base = npgpu.asarray(np.arange(24, dtype=np.int32).reshape(4, 6))
+    view = npgpu.asarray(Holder({"shape": (6, 4), "typestr": "<i4", "data": (base.ptr, False),
+                                 "strides": (4, 24), "version": 3, "stream": 2}, base))
+    assert view.ptr == base.ptr
+    assert view.__cuda_array_interface__["strides"] == (4, 24)
+    assert np.array_equal(view.get(), np.arange(24, dtype=np.int32).reshape(4, 6).T)
+    with pytest.raises(ValueError, match="stream 0"):
+        npgpu.asarray(Holder({"shape": (1,), "typestr": "<i4", "data": (base.ptr, False), "version": 3,
+                              "stream": 0}, base))
+
+
+# ------------------------------------------------------------------------------------------- DLPack
+
+@gpu
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+def test_dlpack_round_trip_shares_memory(random_array, dtype):
+    h = random_array((5, 3), dtype)
+    d = npgpu.asarray(h)
+    assert d.__dlpack_device__() == (2, 0)  # kDLCUDA, device 0
+    r = npgpu.from_dlpack(d)
+    assert isinstance(r, npgpu.Array) and r is not d
+    assert r.ptr == d.ptr and r.shape == d.shape and r.dtype == d.dtype and r.strides == d.strides
+    assert np.array_equal(r.get(), h)
+    c = npgpu.from_dlpack(d, copy=True)
+    assert c.ptr != d.ptr and np.array_equal(c.get(), h)
+
+
+@gpu
+def test_dlpack_shared_writes_visible(random_array):
+    h = random_array(64, np.float64)
+    d = npgpu.asarray(h)
+    r = npgpu.from_dlpack(d)
+    npgpu.add(r, 1.0, out=r)
+    assert np.array_equal(d.get(), h + 1.0)
+    del d
+    gc.collect()  # the import keeps the exporter's memory alive
+    assert np.array_equal(r.get(), h + 1.0)
+
+
+@gpu
+def test_dlpack_capsules():
+    d = npgpu.zeros(4)
+    legacy = d.__dlpack__()
+    versioned = d.__dlpack__(max_version=(1, 0))
+    assert type(legacy).__name__ == "PyCapsule" and type(versioned).__name__ == "PyCapsule"
+    del legacy, versioned  # unconsumed capsules are released by their destructors
+    gc.collect()
+    with pytest.raises(BufferError):
+        d.__dlpack__(dl_device=(1, 0))  # CPU
+
+
+@gpu
+def test_dlpack_from_cpu_producer_copies(random_array):
+    h = random_array((4, 4), np.int64)
+    r = npgpu.from_dlpack(h)  # NumPy exports a CPU tensor: copied to the device
+    assert isinstance(r, npgpu.Array) and np.array_equal(r.get(), h)
+
+
+@gpu
+def test_numpy_from_dlpack_refuses_device_memory():
+    d = npgpu.zeros(4)
+    with pytest.raises((BufferError, RuntimeError, TypeError, ValueError)):
+        np.from_dlpack(d)

@@ -1,0 +1,135 @@
+"""Device memory pool and pinned memory statistics (GPU only)."""
+import gc
+
+import numpy as np
+import pytest
+
+import npgpu
+
+pytestmark = pytest.mark.gpu
+
+KEYS = {"pool_used", "cached_bytes", "pool_reserved", "pinned_bytes", "device_free", "device_total"}
+MiB = 1 << 20
+
+
+def _settled_info():
+    gc.collect()
+    npgpu.synchronize()
+    return npgpu.memory_info()
+
+
+def test_memory_info_keys_and_values():
+    info = npgpu.memory_info()
+    assert set(info) == KEYS
+    assert all(isinstance(v, int) for v in info.values())
+    assert info["device_total"] > 0 and 0 <= info["device_free"] <= info["device_total"]
+    assert info["pool_used"] >= 0 and info["cached_bytes"] >= 0 and info["pinned_bytes"] >= 0
+    assert info["pool_reserved"] >= info["pool_used"]
+    assert set(npgpu.memory_info(0)) == KEYS
+    assert set(npgpu.memory_info(npgpu.Device(0))) == KEYS
+    free, total = npgpu.Device(0).mem_info()
+    assert total == info["device_total"]
+
+
+def test_live_arrays_counted_in_pool_used():
+    start = _settled_info()["pool_used"]
+    a = npgpu.empty(64 * MiB, dtype=np.uint8)
+    during = npgpu.memory_info()["pool_used"]
+    assert during >= start + 64 * MiB
+    del a
+    assert _settled_info()["pool_used"] == start
+
+
+def test_pool_used_returns_to_start_after_many_arrays(rng):
+    start = _settled_info()["pool_used"]
+    live = []
+    sizes = np.concatenate([rng.integers(1, 4096, 120), rng.integers(4096, 4 * MiB, 70), [0] * 5,
+                            [MiB, MiB + 1, 3 * MiB + 7, 512, 513]])
+    rng.shuffle(sizes)
+    assert len(sizes) == 200
+    dtypes = [np.uint8, np.float32, np.complex128]
+    for i, n in enumerate(sizes):
+        dt = dtypes[i % 3]
+        a = npgpu.full(int(n) // np.dtype(dt).itemsize + 1, 1, dtype=dt)
+        if i % 7 == 0:
+            a = a + a  # frees the first, keeps the result
+        live.append(a)
+        if len(live) > 16:  # keep a few alive at a time, in varied order
+            live.pop(int(rng.integers(len(live))))
+    assert float(np.asarray(live[-1]).ravel()[0].real) in (1.0, 2.0)
+    del live, a
+    end = _settled_info()
+    assert end["pool_used"] == start, f"pool_used {start} -> {end['pool_used']}: device memory leaked"
+
+
+def test_trim_memory_pool_releases_cached_memory():
+    npgpu.trim_memory_pool()  # start with an empty small-block cache
+    a = npgpu.empty(256 * MiB, dtype=np.uint8)
+    small = [npgpu.empty(1000) for _ in range(10)]  # small blocks go to the reuse cache when freed
+    del a, small
+    before = _settled_info()
+    assert before["pool_reserved"] >= 256 * MiB  # the pool keeps freed memory (release threshold)
+    assert before["cached_bytes"] > 0
+    npgpu.trim_memory_pool()
+    after = npgpu.memory_info()
+    assert after["cached_bytes"] == 0
+    assert after["pool_reserved"] <= before["pool_reserved"] - 256 * MiB
+    # What stays reserved backs live allocations (the staging ring, arrays alive elsewhere) plus at most
+    # the pool's allocation granularity for each of them.
+    assert after["pool_reserved"] <= after["pool_used"] + 64 * MiB
+    assert after["pool_used"] == before["pool_used"]  # trimming frees nothing that is in use
+    # Memory is still usable after a trim.
+    b = npgpu.full(1000, 2.0)
+    assert np.array_equal(b.get(), np.full(1000, 2.0))
+
+
+def test_trim_keep_bytes():
+    a = npgpu.empty(128 * MiB, dtype=np.uint8)
+    del a
+    _settled_info()
+    npgpu.trim_memory_pool(keep_bytes=1 << 40)  # keep everything: reserved may stay
+    npgpu.trim_memory_pool(0)
+    after = npgpu.memory_info()
+    assert after["pool_reserved"] <= after["pool_used"] + 64 * MiB
+
+
+def test_pinned_bytes():
+    start = npgpu.memory_info()["pinned_bytes"]
+    assert start >= 0
+    p = npgpu.empty_pinned((1000, 1000), dtype=np.float32)
+    assert isinstance(p, np.ndarray) and p.shape == (1000, 1000) and p.dtype == np.float32
+    assert p.flags.writeable and p.flags.c_contiguous
+    p[:] = 3.0
+    info = npgpu.memory_info()
+    assert info["pinned_bytes"] >= 4 * 10**6  # this block, whether fresh or from the cache
+    d = npgpu.asarray(p)
+    assert np.array_equal(d.get(), p)
+    del p
+    gc.collect()
+    assert npgpu.memory_info()["pinned_bytes"] >= 0
+    e = npgpu.empty_pinned(0)
+    assert e.shape == (0,)
+
+
+def test_array_outliving_its_stream_is_freed():
+    # An array allocated on a Stream is freed (stream-ordered) when it goes, even after the Python Stream
+    # object went first. Run in a subprocess: freeing on a destroyed stream is undefined behaviour.
+    import subprocess
+    import sys
+    code = (
+        "import gc, numpy as np, npgpu\n"
+        "gc.collect(); npgpu.synchronize()\n"
+        "start = npgpu.memory_info()['pool_used']\n"
+        "s = npgpu.Stream()\n"
+        "a = npgpu.full(4 << 20, 1, dtype=np.uint8, stream=s)\n"
+        "b = npgpu.full(1000, 1, dtype=np.uint8, stream=s)\n"
+        "s.synchronize()\n"
+        "del s; gc.collect()\n"
+        "assert int(a.get()[-1]) == 1\n"
+        "del a, b; gc.collect(); npgpu.synchronize()\n"
+        "c = npgpu.full(1000, 2.0); assert c.get()[0] == 2.0; del c; gc.collect(); npgpu.synchronize()\n"
+        "print('LEAKED', npgpu.memory_info()['pool_used'] - start)\n"
+    )
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "LEAKED 0" in p.stdout, p.stdout + p.stderr
