@@ -25,6 +25,7 @@ from npgpu._runtime import (
 )
 from npgpu._array import SUPPORTED_DTYPES, Array, asarray, empty, empty_pinned, from_dlpack, full, zeros
 from npgpu._elementwise import add
+from npgpu._stencil import diffusion, laplacian
 from npgpu._launch import LaunchIndices, check_geometry, launch_indices
 from npgpu import profiler
 from npgpu._paths import get_cmake_dir, get_include, get_library_dir
@@ -38,4 +39,5 @@ __all__ = [
     "get_library_dir", "is_available", "launch_indices", "memory_info", "profiler", "runtime_info",
     "set_staging_config", "staging_config", "synchronize", "trim_memory_pool", "unavailable_reason",
     "use_backend", "zeros",
+    "diffusion", "laplacian",
 ]

@@ -62,6 +62,12 @@ def _cmd_grid(args):
 
 
 def _cmd_demo(args):
+    if args.name == "diffusion":
+        from npgpu import _demo_diffusion
+
+        return _demo_diffusion.run(args)
+    if args.size is None:
+        args.size = 1 << 24
     from npgpu import _demo
 
     return _demo.run(args)
@@ -87,9 +93,13 @@ def main(argv=None):
     g.add_argument("block", help="block dimensions: 4 or 4,2")
     g.add_argument("--limit", type=int, default=64, help="rows to print at most")
     d = sub.add_parser("demo", help="the main job on real data (default: vectoradd)")
-    d.add_argument("name", nargs="?", default="vectoradd", choices=["vectoradd"])
+    d.add_argument("name", nargs="?", default="vectoradd", choices=["vectoradd", "diffusion"])
     d.add_argument("--size", type=int, default=1 << 24, help="elements (vectoradd)")
     d.add_argument("--repeat", type=int, default=5)
+    d.set_defaults(size=None)  # per demo: vectoradd 2^24 elements, diffusion 2000 (a 2000x2000 field)
+    d.add_argument("--steps", type=int, default=10000, help="diffusion steps (diffusion)")
+    d.add_argument("--plot", metavar="FIG.png", help="write the 3-panel figure (diffusion; needs matplotlib)")
+    d.add_argument("--boundary", default="zero", choices=["zero", "periodic", "reflect"], help="(diffusion)")
     b = sub.add_parser("bench", help="benchmarks against the copy ceiling, NumPy and CuPy/PyTorch/Numba")
     b.add_argument("names", nargs="*", help="benchmarks to run (default: all)")
     b.add_argument("--json", action="store_true", help="print JSON instead of a table")

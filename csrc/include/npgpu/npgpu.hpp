@@ -6,5 +6,6 @@
 #include "npgpu/launch.hpp"
 #include "npgpu/memory.hpp"
 #include "npgpu/runtime.hpp"
+#include "npgpu/stencil.hpp"
 #include "npgpu/version.hpp"
 #include "npgpu/view.hpp"

@@ -1,0 +1,289 @@
+# cython: language_level=3
+"""2-D stencils: the 5-point Laplacian and explicit diffusion, every step inside one C++ call."""
+import math
+import operator
+
+import numpy as np
+
+from libc.stdint cimport int64_t, uintptr_t
+from libcpp cimport bool
+from npgpu._array cimport Array, new_array, wrap_view, host_view
+from npgpu._runtime cimport resolve_stream, use_cuda_for_host_data
+from npgpu.lib cimport runtime as rt
+from npgpu.lib.memory cimport copy_bytes
+from npgpu.lib.runtime cimport StreamHandle
+from npgpu.lib.stencil cimport Boundary, DiffusionCallback
+from npgpu.lib.stencil cimport diffusion as c_diffusion, laplacian as c_laplacian
+from npgpu.lib.view cimport ArrayView, DType, itemsize, kHostDevice
+from npgpu import _array
+
+STABILITY_LIMIT = 0.25  # largest stable coeff of the explicit 5-point scheme in 2-D
+BOUNDARIES = ("zero", "periodic", "reflect")
+_PINNED_RESULT_MAX = 256 << 20
+
+
+cdef Boundary _boundary(object b) except *:
+    if isinstance(b, str) and b.lower() in BOUNDARIES:
+        return <Boundary><int>BOUNDARIES.index(b.lower())
+    raise ValueError(f"boundary must be one of {', '.join(repr(x) for x in BOUNDARIES)}, not {b!r}")
+
+
+cdef _check_field(str name, object dtype, tuple shape):
+    if dtype != np.float32 and dtype != np.float64:
+        raise TypeError(f"{name}: the field must be float32 or float64, not {dtype} "
+                        f"(convert it first, e.g. field.astype(numpy.float32))")
+    if len(shape) != 2:
+        raise ValueError(f"{name}: the field must be 2-D, got shape {shape}")
+
+
+cdef _check_host_out(str name, str what, object out, object dtype, tuple shape):
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"{name}: {what} must be a numpy.ndarray for a NumPy field, not {type(out).__name__}")
+    if out.shape != shape or out.dtype != dtype:
+        raise ValueError(f"{name}: {what} has shape {out.shape} and dtype {out.dtype}; the field {shape} {dtype}")
+    if not out.flags.writeable:
+        raise ValueError(f"{name}: {what} is read-only")
+
+
+cdef Array _check_device_out(str name, object out, Array f):
+    if not isinstance(out, Array):
+        raise TypeError(f"{name}: out must be an npgpu.Array for a device field, not {type(out).__name__}")
+    cdef Array o = <Array>out
+    if o.shape != f.shape or o._dtype != f._dtype or o.view.device != f.view.device:
+        raise ValueError(f"{name}: out {o!r} does not match the field {f!r}")
+    if o.view.readonly:
+        raise ValueError(f"{name}: out is read-only")
+    return o
+
+
+cdef bint _is_device(object x):
+    return isinstance(x, Array) or (hasattr(x, "__cuda_array_interface__") and not isinstance(x, np.ndarray))
+
+
+cdef void* _host_ptr(object a):
+    return <void*><uintptr_t>a.__array_interface__["data"][0]
+
+
+# ---------------------------------------------------------------------------------------------- callbacks
+
+cdef class _CallbackCtx:
+    cdef object fn
+    cdef object error
+    cdef object np_dtype
+    cdef StreamHandle stream
+
+
+cdef bool _trampoline(int64_t done, const ArrayView& v, void* user) noexcept with gil:
+    cdef _CallbackCtx ctx = <_CallbackCtx>user
+    cdef int64_t r = v.shape[0], c = v.shape[1]
+    try:
+        # A copy: the buffer behind v is overwritten by the next steps.
+        if v.device == kHostDevice:
+            if v.dtype == DType.Float32:
+                field = np.array(<float[:r, :c]><float*>v.data)
+            else:
+                field = np.array(<double[:r, :c]><double*>v.data)
+        else:
+            handle = <uintptr_t>ctx.stream
+            field = wrap_view(v, None, ctx.np_dtype, ctx.stream).copy(stream=handle if handle else 1)
+        ctx.fn(int(done), field)
+        return True
+    except BaseException as e:
+        ctx.error = e
+        return False
+
+
+# ---------------------------------------------------------------------------------------------- diffusion
+
+def diffusion(field, steps, coeff=0.25, boundary="zero", return_laplacian=False, out=None, callback=None,
+              callback_every=None, unstable_ok=False, stream=None):
+    """Explicit 2-D diffusion: ``steps`` times ``field -= coeff * laplacian(field)``, each step computed from
+    the previous field only (double buffering), all steps inside one call.
+
+    field: 2-D float32 or float64. A NumPy array gives NumPy results, computed on the GPU when one is
+    available (one upload, every step on the device, one download) or on the host backend otherwise; an
+    npgpu.Array (or another GPU array) gives npgpu.Arrays on its device, with no host synchronisation.
+    boundary: "zero" (cells outside the field are 0), "periodic" (wrap around) or "reflect" (the ghost
+    beyond each edge equals the edge cell: nothing crosses the border and the total is conserved).
+    coeff: stable for 0 <= coeff <= 0.25; other values raise ValueError unless ``unstable_ok=True``.
+    return_laplacian: also return the Laplacian the last step used (for steps=0, the input's), as
+    ``(field, laplacian)``.
+    out: where the result goes (same shape and dtype; a NumPy array for NumPy fields, an npgpu.Array for
+    device fields); ``out=field`` updates the field in place.
+    callback: ``callback(steps_done, field)`` after every ``callback_every`` steps (default: steps // 100)
+    and after the last; ``field`` is a copy of the current field (an npgpu.Array when computing on the GPU,
+    a NumPy array on the host backend). An exception raised by the callback stops the run and propagates.
+    """
+    cdef str name = "diffusion"
+    cdef Boundary b = _boundary(boundary)
+    try:
+        steps = operator.index(steps)
+    except TypeError:
+        raise TypeError(f"{name}: steps must be an integer, not {type(steps).__name__}") from None
+    if steps < 0:
+        raise ValueError(f"{name}: steps must be >= 0, got {steps}")
+    coeff = float(coeff)
+    if not math.isfinite(coeff):
+        raise ValueError(f"{name}: coeff must be finite, got {coeff}")
+    if not unstable_ok and not (0.0 <= coeff <= STABILITY_LIMIT):
+        raise ValueError(f"{name}: coeff={coeff} is outside the stable range [0, {STABILITY_LIMIT}] of the explicit "
+                         f"2-D scheme (the field would blow up); pass unstable_ok=True to run it anyway")
+    cdef int64_t every = 0
+    if callback is not None:
+        if not callable(callback):
+            raise TypeError(f"{name}: callback must be callable, not {type(callback).__name__}")
+        if callback_every is None:
+            every = max(1, steps // 100)
+        else:
+            every = operator.index(callback_every)
+            if every < 1:
+                raise ValueError(f"{name}: callback_every must be >= 1, got {every}")
+    cdef StreamHandle s = resolve_stream(stream)
+    if _is_device(field):
+        return _diffusion_device(_array.asarray(field), steps, coeff, b, return_laplacian, out, callback,
+                                 every, s)
+    return _diffusion_numpy(field, steps, coeff, b, return_laplacian, out, callback, every, s)
+
+
+cdef object _run(ArrayView& f, ArrayView& o, ArrayView* lap, int64_t steps, double coeff, Boundary b,
+                 object callback, int64_t every, object np_dtype, StreamHandle s):
+    cdef DiffusionCallback cb
+    cdef DiffusionCallback* pcb = NULL
+    cdef _CallbackCtx ctx = None
+    if callback is not None:
+        ctx = _CallbackCtx()
+        ctx.fn = callback
+        ctx.np_dtype = np_dtype
+        ctx.stream = s
+        cb.fn = _trampoline
+        cb.user = <void*>ctx
+        cb.every = every
+        pcb = &cb
+    with nogil:
+        c_diffusion(f, o, lap, steps, coeff, b, s, pcb)
+    if ctx is not None and ctx.error is not None:
+        raise ctx.error
+
+
+cdef object _diffusion_device(Array f, int64_t steps, double coeff, Boundary b, bint want_lap, object out,
+                              object callback, int64_t every, StreamHandle s):
+    _check_field("diffusion", f._dtype, f.shape)
+    cdef Array o = new_array(f.shape, f._dtype, f.view.device, s) if out is None \
+        else _check_device_out("diffusion", out, f)
+    cdef Array lap = None
+    cdef ArrayView* plap = NULL
+    if want_lap:
+        lap = new_array(f.shape, f._dtype, f.view.device, s)
+        plap = &lap.view
+    _run(f.view, o.view, plap, steps, coeff, b, callback, every, f._dtype, s)
+    o.stream = s
+    if want_lap:
+        lap.stream = s
+        return o, lap
+    return o
+
+
+cdef object _diffusion_numpy(object field, int64_t steps, double coeff, Boundary b, bint want_lap,
+                             object out, object callback, int64_t every, StreamHandle s):
+    A = np.asarray(field)
+    shape = tuple(A.shape)
+    _check_field("diffusion", A.dtype, shape)
+    if out is not None:
+        _check_host_out("diffusion", "out", out, A.dtype, shape)
+    cdef ArrayView vf, vo, vl
+    cdef Array d, dlap = None
+    cdef ArrayView* plap = NULL
+    cdef void* src
+    cdef int64_t nbytes = A.size * A.dtype.itemsize
+    if use_cuda_for_host_data() and nbytes > 0:
+        # One upload, every step on the device (in place in the uploaded copy), one download.
+        device = rt.current_device()
+        host_in = np.ascontiguousarray(A)
+        src = _host_ptr(host_in)
+        d = new_array(shape, A.dtype, device, s)
+        with nogil:
+            copy_bytes(d.view.data, src, nbytes, s)
+        if want_lap:
+            dlap = new_array(shape, A.dtype, device, s)
+            plap = &dlap.view
+        _run(d.view, d.view, plap, steps, coeff, b, callback, every, A.dtype, s)
+        result = _download(d, out, s)
+        lap = _download(dlap, None, s) if want_lap else None
+    else:
+        result = out if out is not None else np.empty(shape, dtype=A.dtype)
+        lap = np.empty(shape, dtype=A.dtype) if want_lap else None
+        vf = host_view(A, False)
+        vo = host_view(result, True)
+        if want_lap:
+            vl = host_view(lap, True)
+            plap = &vl
+        _run(vf, vo, plap, steps, coeff, b, callback, every, A.dtype, s)
+    return (result, lap) if want_lap else result
+
+
+cdef object _download(Array d, object out, StreamHandle s):
+    """d's data in a NumPy array (out when given); returns when it is there."""
+    cdef int64_t nbytes = d.view.size() * itemsize(d.view.dtype)
+    shape = d.shape
+    if out is not None and out.flags.c_contiguous:
+        target = out
+    elif nbytes <= _PINNED_RESULT_MAX:
+        target = _array.empty_pinned(shape, d._dtype)  # DMA straight into it
+    else:
+        target = np.empty(shape, dtype=d._dtype)
+    cdef void* dst = _host_ptr(target)
+    with nogil:
+        copy_bytes(dst, d.view.data, nbytes, s)
+        rt.stream_synchronize(s)
+    if out is not None and target is not out:
+        np.copyto(out, target)
+        return out
+    return target
+
+
+# ---------------------------------------------------------------------------------------------- laplacian
+
+def laplacian(field, boundary="zero", out=None, stream=None):
+    """The 5-point Laplacian of a 2-D float32/float64 field with the reference page's sign:
+    ``4 * field[i, j] - field[i-1, j] - field[i+1, j] - field[i, j-1] - field[i, j+1]``, neighbours beyond
+    the edges taken from ``boundary`` ("zero", "periodic" or "reflect", as in :func:`diffusion`).
+    NumPy in gives NumPy out (computed on the GPU when one is available); an npgpu.Array gives an
+    npgpu.Array on its device. ``out`` must not overlap the field."""
+    cdef str name = "laplacian"
+    cdef Boundary b = _boundary(boundary)
+    cdef StreamHandle s = resolve_stream(stream)
+    cdef Array f, o, d, dl
+    cdef ArrayView vf, vo
+    cdef void* src
+    if _is_device(field):
+        f = _array.asarray(field)
+        _check_field(name, f._dtype, f.shape)
+        o = new_array(f.shape, f._dtype, f.view.device, s) if out is None else _check_device_out(name, out, f)
+        with nogil:
+            c_laplacian(f.view, o.view, b, s)
+        o.stream = s
+        return o
+    A = np.asarray(field)
+    shape = tuple(A.shape)
+    _check_field(name, A.dtype, shape)
+    if out is not None:
+        _check_host_out(name, "out", out, A.dtype, shape)
+        if np.may_share_memory(out, A):
+            raise ValueError(f"{name}: out overlaps the field")
+    cdef int64_t nbytes = A.size * A.dtype.itemsize
+    if use_cuda_for_host_data() and nbytes > 0:
+        device = rt.current_device()
+        host_in = np.ascontiguousarray(A)
+        src = _host_ptr(host_in)
+        d = new_array(shape, A.dtype, device, s)
+        dl = new_array(shape, A.dtype, device, s)
+        with nogil:
+            copy_bytes(d.view.data, src, nbytes, s)
+            c_laplacian(d.view, dl.view, b, s)
+        return _download(dl, out, s)
+    result = out if out is not None else np.empty(shape, dtype=A.dtype)
+    vf = host_view(A, False)
+    vo = host_view(result, True)
+    with nogil:
+        c_laplacian(vf, vo, b, s)
+    return result
