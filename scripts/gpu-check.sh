@@ -38,7 +38,8 @@ rc_tests=$?
 say "tests (CUDA backend): rc=$rc_tests: $(tail -1 "$OUT_DIR/tests.log")"
 
 # compute-sanitizer on the GPU tests of our own code (interop tests load other libraries' kernels).
-SAN_TESTS=${SAN_TESTS:-"$SRC/tests/test_add.py $SRC/tests/test_launch.py $SRC/tests/test_array.py $SRC/tests/test_memory.py"}
+SAN_TESTS=${SAN_TESTS:-"tests/test_add.py tests/test_launch.py tests/test_array.py tests/test_memory.py tests/test_stencil.py"}
+SAN_TESTS=$(for t in $SAN_TESTS; do case "$t" in /*) echo "$t" ;; *) echo "$SRC/$t" ;; esac; done)
 rc_san=0
 for tool in ${SAN_TOOLS:-memcheck}; do
   # shellcheck disable=SC2086
@@ -49,6 +50,19 @@ for tool in ${SAN_TOOLS:-memcheck}; do
   [ $r -ne 0 ] && rc_san=$r
   say "compute-sanitizer $tool: rc=$r: $(grep -E 'ERROR SUMMARY' "$OUT_DIR/sanitizer-$tool.log" | tail -1) / $(tail -1 "$OUT_DIR/sanitizer-$tool.log")"
 done
+# racecheck on the shared-memory stencil (every boundary and dtype, small fields).
+NPGPU_BACKEND=cuda compute-sanitizer --tool racecheck --error-exitcode 99 "$PY" -c '
+import numpy as np, npgpu
+rng = np.random.default_rng(0)
+for dt in (np.float32, np.float64):
+    f = rng.random((131, 197)).astype(dt)
+    for b in ("zero", "periodic", "reflect"):
+        npgpu.diffusion(f, 9, boundary=b, return_laplacian=True)
+        npgpu.laplacian(f, boundary=b)
+' >"$OUT_DIR/sanitizer-racecheck.log" 2>&1
+r=$?
+[ $r -ne 0 ] && rc_san=$r
+say "compute-sanitizer racecheck (diffusion): rc=$r: $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$OUT_DIR/sanitizer-racecheck.log" | tail -1)"
 
 "$PY" -m npgpu demo >"$OUT_DIR/demo.log" 2>&1
 say "demo: rc=$?"
