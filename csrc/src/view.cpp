@@ -14,9 +14,10 @@ std::int64_t ArrayView::size() const {
 }
 
 bool ArrayView::is_c_contiguous() const {
+  for (int i = 0; i < ndim; ++i)
+    if (shape[i] == 0) return true;  // empty: any strides (NumPy 2 gives zero-size arrays zero strides)
   std::int64_t expected = itemsize(dtype);
   for (int i = ndim - 1; i >= 0; --i) {
-    if (shape[i] == 0) return true;
     if (shape[i] != 1 && strides[i] != expected) return false;
     expected *= shape[i];
   }

@@ -28,6 +28,8 @@ from npgpu._elementwise import add
 from npgpu._stencil import diffusion, laplacian
 from npgpu._launch import LaunchIndices, check_geometry, launch_indices
 from npgpu import profiler
+from npgpu import random
+from npgpu._random import monte_carlo_pi
 from npgpu._paths import get_cmake_dir, get_include, get_library_dir
 
 __version__ = "0.1.0"
@@ -40,4 +42,5 @@ __all__ = [
     "set_staging_config", "staging_config", "synchronize", "trim_memory_pool", "unavailable_reason",
     "use_backend", "zeros",
     "diffusion", "laplacian",
+    "monte_carlo_pi", "random",
 ]

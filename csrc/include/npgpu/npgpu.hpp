@@ -5,6 +5,7 @@
 #include "npgpu/errors.hpp"
 #include "npgpu/launch.hpp"
 #include "npgpu/memory.hpp"
+#include "npgpu/random.hpp"
 #include "npgpu/runtime.hpp"
 #include "npgpu/stencil.hpp"
 #include "npgpu/version.hpp"

@@ -1,0 +1,61 @@
+// Host backend of the random family: the per-block value definitions of common/philox.hpp, over OpenMP
+// loops. The values are bit for bit those of the CUDA kernels. The shared code spells every multiply-add
+// as std::fma and every other operation separately; contraction of the remaining expressions is turned off
+// here so that a build with FMA instructions enabled (-march=native) cannot fuse them differently.
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+#include <algorithm>
+#include <cstdint>
+
+#include "common/dispatch.hpp"
+#include "common/philox.hpp"
+
+namespace npgpu::host {
+
+namespace {
+
+template <class T, int Mode>
+void fill_typed(const detail::FillParams& p, T* out, std::int64_t n) {
+  constexpr int K = detail::ValuesPerBlock<T>::value;
+  const std::int64_t full = n / K;
+#pragma omp parallel for schedule(static) if (n > (1 << 14))
+  for (std::int64_t j = 0; j < full; ++j) detail::block_values<T, Mode>(p, static_cast<std::uint64_t>(j), out + K * j);
+  if (full * K < n) {
+    T v[K];
+    detail::block_values<T, Mode>(p, static_cast<std::uint64_t>(full), v);
+    for (std::int64_t i = full * K; i < n; ++i) out[i] = v[i - full * K];
+  }
+}
+
+std::uint64_t pi_hits_host(std::int64_t n, std::uint64_t key) {
+  const std::int64_t calls = n / 4;
+  const int rem = static_cast<int>(n % 4);
+  std::uint64_t total = 0;
+#pragma omp parallel for schedule(static) reduction(+ : total) if (calls > (1 << 12))
+  for (std::int64_t j = 0; j < calls; ++j) total += detail::pi_hits_exact(key, static_cast<std::uint64_t>(j));
+  if (rem) total += detail::pi_hits_exact(key, static_cast<std::uint64_t>(calls), rem);
+  return total;
+}
+
+}  // namespace
+
+void random_fill(const detail::FillParams& p, const ArrayView& out, StreamHandle) {
+  const std::int64_t n = out.size();
+  detail::dispatch_dtype(out.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_arithmetic_v<T>)
+      detail::dispatch_fill_mode<T>(p, [&](auto mode) {
+        fill_typed<T, decltype(mode)::value>(p, static_cast<T*>(out.data), n);
+      });
+  });
+}
+
+std::uint64_t monte_carlo_pi_hits(std::int64_t n, std::uint64_t seed, StreamHandle) {
+  return pi_hits_host(n, seed);
+}
+
+}  // namespace npgpu::host
