@@ -128,13 +128,16 @@ bool is_pinned(const void* p) {
 
 // How host operands that are not pinned reach the device (NPGPU_STAGING_INPUT, for measurements):
 // "bounce" copies them through the ring's pinned slots with a parallel memcpy (default); "register" pins
-// them in place for the call (cudaHostRegister) so the copy engine reads them directly.
-enum class InputMode { Bounce, Register };
+// them in place for the call (cudaHostRegister) so the copy engine reads them directly; "pageable" hands
+// the pageable pointer to cudaMemcpyAsync and lets the driver stage it.
+enum class InputMode { Bounce, Register, Pageable };
 
 InputMode input_mode() {
   static InputMode m = [] {
     const char* v = std::getenv("NPGPU_STAGING_INPUT");
-    return (v && std::strcmp(v, "register") == 0) ? InputMode::Register : InputMode::Bounce;
+    if (v && std::strcmp(v, "register") == 0) return InputMode::Register;
+    if (v && std::strcmp(v, "pageable") == 0) return InputMode::Pageable;
+    return InputMode::Bounce;
   }();
   return m;
 }
@@ -252,15 +255,16 @@ void run_staged(int device, StreamHandle stream, const StagedOperand* ops, int n
       std::vector<CopyJob> jobs;
       for (int j = 0; j < nops; ++j) {
         dev_ptrs[j] = dev + offs[j];
-        if (!ops[j].output && !direct[j])
+        if (!ops[j].output && !direct[j] && input_mode() != InputMode::Pageable)
           jobs.push_back({pin + offs[j], static_cast<const char*>(ops[j].host) + start * ops[j].itemsize,
                           count * ops[j].itemsize});
       }
       host_copy(jobs.data(), static_cast<int>(jobs.size()));
       for (int j = 0; j < nops; ++j) {
         if (ops[j].output) continue;
-        const char* src = direct[j] ? static_cast<const char*>(ops[j].host) + start * ops[j].itemsize
-                                    : pin + offs[j];
+        const char* src = direct[j] || input_mode() == InputMode::Pageable
+                              ? static_cast<const char*>(ops[j].host) + start * ops[j].itemsize
+                              : pin + offs[j];
         NPGPU_CUDA_TRY(cudaMemcpyAsync(dev + offs[j], src, count * ops[j].itemsize, cudaMemcpyHostToDevice,
                                        s.stream));
       }
