@@ -18,3 +18,4 @@ cdef DType dtype_code(object dtype) except *
 cdef object numpy_dtype(DType code)
 cdef Array wrap_view(const ArrayView& view, object base, object np_dtype, StreamHandle stream)
 cdef ArrayView host_view(object arr, bint writable) except *
+cdef Array upload(object host, int device, StreamHandle stream)

@@ -585,7 +585,7 @@ def asarray(obj, dtype=None, device=None, stream=None, copy=None):
         if copy is False:
             raise ValueError("moving host data to the GPU needs a copy, but copy=False")
         host = np.asarray(obj, dtype=dtype, order="C")  # not ascontiguousarray: it makes 0-d arrays 1-d
-        return _upload(host, resolve_device(device), resolve_stream(stream))
+        return upload(host, resolve_device(device), resolve_stream(stream))
     if dtype is not None and np.dtype(dtype) != a._dtype:
         if copy is False:
             raise ValueError("a dtype conversion needs a copy, but copy=False")
@@ -593,7 +593,8 @@ def asarray(obj, dtype=None, device=None, stream=None, copy=None):
     return a.copy(stream=stream) if copy else a
 
 
-cdef Array _upload(object host, int device, StreamHandle s):
+cdef Array upload(object host, int device, StreamHandle s):
+    """A new device array holding a copy of the C-contiguous NumPy array `host` (queued on s)."""
     cdef Array a = new_array(tuple(host.shape), host.dtype, device, s)
     cdef int64_t nbytes = a.view.size() * itemsize(a.view.dtype)
     cdef void* src = <void*><uintptr_t>host.__array_interface__["data"][0] if nbytes else NULL

@@ -7,7 +7,7 @@ import numpy as np
 
 from libc.stdint cimport int64_t, uintptr_t
 from libcpp cimport bool
-from npgpu._array cimport Array, new_array, wrap_view, host_view
+from npgpu._array cimport Array, new_array, wrap_view, host_view, upload
 from npgpu._runtime cimport resolve_stream, use_cuda_for_host_data
 from npgpu.lib cimport runtime as rt
 from npgpu.lib.memory cimport copy_bytes
@@ -193,16 +193,11 @@ cdef object _diffusion_numpy(object field, int64_t steps, double coeff, Boundary
     cdef ArrayView vf, vo, vl
     cdef Array d, dlap = None
     cdef ArrayView* plap = NULL
-    cdef void* src
     cdef int64_t nbytes = A.size * A.dtype.itemsize
     if use_cuda_for_host_data() and nbytes > 0:
         # One upload, every step on the device (in place in the uploaded copy), one download.
         device = rt.current_device()
-        host_in = np.ascontiguousarray(A)
-        src = _host_ptr(host_in)
-        d = new_array(shape, A.dtype, device, s)
-        with nogil:
-            copy_bytes(d.view.data, src, nbytes, s)
+        d = upload(np.ascontiguousarray(A), device, s)
         if want_lap:
             dlap = new_array(shape, A.dtype, device, s)
             plap = &dlap.view
@@ -254,7 +249,6 @@ def laplacian(field, boundary="zero", out=None, stream=None):
     cdef StreamHandle s = resolve_stream(stream)
     cdef Array f, o, d, dl
     cdef ArrayView vf, vo
-    cdef void* src
     if _is_device(field):
         f = _array.asarray(field)
         _check_field(name, f._dtype, f.shape)
@@ -273,12 +267,9 @@ def laplacian(field, boundary="zero", out=None, stream=None):
     cdef int64_t nbytes = A.size * A.dtype.itemsize
     if use_cuda_for_host_data() and nbytes > 0:
         device = rt.current_device()
-        host_in = np.ascontiguousarray(A)
-        src = _host_ptr(host_in)
-        d = new_array(shape, A.dtype, device, s)
+        d = upload(np.ascontiguousarray(A), device, s)
         dl = new_array(shape, A.dtype, device, s)
         with nogil:
-            copy_bytes(d.view.data, src, nbytes, s)
             c_laplacian(d.view, dl.view, b, s)
         return _download(dl, out, s)
     result = out if out is not None else np.empty(shape, dtype=A.dtype)
