@@ -280,12 +280,12 @@ def test_out_not_an_array_raises_type_error(backend, bad):
 
 
 def test_unsupported_dtypes_raise_type_error(backend):
-    for bad in (np.ones(3, np.float16), np.array(["a", "b", "c"]), np.array([1, 2, 3], dtype=object),
+    for bad in (np.array(["a", "b", "c"]), np.array([1, 2, 3], dtype=object),
                 np.ones(3, dtype=">f8" if np.little_endian else "<f8")):
         with pytest.raises(TypeError, match="dtype"):
             npgpu.add(bad, np.ones(3, np.float32))
     with pytest.raises(TypeError, match="dtype"):
-        npgpu.add(np.ones(3), np.ones(3), out=np.empty(3, np.float16))
+        npgpu.add(np.ones(3), np.ones(3), out=np.empty(3, "U3"))
 
 
 @pytest.mark.parametrize("dtype", [np.int32, np.float64, np.complex64], ids=["int32", "float64", "complex64"])

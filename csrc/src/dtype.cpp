@@ -12,6 +12,8 @@ std::int64_t itemsize(DType t) {
       return 1;
     case DType::Int16:
     case DType::UInt16:
+    case DType::Float16:
+    case DType::BFloat16:
       return 2;
     case DType::Int32:
     case DType::UInt32:
@@ -31,7 +33,8 @@ std::int64_t itemsize(DType t) {
 const char* dtype_name(DType t) {
   static const char* names[kNumDTypes] = {"bool",   "int8",    "int16",   "int32",     "int64",
                                           "uint8",  "uint16",  "uint32",  "uint64",    "float32",
-                                          "float64", "complex64", "complex128"};
+                                          "float64", "complex64", "complex128", "float16",
+                                          "bfloat16"};
   auto i = static_cast<int>(t);
   return (i >= 0 && i < kNumDTypes) ? names[i] : "unknown";
 }

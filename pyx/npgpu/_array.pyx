@@ -61,23 +61,43 @@ cdef extern from "dlpack.h" nogil:
 # ------------------------------------------------------------------------------------------------ dtypes
 
 _DTYPES = [np.dtype(n) for n in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
-                                 "uint64", "float32", "float64", "complex64", "complex128")]
+                                 "uint64", "float32", "float64", "complex64", "complex128", "float16")]
 _CODE_BY_DTYPE = {d: i for i, d in enumerate(_DTYPES)}
-SUPPORTED_DTYPES = tuple(_DTYPES)
+# The dtypes every operation computes in; float16 (and bfloat16, with ml_dtypes installed) are storage dtypes:
+# elementwise math on them runs in float32 and rounds on store, as NumPy's float16 loops do.
+SUPPORTED_DTYPES = tuple(_DTYPES[:13])
+_BFLOAT16_CODE = 14
+
+
+cdef object _bfloat16():
+    """ml_dtypes' bfloat16 (registered on first use, so importing npgpu does not import ml_dtypes)."""
+    if len(_DTYPES) == _BFLOAT16_CODE:
+        try:
+            import ml_dtypes
+        except ImportError:
+            raise TypeError("bfloat16 needs the ml_dtypes package (pip install ml_dtypes)") from None
+        d = np.dtype(ml_dtypes.bfloat16)
+        _DTYPES.append(d)
+        _CODE_BY_DTYPE[d] = _BFLOAT16_CODE
+    return _DTYPES[_BFLOAT16_CODE]
 
 
 cdef DType dtype_code(object dtype) except *:
     code = _CODE_BY_DTYPE.get(dtype)
     if code is None:
         d = np.dtype(dtype)
+        if d.name == "bfloat16" and d.kind == "V":
+            _bfloat16()
         code = _CODE_BY_DTYPE.get(d.newbyteorder("=") if d.byteorder not in "=|" else d)
         if code is None or d.byteorder == (">" if np.little_endian else "<"):
             raise TypeError(f"npgpu does not support dtype {d}; supported: "
-                            + ", ".join(str(x) for x in _DTYPES))
+                            + ", ".join(str(x) for x in _DTYPES) + ("" if len(_DTYPES) > 14 else ", bfloat16"))
     return <DType><int>code
 
 
 cdef object numpy_dtype(DType code):
+    if <int>code == _BFLOAT16_CODE:
+        return _bfloat16()
     return _DTYPES[<int>code]
 
 
@@ -161,8 +181,15 @@ def _normalize_shape(shape):
         raise TypeError(f"shape must be an int or a sequence of ints, got {shape!r}") from None
 
 
-# Binary operations registered by npgpu._elementwise (kept out of this module to keep dependencies one way).
-_ops = {}
+# Operations registered by the families' modules (npgpu._elementwise, _reduce, _blas, ...), so that this
+# module, which they all import, does not import them: dependencies stay one way.
+class _Ops(dict):
+    def __missing__(self, name):
+        raise NotImplementedError(f"npgpu.Array.{name}: the module defining '{name}' is not loaded "
+                                  f"(import npgpu first)")
+
+
+_ops = _Ops()
 
 
 def _register_op(name, fn):
@@ -331,6 +358,58 @@ cdef class Array:
     def __iadd__(self, other):
         return _ops["add"](self, other, out=self)
 
+    def __matmul__(self, other):
+        return _ops["matmul"](self, other)
+
+    def __rmatmul__(self, other):
+        return _ops["matmul"](other, self)
+
+    def __imatmul__(self, other):
+        return _ops["matmul"](self, other, out=self)
+
+    # -- methods whose operations live in other families' modules (reductions, scans, products)
+    def sum(self, axis=None, dtype=None, out=None, keepdims=False):
+        return _ops["sum"](self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+
+    def prod(self, axis=None, dtype=None, out=None, keepdims=False):
+        return _ops["prod"](self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+
+    def min(self, axis=None, out=None, keepdims=False):
+        return _ops["min"](self, axis=axis, out=out, keepdims=keepdims)
+
+    def max(self, axis=None, out=None, keepdims=False):
+        return _ops["max"](self, axis=axis, out=out, keepdims=keepdims)
+
+    def mean(self, axis=None, dtype=None, out=None, keepdims=False):
+        return _ops["mean"](self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+
+    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        return _ops["var"](self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
+
+    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        return _ops["std"](self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
+
+    def argmin(self, axis=None, out=None, keepdims=False):
+        return _ops["argmin"](self, axis=axis, out=out, keepdims=keepdims)
+
+    def argmax(self, axis=None, out=None, keepdims=False):
+        return _ops["argmax"](self, axis=axis, out=out, keepdims=keepdims)
+
+    def any(self, axis=None, out=None, keepdims=False):
+        return _ops["any"](self, axis=axis, out=out, keepdims=keepdims)
+
+    def all(self, axis=None, out=None, keepdims=False):
+        return _ops["all"](self, axis=axis, out=out, keepdims=keepdims)
+
+    def cumsum(self, axis=None, dtype=None, out=None):
+        return _ops["cumsum"](self, axis=axis, dtype=dtype, out=out)
+
+    def cumprod(self, axis=None, dtype=None, out=None):
+        return _ops["cumprod"](self, axis=axis, dtype=dtype, out=out)
+
+    def dot(self, b, out=None):
+        return _ops["dot"](self, b, out=out)
+
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         fn = _ops.get(ufunc.__name__)
         if method != "__call__" or fn is None:
@@ -423,7 +502,8 @@ cdef class _DLPackOwner:
 _DL_CODES = {(kDLBool, 8): "bool", (kDLInt, 8): "int8", (kDLInt, 16): "int16", (kDLInt, 32): "int32",
              (kDLInt, 64): "int64", (kDLUInt, 8): "uint8", (kDLUInt, 16): "uint16", (kDLUInt, 32): "uint32",
              (kDLUInt, 64): "uint64", (kDLFloat, 32): "float32", (kDLFloat, 64): "float64",
-             (kDLComplex, 64): "complex64", (kDLComplex, 128): "complex128"}
+             (kDLComplex, 64): "complex64", (kDLComplex, 128): "complex128", (kDLFloat, 16): "float16",
+             (kDLBfloat, 16): "bfloat16"}
 
 
 def from_dlpack(obj, device=None, stream=None, copy=None):
@@ -465,7 +545,8 @@ def from_dlpack(obj, device=None, stream=None, copy=None):
     if t.dtype.lanes != 1 or (t.dtype.code, t.dtype.bits) not in _DL_CODES:
         raise TypeError(f"unsupported DLPack dtype (code {t.dtype.code}, bits {t.dtype.bits}, "
                         f"lanes {t.dtype.lanes})")
-    dtype = np.dtype(_DL_CODES[(t.dtype.code, t.dtype.bits)])
+    name = _DL_CODES[(t.dtype.code, t.dtype.bits)]
+    dtype = _bfloat16() if name == "bfloat16" else np.dtype(name)
     cdef ArrayView v
     v.dtype = dtype_code(dtype)
     v.ndim = t.ndim
@@ -550,7 +631,7 @@ cdef object _export_dlpack(Array a, bint versioned, bint copied):
     t.ndim = a.view.ndim
     dt = a._dtype
     t.dtype.code = (kDLBool if dt.kind == "b" else kDLInt if dt.kind == "i" else kDLUInt if dt.kind == "u"
-                    else kDLFloat if dt.kind == "f" else kDLComplex)
+                    else kDLFloat if dt.kind == "f" else kDLBfloat if dt.name == "bfloat16" else kDLComplex)
     t.dtype.bits = dt.itemsize * 8
     t.dtype.lanes = 1
     t.shape = ctx.shape

@@ -20,9 +20,11 @@ enum class DType : std::int32_t {
   Float64 = 10,
   Complex64 = 11,
   Complex128 = 12,
+  Float16 = 13,   // IEEE half; elementwise math runs in float32 and rounds on store, as NumPy's loops do
+  BFloat16 = 14,  // bfloat16 (ml_dtypes' layout): storage, conversion and matrix products
 };
 
-constexpr int kNumDTypes = 13;
+constexpr int kNumDTypes = 15;
 
 NPGPU_API std::int64_t itemsize(DType t);
 NPGPU_API const char* dtype_name(DType t);  // NumPy's name: "float32", "complex64", ...

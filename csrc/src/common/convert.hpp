@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "common/complex.hpp"
+#include "common/half.hpp"
 #include "common/hd.hpp"
 #include "npgpu/dtype.hpp"
 #include "npgpu/view.hpp"
@@ -13,7 +14,12 @@ namespace npgpu::detail {
 
 template <class To, class From>
 NPGPU_HD To convert(From v) {
-  if constexpr (is_complex<To>::value) {
+  if constexpr (is_half<From>::value) {
+    return convert<To>(static_cast<float>(v));
+  } else if constexpr (is_half<To>::value) {
+    if constexpr (is_complex<From>::value) return To(static_cast<double>(v.re));
+    else return To(static_cast<double>(v));
+  } else if constexpr (is_complex<To>::value) {
     using R = decltype(To{}.re);
     if constexpr (is_complex<From>::value) return To(static_cast<R>(v.re), static_cast<R>(v.im));
     else return To(static_cast<R>(v), R(0));
@@ -42,6 +48,8 @@ NPGPU_HD T load_as(const void* p, DType d) {
     case DType::Float64: return convert<T>(*static_cast<const double*>(p));
     case DType::Complex64: return convert<T>(*static_cast<const complex64*>(p));
     case DType::Complex128: return convert<T>(*static_cast<const complex128*>(p));
+    case DType::Float16: return convert<T>(*static_cast<const float16*>(p));
+    case DType::BFloat16: return convert<T>(*static_cast<const bfloat16*>(p));
   }
   return T{};
 }
@@ -63,6 +71,8 @@ NPGPU_HD void store_as(void* p, DType d, T v) {
     case DType::Float64: *static_cast<double*>(p) = convert<double>(v); break;
     case DType::Complex64: *static_cast<complex64*>(p) = convert<complex64>(v); break;
     case DType::Complex128: *static_cast<complex128*>(p) = convert<complex128>(v); break;
+    case DType::Float16: *static_cast<float16*>(p) = convert<float16>(v); break;
+    case DType::BFloat16: *static_cast<bfloat16*>(p) = convert<bfloat16>(v); break;
   }
 }
 
@@ -78,6 +88,7 @@ inline T scalar_as(const Scalar& s) {
     case DType::Float32: case DType::Float64: return convert<T>(s.value.f);
     case DType::Complex64: case DType::Complex128:
       return convert<T>(complex128(s.value.c[0], s.value.c[1]));
+    case DType::Float16: case DType::BFloat16: return convert<T>(s.value.f);
   }
   return T{};
 }

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "common/complex.hpp"
+#include "common/half.hpp"
 #include "npgpu/dtype.hpp"
 #include "npgpu/errors.hpp"
 
@@ -23,10 +24,14 @@ template <> struct ctype<DType::Float32> { using type = float; };
 template <> struct ctype<DType::Float64> { using type = double; };
 template <> struct ctype<DType::Complex64> { using type = complex64; };
 template <> struct ctype<DType::Complex128> { using type = complex128; };
+template <> struct ctype<DType::Float16> { using type = float16; };
+template <> struct ctype<DType::BFloat16> { using type = bfloat16; };
 
 template <class T> struct type_tag { using type = T; };
 
-// fn(type_tag<T>{}) for the C++ type T of `d`.
+// fn(type_tag<T>{}) for the C++ type T of `d`: the 13 dtypes operations compute in. float16 and bfloat16
+// are storage types (load_as/store_as convert them; their math runs in float32), so they raise TypeError
+// here; dispatch_storage_dtype includes them.
 template <class Fn>
 decltype(auto) dispatch_dtype(DType d, Fn&& fn) {
   switch (d) {
@@ -43,8 +48,20 @@ decltype(auto) dispatch_dtype(DType d, Fn&& fn) {
     case DType::Float64: return fn(type_tag<double>{});
     case DType::Complex64: return fn(type_tag<complex64>{});
     case DType::Complex128: return fn(type_tag<complex128>{});
+    case DType::Float16:
+    case DType::BFloat16:
+      break;
   }
-  throw TypeError("unsupported dtype code " + std::to_string(static_cast<int>(d)));
+  throw TypeError(std::string("this operation does not compute in ") + dtype_name(d) +
+                  " (float16/bfloat16 operands are computed in float32)");
+}
+
+// dispatch_dtype plus the 2-byte float storage types.
+template <class Fn>
+decltype(auto) dispatch_storage_dtype(DType d, Fn&& fn) {
+  if (d == DType::Float16) return fn(type_tag<float16>{});
+  if (d == DType::BFloat16) return fn(type_tag<bfloat16>{});
+  return dispatch_dtype(d, static_cast<Fn&&>(fn));
 }
 
 }  // namespace npgpu::detail

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "common/bits.hpp"
 #include "common/hd.hpp"
 #include "npgpu/random.hpp"
 #include "npgpu/runtime.hpp"
@@ -168,33 +169,6 @@ NPGPU_HD float fp_addf(float a, float b) {
   return __fadd_rn(a, b);
 #else
   return a + b;
-#endif
-}
-NPGPU_HD std::uint64_t double_bits(double x) {
-#if defined(__CUDA_ARCH__)
-  return static_cast<std::uint64_t>(__double_as_longlong(x));
-#else
-  std::uint64_t u;
-  std::memcpy(&u, &x, sizeof u);
-  return u;
-#endif
-}
-NPGPU_HD double bits_double(std::uint64_t u) {
-#if defined(__CUDA_ARCH__)
-  return __longlong_as_double(static_cast<long long>(u));
-#else
-  double x;
-  std::memcpy(&x, &u, sizeof x);
-  return x;
-#endif
-}
-NPGPU_HD float bits_float(std::uint32_t u) {
-#if defined(__CUDA_ARCH__)
-  return __uint_as_float(u);
-#else
-  float x;
-  std::memcpy(&x, &u, sizeof x);
-  return x;
 #endif
 }
 

@@ -174,7 +174,7 @@ void copy(const ArrayView& src, const ArrayView& dst, StreamHandle stream) {
   const std::int64_t n = dst.size();
   const ArrayView* views[2] = {&dst, &src};
   auto plan = detail::make_plan<2>(views);
-  detail::dispatch_dtype(src.dtype, [&](auto tag) {  // typed on the source: one conversion per element
+  detail::dispatch_storage_dtype(src.dtype, [&](auto tag) {  // typed on the source: one conversion per element
     using T = typename decltype(tag)::type;
     convert_strided<T><<<grid_for(n), kThreads, 0, s>>>(plan, static_cast<char*>(dst.data), dst.dtype,
                                                         static_cast<const char*>(src.data), n);

@@ -69,7 +69,7 @@ void copy(const ArrayView& src, const ArrayView& dst, StreamHandle) {
   const auto plan = detail::make_plan<2>(views);
   char* pd = static_cast<char*>(dst.data);
   const char* ps = static_cast<const char*>(src.data);
-  detail::dispatch_dtype(src.dtype, [&](auto tag) {
+  detail::dispatch_storage_dtype(src.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
 #pragma omp parallel for schedule(static) if (n > (1 << 16))
     for (std::int64_t i = 0; i < n; ++i) {

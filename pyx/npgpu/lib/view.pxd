@@ -18,6 +18,8 @@ cdef extern from "npgpu/dtype.hpp" namespace "npgpu" nogil:
         Float64
         Complex64
         Complex128
+        Float16
+        BFloat16
     int64_t itemsize(DType t)
     const char* dtype_name(DType t)
 
