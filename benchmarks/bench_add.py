@@ -113,7 +113,12 @@ def bench_add_layouts(repeat):
     per_c = bytes_c / contig
     res = [Result("broadcast add 4096x4096 + 4096 vs contiguous (per byte)", (bytes_b / bcast) / per_c, "x",
                   target=0.8, note=f"contiguous {bytes_c / contig / 1e6:.0f} GB/s, broadcast {bytes_b / bcast / 1e6:.0f} GB/s")]
-    from npgpu._array import Array  # noqa: F401  (transposed views arrive with basic indexing)
+    # a + b.T: one operand read across its rows.
+    npgpu.add(dm, dmt.T, out=out)
+    _check(out.get(), m + m, "transposed add")
+    trans = gpu_time_ms(lambda: npgpu.add(dm, dmt.T, out=out), repeat)
+    res.append(Result("transposed add 4096x4096 + (4096x4096).T vs contiguous (per byte)", contig / trans, "x",
+                      target=0.8, note=f"transposed {bytes_c / trans / 1e6:.0f} GB/s"))
     return res
 
 

@@ -38,7 +38,7 @@ rc_tests=$?
 say "tests (CUDA backend): rc=$rc_tests: $(tail -1 "$OUT_DIR/tests.log")"
 
 # compute-sanitizer on the GPU tests of our own code (interop tests load other libraries' kernels).
-SAN_TESTS=${SAN_TESTS:-"tests/test_add.py tests/test_launch.py tests/test_array.py tests/test_memory.py tests/test_stencil.py"}
+SAN_TESTS=${SAN_TESTS:-"tests/test_elementwise.py tests/test_add.py tests/test_launch.py tests/test_array.py tests/test_memory.py tests/test_stencil.py"}
 SAN_TESTS=$(for t in $SAN_TESTS; do case "$t" in /*) echo "$t" ;; *) echo "$SRC/$t" ;; esac; done)
 rc_san=0
 for tool in ${SAN_TOOLS:-memcheck}; do

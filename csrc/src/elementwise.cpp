@@ -1,13 +1,18 @@
-// Elementwise operations: argument checks, then the host or CUDA backend by the views' device, or the
-// staged path for host arrays computed on a GPU.
+// Elementwise operations: argument checks, conversion of operands to the loop's types (and of the result to
+// out's dtype), then the host or CUDA backend by the views' device, or the staged path for host arrays
+// computed on a GPU.
 #include "npgpu/elementwise.hpp"
 
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "common/backends.hpp"
+#include "common/elementwise_loops.hpp"
 #include "common/staging.hpp"
 #include "common/strided.hpp"
 #include "npgpu/errors.hpp"
+#include "npgpu/memory.hpp"
 
 namespace npgpu {
 namespace detail {
@@ -35,43 +40,218 @@ int common_device(const ArrayView* const* views, int n, const char* what) {
 
 }  // namespace detail
 
+const char* elementwise_op_name(ElementwiseOp op) {
+  switch (op) {
+    case ElementwiseOp::Add: return "add";
+    case ElementwiseOp::Subtract: return "subtract";
+    case ElementwiseOp::Multiply: return "multiply";
+    case ElementwiseOp::TrueDivide: return "true_divide";
+    case ElementwiseOp::FloorDivide: return "floor_divide";
+    case ElementwiseOp::Remainder: return "remainder";
+    case ElementwiseOp::Power: return "power";
+    case ElementwiseOp::Maximum: return "maximum";
+    case ElementwiseOp::Minimum: return "minimum";
+    case ElementwiseOp::Hypot: return "hypot";
+    case ElementwiseOp::Arctan2: return "arctan2";
+    case ElementwiseOp::Equal: return "equal";
+    case ElementwiseOp::NotEqual: return "not_equal";
+    case ElementwiseOp::Less: return "less";
+    case ElementwiseOp::LessEqual: return "less_equal";
+    case ElementwiseOp::Greater: return "greater";
+    case ElementwiseOp::GreaterEqual: return "greater_equal";
+    case ElementwiseOp::LogicalAnd: return "logical_and";
+    case ElementwiseOp::LogicalOr: return "logical_or";
+    case ElementwiseOp::LogicalXor: return "logical_xor";
+    case ElementwiseOp::BitwiseAnd: return "bitwise_and";
+    case ElementwiseOp::BitwiseOr: return "bitwise_or";
+    case ElementwiseOp::BitwiseXor: return "bitwise_xor";
+    case ElementwiseOp::Negative: return "negative";
+    case ElementwiseOp::Positive: return "positive";
+    case ElementwiseOp::Absolute: return "absolute";
+    case ElementwiseOp::Sign: return "sign";
+    case ElementwiseOp::Square: return "square";
+    case ElementwiseOp::Reciprocal: return "reciprocal";
+    case ElementwiseOp::Sqrt: return "sqrt";
+    case ElementwiseOp::Cbrt: return "cbrt";
+    case ElementwiseOp::Exp: return "exp";
+    case ElementwiseOp::Expm1: return "expm1";
+    case ElementwiseOp::Exp2: return "exp2";
+    case ElementwiseOp::Log: return "log";
+    case ElementwiseOp::Log1p: return "log1p";
+    case ElementwiseOp::Log2: return "log2";
+    case ElementwiseOp::Log10: return "log10";
+    case ElementwiseOp::Sin: return "sin";
+    case ElementwiseOp::Cos: return "cos";
+    case ElementwiseOp::Tan: return "tan";
+    case ElementwiseOp::Arcsin: return "arcsin";
+    case ElementwiseOp::Arccos: return "arccos";
+    case ElementwiseOp::Arctan: return "arctan";
+    case ElementwiseOp::Sinh: return "sinh";
+    case ElementwiseOp::Cosh: return "cosh";
+    case ElementwiseOp::Tanh: return "tanh";
+    case ElementwiseOp::Floor: return "floor";
+    case ElementwiseOp::Ceil: return "ceil";
+    case ElementwiseOp::Trunc: return "trunc";
+    case ElementwiseOp::Rint: return "rint";
+    case ElementwiseOp::IsNan: return "isnan";
+    case ElementwiseOp::IsInf: return "isinf";
+    case ElementwiseOp::IsFinite: return "isfinite";
+    case ElementwiseOp::LogicalNot: return "logical_not";
+    case ElementwiseOp::Invert: return "invert";
+    case ElementwiseOp::Conjugate: return "conjugate";
+    case ElementwiseOp::Where: return "where";
+    case ElementwiseOp::Clip: return "clip";
+    case ElementwiseOp::Axpy: return "axpy";
+  }
+  return "unknown";
+}
+
+int elementwise_op_arity(ElementwiseOp op) {
+  int arity = 0;
+  detail::dispatch_elementwise_op(op, [&](auto opf) { arity = std::decay_t<decltype(opf)>::arity; });
+  return arity;
+}
+
 namespace {
+
+// float16/bfloat16 loops run in float32 (operands converted on the way in, the result rounded on the way
+// out), as NumPy's float16 loops compute.
+DType loop_dtype(DType compute) {
+  return compute == DType::Float16 || compute == DType::BFloat16 ? DType::Float32 : compute;
+}
+
+// The dtype each operand must have for the loop (where's condition is bool, the rest the loop's type).
+DType input_dtype(ElementwiseOp op, int k, DType compute) {
+  return op == ElementwiseOp::Where && k == 0 ? DType::Bool : compute;
+}
 
 void check_output(const ArrayView& out, const char* what) {
   if (out.readonly) throw InvalidArgument(std::string(what) + ": output array is read-only");
   if (out.size() > 0 && out.data == nullptr) throw InvalidArgument(std::string(what) + ": output has no data");
 }
 
-}  // namespace
-
-void binary(BinaryOp op, const ArrayView& a, const ArrayView& b, const ArrayView& out, DType compute,
-            StreamHandle stream) {
-  const ArrayView* views[3] = {&out, &a, &b};
-  detail::check_same_shape(views, 3, "binary operation");
-  const int dev = detail::common_device(views, 3, "binary operation");
-  check_output(out, "binary operation");
-  if (out.size() == 0) return;
-  if (dev == kHostDevice) {
-    host::binary(op, a, b, out, compute, stream);
-  } else {
-    set_current_device(dev);
-    cuda::binary(op, a, b, out, compute, stream);
+// A C-contiguous scratch array of `like`'s shape in dtype d, on like's device (pool memory on the stream)
+// or on the host.
+class Scratch {
+ public:
+  Scratch(const ArrayView& like, DType d, StreamHandle stream) {
+    const std::int64_t nbytes = like.size() * itemsize(d);
+    void* p;
+    if (like.on_host()) {
+      host_.reset(new char[static_cast<std::size_t>(nbytes > 0 ? nbytes : 1)]);
+      p = host_.get();
+    } else {
+      device_ = std::make_unique<DeviceBuffer>(nbytes, like.device, stream);
+      p = device_->data();
+    }
+    view_ = make_contiguous_view(p, d, like.ndim, like.shape, like.device);
   }
+  const ArrayView& view() const { return view_; }
+
+ private:
+  std::unique_ptr<char[]> host_;
+  std::unique_ptr<DeviceBuffer> device_;
+  ArrayView view_;
+};
+
+void backend_copy(const ArrayView& src, const ArrayView& dst, StreamHandle stream) {
+  if (dst.on_host()) host::copy(src, dst, stream);
+  else cuda::copy(src, dst, stream);
 }
 
-void binary_scalar(BinaryOp op, const ArrayView& a, const Scalar& s, bool scalar_first, const ArrayView& out,
-                   DType compute, StreamHandle stream) {
-  const ArrayView* views[2] = {&out, &a};
-  detail::check_same_shape(views, 2, "binary operation");
-  const int dev = detail::common_device(views, 2, "binary operation");
-  check_output(out, "binary operation");
-  if (out.size() == 0) return;
-  if (dev == kHostDevice) {
-    host::binary_scalar(op, a, s, scalar_first, out, compute, stream);
-  } else {
-    set_current_device(dev);
-    cuda::binary_scalar(op, a, s, scalar_first, out, compute, stream);
+// Validated operands on one device (current): convert what is not of the loop's types, run the loop.
+void run_converted(ElementwiseOp op, const Operand* inputs, int n, const ArrayView& out, DType compute,
+                   StreamHandle stream) {
+  const DType loop = loop_dtype(compute);
+  const DType result = elementwise_result_dtype(op, loop);
+  Operand in[3];
+  std::vector<std::unique_ptr<Scratch>> scratch;
+  for (int k = 0; k < n; ++k) {
+    in[k] = inputs[k];
+    const DType want = input_dtype(op, k, loop);
+    if (!in[k].is_scalar && in[k].view.dtype != want) {
+      scratch.push_back(std::make_unique<Scratch>(out, want, stream));
+      backend_copy(in[k].view, scratch.back()->view(), stream);
+      in[k].view = scratch.back()->view();
+    }
   }
+  const bool direct = out.dtype == result;
+  if (!direct) scratch.push_back(std::make_unique<Scratch>(out, result, stream));
+  const ArrayView& target = direct ? out : scratch.back()->view();
+  if (out.on_host()) host::elementwise(op, in, target, loop, stream);
+  else cuda::elementwise(op, in, target, loop, stream);
+  if (!direct) backend_copy(target, out, stream);
+}
+
+void check_operands(ElementwiseOp op, const Operand* inputs, int n, const ArrayView& out,
+                    std::vector<const ArrayView*>& views) {
+  const char* name = elementwise_op_name(op);
+  if (n != elementwise_op_arity(op))
+    throw InvalidArgument(std::string(name) + " takes " + std::to_string(elementwise_op_arity(op)) +
+                          " operands, got " + std::to_string(n));
+  views.push_back(&out);
+  for (int k = 0; k < n; ++k)
+    if (!inputs[k].is_scalar) views.push_back(&inputs[k].view);
+  detail::check_same_shape(views.data(), static_cast<int>(views.size()), name);
+  check_output(out, name);
+}
+
+}  // namespace
+
+DType elementwise_result_dtype(ElementwiseOp op, DType compute) {
+  DType result = compute;
+  Operand dummy[3];
+  detail::dispatch_loop(op, loop_dtype(compute), dummy, [&](auto, auto rtag, const auto&...) {
+    result = detail::dtype_of<typename decltype(rtag)::type>();
+  });
+  return result;
+}
+
+void elementwise(ElementwiseOp op, const Operand* inputs, int n, const ArrayView& out, DType compute,
+                 StreamHandle stream) {
+  std::vector<const ArrayView*> views;
+  check_operands(op, inputs, n, out, views);
+  const int dev = detail::common_device(views.data(), static_cast<int>(views.size()), elementwise_op_name(op));
+  elementwise_result_dtype(op, compute);  // a TypeError before any work when there is no such loop
+  if (out.size() == 0) return;
+  if (dev != kHostDevice) set_current_device(dev);
+  run_converted(op, inputs, n, out, compute, stream);
+}
+
+void elementwise_staged(ElementwiseOp op, const Operand* inputs, int n, const ArrayView& out, DType compute,
+                        int device, StreamHandle stream) {
+  std::vector<const ArrayView*> views;
+  check_operands(op, inputs, n, out, views);
+  for (const ArrayView* v : views) {
+    if (!v->on_host()) throw InvalidArgument("staged operation: operands must be host arrays");
+    if (!v->is_c_contiguous()) throw InvalidArgument("staged operation: host operands must be C-contiguous");
+  }
+  require_device(device);
+  elementwise_result_dtype(op, compute);
+  const std::int64_t count = out.size();
+  if (count == 0) return;
+  set_current_device(device);
+  // Staged operands: the array inputs, then out; scalars stay scalars.
+  std::vector<detail::StagedOperand> staged;
+  std::vector<int> slot(n, -1);
+  for (int k = 0; k < n; ++k) {
+    if (inputs[k].is_scalar) continue;
+    slot[k] = static_cast<int>(staged.size());
+    staged.push_back({inputs[k].view.data, itemsize(inputs[k].view.dtype), false});
+  }
+  const int out_slot = static_cast<int>(staged.size());
+  staged.push_back({out.data, itemsize(out.dtype), true});
+  detail::run_staged(device, stream, staged.data(), static_cast<int>(staged.size()), count,
+                     [&](void* const* dev, std::int64_t chunk, StreamHandle s) {
+                       Operand in[3];
+                       for (int k = 0; k < n; ++k) {
+                         in[k] = inputs[k];
+                         if (slot[k] >= 0)
+                           in[k].view = make_contiguous_view(dev[slot[k]], inputs[k].view.dtype, 1, &chunk, device);
+                       }
+                       const ArrayView o = make_contiguous_view(dev[out_slot], out.dtype, 1, &chunk, device);
+                       run_converted(op, in, n, o, compute, s);
+                     });
 }
 
 void copy(const ArrayView& src, const ArrayView& dst, StreamHandle stream) {
@@ -80,67 +260,8 @@ void copy(const ArrayView& src, const ArrayView& dst, StreamHandle stream) {
   const int dev = detail::common_device(views, 2, "copy");
   check_output(dst, "copy");
   if (dst.size() == 0) return;
-  if (dev == kHostDevice) {
-    host::copy(src, dst, stream);
-  } else {
-    set_current_device(dev);
-    cuda::copy(src, dst, stream);
-  }
-}
-
-namespace {
-
-void check_staged(const ArrayView* const* views, int n, int device) {
-  for (int k = 0; k < n; ++k) {
-    if (!views[k]->on_host()) throw InvalidArgument("staged operation: operands must be host arrays");
-    if (!views[k]->is_c_contiguous())
-      throw InvalidArgument("staged operation: host operands must be C-contiguous");
-  }
-  require_device(device);
-}
-
-// A C-contiguous 1-D device view of `count` elements of dtype d at p.
-ArrayView chunk_view(void* p, DType d, std::int64_t count, int device) {
-  return make_contiguous_view(p, d, 1, &count, device);
-}
-
-}  // namespace
-
-void binary_staged(BinaryOp op, const ArrayView& a, const ArrayView& b, const ArrayView& out, DType compute,
-                   int device, StreamHandle stream) {
-  const ArrayView* views[3] = {&out, &a, &b};
-  detail::check_same_shape(views, 3, "binary operation");
-  check_staged(views, 3, device);
-  check_output(out, "binary operation");
-  const std::int64_t n = out.size();
-  if (n == 0) return;
-  set_current_device(device);
-  detail::StagedOperand ops[3] = {{a.data, itemsize(a.dtype), false},
-                                  {b.data, itemsize(b.dtype), false},
-                                  {out.data, itemsize(out.dtype), true}};
-  detail::run_staged(device, stream, ops, 3, n,
-                     [&](void* const* dev, std::int64_t count, StreamHandle s) {
-                       cuda::binary(op, chunk_view(dev[0], a.dtype, count, device),
-                                    chunk_view(dev[1], b.dtype, count, device),
-                                    chunk_view(dev[2], out.dtype, count, device), compute, s);
-                     });
-}
-
-void binary_scalar_staged(BinaryOp op, const ArrayView& a, const Scalar& s, bool scalar_first,
-                          const ArrayView& out, DType compute, int device, StreamHandle stream) {
-  const ArrayView* views[2] = {&out, &a};
-  detail::check_same_shape(views, 2, "binary operation");
-  check_staged(views, 2, device);
-  check_output(out, "binary operation");
-  const std::int64_t n = out.size();
-  if (n == 0) return;
-  set_current_device(device);
-  detail::StagedOperand ops[2] = {{a.data, itemsize(a.dtype), false}, {out.data, itemsize(out.dtype), true}};
-  detail::run_staged(device, stream, ops, 2, n,
-                     [&](void* const* dev, std::int64_t count, StreamHandle st) {
-                       cuda::binary_scalar(op, chunk_view(dev[0], a.dtype, count, device), s, scalar_first,
-                                           chunk_view(dev[1], out.dtype, count, device), compute, st);
-                     });
+  if (dev != kHostDevice) set_current_device(dev);
+  backend_copy(src, dst, stream);
 }
 
 }  // namespace npgpu

@@ -24,7 +24,14 @@ from npgpu._runtime import (
     use_backend,
 )
 from npgpu._array import SUPPORTED_DTYPES, Array, asarray, empty, empty_pinned, from_dlpack, full, zeros
-from npgpu._elementwise import add
+from npgpu._elementwise import (
+    abs, absolute, add, arccos, arcsin, arctan, arctan2, astype, axpy, bitwise_and, bitwise_not, bitwise_or,
+    bitwise_xor, cbrt, ceil, clip, conj, conjugate, cos, cosh, divide, equal, exp, exp2, expm1, floor,
+    floor_divide, greater, greater_equal, hypot, imag, invert, isfinite, isinf, isnan, less, less_equal, log,
+    log1p, log2, log10, logical_and, logical_not, logical_or, logical_xor, maximum, minimum, mod, multiply,
+    negative, not_equal, positive, power, real, reciprocal, remainder, rint, sign, sin, sinh, sqrt, square,
+    subtract, tan, tanh, true_divide, trunc, where,
+)
 from npgpu._stencil import diffusion, laplacian
 from npgpu._launch import LaunchIndices, check_geometry, launch_indices
 from npgpu import profiler
@@ -42,5 +49,13 @@ __all__ = [
     "set_staging_config", "staging_config", "synchronize", "trim_memory_pool", "unavailable_reason",
     "use_backend", "zeros",
     "diffusion", "laplacian",
+    # elementwise
+    "abs", "absolute", "arccos", "arcsin", "arctan", "arctan2", "astype", "axpy", "bitwise_and", "bitwise_not",
+    "bitwise_or", "bitwise_xor", "cbrt", "ceil", "clip", "conj", "conjugate", "cos", "cosh", "divide", "equal",
+    "exp", "exp2", "expm1", "floor", "floor_divide", "greater", "greater_equal", "hypot", "imag", "invert",
+    "isfinite", "isinf", "isnan", "less", "less_equal", "log", "log1p", "log2", "log10", "logical_and",
+    "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "mod", "multiply", "negative",
+    "not_equal", "positive", "power", "real", "reciprocal", "remainder", "rint", "sign", "sin", "sinh",
+    "sqrt", "square", "subtract", "tan", "tanh", "true_divide", "trunc", "where",
     "monte_carlo_pi", "random",
 ]

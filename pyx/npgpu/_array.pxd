@@ -11,6 +11,8 @@ cdef class Array:
     cdef tuple _shape
     cdef StreamHandle stream           # the stream the array's data was produced on
     cdef object __weakref__
+    cdef Array _view_of(self, const ArrayView& v, object dtype=*)
+    cdef Array _part_view(self, int part)
 
 cdef Array new_array(tuple shape, object dtype, int device, StreamHandle stream)
 cdef Array new_array_like_view(const ArrayView& like, object dtype, DType dt, StreamHandle stream)
@@ -19,3 +21,6 @@ cdef object numpy_dtype(DType code)
 cdef Array wrap_view(const ArrayView& view, object base, object np_dtype, StreamHandle stream)
 cdef ArrayView host_view(object arr, bint writable) except *
 cdef Array upload(object host, int device, StreamHandle stream)
+cdef ArrayView _broadcast_to(const ArrayView& v, tuple shape, str message) except *
+cdef tuple _extent(const ArrayView& v)
+cdef bint _views_overlap(const ArrayView& a, const ArrayView& b)

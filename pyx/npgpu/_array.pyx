@@ -196,6 +196,15 @@ def _register_op(name, fn):
     _ops[name] = fn
 
 
+def _binary_operator(name, a, b):
+    """a <op> b for the operators: NotImplemented (so Python tries the other operand or falls back) for
+    operands npgpu does not take, such as None in `arr == None`."""
+    for x in (a, b):
+        if not isinstance(x, (Array, bool, int, float, complex, np.generic, np.ndarray)):
+            return NotImplemented
+    return _ops[name](a, b)
+
+
 cdef class Array:
     """An n-dimensional array in GPU memory.
 
@@ -318,6 +327,149 @@ cdef class Array:
             c_copy(self.view, out.view, s)
         return out
 
+    # -- views (basic indexing, reshape, transpose, real/imag): new Arrays over the same memory
+    cdef Array _view_of(self, const ArrayView& v, object dtype=None):
+        cdef Array r = wrap_view(v, self, self._dtype if dtype is None else dtype, self.stream)
+        return r
+
+    def __getitem__(self, key):
+        """Basic indexing (integers, slices, Ellipsis, None) returns a view, as NumPy's; a 0-d result is a
+        0-d npgpu.Array (``float(a[i])`` or ``a[i].get()`` brings it to the host)."""
+        cdef ArrayView v
+        _index_view(self.view, key, &v)
+        return self._view_of(v)
+
+    def __setitem__(self, key, value):
+        """``a[key] = value``: value (a scalar, an npgpu.Array, or a host array, copied over) broadcast to the
+        selected view and converted to this array's dtype."""
+        cdef ArrayView dst
+        _index_view(self.view, key, &dst)
+        if self.view.readonly:
+            raise ValueError("assignment destination is read-only")
+        cdef StreamHandle s = self.stream
+        cdef Array src
+        if isinstance(value, Array):
+            src = <Array>value
+            if src.view.device != self.view.device:
+                raise ValueError(f"cannot assign an array on device {src.view.device} to one on {self.view.device}")
+            if _views_overlap(src.view, dst):
+                src = src.copy()
+        else:
+            host = np.asarray(value)
+            if host.dtype == object:
+                raise TypeError(f"cannot assign {type(value).__name__} to an npgpu.Array")
+            src = upload(np.ascontiguousarray(host), self.view.device, s)
+        cdef tuple shape = tuple([dst.shape[i] for i in range(dst.ndim)])
+        cdef ArrayView sv = _broadcast_to(src.view, shape, "could not broadcast input array from shape "
+                                          f"{src.shape} into shape {shape}")
+        with nogil:
+            c_copy(sv, dst, s)
+
+    def reshape(self, *shape, order="C"):
+        """A view with a new shape when the data allows it (C order), otherwise a copy, as NumPy's reshape.
+        One dimension may be -1."""
+        if order not in ("C", "A"):
+            raise NotImplementedError("npgpu reshapes in C order only")
+        if len(shape) == 1 and not isinstance(shape[0], int):
+            shape = shape[0]
+        new_shape = _resolve_reshape(self.view.size(), _normalize_shape(shape))
+        cdef Array src = self if self.view.is_c_contiguous() else self.copy()
+        cdef int64_t dims[32]
+        for i in range(len(new_shape)):
+            dims[i] = new_shape[i]
+        if len(new_shape) > 32:
+            raise ValueError(f"npgpu supports at most 32 dimensions, got {len(new_shape)}")
+        cdef ArrayView v = make_contiguous_view(src.view.data, src.view.dtype, len(new_shape), dims,
+                                                src.view.device)
+        v.readonly = src.view.readonly
+        return src._view_of(v)
+
+    def ravel(self):
+        """A flat view when C-contiguous, else a flat copy."""
+        return self.reshape(-1)
+
+    def flatten(self):
+        """A flat copy."""
+        return self.copy().reshape(-1)
+
+    def transpose(self, *axes):
+        """A view with the axes permuted (reversed by default), as NumPy's transpose."""
+        cdef int nd = self.view.ndim
+        if len(axes) == 1 and axes[0] is not None and not isinstance(axes[0], int):
+            axes = tuple(axes[0])
+        if not axes or axes == (None,):
+            axes = tuple(range(nd - 1, -1, -1))
+        if len(axes) != nd:
+            raise ValueError("axes don't match array")
+        norm = [_normalize_axis(a, nd) for a in axes]
+        if len(set(norm)) != nd:
+            raise ValueError("repeated axis in transpose")
+        cdef ArrayView v = self.view
+        for i in range(nd):
+            v.shape[i] = self.view.shape[norm[i]]
+            v.strides[i] = self.view.strides[norm[i]]
+        return self._view_of(v)
+
+    @property
+    def T(self):
+        return self.transpose()
+
+    def swapaxes(self, axis1, axis2):
+        order = list(range(self.view.ndim))
+        a, b = _normalize_axis(axis1, self.view.ndim), _normalize_axis(axis2, self.view.ndim)
+        order[a], order[b] = order[b], order[a]
+        return self.transpose(order)
+
+    def squeeze(self, axis=None):
+        """A view without (the given) length-1 dimensions."""
+        nd = self.view.ndim
+        if axis is None:
+            drop = {i for i in range(nd) if self.view.shape[i] == 1}
+        else:
+            drop = {_normalize_axis(a, nd) for a in (axis if isinstance(axis, tuple) else (axis,))}
+            for i in drop:
+                if self.view.shape[i] != 1:
+                    raise ValueError("cannot select an axis to squeeze out which has size not equal to one")
+        cdef ArrayView v = self.view
+        cdef int j = 0
+        for i in range(nd):
+            if i not in drop:
+                v.shape[j] = self.view.shape[i]
+                v.strides[j] = self.view.strides[i]
+                j += 1
+        v.ndim = j
+        return self._view_of(v)
+
+    @property
+    def real(self):
+        """The real part: a view for complex arrays (as NumPy's), the array itself otherwise."""
+        if self._dtype.kind != "c":
+            return self
+        return self._part_view(0)
+
+    @property
+    def imag(self):
+        """The imaginary part: a view for complex arrays; a read-only array of zeros otherwise."""
+        if self._dtype.kind != "c":
+            z = full(self.shape, 0, dtype=self._dtype, device=self.view.device)
+            (<Array>z).view.readonly = True
+            return z
+        return self._part_view(1)
+
+    cdef Array _part_view(self, int part):
+        rdt = np.dtype("float32" if self._dtype.itemsize == 8 else "float64")
+        cdef ArrayView v = self.view
+        cdef int64_t offset = part * (itemsize(self.view.dtype) // 2)
+        v.dtype = dtype_code(rdt)
+        v.data = <void*>(<char*>self.view.data + offset)
+        return self._view_of(v, rdt)
+
+    def conj(self):
+        return _ops["conjugate"](self)
+
+    def conjugate(self):
+        return _ops["conjugate"](self)
+
     # -- interoperability
     @property
     def __cuda_array_interface__(self):
@@ -348,15 +500,157 @@ cdef class Array:
         versioned = max_version is not None and tuple(max_version) >= (1, 0)
         return _export_dlpack(src, versioned, bool(copy))
 
-    # -- operators (the operations themselves live in their families' modules)
+    # -- operators (the operations themselves live in their families' modules; see _binary_operator)
     def __add__(self, other):
-        return _ops["add"](self, other)
+        return _binary_operator("add", self, other)
 
     def __radd__(self, other):
-        return _ops["add"](other, self)
+        return _binary_operator("add", other, self)
 
     def __iadd__(self, other):
         return _ops["add"](self, other, out=self)
+
+    def __sub__(self, other):
+        return _binary_operator("subtract", self, other)
+
+    def __rsub__(self, other):
+        return _binary_operator("subtract", other, self)
+
+    def __isub__(self, other):
+        return _ops["subtract"](self, other, out=self)
+
+    def __mul__(self, other):
+        return _binary_operator("multiply", self, other)
+
+    def __rmul__(self, other):
+        return _binary_operator("multiply", other, self)
+
+    def __imul__(self, other):
+        return _ops["multiply"](self, other, out=self)
+
+    def __truediv__(self, other):
+        return _binary_operator("true_divide", self, other)
+
+    def __rtruediv__(self, other):
+        return _binary_operator("true_divide", other, self)
+
+    def __itruediv__(self, other):
+        return _ops["true_divide"](self, other, out=self)
+
+    def __floordiv__(self, other):
+        return _binary_operator("floor_divide", self, other)
+
+    def __rfloordiv__(self, other):
+        return _binary_operator("floor_divide", other, self)
+
+    def __ifloordiv__(self, other):
+        return _ops["floor_divide"](self, other, out=self)
+
+    def __mod__(self, other):
+        return _binary_operator("remainder", self, other)
+
+    def __rmod__(self, other):
+        return _binary_operator("remainder", other, self)
+
+    def __imod__(self, other):
+        return _ops["remainder"](self, other, out=self)
+
+    def __pow__(self, other, mod=None):
+        if mod is not None:
+            return NotImplemented
+        return _binary_operator("power", self, other)
+
+    def __rpow__(self, other, mod=None):
+        if mod is not None:
+            return NotImplemented
+        return _binary_operator("power", other, self)
+
+    def __ipow__(self, other):
+        return _ops["power"](self, other, out=self)
+
+    def __and__(self, other):
+        return _binary_operator("bitwise_and", self, other)
+
+    def __rand__(self, other):
+        return _binary_operator("bitwise_and", other, self)
+
+    def __iand__(self, other):
+        return _ops["bitwise_and"](self, other, out=self)
+
+    def __or__(self, other):
+        return _binary_operator("bitwise_or", self, other)
+
+    def __ror__(self, other):
+        return _binary_operator("bitwise_or", other, self)
+
+    def __ior__(self, other):
+        return _ops["bitwise_or"](self, other, out=self)
+
+    def __xor__(self, other):
+        return _binary_operator("bitwise_xor", self, other)
+
+    def __rxor__(self, other):
+        return _binary_operator("bitwise_xor", other, self)
+
+    def __ixor__(self, other):
+        return _ops["bitwise_xor"](self, other, out=self)
+
+    def __eq__(self, other):
+        return _binary_operator("equal", self, other)
+
+    def __ne__(self, other):
+        return _binary_operator("not_equal", self, other)
+
+    def __lt__(self, other):
+        return _binary_operator("less", self, other)
+
+    def __le__(self, other):
+        return _binary_operator("less_equal", self, other)
+
+    def __gt__(self, other):
+        return _binary_operator("greater", self, other)
+
+    def __ge__(self, other):
+        return _binary_operator("greater_equal", self, other)
+
+    __hash__ = None  # mutable, and == is elementwise (as numpy.ndarray)
+
+    def __neg__(self):
+        return _ops["negative"](self)
+
+    def __pos__(self):
+        return _ops["positive"](self)
+
+    def __abs__(self):
+        return _ops["absolute"](self)
+
+    def __invert__(self):
+        return _ops["invert"](self)
+
+    def __bool__(self):
+        if self.view.size() != 1:
+            raise ValueError("The truth value of an array with more than one element is ambiguous. "
+                             "Use a.any() or a.all()")
+        return bool(self.get().reshape(()))
+
+    def __float__(self):
+        return float(self._scalar_value())
+
+    def __int__(self):
+        return int(self._scalar_value())
+
+    def __complex__(self):
+        return complex(self._scalar_value())
+
+    def __index__(self):
+        if self._dtype.kind not in "iub":
+            raise TypeError("only integer arrays can be converted to an index")
+        return int(self._scalar_value())
+
+    def _scalar_value(self):
+        if self.view.size() != 1:
+            raise TypeError("only arrays of one element can be converted to Python scalars")
+        return self.get().reshape(())[()]
 
     def __matmul__(self, other):
         return _ops["matmul"](self, other)
@@ -420,6 +714,144 @@ cdef class Array:
                 return NotImplemented
             kwargs["out"] = out[0]
         return fn(*inputs, **kwargs)
+
+
+# ------------------------------------------------------------------------------------------------ views
+
+cdef int _normalize_axis(object axis, int ndim) except -1:
+    a = operator.index(axis)
+    if a < -ndim or a >= ndim:
+        from numpy.exceptions import AxisError
+        raise AxisError(a, ndim)
+    return a + ndim if a < 0 else a
+
+
+def _resolve_reshape(int64_t size, tuple shape):
+    unknown = [i for i, d in enumerate(shape) if d == -1]
+    if len(unknown) > 1:
+        raise ValueError("can only specify one unknown dimension")
+    if any(d < -1 for d in shape):
+        raise ValueError(f"negative dimensions not allowed in {shape}")
+    known = 1
+    for d in shape:
+        if d != -1:
+            known *= d
+    if unknown:
+        if known == 0 or size % known:
+            raise ValueError(f"cannot reshape array of size {size} into shape {shape}")
+        shape = tuple(size // known if d == -1 else d for d in shape)
+    elif known != size:
+        raise ValueError(f"cannot reshape array of size {size} into shape {shape}")
+    return shape
+
+
+cdef int _index_view(const ArrayView& src, object key, ArrayView* out) except -1:
+    """out = src[key] for basic indexing: integers, slices, Ellipsis and None (newaxis)."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    n_real = 0
+    for k in key:
+        if k is None or k is Ellipsis:
+            continue
+        if isinstance(k, (Array, np.ndarray, list)) or (isinstance(k, (bool, np.bool_))):
+            raise IndexError("npgpu supports basic indexing only (integers, slices, ..., None); for masks "
+                             "and index arrays use npgpu.where or bring the data to the host")
+        n_real += 1
+    if sum(1 for k in key if k is Ellipsis) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    if n_real > src.ndim:
+        raise IndexError(f"too many indices for array: array is {src.ndim}-dimensional, but {n_real} were "
+                         f"indexed")
+    cdef ArrayView v = src
+    cdef int d = 0       # next source dimension
+    cdef int nd = 0      # output dimensions so far
+    cdef int64_t offset = 0
+    cdef int64_t n, start, stop, step, length
+    for k in key:
+        if k is Ellipsis:
+            for _ in range(src.ndim - n_real):
+                v.shape[nd] = src.shape[d]
+                v.strides[nd] = src.strides[d]
+                nd += 1
+                d += 1
+            n_real = src.ndim  # the ellipsis has consumed what it stands for
+            continue
+        if nd >= 32:
+            raise IndexError("npgpu supports at most 32 dimensions")
+        if k is None:
+            v.shape[nd] = 1
+            v.strides[nd] = 0
+            nd += 1
+            continue
+        n = src.shape[d]
+        if isinstance(k, slice):
+            start, stop, step = k.indices(n)
+            length = len(range(start, stop, step))
+            offset += start * src.strides[d] if length else 0
+            v.shape[nd] = length
+            v.strides[nd] = src.strides[d] * step
+            nd += 1
+            d += 1
+            continue
+        try:
+            i = operator.index(k)
+        except TypeError:
+            raise IndexError(f"only integers, slices (`:`), ellipsis (`...`) and None are valid indices, "
+                             f"not {type(k).__name__}") from None
+        if i < -n or i >= n:
+            raise IndexError(f"index {i} is out of bounds for axis {d} with size {n}")
+        offset += (i + n if i < 0 else i) * src.strides[d]
+        d += 1
+    while d < src.ndim:  # the dimensions left unindexed
+        v.shape[nd] = src.shape[d]
+        v.strides[nd] = src.strides[d]
+        nd += 1
+        d += 1
+    v.ndim = nd
+    v.data = <void*>(<char*>src.data + offset)
+    out[0] = v
+    return 0
+
+
+cdef ArrayView _broadcast_to(const ArrayView& v, tuple shape, str message) except *:
+    """v seen with `shape` (NumPy broadcasting: new leading dimensions and extent-1 dimensions step 0)."""
+    cdef ArrayView r = v
+    cdef int nd = len(shape)
+    cdef int lead = nd - v.ndim
+    if lead < 0:
+        raise ValueError(message)
+    r.ndim = nd
+    for i in range(nd):
+        r.shape[i] = shape[i]
+        if i < lead:
+            r.strides[i] = 0
+        elif v.shape[i - lead] == 1:
+            r.strides[i] = 0
+        elif v.shape[i - lead] == shape[i]:
+            r.strides[i] = v.strides[i - lead]
+        else:
+            raise ValueError(message)
+    return r
+
+
+cdef tuple _extent(const ArrayView& v):
+    """[lo, hi) byte range the view touches."""
+    cdef int64_t lo = <int64_t><uintptr_t>v.data, hi = lo
+    cdef int64_t item = itemsize(v.dtype)
+    for i in range(v.ndim):
+        if v.shape[i] == 0:
+            return (lo, lo)
+        if v.strides[i] > 0:
+            hi += v.strides[i] * (v.shape[i] - 1)
+        else:
+            lo += v.strides[i] * (v.shape[i] - 1)
+    return (lo, hi + item)
+
+
+cdef bint _views_overlap(const ArrayView& a, const ArrayView& b):
+    ea = _extent(a)
+    eb = _extent(b)
+    return ea[0] < eb[1] and eb[0] < ea[1]
 
 
 # ------------------------------------------------------------------------------------------------ creation

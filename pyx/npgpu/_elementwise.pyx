@@ -1,17 +1,101 @@
 # cython: language_level=3
-"""Elementwise operations over device arrays and NumPy buffers, with NumPy's broadcasting and type rules."""
+"""Elementwise operations (NumPy's ufuncs) over device arrays and NumPy buffers, with NumPy's broadcasting,
+type promotion (NumPy 2 rules: Python scalars are weak) and ``out=`` casting.
+
+Types come from NumPy itself: each call asks the matching numpy ufunc which loop it would run
+(``ufunc.resolve_dtypes``, cached), so result dtypes match NumPy's exactly; the loop then runs in
+libnpgpu (CUDA kernels, or host loops sharing the same per-element code).
+"""
 import numpy as np
 
 from libc.stdint cimport int64_t, uintptr_t
-from npgpu._array cimport Array, new_array, new_array_like_view, dtype_code, numpy_dtype, wrap_view, host_view
+from npgpu._array cimport (Array, new_array, new_array_like_view, dtype_code, numpy_dtype, host_view,
+                           _broadcast_to, _extent)
 from npgpu._runtime cimport resolve_stream, use_cuda_for_host_data
 from npgpu.lib cimport runtime as rt
-from npgpu.lib.elementwise cimport BinaryOp, binary, binary_scalar, binary_staged, binary_scalar_staged, copy
+from npgpu.lib.elementwise cimport (ElementwiseOp, Operand, elementwise, elementwise_staged,
+                                    elementwise_result_dtype)
 from npgpu.lib.runtime cimport StreamHandle
-from npgpu.lib.view cimport ArrayView, DType, Scalar, itemsize, kHostDevice
+from npgpu.lib.view cimport ArrayView, DType, Scalar, itemsize
 from npgpu import _array
 
 _PY_SCALARS = (bool, int, float, complex)
+_WEAK = (int, float, complex)  # NumPy 2: Python int/float/complex adapt to the array's dtype; bool does not
+
+
+# ------------------------------------------------------------------------------------------------ types
+
+_resolved = {}
+
+
+cdef tuple resolve(object ufunc, tuple key):
+    """NumPy's loop for these operand dtypes (np.dtype, or the Python type of a weak scalar):
+    (operand dtypes..., result dtype). Cached."""
+    r = _resolved.get((ufunc, key))
+    if r is None:
+        try:
+            r = ufunc.resolve_dtypes(key + (None,))
+        except TypeError as e:
+            names = ", ".join(k.__name__ if isinstance(k, type) else str(k) for k in key)
+            raise TypeError(f"ufunc '{ufunc.__name__}' not supported for the input types ({names}): {e}") \
+                from None
+        except Exception as e:  # numpy's _UFuncNoLoopError and friends
+            raise TypeError(str(e)) from None
+        _resolved[(ufunc, key)] = r
+    return r
+
+
+cdef object key_of(object x):
+    if isinstance(x, Array):
+        return (<Array>x)._dtype
+    t = type(x)
+    if t in _WEAK:
+        return t
+    if t is bool:
+        return np.dtype(bool)
+    return np.asarray(x).dtype
+
+
+cdef Scalar make_scalar(object value, object dtype) except *:
+    cdef Scalar s
+    # NumPy 2 rules for Python scalars: converted to the loop's dtype; an int out of its range raises
+    # OverflowError, as numpy does.
+    v = np.asarray(value, dtype=dtype)[()]
+    s.dtype = dtype_code(dtype)
+    k = dtype.kind
+    if k == "b":
+        s.value.b = bool(v)
+    elif k == "i":
+        s.value.i = int(v)
+    elif k == "u":
+        s.value.u = int(v)
+    elif k == "f" or k == "V":  # V: bfloat16
+        s.value.f = float(v)
+    else:
+        s.value.c[0] = v.real
+        s.value.c[1] = v.imag
+    return s
+
+
+cdef check_out_dtype(str name, object res, object out_dtype):
+    if not np.can_cast(res, out_dtype, casting="same_kind"):
+        raise TypeError(f"Cannot cast ufunc '{name}' output from {res!r} to {out_dtype!r} with casting rule "
+                        f"'same_kind'")
+
+
+cdef bint needs_private_copy(const ArrayView& inp, const ArrayView& out):
+    """True when writing `out` could change elements of `inp` before they are read: the two overlap and are
+    not the very same elements in the same order (NumPy copies such inputs first)."""
+    if inp.data == out.data and inp.ndim == out.ndim:
+        same = True
+        for i in range(inp.ndim):
+            if inp.strides[i] != out.strides[i] and inp.shape[i] != 1:
+                same = False
+        if same:
+            return False
+    a = _extent(inp)
+    b = _extent(out)
+    return a[0] < b[1] and b[0] < a[1]
 
 
 cdef inline bint same_shape(const ArrayView& a, const ArrayView& b) noexcept nogil:
@@ -23,156 +107,90 @@ cdef inline bint same_shape(const ArrayView& a, const ArrayView& b) noexcept nog
     return True
 
 
-cdef ArrayView broadcast_view(const ArrayView& v, tuple shape) except *:
-    """v seen with `shape` (NumPy broadcasting: new leading dimensions and extent-1 dimensions step 0)."""
-    cdef ArrayView r = v
-    cdef int nd = len(shape)
-    cdef int lead = nd - v.ndim
-    r.ndim = nd
-    for i in range(nd):
-        r.shape[i] = shape[i]
-        if i < lead or v.shape[i - lead] == 1:
-            r.strides[i] = 0
-        else:
-            r.strides[i] = v.strides[i - lead]
-    return r
+cdef check_integer_power(str name, tuple operands, tuple loop):
+    # NumPy raises for negative integer exponents; a scalar exponent is checked here (array exponents give
+    # 0 where negative, documented in power's docstring).
+    if name == "power" and loop[1].kind in "iu":
+        e = operands[1]
+        if not isinstance(e, (Array, np.ndarray)) or (isinstance(e, np.ndarray) and e.ndim == 0):
+            if int(np.asarray(e)) < 0:
+                raise ValueError("Integers to negative integer powers are not allowed.")
 
 
-cdef tuple view_extent(const ArrayView& v):
-    """[lo, hi) byte range the view touches."""
-    cdef int64_t lo = <int64_t><uintptr_t>v.data, hi = lo
-    cdef int64_t item = itemsize(v.dtype)
-    for i in range(v.ndim):
-        if v.shape[i] == 0:
-            return (lo, lo)
-        if v.strides[i] > 0:
-            hi += v.strides[i] * (v.shape[i] - 1)
-        else:
-            lo += v.strides[i] * (v.shape[i] - 1)
-    return (lo, hi + item)
+# ------------------------------------------------------------------------------------------------ calls
 
-
-cdef bint needs_private_copy(const ArrayView& inp, const ArrayView& out):
-    """True when writing `out` could change elements of `inp` before they are read: the two overlap and
-    are not the very same elements in the same order (NumPy copies such inputs first)."""
-    if inp.data == out.data and inp.ndim == out.ndim:
-        same = True
-        for i in range(inp.ndim):
-            if inp.strides[i] != out.strides[i] and inp.shape[i] != 1:
-                same = False
-        if same:
-            return False
-    a = view_extent(inp)
-    b = view_extent(out)
-    return a[0] < b[1] and b[0] < a[1]
-
-
-cdef Scalar make_scalar(object value, object dtype) except *:
-    cdef Scalar s
-    # NumPy 2 rules for Python scalars: converted to the result dtype, an out-of-range int raises
-    # OverflowError as numpy.add does.
-    v = np.asarray(value, dtype=dtype)[()]
-    s.dtype = dtype_code(dtype)
-    k = dtype.kind
-    if k == "b":
-        s.value.b = bool(v)
-    elif k == "i":
-        s.value.i = int(v)
-    elif k == "u":
-        s.value.u = int(v)
-    elif k == "f":
-        s.value.f = float(v)
-    else:
-        s.value.c[0] = v.real
-        s.value.c[1] = v.imag
-    return s
-
-
-cdef object check_out_dtype(str name, object res, object out_dtype):
-    if not np.can_cast(res, out_dtype, casting="same_kind"):
-        raise TypeError(f"Cannot cast ufunc '{name}' output from {res!r} to {out_dtype!r} with casting rule "
-                        f"'same_kind'")
-
-
-cdef object _binary_device(BinaryOp op, str name, object a, object b, object out, StreamHandle s):
-    """At least one operand is an npgpu.Array: compute on its device."""
-    operands = [a, b]
-    arrays = []
-    for x in operands:
+cdef object run_device(ElementwiseOp op, str name, object ufunc, tuple operands, object out, StreamHandle s):
+    """At least one operand (or out) is an npgpu.Array: compute on its device."""
+    cdef int device = -2
+    for x in operands + (out,):
         if isinstance(x, Array):
-            arrays.append(x)
-        elif type(x) in _PY_SCALARS or isinstance(x, np.generic) or \
-                (isinstance(x, np.ndarray) and x.ndim == 0):
-            pass
-        elif isinstance(x, np.ndarray) or hasattr(x, "__array__") or isinstance(x, (list, tuple)):
-            raise TypeError(f"{name}: cannot mix a host array ({type(x).__name__}) with npgpu device arrays; "
-                            f"move it first with npgpu.asarray(x)")
-        else:
-            return NotImplemented
-    cdef Array first = <Array>arrays[0]
-    cdef int device = first.view.device
-    for x in arrays:
-        if (<Array>x).view.device != device:
-            raise ValueError(f"{name}: operands are on different devices ({device} and {(<Array>x).view.device})")
-    res = np.result_type(*[x.dtype if isinstance(x, Array) else x for x in operands])
-    shape = np.broadcast_shapes(*[x.shape for x in arrays])
+            if device == -2:
+                device = (<Array>x).view.device
+            elif (<Array>x).view.device != device:
+                raise ValueError(f"{name}: operands are on different devices ({device} and "
+                                 f"{(<Array>x).view.device})")
+        elif x is out:
+            if x is not None:
+                raise TypeError(f"{name}: out must be an npgpu.Array when operands are on the GPU, "
+                                f"not {type(x).__name__}")
+        elif not (type(x) in _PY_SCALARS or isinstance(x, np.generic) or
+                  (isinstance(x, np.ndarray) and x.ndim == 0)):
+            if isinstance(x, np.ndarray) or hasattr(x, "__array__") or isinstance(x, (list, tuple)):
+                raise TypeError(f"{name}: cannot mix a host array ({type(x).__name__}) with npgpu device arrays; "
+                                f"move it first with npgpu.asarray(x)")
+            raise TypeError(f"{name}: unsupported operand type {type(x).__name__}")
+    loop = resolve(ufunc, tuple([key_of(x) for x in operands]))
+    check_integer_power(name, operands, loop)
+    res = loop[-1]
+    shape = np.broadcast_shapes(*[x.shape for x in operands if isinstance(x, Array)])
     cdef Array o
     if out is None:
         o = new_array(shape, res, device, s)
     else:
-        if not isinstance(out, Array):
-            raise TypeError(f"{name}: out must be an npgpu.Array when operands are on the GPU, "
-                            f"not {type(out).__name__}")
         o = <Array>out
         if o.shape != shape:
             raise ValueError(f"{name}: output shape {o.shape} does not match the broadcast shape {shape}")
-        if o.view.device != device:
-            raise ValueError(f"{name}: out is on device {o.view.device}, operands on {device}")
         if o.view.readonly:
             raise ValueError(f"{name}: output array is read-only")
         check_out_dtype(name, res, o._dtype)
-    cdef DType compute = dtype_code(res)
-    cdef ArrayView va, vb
-    cdef Scalar sc
+    cdef Operand ins[3]
+    cdef int n = len(operands)
     cdef Array tmp
-    views = []
-    for x in operands:
+    keep = []
+    for k in range(n):
+        x = operands[k]
         if isinstance(x, Array):
             tmp = <Array>x
             if needs_private_copy(tmp.view, o.view):
-                tmp = tmp.copy(stream=rt_stream_obj(s))
-            views.append(tmp)
-    if len(arrays) == 2:
-        va = broadcast_view((<Array>views[0]).view, shape)
-        vb = broadcast_view((<Array>views[1]).view, shape)
-        with nogil:
-            binary(op, va, vb, o.view, compute, s)
-    else:
-        scalar_first = not isinstance(a, Array)
-        sc = make_scalar(a if scalar_first else b, res)  # NumPy scalars / 0-d arrays: their value
-        va = broadcast_view((<Array>views[0]).view, shape)
-        with nogil:
-            binary_scalar(op, va, sc, scalar_first, o.view, compute, s)
+                tmp = tmp.copy(stream=<uintptr_t>s if <uintptr_t>s != 0 else 1)
+            keep.append(tmp)
+            ins[k].view = _broadcast_to(tmp.view, shape, f"{name}: operands could not be broadcast together")
+            ins[k].is_scalar = False
+        else:
+            ins[k].scalar = make_scalar(x, loop[k])
+            ins[k].is_scalar = True
+    cdef DType compute = dtype_code(loop[1] if op == ElementwiseOp.Where else loop[0])
+    with nogil:
+        elementwise(op, ins, n, o.view, compute, s)
     o.stream = s
     return o
 
 
-cdef object rt_stream_obj(StreamHandle s):
-    return <uintptr_t>s if <uintptr_t>s != 0 else 1
+_PINNED_RESULT_MAX = 256 << 20
 
 
-cdef object _binary_host(BinaryOp op, str name, object a, object b, object out, StreamHandle s):
+cdef object run_host(ElementwiseOp op, str name, object ufunc, tuple operands, object out, StreamHandle s):
     """No device arrays: NumPy in, NumPy out, on the GPU through the staging ring or on the host backend."""
-    scalar_a = type(a) in _PY_SCALARS  # exactly Python's: np.float64 (a float subclass) is not weak
-    scalar_b = type(b) in _PY_SCALARS
-    if scalar_a and scalar_b:  # nothing to offload
-        return getattr(np, name)(a, b) if out is None else getattr(np, name)(a, b, out=out)
-    A = a if scalar_a else np.asarray(a)
-    B = b if scalar_b else np.asarray(b)
-    res = np.result_type(A, B)
-    arrays = [x for x in (A, B) if isinstance(x, np.ndarray)]
+    ops = tuple([x if type(x) in _PY_SCALARS else np.asarray(x) for x in operands])
+    arrays = [x for x in ops if isinstance(x, np.ndarray)]
+    if not arrays:  # only Python scalars: nothing to offload
+        return ufunc(*operands) if out is None else ufunc(*operands, out=out)
+    for x in arrays:
+        dtype_code(x.dtype)  # a TypeError naming an unsupported dtype
+    loop = resolve(ufunc, tuple([key_of(x) for x in ops]))
+    check_integer_power(name, ops, loop)
+    res = loop[-1]
     shape = np.broadcast_shapes(*[x.shape for x in arrays])
-    cdef DType compute = dtype_code(res)
     if out is not None:
         if isinstance(out, tuple) and len(out) == 1:
             out = out[0]
@@ -185,9 +203,7 @@ cdef object _binary_host(BinaryOp op, str name, object a, object b, object out, 
         check_out_dtype(name, res, out.dtype)
         dtype_code(out.dtype)
         # NumPy semantics when out overlaps an input in any other way than element for element.
-        A = A if scalar_a or not _overlaps(A, out) else A.copy()
-        B = B if scalar_b or not _overlaps(B, out) else B.copy()
-        result = out
+        ops = tuple([x.copy() if isinstance(x, np.ndarray) and _overlaps(x, out) else x for x in ops])
     cdef bint on_gpu = use_cuda_for_host_data()
     if out is None:
         nbytes = np.dtype(res).itemsize * _prod(shape)
@@ -195,49 +211,44 @@ cdef object _binary_host(BinaryOp op, str name, object a, object b, object out, 
         # into it: no bounce copy and no page faults on a fresh array.
         result = _array.empty_pinned(shape, res) if on_gpu and 0 < nbytes <= _PINNED_RESULT_MAX \
             else np.empty(shape, dtype=res)
-    cdef ArrayView va, vb, vo
-    cdef Scalar sc
-    cdef bint scalar_first = scalar_a
+    else:
+        result = out
+    cdef Operand ins[3]
+    cdef int n = len(ops)
+    cdef ArrayView vo
     cdef int device
+    cdef DType compute = dtype_code(loop[1] if op == ElementwiseOp.Where else loop[0])
     on_gpu = on_gpu and result.size > 0
+    keep = []
+    target = result if (not on_gpu or result.flags.c_contiguous) else np.empty(shape, dtype=result.dtype)
+    for k in range(n):
+        x = ops[k]
+        if isinstance(x, np.ndarray) and x.ndim > 0:
+            if on_gpu:  # staged operands: C-contiguous, of the output's shape
+                x = np.ascontiguousarray(x if x.shape == shape else np.broadcast_to(x, shape))
+                keep.append(x)
+                ins[k].view = host_view(x, False)
+            else:
+                keep.append(x)
+                ins[k].view = _broadcast_to(host_view(x, False), shape,
+                                            f"{name}: operands could not be broadcast together")
+            ins[k].is_scalar = False
+        else:
+            ins[k].scalar = make_scalar(x, loop[k])
+            ins[k].is_scalar = True
+    vo = host_view(target, True)
     if on_gpu:
         device = rt.current_device()
-        target = result if result.flags.c_contiguous else np.empty(shape, dtype=result.dtype)
-        ins = []
-        for x in (A, B):
-            if isinstance(x, np.ndarray):
-                ins.append(np.asarray(x if x.shape == shape else np.broadcast_to(x, shape), order="C"))
-        vo = host_view(target, True)
-        if len(ins) == 2:
-            va = host_view(ins[0], False)
-            vb = host_view(ins[1], False)
-            with nogil:
-                binary_staged(op, va, vb, vo, compute, device, s)
-        else:
-            sc = make_scalar(A if scalar_a else B, res)
-            va = host_view(ins[0], False)
-            with nogil:
-                binary_scalar_staged(op, va, sc, scalar_first, vo, compute, device, s)
+        with nogil:
+            elementwise_staged(op, ins, n, vo, compute, device, s)
         if target is not result:
             np.copyto(result, target)
     else:
-        vo = host_view(result, True)
-        if len(arrays) == 2:
-            va = broadcast_view(host_view(A, False), shape)
-            vb = broadcast_view(host_view(B, False), shape)
-            with nogil:
-                binary(op, va, vb, vo, compute, s)
-        else:
-            sc = make_scalar(A if scalar_a else B, res)
-            va = broadcast_view(host_view(A if not scalar_a else B, False), shape)
-            with nogil:
-                binary_scalar(op, va, sc, scalar_first, vo, compute, s)
+        with nogil:
+            elementwise(op, ins, n, vo, compute, s)
     if out is None and result.ndim == 0:
         return result[()]
     return result
-
-
-_PINNED_RESULT_MAX = 256 << 20
 
 
 def _prod(shape):
@@ -253,44 +264,251 @@ def _overlaps(x, out):
         and x.shape == out.shape)
 
 
-cdef inline object _binary(BinaryOp op, str name, object a, object b, object out, object stream):
+_same_dtype_result = {}
+
+
+cdef object fast_same_dtype(ElementwiseOp op, object ufunc, Array A, Array B, object out, StreamHandle s):
+    """Two device arrays of one dtype and shape, out new or exactly right: no Python-level type work beyond
+    one dict lookup. None when the call does not qualify."""
+    key = (<int>op, <int>A.view.dtype)
+    res = _same_dtype_result.get(key)
+    if res is None:
+        loop = resolve(ufunc, (A._dtype, A._dtype))
+        if loop[0] != A._dtype:
+            return None
+        res = loop[-1]
+        _same_dtype_result[key] = res
+    cdef DType rd = dtype_code(res)
+    cdef Array O
+    if out is None:
+        O = new_array_like_view(A.view, res, rd, s)
+    elif type(out) is Array and (<Array>out).view.dtype == rd and (<Array>out).view.device == A.view.device \
+            and same_shape((<Array>out).view, A.view) and not (<Array>out).view.readonly \
+            and not needs_private_copy(A.view, (<Array>out).view) \
+            and not needs_private_copy(B.view, (<Array>out).view):
+        O = <Array>out
+    else:
+        return None
+    cdef Operand ins[2]
+    ins[0].view = A.view
+    ins[0].is_scalar = False
+    ins[1].view = B.view
+    ins[1].is_scalar = False
+    elementwise(op, ins, 2, O.view, A.view.dtype, s)  # asynchronous: no need to drop the GIL
+    O.stream = s
+    return O
+
+
+cdef object call(ElementwiseOp op, str name, object ufunc, tuple operands, object out, object stream):
     cdef StreamHandle s = resolve_stream(stream)
-    cdef Array A, B, O
-    # Fast path: two device arrays of one dtype and shape, the output new or of that dtype and shape too.
-    if type(a) is Array and type(b) is Array:
-        A = <Array>a
-        B = <Array>b
+    if len(operands) == 2 and type(operands[0]) is Array and type(operands[1]) is Array:
+        A = <Array>operands[0]
+        B = <Array>operands[1]
         if A.view.dtype == B.view.dtype and A.view.device == B.view.device and same_shape(A.view, B.view):
-            if out is None:
-                O = new_array_like_view(A.view, A._dtype, A.view.dtype, s)
-            elif type(out) is Array and (<Array>out).view.dtype == A.view.dtype \
-                    and (<Array>out).view.device == A.view.device and same_shape((<Array>out).view, A.view) \
-                    and not (<Array>out).view.readonly and not needs_private_copy(A.view, (<Array>out).view) \
-                    and not needs_private_copy(B.view, (<Array>out).view):
-                O = <Array>out
-            else:
-                O = None
-            if O is not None:
-                binary(op, A.view, B.view, O.view, A.view.dtype, s)  # asynchronous: no need to drop the GIL
-                O.stream = s
-                return O
-    if isinstance(a, Array) or isinstance(b, Array) or isinstance(out, Array):
-        r = _binary_device(op, name, a, b, out, s)
-        if r is NotImplemented:
-            raise TypeError(f"{name}: unsupported operand types {type(a).__name__} and {type(b).__name__}")
-        return r
-    return _binary_host(op, name, a, b, out, s)
+            r = fast_same_dtype(op, ufunc, A, B, out, s)
+            if r is not None:
+                return r
+    if isinstance(out, tuple):
+        if len(out) != 1:
+            raise ValueError(f"{name}: out must be a single array (or a tuple of one)")
+        out = out[0]
+    for x in operands:
+        if isinstance(x, Array):
+            return run_device(op, name, ufunc, operands, out, s)
+    if isinstance(out, Array):
+        return run_device(op, name, ufunc, operands, out, s)
+    return run_host(op, name, ufunc, operands, out, s)
 
 
-def add(a, b, out=None, stream=None):
-    """Elementwise ``a + b`` with NumPy's broadcasting and type promotion.
+# ------------------------------------------------------------------------------------------------ the API
 
-    NumPy inputs give a NumPy result, computed on the GPU when one is available (data moves through a
-    pinned staging ring in chunks, overlapping transfers and compute) or on the host backend otherwise;
-    npgpu.Array inputs give an npgpu.Array on their device. ``out`` may be one of the inputs
-    (``add(a, b, out=b)`` is ``b += a``); its dtype must be reachable with NumPy's 'same_kind' casting.
-    """
-    return _binary(BinaryOp.Add, "add", a, b, out, stream)
+_DOC = """Elementwise ``{expr}``, as numpy.{np_name}: broadcasting, NumPy 2 type promotion (Python scalars
+are weak), ``out=`` with 'same_kind' casting (``out`` may be an input: in place).
+
+NumPy inputs give a NumPy result, computed on the GPU when one is available (data moves through a pinned
+staging ring in chunks, overlapping transfers and compute) or on the host backend otherwise; npgpu.Array
+inputs give an npgpu.Array on their device, any strides (views, transposes, negative steps).{extra}"""
 
 
-_array._register_op("add", add)
+def _make(int op_code, str name, ufunc, str expr, int nin, str extra=""):
+    cdef ElementwiseOp op = <ElementwiseOp>op_code
+    if nin == 1:
+        def f(x, out=None, stream=None):
+            return call(op, name, ufunc, (x,), out, stream)
+    elif nin == 2:
+        def f(x1, x2, out=None, stream=None):
+            return call(op, name, ufunc, (x1, x2), out, stream)
+    else:
+        def f(x1, x2, x3, out=None, stream=None):
+            return call(op, name, ufunc, (x1, x2, x3), out, stream)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = _DOC.format(expr=expr, np_name=ufunc.__name__, extra=extra)
+    f.__module__ = "npgpu"
+    _array._register_op(name, f)
+    if ufunc.__name__ != name:
+        _array._register_op(ufunc.__name__, f)
+    return f
+
+
+_INT_DIV = ("\n\nInteger division by zero gives 0 (NumPy also warns; npgpu does not), and MIN // -1 wraps to "
+            "MIN, as NumPy's result.")
+
+add = _make(<int>ElementwiseOp.Add, "add", np.add, "x1 + x2", 2)
+subtract = _make(<int>ElementwiseOp.Subtract, "subtract", np.subtract, "x1 - x2", 2)
+multiply = _make(<int>ElementwiseOp.Multiply, "multiply", np.multiply, "x1 * x2", 2)
+divide = true_divide = _make(<int>ElementwiseOp.TrueDivide, "true_divide", np.true_divide, "x1 / x2", 2)
+_array._register_op("divide", true_divide)
+floor_divide = _make(<int>ElementwiseOp.FloorDivide, "floor_divide", np.floor_divide, "x1 // x2", 2, _INT_DIV)
+remainder = mod = _make(<int>ElementwiseOp.Remainder, "remainder", np.remainder, "x1 % x2", 2, _INT_DIV)
+power = _make(<int>ElementwiseOp.Power, "power", np.power, "x1 ** x2", 2,
+              "\n\nA negative scalar exponent of an integer loop raises ValueError, as NumPy; negative "
+              "elements of an integer exponent array give 0.")
+maximum = _make(<int>ElementwiseOp.Maximum, "maximum", np.maximum, "maximum(x1, x2)", 2,
+                "\n\nNaNs propagate (numpy.maximum, not fmax).")
+minimum = _make(<int>ElementwiseOp.Minimum, "minimum", np.minimum, "minimum(x1, x2)", 2,
+                "\n\nNaNs propagate (numpy.minimum, not fmin).")
+hypot = _make(<int>ElementwiseOp.Hypot, "hypot", np.hypot, "sqrt(x1**2 + x2**2)", 2)
+arctan2 = _make(<int>ElementwiseOp.Arctan2, "arctan2", np.arctan2, "arctan(x1 / x2) by quadrant", 2)
+equal = _make(<int>ElementwiseOp.Equal, "equal", np.equal, "x1 == x2", 2)
+not_equal = _make(<int>ElementwiseOp.NotEqual, "not_equal", np.not_equal, "x1 != x2", 2)
+less = _make(<int>ElementwiseOp.Less, "less", np.less, "x1 < x2", 2)
+less_equal = _make(<int>ElementwiseOp.LessEqual, "less_equal", np.less_equal, "x1 <= x2", 2)
+greater = _make(<int>ElementwiseOp.Greater, "greater", np.greater, "x1 > x2", 2)
+greater_equal = _make(<int>ElementwiseOp.GreaterEqual, "greater_equal", np.greater_equal, "x1 >= x2", 2)
+logical_and = _make(<int>ElementwiseOp.LogicalAnd, "logical_and", np.logical_and, "x1 and x2", 2)
+logical_or = _make(<int>ElementwiseOp.LogicalOr, "logical_or", np.logical_or, "x1 or x2", 2)
+logical_xor = _make(<int>ElementwiseOp.LogicalXor, "logical_xor", np.logical_xor, "x1 xor x2", 2)
+bitwise_and = _make(<int>ElementwiseOp.BitwiseAnd, "bitwise_and", np.bitwise_and, "x1 & x2", 2)
+bitwise_or = _make(<int>ElementwiseOp.BitwiseOr, "bitwise_or", np.bitwise_or, "x1 | x2", 2)
+bitwise_xor = _make(<int>ElementwiseOp.BitwiseXor, "bitwise_xor", np.bitwise_xor, "x1 ^ x2", 2)
+
+negative = _make(<int>ElementwiseOp.Negative, "negative", np.negative, "-x", 1)
+positive = _make(<int>ElementwiseOp.Positive, "positive", np.positive, "+x", 1)
+absolute = abs = _make(<int>ElementwiseOp.Absolute, "absolute", np.absolute, "|x|", 1)
+sign = _make(<int>ElementwiseOp.Sign, "sign", np.sign, "sign(x)", 1, "\n\nComplex: x / |x| (NumPy 2).")
+square = _make(<int>ElementwiseOp.Square, "square", np.square, "x * x", 1)
+reciprocal = _make(<int>ElementwiseOp.Reciprocal, "reciprocal", np.reciprocal, "1 / x", 1,
+                   "\n\nIntegers: 1 // x, and 0 for x == 0.")
+sqrt = _make(<int>ElementwiseOp.Sqrt, "sqrt", np.sqrt, "sqrt(x)", 1)
+cbrt = _make(<int>ElementwiseOp.Cbrt, "cbrt", np.cbrt, "cbrt(x)", 1)
+exp = _make(<int>ElementwiseOp.Exp, "exp", np.exp, "exp(x)", 1)
+expm1 = _make(<int>ElementwiseOp.Expm1, "expm1", np.expm1, "exp(x) - 1", 1)
+exp2 = _make(<int>ElementwiseOp.Exp2, "exp2", np.exp2, "2 ** x", 1)
+log = _make(<int>ElementwiseOp.Log, "log", np.log, "log(x)", 1)
+log1p = _make(<int>ElementwiseOp.Log1p, "log1p", np.log1p, "log(1 + x)", 1)
+log2 = _make(<int>ElementwiseOp.Log2, "log2", np.log2, "log2(x)", 1)
+log10 = _make(<int>ElementwiseOp.Log10, "log10", np.log10, "log10(x)", 1)
+sin = _make(<int>ElementwiseOp.Sin, "sin", np.sin, "sin(x)", 1)
+cos = _make(<int>ElementwiseOp.Cos, "cos", np.cos, "cos(x)", 1)
+tan = _make(<int>ElementwiseOp.Tan, "tan", np.tan, "tan(x)", 1)
+arcsin = _make(<int>ElementwiseOp.Arcsin, "arcsin", np.arcsin, "arcsin(x)", 1)
+arccos = _make(<int>ElementwiseOp.Arccos, "arccos", np.arccos, "arccos(x)", 1)
+arctan = _make(<int>ElementwiseOp.Arctan, "arctan", np.arctan, "arctan(x)", 1)
+sinh = _make(<int>ElementwiseOp.Sinh, "sinh", np.sinh, "sinh(x)", 1)
+cosh = _make(<int>ElementwiseOp.Cosh, "cosh", np.cosh, "cosh(x)", 1)
+tanh = _make(<int>ElementwiseOp.Tanh, "tanh", np.tanh, "tanh(x)", 1)
+floor = _make(<int>ElementwiseOp.Floor, "floor", np.floor, "floor(x)", 1)
+ceil = _make(<int>ElementwiseOp.Ceil, "ceil", np.ceil, "ceil(x)", 1)
+trunc = _make(<int>ElementwiseOp.Trunc, "trunc", np.trunc, "trunc(x)", 1)
+rint = _make(<int>ElementwiseOp.Rint, "rint", np.rint, "round half to even", 1)
+isnan = _make(<int>ElementwiseOp.IsNan, "isnan", np.isnan, "x is NaN", 1)
+isinf = _make(<int>ElementwiseOp.IsInf, "isinf", np.isinf, "x is infinite", 1)
+isfinite = _make(<int>ElementwiseOp.IsFinite, "isfinite", np.isfinite, "x is finite", 1)
+logical_not = _make(<int>ElementwiseOp.LogicalNot, "logical_not", np.logical_not, "not x", 1)
+invert = bitwise_not = _make(<int>ElementwiseOp.Invert, "invert", np.invert, "~x", 1)
+conjugate = conj = _make(<int>ElementwiseOp.Conjugate, "conjugate", np.conjugate, "conj(x)", 1)
+_array._register_op("conj", conjugate)
+
+
+class _WhereLoop:
+    """numpy's where has no ufunc; its type rule is result_type(x, y) with a bool condition."""
+    __name__ = "where"
+
+    @staticmethod
+    def resolve_dtypes(key):
+        # A Python type stands for a weak scalar: result_type treats a Python value of it the same way.
+        res = np.result_type(*[k if isinstance(k, np.dtype) else k(0) for k in key[1:3]])
+        return (np.dtype(bool), res, res, res)
+
+    def __call__(self, c, x, y, out=None):
+        return np.where(c, x, y) if out is None else np.copyto(out, np.where(c, x, y))
+
+
+_where = _make(<int>ElementwiseOp.Where, "where", _WhereLoop(), "x if condition else y", 3)
+
+
+def where(condition, x, y, out=None, stream=None):
+    """``x`` where ``condition`` is true, ``y`` elsewhere, as numpy.where(condition, x, y): broadcasting,
+    the result dtype is NumPy's result_type(x, y) (Python scalars weak); the condition is converted to bool.
+    NumPy inputs give a NumPy result, npgpu.Array inputs an npgpu.Array."""
+    return _where(condition, x, y, out=out, stream=stream)
+
+
+_clip_ufunc = getattr((np._core if hasattr(np, "_core") else np.core).umath, "clip", None)
+_clip = _make(<int>ElementwiseOp.Clip, "clip", _clip_ufunc, "minimum(maximum(a, a_min), a_max)", 3) \
+    if _clip_ufunc is not None else None
+
+
+def clip(a, a_min, a_max, out=None, stream=None):
+    """``minimum(maximum(a, a_min), a_max)`` elementwise, as numpy.clip (NaNs propagate; bounds may be
+    scalars or arrays; None for no bound)."""
+    if a_min is None and a_max is None:
+        raise ValueError("One of max or min must be given")
+    if a_min is None:
+        return minimum(a, a_max, out=out, stream=stream)
+    if a_max is None:
+        return maximum(a, a_min, out=out, stream=stream)
+    return _clip(a, a_min, a_max, out=out, stream=stream)
+
+
+_array._register_op("clip", clip)
+
+
+class _AxpyLoop:
+    """The type rule of alpha * x + y: NumPy's for multiply then add."""
+    __name__ = "axpy"
+
+    @staticmethod
+    def resolve_dtypes(key):
+        m = np.multiply.resolve_dtypes(key[0:2] + (None,))[-1]
+        r = np.add.resolve_dtypes((m, key[2], None))[-1]
+        return (r, r, r, r)
+
+
+_axpy = _make(<int>ElementwiseOp.Axpy, "axpy", _AxpyLoop(), "alpha * x + y", 3)
+
+
+def axpy(alpha, x, y, stream=None):
+    """``y = alpha * x + y`` in place, in one pass (BLAS's axpy; rounded as a multiply then an add, as
+    NumPy's ``y += alpha * x``), and returns y. ``y`` is an npgpu.Array or a writeable NumPy array whose
+    dtype holds the result ('same_kind' casting); ``alpha`` a scalar."""
+    if isinstance(alpha, (Array, np.ndarray)) and np.ndim(alpha) != 0:
+        raise TypeError("axpy: alpha must be a scalar")
+    if not isinstance(y, (Array, np.ndarray)):
+        raise TypeError(f"axpy: y must be an npgpu.Array or a numpy.ndarray, not {type(y).__name__}")
+    return _axpy(alpha, x, y, out=y, stream=stream)
+
+
+def astype(x, dtype, stream=None):
+    """``x`` converted to `dtype` (NumPy's unsafe casting, as ndarray.astype): npgpu.Array in, npgpu.Array
+    out; NumPy in, NumPy out (``x.astype(dtype)``)."""
+    if isinstance(x, Array):
+        return x.astype(dtype, stream=stream)
+    return np.asarray(x).astype(dtype)
+
+
+def real(x):
+    """The real part (a view for complex device arrays, as numpy.real)."""
+    return x.real if isinstance(x, Array) else np.real(x)
+
+
+def imag(x):
+    """The imaginary part (a view for complex device arrays, as numpy.imag)."""
+    return x.imag if isinstance(x, Array) else np.imag(x)
+
+
+UFUNCS = ("add subtract multiply true_divide floor_divide remainder power maximum minimum hypot arctan2 "
+          "equal not_equal less less_equal greater greater_equal logical_and logical_or logical_xor "
+          "bitwise_and bitwise_or bitwise_xor negative positive absolute sign square reciprocal sqrt cbrt exp "
+          "expm1 exp2 log log1p log2 log10 sin cos tan arcsin arccos arctan sinh cosh tanh floor ceil trunc "
+          "rint isnan isinf isfinite logical_not invert conjugate").split()

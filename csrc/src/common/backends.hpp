@@ -9,10 +9,9 @@
 namespace npgpu {
 
 #define NPGPU_BACKEND_DECLS                                                                           \
-  void binary(BinaryOp op, const ArrayView& a, const ArrayView& b, const ArrayView& out, DType compute, \
-              StreamHandle stream);                                                                   \
-  void binary_scalar(BinaryOp op, const ArrayView& a, const Scalar& s, bool scalar_first,             \
-                     const ArrayView& out, DType compute, StreamHandle stream);                       \
+  /* operands already of the loop's input types, out of its result type */                         \
+  void elementwise(ElementwiseOp op, const Operand* in, const ArrayView& out, DType compute,            \
+                   StreamHandle stream);                                                              \
   void copy(const ArrayView& src, const ArrayView& dst, StreamHandle stream);                     \
   void launch_indices(const Dim3& grid, const Dim3& block, const ArrayView& thread_idx,               \
                       const ArrayView& block_idx, const ArrayView& block_dim, const ArrayView& grid_dim, \

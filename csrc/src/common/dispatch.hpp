@@ -2,6 +2,7 @@
 // Internal: run a generic lambda with the C++ type of a runtime DType.
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "common/complex.hpp"
 #include "common/half.hpp"
@@ -28,6 +29,26 @@ template <> struct ctype<DType::Float16> { using type = float16; };
 template <> struct ctype<DType::BFloat16> { using type = bfloat16; };
 
 template <class T> struct type_tag { using type = T; };
+
+// The DType of C++ element type T.
+template <class T>
+constexpr DType dtype_of() {
+  if constexpr (std::is_same_v<T, bool>) return DType::Bool;
+  else if constexpr (std::is_same_v<T, std::int8_t>) return DType::Int8;
+  else if constexpr (std::is_same_v<T, std::int16_t>) return DType::Int16;
+  else if constexpr (std::is_same_v<T, std::int32_t>) return DType::Int32;
+  else if constexpr (std::is_same_v<T, std::int64_t>) return DType::Int64;
+  else if constexpr (std::is_same_v<T, std::uint8_t>) return DType::UInt8;
+  else if constexpr (std::is_same_v<T, std::uint16_t>) return DType::UInt16;
+  else if constexpr (std::is_same_v<T, std::uint32_t>) return DType::UInt32;
+  else if constexpr (std::is_same_v<T, std::uint64_t>) return DType::UInt64;
+  else if constexpr (std::is_same_v<T, float>) return DType::Float32;
+  else if constexpr (std::is_same_v<T, double>) return DType::Float64;
+  else if constexpr (std::is_same_v<T, complex64>) return DType::Complex64;
+  else if constexpr (std::is_same_v<T, complex128>) return DType::Complex128;
+  else if constexpr (std::is_same_v<T, float16>) return DType::Float16;
+  else return DType::BFloat16;
+}
 
 // fn(type_tag<T>{}) for the C++ type T of `d`: the 13 dtypes operations compute in. float16 and bfloat16
 // are storage types (load_as/store_as convert them; their math runs in float32), so they raise TypeError

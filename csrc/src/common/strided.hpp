@@ -27,6 +27,25 @@ struct StridedPlan {
       i = q;
     }
   }
+
+  // Byte offsets of the first element of row `row`, a row being the innermost dimension.
+  NPGPU_HD void row_offsets(std::int64_t row, std::int64_t* off) const {
+    for (int k = 0; k < N; ++k) off[k] = 0;
+    for (int d = ndim - 2; d >= 0; --d) {
+      const std::int64_t n = shape[d];
+      const std::int64_t q = row / n;
+      const std::int64_t r = row - q * n;
+      for (int k = 0; k < N; ++k) off[k] += r * strides[k][d];
+      row = q;
+    }
+  }
+
+  std::int64_t inner() const { return shape[ndim - 1]; }
+  std::int64_t rows() const {
+    std::int64_t r = 1;
+    for (int d = 0; d + 1 < ndim; ++d) r *= shape[d];
+    return r;
+  }
 };
 
 // Views must share `shape` (the output's). Dimensions of extent 1 are dropped, adjacent dimensions merged
@@ -51,6 +70,11 @@ StridedPlan<N> make_plan(const ArrayView* const* views) {
     p.shape[j] = out.shape[d];
     for (int k = 0; k < N; ++k) p.strides[k][j] = views[k]->strides[d];
     p.ndim = j + 1;
+  }
+  if (p.ndim == 0) {  // one element: a 1-D plan of extent 1
+    p.ndim = 1;
+    p.shape[0] = 1;
+    for (int k = 0; k < N; ++k) p.strides[k][0] = 0;
   }
   return p;
 }

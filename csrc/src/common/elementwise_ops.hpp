@@ -1,0 +1,589 @@
+#pragma once
+// Internal: the per-element operations, one definition each, used by the CUDA kernels and the host loops
+// alike. Each functor is called with its operands already converted to the loop type T that NumPy's type
+// resolution picked (the Python layer asks numpy's ufunc for it), and declares:
+//   arity                  number of operands
+//   supports<T>            whether a loop over T exists (NumPy's loop table; others raise TypeError)
+//   result<T>              the element type it returns (bool for comparisons, the real type for abs(complex))
+//   input<T, k>            the type of operand k (T, except where's condition, which is bool)
+// Integer arithmetic wraps as NumPy's does (computed in the unsigned type: no signed-overflow UB); integer
+// division by zero gives 0 (NumPy also warns; npgpu does not). Float results follow IEEE/C99 as NumPy's.
+#include <cuda/std/cmath>
+#include <cuda/std/complex>
+#include <cuda/std/limits>
+#include <cuda/std/type_traits>
+#include <string>
+
+#include "common/complex.hpp"
+#include "common/hd.hpp"
+#include "npgpu/elementwise.hpp"
+#include "npgpu/errors.hpp"
+
+namespace npgpu::detail {
+
+namespace ew {
+
+template <class T> inline constexpr bool is_bool = ::cuda::std::is_same_v<T, bool>;
+template <class T> inline constexpr bool is_int = ::cuda::std::is_integral_v<T> && !is_bool<T>;
+template <class T> inline constexpr bool is_float = ::cuda::std::is_floating_point_v<T>;
+template <class T> inline constexpr bool is_cplx = is_complex<T>::value;
+template <class T> inline constexpr bool is_real = is_bool<T> || is_int<T> || is_float<T>;
+template <class T> inline constexpr bool is_number = !is_bool<T>;
+template <class T> inline constexpr bool is_inexact = is_float<T> || is_cplx<T>;
+
+template <class T> struct real_of { using type = T; };
+template <class R> struct real_of<Complex<R>> { using type = R; };
+template <class T> using real_t = typename real_of<T>::type;
+
+template <class T>
+using std_complex = ::cuda::std::complex<real_t<T>>;
+template <class T>
+NPGPU_HD std_complex<T> to_std(T z) { return {z.re, z.im}; }
+template <class T>
+NPGPU_HD T from_std(std_complex<T> z) { return T(z.real(), z.imag()); }
+
+// Integer arithmetic in the unsigned type of the same width: NumPy's wrap-around, without C++'s UB.
+template <class T>
+NPGPU_HD T wrap_add(T a, T b) {
+  using U = ::cuda::std::make_unsigned_t<T>;
+  return static_cast<T>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
+}
+template <class T>
+NPGPU_HD T wrap_sub(T a, T b) {
+  using U = ::cuda::std::make_unsigned_t<T>;
+  return static_cast<T>(static_cast<U>(static_cast<U>(a) - static_cast<U>(b)));
+}
+template <class T>
+NPGPU_HD T wrap_mul(T a, T b) {
+  using U = ::cuda::std::make_unsigned_t<T>;
+  using W = ::cuda::std::conditional_t<(sizeof(U) < sizeof(unsigned)), unsigned, U>;  // no int promotion
+  return static_cast<T>(static_cast<U>(static_cast<W>(static_cast<U>(a)) * static_cast<W>(static_cast<U>(b))));
+}
+
+template <class T>
+NPGPU_HD bool isnan_(T x) {
+  if constexpr (is_float<T>) return x != x;
+  else if constexpr (is_cplx<T>) return x.re != x.re || x.im != x.im;
+  else return false;
+}
+
+// NumPy's ordering of complex numbers: lexicographic on (real, imag).
+template <class T>
+NPGPU_HD bool less_(T a, T b) {
+  if constexpr (is_cplx<T>) return a.re < b.re || (a.re == b.re && a.im < b.im);
+  else return a < b;
+}
+
+// npy_divmod for floats: Python's floor division and modulo, as NumPy computes them.
+template <class T>
+NPGPU_HD void float_divmod(T a, T b, T& floordiv, T& mod) {
+  using ::cuda::std::copysign;
+  using ::cuda::std::floor;
+  using ::cuda::std::fmod;
+  mod = fmod(a, b);
+  if (b == T(0)) {
+    floordiv = a / b;
+    return;
+  }
+  T div = (a - mod) / b;
+  if (mod != T(0)) {
+    if ((b < T(0)) != (mod < T(0))) {
+      mod += b;
+      div -= T(1);
+    }
+  } else {
+    mod = copysign(T(0), b);
+  }
+  if (div != T(0)) {
+    floordiv = floor(div);
+    if (div - floordiv > T(0.5)) floordiv += T(1);
+  } else {
+    floordiv = copysign(T(0), a / b);
+  }
+}
+
+// Python's integer floor division and modulo; a zero divisor gives 0 for both, as NumPy's results.
+template <class T>
+NPGPU_HD T int_floordiv(T a, T b) {
+  if (b == 0) return 0;
+  if constexpr (::cuda::std::is_signed_v<T>) {
+    if (b == -1) return wrap_sub(T(0), a);  // MIN // -1 wraps to MIN, as NumPy's result
+    T q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+    return q;
+  } else {
+    return a / b;
+  }
+}
+template <class T>
+NPGPU_HD T int_mod(T a, T b) {
+  if (b == 0) return 0;
+  if constexpr (::cuda::std::is_signed_v<T>) {
+    if (b == -1) return 0;
+    T r = a % b;
+    if (r != 0 && ((r < 0) != (b < 0))) r += b;
+    return r;
+  } else {
+    return a % b;
+  }
+}
+
+template <class T>
+NPGPU_HD T int_pow(T base, T exp) {
+  if constexpr (::cuda::std::is_signed_v<T>) {
+    if (exp < 0) return 0;  // NumPy raises ValueError; the Python layer checks scalar exponents
+  }
+  using U = ::cuda::std::make_unsigned_t<T>;
+  U e = static_cast<U>(exp);
+  T r = 1;
+  T b = base;
+  while (e) {
+    if (e & 1u) r = wrap_mul(r, b);
+    b = wrap_mul(b, b);
+    e >>= 1;
+  }
+  return r;
+}
+
+}  // namespace ew
+
+// ---------------------------------------------------------------------------------------------- binary
+
+struct Binary {
+  static constexpr int arity = 2;
+  template <class T> using result = T;
+  template <class T, int k> using input = T;
+};
+struct Comparison {
+  static constexpr int arity = 2;
+  template <class T> using result = bool;
+  template <class T, int k> using input = T;
+  template <class T> static constexpr bool supports = true;
+};
+
+struct AddOp : Binary {
+  template <class T> static constexpr bool supports = true;
+  template <class T>
+  NPGPU_HD T operator()(T a, T b) const {
+    if constexpr (ew::is_bool<T>) return a || b;  // NumPy: True + True is True
+    else if constexpr (ew::is_int<T>) return ew::wrap_add(a, b);
+    else return a + b;
+  }
+};
+
+struct SubtractOp : Binary {
+  template <class T> static constexpr bool supports = ew::is_number<T>;
+  template <class T>
+  NPGPU_HD T operator()(T a, T b) const {
+    if constexpr (ew::is_int<T>) return ew::wrap_sub(a, b);
+    else return a - b;
+  }
+};
+
+struct MultiplyOp : Binary {
+  template <class T> static constexpr bool supports = true;
+  template <class T>
+  NPGPU_HD T operator()(T a, T b) const {
+    if constexpr (ew::is_bool<T>) return a && b;
+    else if constexpr (ew::is_int<T>) return ew::wrap_mul(a, b);
+    else return a * b;
+  }
+};
+
+struct TrueDivideOp : Binary {
+  template <class T> static constexpr bool supports = ew::is_inexact<T>;
+  template <class T>
+  NPGPU_HD T operator()(T a, T b) const {
+    if constexpr (ew::is_cplx<T>) return ew::from_std<T>(ew::to_std(a) / ew::to_std(b));
+    else return a / b;
+  }
+};
+
+struct FloorDivideOp : Binary {
+  template <class T> static constexpr bool supports = ew::is_int<T> || ew::is_float<T>;
+  template <class T>
+  NPGPU_HD T operator()(T a, T b) const {
+    if constexpr (ew::is_int<T>) {
+      return ew::int_floordiv(a, b);
+    } else {
+      T q, m;
+      ew::float_divmod(a, b, q, m);
+      return q;
+    }
+  }
+};
+
+struct RemainderOp : Binary {
+  template <class T> static constexpr bool supports = ew::is_int<T> || ew::is_float<T>;
+  template <class T>
+  NPGPU_HD T operator()(T a, T b) const {
+    if constexpr (ew::is_int<T>) {
+      return ew::int_mod(a, b);
+    } else {
+      T q, m;
+      ew::float_divmod(a, b, q, m);
+      return m;
+    }
+  }
+};
+
+struct PowerOp : Binary {
+  template <class T> static constexpr bool supports = ew::is_number<T>;
+  template <class T>
+  NPGPU_HD T operator()(T a, T b) const {
+    if constexpr (ew::is_int<T>) return ew::int_pow(a, b);
+    else if constexpr (ew::is_float<T>) return ::cuda::std::pow(a, b);
+    else return ew::from_std<T>(::cuda::std::pow(ew::to_std(a), ew::to_std(b)));
+  }
+};
+
+// maximum/minimum propagate NaNs (NumPy's maximum, not fmax).
+struct MaximumOp : Binary {
+  template <class T> static constexpr bool supports = true;
+  template <class T>
+  NPGPU_HD T operator()(T a, T b) const {
+    if constexpr (ew::is_bool<T>) return a || b;
+    else if constexpr (ew::is_int<T>) return a < b ? b : a;
+    else {
+      if (ew::isnan_(a)) return a;
+      if (ew::isnan_(b)) return b;
+      return ew::less_(a, b) ? b : a;
+    }
+  }
+};
+
+struct MinimumOp : Binary {
+  template <class T> static constexpr bool supports = true;
+  template <class T>
+  NPGPU_HD T operator()(T a, T b) const {
+    if constexpr (ew::is_bool<T>) return a && b;
+    else if constexpr (ew::is_int<T>) return b < a ? b : a;
+    else {
+      if (ew::isnan_(a)) return a;
+      if (ew::isnan_(b)) return b;
+      return ew::less_(b, a) ? b : a;
+    }
+  }
+};
+
+struct HypotOp : Binary {
+  template <class T> static constexpr bool supports = ew::is_float<T>;
+  template <class T>
+  NPGPU_HD T operator()(T a, T b) const { return ::cuda::std::hypot(a, b); }
+};
+
+struct Arctan2Op : Binary {
+  template <class T> static constexpr bool supports = ew::is_float<T>;
+  template <class T>
+  NPGPU_HD T operator()(T a, T b) const { return ::cuda::std::atan2(a, b); }
+};
+
+struct EqualOp : Comparison {
+  template <class T>
+  NPGPU_HD bool operator()(T a, T b) const { return a == b; }
+};
+struct NotEqualOp : Comparison {
+  template <class T>
+  NPGPU_HD bool operator()(T a, T b) const { return !(a == b); }
+};
+struct LessOp : Comparison {
+  template <class T>
+  NPGPU_HD bool operator()(T a, T b) const { return ew::less_(a, b); }
+};
+struct LessEqualOp : Comparison {
+  template <class T>
+  NPGPU_HD bool operator()(T a, T b) const { return ew::less_(a, b) || a == b; }
+};
+struct GreaterOp : Comparison {
+  template <class T>
+  NPGPU_HD bool operator()(T a, T b) const { return ew::less_(b, a); }
+};
+struct GreaterEqualOp : Comparison {
+  template <class T>
+  NPGPU_HD bool operator()(T a, T b) const { return ew::less_(b, a) || a == b; }
+};
+
+// Truth of an element ("!= 0"; a complex number is true unless both parts are 0).
+template <class T>
+NPGPU_HD bool truth(T a) {
+  if constexpr (ew::is_cplx<T>) return a.re != 0 || a.im != 0;
+  else return a != T(0);
+}
+
+struct LogicalAndOp : Comparison {
+  template <class T>
+  NPGPU_HD bool operator()(T a, T b) const { return truth(a) && truth(b); }
+};
+struct LogicalOrOp : Comparison {
+  template <class T>
+  NPGPU_HD bool operator()(T a, T b) const { return truth(a) || truth(b); }
+};
+struct LogicalXorOp : Comparison {
+  template <class T>
+  NPGPU_HD bool operator()(T a, T b) const { return truth(a) != truth(b); }
+};
+
+struct BitwiseAndOp : Binary {
+  template <class T> static constexpr bool supports = ew::is_int<T> || ew::is_bool<T>;
+  template <class T>
+  NPGPU_HD T operator()(T a, T b) const { return static_cast<T>(a & b); }
+};
+struct BitwiseOrOp : Binary {
+  template <class T> static constexpr bool supports = ew::is_int<T> || ew::is_bool<T>;
+  template <class T>
+  NPGPU_HD T operator()(T a, T b) const { return static_cast<T>(a | b); }
+};
+struct BitwiseXorOp : Binary {
+  template <class T> static constexpr bool supports = ew::is_int<T> || ew::is_bool<T>;
+  template <class T>
+  NPGPU_HD T operator()(T a, T b) const { return static_cast<T>(a ^ b); }
+};
+
+// ---------------------------------------------------------------------------------------------- unary
+
+struct Unary {
+  static constexpr int arity = 1;
+  template <class T> using result = T;
+  template <class T, int k> using input = T;
+};
+struct Predicate {
+  static constexpr int arity = 1;
+  template <class T> using result = bool;
+  template <class T, int k> using input = T;
+  template <class T> static constexpr bool supports = true;
+};
+
+struct NegativeOp : Unary {
+  template <class T> static constexpr bool supports = ew::is_number<T>;
+  template <class T>
+  NPGPU_HD T operator()(T a) const {
+    if constexpr (ew::is_int<T>) return ew::wrap_sub(T(0), a);
+    else if constexpr (ew::is_cplx<T>) return T(-a.re, -a.im);
+    else return -a;
+  }
+};
+
+struct PositiveOp : Unary {
+  template <class T> static constexpr bool supports = ew::is_number<T>;
+  template <class T>
+  NPGPU_HD T operator()(T a) const { return a; }
+};
+
+struct AbsoluteOp {
+  static constexpr int arity = 1;
+  template <class T> using result = ew::real_t<T>;
+  template <class T, int k> using input = T;
+  template <class T> static constexpr bool supports = true;
+  template <class T>
+  NPGPU_HD ew::real_t<T> operator()(T a) const {
+    if constexpr (ew::is_cplx<T>) return ::cuda::std::hypot(a.re, a.im);
+    else if constexpr (ew::is_float<T>) return ::cuda::std::fabs(a);
+    else if constexpr (ew::is_int<T> && ::cuda::std::is_signed_v<T>) return a < 0 ? ew::wrap_sub(T(0), a) : a;
+    else return a;
+  }
+};
+
+struct SignOp : Unary {
+  template <class T> static constexpr bool supports = ew::is_number<T>;
+  template <class T>
+  NPGPU_HD T operator()(T a) const {
+    if constexpr (ew::is_cplx<T>) {  // NumPy 2: z / |z|, 0 for 0
+      using R = ew::real_t<T>;
+      if (ew::isnan_(a)) return T(::cuda::std::numeric_limits<R>::quiet_NaN(), ::cuda::std::numeric_limits<R>::quiet_NaN());
+      const R m = ::cuda::std::hypot(a.re, a.im);
+      if (m == R(0)) return T(R(0), R(0));
+      if (::cuda::std::isinf(m)) {  // an infinite part: the unit vector of the infinities
+        const R re = ::cuda::std::isinf(a.re) ? ::cuda::std::copysign(R(1), a.re) : R(0);
+        const R im = ::cuda::std::isinf(a.im) ? ::cuda::std::copysign(R(1), a.im) : R(0);
+        const R n = ::cuda::std::hypot(re, im);
+        return T(re / n, im / n);
+      }
+      return T(a.re / m, a.im / m);
+    } else if constexpr (ew::is_float<T>) {
+      if (a != a) return a;
+      return a > T(0) ? T(1) : (a < T(0) ? T(-1) : T(0));
+    } else {
+      if constexpr (::cuda::std::is_unsigned_v<T>) return static_cast<T>(a > T(0) ? 1 : 0);
+      else return static_cast<T>(a > T(0) ? 1 : (a < T(0) ? -1 : 0));
+    }
+  }
+};
+
+struct SquareOp : Unary {
+  template <class T> static constexpr bool supports = true;
+  template <class T>
+  NPGPU_HD T operator()(T a) const { return MultiplyOp{}(a, a); }
+};
+
+struct ReciprocalOp : Unary {
+  template <class T> static constexpr bool supports = ew::is_number<T>;
+  template <class T>
+  NPGPU_HD T operator()(T a) const {
+    if constexpr (ew::is_int<T>) return a == 0 ? T(0) : static_cast<T>(T(1) / a);  // NumPy: 1 // x
+    else if constexpr (ew::is_cplx<T>) return TrueDivideOp{}(T(1, 0), a);
+    else return T(1) / a;
+  }
+};
+
+// Transcendental functions: float and complex loops. Complex math runs on ::cuda::std::complex.
+#define NPGPU_FLOAT_COMPLEX_FN(Name, expr_real, expr_complex)                                  \
+  struct Name : Unary {                                                                        \
+    template <class T> static constexpr bool supports = ew::is_inexact<T>;                     \
+    template <class T>                                                                         \
+    NPGPU_HD T operator()(T a) const {                                                         \
+      if constexpr (ew::is_cplx<T>) {                                                          \
+        using Z = ew::std_complex<T>;                                                          \
+        const Z z = ew::to_std(a);                                                             \
+        return ew::from_std<T>(expr_complex);                                                  \
+      } else {                                                                                 \
+        return expr_real;                                                                      \
+      }                                                                                        \
+    }                                                                                          \
+  };
+
+NPGPU_FLOAT_COMPLEX_FN(SqrtOp, ::cuda::std::sqrt(a), ::cuda::std::sqrt(z))
+NPGPU_FLOAT_COMPLEX_FN(ExpOp, ::cuda::std::exp(a), ::cuda::std::exp(z))
+NPGPU_FLOAT_COMPLEX_FN(Expm1Op, ::cuda::std::expm1(a), ::cuda::std::exp(z) - Z(1))
+NPGPU_FLOAT_COMPLEX_FN(Exp2Op, ::cuda::std::exp2(a), ::cuda::std::pow(Z(2), z))
+NPGPU_FLOAT_COMPLEX_FN(LogOp, ::cuda::std::log(a), ::cuda::std::log(z))
+NPGPU_FLOAT_COMPLEX_FN(Log1pOp, ::cuda::std::log1p(a), ::cuda::std::log(Z(1) + z))
+NPGPU_FLOAT_COMPLEX_FN(Log2Op, ::cuda::std::log2(a), ::cuda::std::log(z) / ::cuda::std::log(Z(2)))
+NPGPU_FLOAT_COMPLEX_FN(Log10Op, ::cuda::std::log10(a), ::cuda::std::log10(z))
+NPGPU_FLOAT_COMPLEX_FN(SinOp, ::cuda::std::sin(a), ::cuda::std::sin(z))
+NPGPU_FLOAT_COMPLEX_FN(CosOp, ::cuda::std::cos(a), ::cuda::std::cos(z))
+NPGPU_FLOAT_COMPLEX_FN(TanOp, ::cuda::std::tan(a), ::cuda::std::tan(z))
+NPGPU_FLOAT_COMPLEX_FN(ArcsinOp, ::cuda::std::asin(a), ::cuda::std::asin(z))
+NPGPU_FLOAT_COMPLEX_FN(ArccosOp, ::cuda::std::acos(a), ::cuda::std::acos(z))
+NPGPU_FLOAT_COMPLEX_FN(ArctanOp, ::cuda::std::atan(a), ::cuda::std::atan(z))
+NPGPU_FLOAT_COMPLEX_FN(SinhOp, ::cuda::std::sinh(a), ::cuda::std::sinh(z))
+NPGPU_FLOAT_COMPLEX_FN(CoshOp, ::cuda::std::cosh(a), ::cuda::std::cosh(z))
+NPGPU_FLOAT_COMPLEX_FN(TanhOp, ::cuda::std::tanh(a), ::cuda::std::tanh(z))
+#undef NPGPU_FLOAT_COMPLEX_FN
+
+struct CbrtOp : Unary {
+  template <class T> static constexpr bool supports = ew::is_float<T>;
+  template <class T>
+  NPGPU_HD T operator()(T a) const { return ::cuda::std::cbrt(a); }
+};
+
+// Rounding: NumPy 2 has integer loops for these (the identity) and float loops; rint also complex.
+#define NPGPU_ROUNDING_FN(Name, fn, complex_ok)                                                     \
+  struct Name : Unary {                                                                             \
+    template <class T> static constexpr bool supports = ew::is_int<T> || ew::is_float<T> ||         \
+                                                        ew::is_bool<T> || (complex_ok && ew::is_cplx<T>); \
+    template <class T>                                                                              \
+    NPGPU_HD T operator()(T a) const {                                                              \
+      if constexpr (ew::is_float<T>) return fn(a);                                                  \
+      else if constexpr (ew::is_cplx<T>) return T(fn(a.re), fn(a.im));                              \
+      else return a;                                                                                \
+    }                                                                                               \
+  };
+NPGPU_ROUNDING_FN(FloorOp, ::cuda::std::floor, false)
+NPGPU_ROUNDING_FN(CeilOp, ::cuda::std::ceil, false)
+NPGPU_ROUNDING_FN(TruncOp, ::cuda::std::trunc, false)
+NPGPU_ROUNDING_FN(RintOp, ::cuda::std::rint, true)
+#undef NPGPU_ROUNDING_FN
+
+struct IsNanOp : Predicate {
+  template <class T>
+  NPGPU_HD bool operator()(T a) const { return ew::isnan_(a); }
+};
+struct IsInfOp : Predicate {
+  template <class T>
+  NPGPU_HD bool operator()(T a) const {
+    if constexpr (ew::is_float<T>) return ::cuda::std::isinf(a);
+    else if constexpr (ew::is_cplx<T>) return ::cuda::std::isinf(a.re) || ::cuda::std::isinf(a.im);
+    else return false;
+  }
+};
+struct IsFiniteOp : Predicate {
+  template <class T>
+  NPGPU_HD bool operator()(T a) const {
+    if constexpr (ew::is_float<T>) return ::cuda::std::isfinite(a);
+    else if constexpr (ew::is_cplx<T>) return ::cuda::std::isfinite(a.re) && ::cuda::std::isfinite(a.im);
+    else return true;
+  }
+};
+struct LogicalNotOp : Predicate {
+  template <class T>
+  NPGPU_HD bool operator()(T a) const { return !truth(a); }
+};
+
+struct InvertOp : Unary {
+  template <class T> static constexpr bool supports = ew::is_int<T> || ew::is_bool<T>;
+  template <class T>
+  NPGPU_HD T operator()(T a) const {
+    if constexpr (ew::is_bool<T>) return !a;
+    else return static_cast<T>(~a);
+  }
+};
+
+struct ConjugateOp : Unary {
+  template <class T> static constexpr bool supports = ew::is_number<T> || ew::is_bool<T>;
+  template <class T>
+  NPGPU_HD T operator()(T a) const {
+    if constexpr (ew::is_cplx<T>) return T(a.re, -a.im);
+    else return a;
+  }
+};
+
+// ---------------------------------------------------------------------------------------------- ternary
+
+struct WhereOp {  // where(cond, a, b)
+  static constexpr int arity = 3;
+  template <class T> using result = T;
+  template <class T, int k> using input = ::cuda::std::conditional_t<k == 0, bool, T>;
+  template <class T> static constexpr bool supports = true;
+  template <class T>
+  NPGPU_HD T operator()(bool c, T a, T b) const { return c ? a : b; }
+};
+
+struct ClipOp {  // clip(a, lo, hi) = minimum(maximum(a, lo), hi), NaN-propagating as NumPy's
+  static constexpr int arity = 3;
+  template <class T> using result = T;
+  template <class T, int k> using input = T;
+  template <class T> static constexpr bool supports = true;
+  template <class T>
+  NPGPU_HD T operator()(T a, T lo, T hi) const { return MinimumOp{}(MaximumOp{}(a, lo), hi); }
+};
+
+struct AxpyOp {  // alpha * x + y, the rounding of a multiply then an add (NumPy's), not a fused fma
+  static constexpr int arity = 3;
+  template <class T> using result = T;
+  template <class T, int k> using input = T;
+  template <class T> static constexpr bool supports = ew::is_number<T>;
+  template <class T>
+  NPGPU_HD T operator()(T alpha, T x, T y) const {
+    if constexpr (ew::is_float<T>) {
+#if defined(__CUDA_ARCH__)
+      if constexpr (::cuda::std::is_same_v<T, float>) return __fadd_rn(__fmul_rn(alpha, x), y);
+      else return __dadd_rn(__dmul_rn(alpha, x), y);
+#else
+      return alpha * x + y;
+#endif
+    } else {
+      return AddOp{}(MultiplyOp{}(alpha, x), y);
+    }
+  }
+};
+
+// fn(Op{}) for a runtime ElementwiseOp. With Arity > 0 only the operations of that arity are instantiated
+// (the CUDA backend compiles each arity in its own file); others throw.
+template <int Arity = 0, class Fn>
+void dispatch_elementwise_op(ElementwiseOp op, Fn&& fn) {
+  switch (op) {
+#define NPGPU_OP_CASE(Name)                                          \
+  case ElementwiseOp::Name:                                          \
+    if constexpr (Arity == 0 || Name##Op::arity == Arity) {          \
+      fn(Name##Op{});                                                \
+      return;                                                        \
+    }                                                                \
+    break;
+    NPGPU_ELEMENTWISE_OPS(NPGPU_OP_CASE)
+#undef NPGPU_OP_CASE
+  }
+  throw InvalidArgument("elementwise operation code " + std::to_string(static_cast<int>(op)) +
+                        " is unknown or has another arity");
+}
+
+}  // namespace npgpu::detail

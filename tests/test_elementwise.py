@@ -1,0 +1,342 @@
+"""The elementwise family beyond add (test_add.py covers add's paths in depth): every ufunc against NumPy
+over every dtype pair, on both backends; NaN/inf inputs; broadcasting; device views; operators; fused
+forms; the 32-bit index edges on the GPU."""
+import warnings
+
+import numpy as np
+import pytest
+
+import npgpu
+
+gpu = pytest.mark.gpu
+DTYPES = tuple(npgpu.SUPPORTED_DTYPES)
+
+BINARY = ("add subtract multiply true_divide floor_divide remainder power maximum minimum hypot arctan2 equal "
+          "not_equal less less_equal greater greater_equal logical_and logical_or logical_xor bitwise_and "
+          "bitwise_or bitwise_xor").split()
+UNARY = ("negative positive absolute sign square reciprocal sqrt cbrt exp expm1 exp2 log log1p log2 log10 sin "
+         "cos tan arcsin arccos arctan sinh cosh tanh floor ceil trunc rint isnan isinf isfinite logical_not "
+         "invert conjugate").split()
+# Ufuncs computed with the hardware's libm rather than exactly rounded operations: compared with a
+# tolerance (CUDA's and NumPy's float32 functions are each within a few ulps).
+TRANSCENDENTAL = set("true_divide power hypot arctan2 sqrt cbrt exp expm1 exp2 log log1p log2 log10 sin cos tan "
+                     "arcsin arccos arctan sinh cosh tanh reciprocal sign absolute".split())
+
+
+def numpy_or_error(fn, *args):
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return fn(*args), None
+        except (TypeError, ValueError, OverflowError) as e:
+            return None, type(e)
+
+
+def tolerance(dtype):
+    dtype = np.dtype(dtype)
+    if dtype.kind not in "fc":
+        return 0.0
+    return {2: 2e-3, 4: 2e-5, 8: 1e-12, 16: 1e-12}[dtype.itemsize]
+
+
+def check_close(name, got, want):
+    assert got.dtype == want.dtype, f"{name}: dtype {got.dtype}, NumPy gives {want.dtype}"
+    assert got.shape == want.shape, f"{name}: shape {got.shape}, NumPy gives {want.shape}"
+    # Complex products and quotients also round differently between implementations (fma or not).
+    inexact = name.split("(")[0] in TRANSCENDENTAL or want.dtype.kind == "c"
+    rtol = tolerance(want.dtype) if inexact else 0.0
+    if want.dtype.kind in "fc" and rtol:
+        # Relative to each value, with a floor for values that cancel to near zero.
+        scale = np.maximum(np.abs(want), np.finfo(want.dtype).tiny)
+        err = np.abs(got.astype(np.complex128) - want.astype(np.complex128)) / scale
+        both_nan = np.isnan(got) & np.isnan(want)
+        same_inf = np.isinf(got) & np.isinf(want) & (got == want)
+        ok = both_nan | same_inf | (err <= rtol) | (np.abs(got - want) <= 1e-30)
+        bad = np.flatnonzero(~ok.ravel())
+        assert bad.size == 0, (f"{name}: {bad.size} of {got.size} values off; first {got.ravel()[bad[0]]!r} vs "
+                               f"NumPy's {want.ravel()[bad[0]]!r}")
+    else:
+        assert np.array_equal(got, want, equal_nan=want.dtype.kind in "fc"), f"{name}: {got} vs NumPy's {want}"
+
+
+def special_values(dtype, n):
+    """Values that exercise edge cases: NaN, +-inf, +-0, tiny and huge (floats); extremes (ints)."""
+    dtype = np.dtype(dtype)
+    if dtype.kind == "f":
+        base = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-30, -1e30, 0.5, -2.5, 3.0, 7.25, -1.0])
+    elif dtype.kind == "c":
+        r = np.array([np.nan, np.inf, -np.inf, 0.0, 1.0, -2.5, 0.5, 3.0])
+        base = r[:, None] + 1j * r[None, :]
+    elif dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        base = np.array([info.min, info.max, 0, 1, -1 if dtype.kind == "i" else 2, 7, 3])
+    else:
+        base = np.array([True, False])
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return np.resize(base.ravel().astype(dtype), n)
+
+
+# ------------------------------------------------------------------------------ every ufunc, every dtype
+
+@pytest.mark.parametrize("name", BINARY)
+def test_binary_matches_numpy_for_every_dtype_pair(backend, random_array, name):
+    fn, ref = getattr(npgpu, name), getattr(np, name)
+    for da in DTYPES:
+        a = random_array(37, da)
+        for db in DTYPES:
+            b = random_array(37, db)
+            want, err = numpy_or_error(ref, a, b)
+            if err is not None:
+                with pytest.raises(err):
+                    fn(a, b)
+                continue
+            check_close(f"{name}({da}, {db})", fn(a, b), want)
+
+
+@pytest.mark.parametrize("name", UNARY)
+def test_unary_matches_numpy_for_every_dtype(backend, random_array, name):
+    fn, ref = getattr(npgpu, name), getattr(np, name)
+    for dt in DTYPES:
+        for a in (random_array(41, dt), special_values(dt, 41)):
+            want, err = numpy_or_error(ref, a)
+            if err is not None:
+                with pytest.raises(err):
+                    fn(a)
+                continue
+            check_close(f"{name}({dt})", fn(a), want)
+
+
+@pytest.mark.parametrize("name", ["add", "subtract", "multiply", "floor_divide", "remainder", "maximum",
+                                  "minimum", "less", "equal", "power", "arctan2", "hypot", "true_divide"])
+@pytest.mark.parametrize("dtype", ["int8", "int32", "uint64", "float32", "float64", "complex128"])
+def test_binary_special_values(backend, name, dtype):
+    a = special_values(dtype, 64)
+    b = np.roll(special_values(dtype, 64), 5)
+    fn, ref = getattr(npgpu, name), getattr(np, name)
+    want, err = numpy_or_error(ref, a, b)
+    if err is not None:
+        with pytest.raises(err):
+            fn(a, b)
+        return
+    if name == "power" and np.dtype(dtype).kind in "iu" and (b < 0).any():
+        return  # negative integer exponents: NumPy raises, npgpu gives 0 (documented)
+    if name in ("power",) and np.dtype(dtype).kind == "c":
+        return  # complex power at infinities/NaNs: implementation-defined in C99, differs between libms
+    check_close(name, fn(a, b), want)
+
+
+def test_integer_division_by_zero_and_overflow_follow_numpy(backend):
+    a = np.array([7, -7, 0, np.iinfo(np.int32).min, 5], np.int32)
+    b = np.array([0, 0, 0, -1, 0], np.int32)
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(npgpu.floor_divide(a, b), np.floor_divide(a, b))
+        np.testing.assert_array_equal(npgpu.remainder(a, b), np.remainder(a, b))
+    np.testing.assert_array_equal(npgpu.floor_divide(np.int8(-128) * np.ones(3, np.int8), np.int8(-1)),
+                                  np.full(3, -128, np.int8))
+
+
+def test_negative_integer_scalar_exponent_raises(backend):
+    with pytest.raises(ValueError, match="negative integer powers"):
+        npgpu.power(np.arange(4), -1)
+
+
+def test_python_scalars_are_weak_and_checked(backend, random_array):
+    a8 = random_array(10, np.int8)
+    assert npgpu.multiply(a8, 3).dtype == np.int8
+    assert npgpu.add(random_array(10, np.float32), 2.5).dtype == np.float32
+    assert npgpu.true_divide(a8, 2).dtype == np.float64
+    assert npgpu.less(a8, 1000).dtype == np.bool_  # comparisons with an out-of-range int are fine
+    with pytest.raises(OverflowError):
+        npgpu.add(a8, 1000)
+
+
+def test_broadcasting_shapes(backend, random_array):
+    for sa, sb in [((3, 1, 5), (4, 1)), ((0, 3), (3,)), ((1,), (2, 3)), ((), (4,)), ((2, 0, 1), (1, 5))]:
+        a, b = random_array(sa, np.float32), random_array(sb, np.int16)
+        for name in ("subtract", "greater", "maximum"):
+            got, want = getattr(npgpu, name)(a, b), getattr(np, name)(a, b)
+            assert got.shape == want.shape and got.dtype == want.dtype
+            np.testing.assert_array_equal(got, want)
+    with pytest.raises(ValueError):
+        npgpu.multiply(np.ones((2, 3)), np.ones((3, 2)))
+
+
+def test_out_casting_and_in_place(backend, random_array, poisoned):
+    a, b = random_array((6, 7), np.float64), random_array((6, 7), np.float64)
+    out = poisoned((6, 7), np.float32)
+    assert npgpu.multiply(a, b, out=out) is out
+    np.testing.assert_array_equal(out, np.multiply(a, b, dtype=np.float64).astype(np.float32))
+    with pytest.raises(TypeError, match="same_kind"):
+        npgpu.multiply(a, b, out=np.empty((6, 7), np.int64))
+    c = a.copy()
+    npgpu.subtract(c, b, out=c)
+    np.testing.assert_array_equal(c, a - b)
+    c = a.copy()
+    npgpu.add(c[:, ::-1], c, out=c)  # overlapping reversed view: NumPy's semantics (inputs read first)
+    np.testing.assert_array_equal(c, a[:, ::-1] + a)
+
+
+def test_where_clip_axpy_astype(backend, random_array):
+    c = random_array((5, 8), np.bool_)
+    x, y = random_array((5, 8), np.float32), random_array((8,), np.int64)
+    np.testing.assert_array_equal(npgpu.where(c, x, y), np.where(c, x, y))
+    assert npgpu.where(c, x, 0).dtype == np.float32
+    np.testing.assert_array_equal(npgpu.where(x > 0, x, 0.5), np.where(x > 0, x, np.float32(0.5)))
+    z = x.copy()
+    z[0, 0] = np.nan
+    np.testing.assert_array_equal(npgpu.clip(z, -1, 2), np.clip(z, -1, 2))
+    np.testing.assert_array_equal(npgpu.clip(z, None, 2), np.clip(z, None, 2))
+    np.testing.assert_array_equal(npgpu.clip(y, np.full(8, -5), 7), np.clip(y, np.full(8, -5), 7))
+    with pytest.raises(ValueError):
+        npgpu.clip(x, None, None)
+    yy = random_array(100, np.float64)
+    xx = random_array(100, np.float64)
+    want = yy + 0.5 * xx
+    assert npgpu.axpy(0.5, xx, yy) is yy
+    np.testing.assert_array_equal(yy, want)
+    with pytest.raises(TypeError):
+        npgpu.axpy(np.ones(3), xx, yy)
+    np.testing.assert_array_equal(npgpu.astype(x, np.int16), x.astype(np.int16))
+
+
+def test_float16_operands_compute_like_numpy(backend, random_array):
+    h = random_array(200, np.float16)
+    g = random_array(200, np.float16)
+    for name in ("add", "multiply", "true_divide", "maximum", "less"):
+        got, want = getattr(npgpu, name)(h, g), getattr(np, name)(h, g)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+    np.testing.assert_allclose(npgpu.sqrt(np.abs(h)), np.sqrt(np.abs(h)), rtol=1e-3)
+
+
+def test_unsupported_inputs_raise(backend):
+    with pytest.raises(TypeError, match="bitwise_and"):
+        npgpu.bitwise_and(np.ones(3), np.ones(3))
+    with pytest.raises(TypeError):
+        npgpu.subtract(np.ones(3, bool), np.ones(3, bool))  # NumPy refuses boolean subtract too
+    with pytest.raises(TypeError, match="dtype"):
+        npgpu.sqrt(np.array(["a"]))
+
+
+# ------------------------------------------------------------------------------ device arrays
+
+@gpu
+@pytest.mark.parametrize("name", ["subtract", "true_divide", "power", "less_equal", "bitwise_or", "arctan2"])
+def test_device_views_of_every_kind(random_array, name):
+    dt = np.int32 if name == "bitwise_or" else np.float64
+    a = random_array((64, 48), dt)
+    b = random_array((48, 64), dt)
+    if name == "power" and dt == np.float64:
+        a = np.abs(a)
+    da, db = npgpu.asarray(a), npgpu.asarray(b)
+    fn, ref = getattr(npgpu, name), getattr(np, name)
+    cases = [(da, db.T, a, b.T), (da[::-1, ::2], db.T[::-1, ::2], a[::-1, ::2], b.T[::-1, ::2]),
+             (da[3], db[:, 5], a[3], b[:, 5]), (da[:, None, :7], db[:5, :7], a[:, None, :7], b[:5, :7]),
+             (da, 3, a, 3)]
+    for x, y, nx, ny in cases:
+        got = fn(x, y)
+        assert isinstance(got, npgpu.Array)
+        check_close(name, got.get(), ref(nx, ny))
+
+
+@gpu
+def test_device_unary_and_operators(random_array):
+    a = random_array((33, 17), np.float32)
+    b = random_array((33, 17), np.float32)
+    da, db = npgpu.asarray(a), npgpu.asarray(b)
+    pairs = [(da - db, a - b), (da * 2, a * 2), (2 / da, 2 / a), (da // db, a // b), (da % 3, a % 3),
+             (abs(da) ** 0.5, abs(a) ** 0.5), (-da, -a), (da < db, a < b), (da >= 0.5, a >= 0.5),
+             (da == da, a == a), (da != db, a != b), (+da, +a)]
+    for got, want in pairs:
+        assert isinstance(got, npgpu.Array)
+        np.testing.assert_allclose(got.get(), want, rtol=1e-6)
+    i = npgpu.asarray(np.arange(12, dtype=np.int32))
+    np.testing.assert_array_equal((~i & 5 | 2 ^ i).get(), ~np.arange(12, dtype=np.int32) & 5 | 2 ^ np.arange(12))
+    c = da.copy()
+    c += db
+    c *= 2
+    c -= 1
+    c /= 4
+    np.testing.assert_allclose(c.get(), ((a + b) * 2 - 1) / 4, rtol=1e-6)
+    np.testing.assert_allclose(np.exp(da).get(), np.exp(a), rtol=1e-6)  # __array_ufunc__ stays on device
+    assert isinstance(np.maximum(da, db), npgpu.Array)
+    assert (da == None) is False  # noqa: E711 (falls back to identity, as Python does)
+
+
+@gpu
+def test_indexing_reshape_transpose_real_imag(random_array):
+    a = random_array((4, 5, 6), np.complex64)
+    d = npgpu.asarray(a)
+    for key in [1, -1, (1, 2), slice(1, 3), (Ellipsis, 2), (None, 1, ..., None), (slice(None, None, -2), 0),
+                (2, slice(4, 0, -1), slice(None, None, 3)), ()]:
+        np.testing.assert_array_equal(d[key].get(), a[key])
+    np.testing.assert_array_equal(d.reshape(20, 6).get(), a.reshape(20, 6))
+    np.testing.assert_array_equal(d.reshape(-1, 3).get(), a.reshape(-1, 3))
+    np.testing.assert_array_equal(d.T.get(), a.T)
+    np.testing.assert_array_equal(d.transpose(1, 0, 2).get(), a.transpose(1, 0, 2))
+    np.testing.assert_array_equal(d.T.reshape(-1).get(), a.T.reshape(-1))  # non-contiguous: a copy
+    np.testing.assert_array_equal(d.ravel().get(), a.ravel())
+    np.testing.assert_array_equal(d.real.get(), a.real)
+    np.testing.assert_array_equal(d.imag.get(), a.imag)
+    np.testing.assert_array_equal(d[:, 0].squeeze().get(), a[:, 0].squeeze())
+    d.imag[...] = 7
+    a.imag[...] = 7
+    np.testing.assert_array_equal(d.get(), a)
+    d[1:3, ::2] = npgpu.asarray(np.ones(6, np.float64))
+    a[1:3, ::2] = 1
+    np.testing.assert_array_equal(d.get(), a)
+    d[0] = 2.5
+    a[0] = 2.5
+    np.testing.assert_array_equal(d.get(), a)
+    with pytest.raises(IndexError):
+        d[4]
+    with pytest.raises(IndexError):
+        d[0, 0, 0, 0]
+    with pytest.raises(IndexError, match="basic indexing"):
+        d[np.array([0, 1])]
+    with pytest.raises(ValueError):
+        d.reshape(7, -1)
+    with pytest.raises(ValueError, match="broadcast"):
+        d[0] = np.ones((2, 2))
+
+
+@gpu
+def test_device_errors_are_clear(random_array):
+    d = npgpu.asarray(random_array(10, np.float32))
+    with pytest.raises(TypeError, match="host array"):
+        npgpu.add(d, np.ones(10, np.float32))
+    with pytest.raises(ValueError, match="broadcast"):
+        npgpu.add(d, npgpu.asarray(np.ones(3, np.float32)))
+    with pytest.raises(TypeError, match="same_kind"):
+        npgpu.add(d, d, out=npgpu.empty(10, np.int32))
+    with pytest.raises(TypeError):
+        npgpu.bitwise_and(d, d)
+
+
+@gpu
+def test_mixed_dtypes_and_strided_out_on_device(random_array):
+    a = random_array((40, 50), np.int16)
+    b = random_array((50,), np.float32)
+    out = npgpu.full((50, 40), np.nan, np.float64)
+    got = npgpu.multiply(npgpu.asarray(a), npgpu.asarray(b), out=out.T)
+    np.testing.assert_array_equal(got.get(), np.multiply(a, b).astype(np.float64))
+    np.testing.assert_array_equal(out.get(), np.multiply(a, b).astype(np.float64).T)
+
+
+@gpu
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [2**31 - 1, 2**31 + 1, 2**32 - 127])
+def test_sizes_at_the_32_bit_edges(n):
+    a = npgpu.full(n, 3, np.int8)
+    b = npgpu.full(n, 4, np.int8)
+    for idx, v in ((0, 5), (n // 2, -7), (n - 1, 11)):
+        a[idx] = v
+    c = npgpu.add(a, b)
+    for idx, v in ((0, 9), (1, 7), (n // 2, -3), (n - 2, 7), (n - 1, 15)):
+        assert int(c[idx]) == v, (n, idx)
+    # The strided path too: every other element of a view, read in reverse.
+    r = npgpu.multiply(a[::-2], 2)
+    assert r.size == (n + 1) // 2
+    assert int(r[0]) == 22 and int(r[-1]) == (10 if (n - 1) % 2 == 0 else 6)
+    del a, b, c, r
