@@ -107,14 +107,54 @@ cdef inline bint same_shape(const ArrayView& a, const ArrayView& b) noexcept nog
     return True
 
 
+_COMPARISONS = {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal"}
+# `s OP u` where s < 0 (signed) and u is unsigned: the answer whatever u is.
+_NEGATIVE_FIRST = {"equal": False, "not_equal": True, "less": True, "less_equal": True, "greater": False,
+                   "greater_equal": False}
+_NEGATIVE_SECOND = {"equal": False, "not_equal": True, "less": False, "less_equal": False, "greater": True,
+                    "greater_equal": True}
+
+
+cdef object comparison_fixup(str name, tuple operands, tuple loop, object out, StreamHandle s):
+    """NumPy 2 compares integers exactly: a uint64 against a signed integer, and a Python int outside the
+    array's range, have no single loop type. Computed here from exact pieces; None when not such a case."""
+    if name not in _COMPARISONS:
+        return None
+    stream = <uintptr_t>s if <uintptr_t>s != 0 else 1
+    fn = globals()[name]
+    for k in range(2):
+        x = operands[k]
+        if type(x) is int and loop[k].kind in "iu":
+            info = np.iinfo(loop[k])
+            if not info.min <= x <= info.max:  # a strong type that holds it: NumPy's exact answer
+                v = np.int64(x) if -2**63 <= x < 2**63 else np.uint64(x) if 0 <= x < 2**64 else float(x)
+                fixed = list(operands)
+                fixed[k] = v
+                return fn(*fixed, out=out, stream=stream)
+    if loop[0] != loop[1] and loop[0].kind in "iu" and loop[1].kind in "iu":
+        k = 0 if loop[0].kind == "i" else 1  # the signed operand
+        sgn, uns = operands[k], operands[1 - k]
+        as_u = sgn.astype(np.uint64) if isinstance(sgn, Array) else np.asarray(sgn).astype(np.uint64)
+        negative = less(sgn, 0, stream=stream)
+        cmp = fn(as_u, uns, stream=stream) if k == 0 else fn(uns, as_u, stream=stream)
+        const = (_NEGATIVE_FIRST if k == 0 else _NEGATIVE_SECOND)[name]
+        return where(negative, const, cmp, out=out, stream=stream)
+    return None
+
+
 cdef check_integer_power(str name, tuple operands, tuple loop):
-    # NumPy raises for negative integer exponents; a scalar exponent is checked here (array exponents give
-    # 0 where negative, documented in power's docstring).
-    if name == "power" and loop[1].kind in "iu":
-        e = operands[1]
-        if not isinstance(e, (Array, np.ndarray)) or (isinstance(e, np.ndarray) and e.ndim == 0):
-            if int(np.asarray(e)) < 0:
-                raise ValueError("Integers to negative integer powers are not allowed.")
+    # NumPy raises for negative integer exponents. Host exponents are checked here; a device exponent array
+    # is checked when the reductions are loaded (npgpu.min), else its negative elements give 0.
+    if name != "power" or loop[1].kind != "i":
+        return
+    e = operands[1]
+    if isinstance(e, Array):
+        device_min = _array._ops.get("min")
+        if device_min is None or e.size == 0 or int(device_min(e)) >= 0:
+            return
+    elif np.size(e) == 0 or np.min(e) >= 0:
+        return
+    raise ValueError("Integers to negative integer powers are not allowed.")
 
 
 # ------------------------------------------------------------------------------------------------ calls
@@ -140,6 +180,9 @@ cdef object run_device(ElementwiseOp op, str name, object ufunc, tuple operands,
                                 f"move it first with npgpu.asarray(x)")
             raise TypeError(f"{name}: unsupported operand type {type(x).__name__}")
     loop = resolve(ufunc, tuple([key_of(x) for x in operands]))
+    fixed = comparison_fixup(name, operands, loop, out, s)
+    if fixed is not None:
+        return fixed
     check_integer_power(name, operands, loop)
     res = loop[-1]
     shape = np.broadcast_shapes(*[x.shape for x in operands if isinstance(x, Array)])
@@ -188,6 +231,9 @@ cdef object run_host(ElementwiseOp op, str name, object ufunc, tuple operands, o
     for x in arrays:
         dtype_code(x.dtype)  # a TypeError naming an unsupported dtype
     loop = resolve(ufunc, tuple([key_of(x) for x in ops]))
+    fixed = comparison_fixup(name, ops, loop, out, s)
+    if fixed is not None:
+        return fixed
     check_integer_power(name, ops, loop)
     res = loop[-1]
     shape = np.broadcast_shapes(*[x.shape for x in arrays])
@@ -270,6 +316,8 @@ _same_dtype_result = {}
 cdef object fast_same_dtype(ElementwiseOp op, object ufunc, Array A, Array B, object out, StreamHandle s):
     """Two device arrays of one dtype and shape, out new or exactly right: no Python-level type work beyond
     one dict lookup. None when the call does not qualify."""
+    if op == ElementwiseOp.Power and A._dtype.kind == "i":
+        return None  # negative exponents must raise: the general path checks them
     key = (<int>op, <int>A.view.dtype)
     res = _same_dtype_result.get(key)
     if res is None:

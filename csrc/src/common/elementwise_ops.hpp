@@ -35,12 +35,40 @@ template <class T> struct real_of { using type = T; };
 template <class R> struct real_of<Complex<R>> { using type = R; };
 template <class T> using real_t = typename real_of<T>::type;
 
+// Complex functions run on cuda::std::complex<double>: complex64 results are then correctly rounded or
+// nearly (float-precision complex asin/acos/atan lose digits for large arguments), and both backends agree.
+using std_complex = ::cuda::std::complex<double>;
 template <class T>
-using std_complex = ::cuda::std::complex<real_t<T>>;
+NPGPU_HD std_complex to_std(T z) { return {static_cast<double>(z.re), static_cast<double>(z.im)}; }
 template <class T>
-NPGPU_HD std_complex<T> to_std(T z) { return {z.re, z.im}; }
+NPGPU_HD T from_std(std_complex z) {
+  using R = real_t<T>;
+  return T(static_cast<R>(z.real()), static_cast<R>(z.imag()));
+}
+
+// exp(z) - 1 as NumPy computes it (exp of the real part, then the rotation).
+NPGPU_HD std_complex complex_expm1(std_complex z) {
+  const double x = ::cuda::std::expm1(z.real());
+  const double c = ::cuda::std::cos(z.imag()), s = ::cuda::std::sin(z.imag());
+  // (x + 1) * cos(y) - 1 without the cancellation near 0: x * cos(y) + (cos(y) - 1)
+  return {x * c - 2.0 * ::cuda::std::sin(z.imag() / 2) * ::cuda::std::sin(z.imag() / 2), (x + 1.0) * s};
+}
+
+// a / b as NumPy's complex loops compute it (Smith's algorithm; a zero divisor divides the parts by 0).
 template <class T>
-NPGPU_HD T from_std(std_complex<T> z) { return T(z.real(), z.imag()); }
+NPGPU_HD T complex_divide(T a, T b) {
+  using R = real_t<T>;
+  const R br = ::cuda::std::fabs(b.re), bi = ::cuda::std::fabs(b.im);
+  if (br >= bi) {
+    if (br == R(0) && bi == R(0)) return T(a.re / br, a.im / bi);
+    const R rat = b.im / b.re;
+    const R scl = R(1) / (b.re + b.im * rat);
+    return T((a.re + a.im * rat) * scl, (a.im - a.re * rat) * scl);
+  }
+  const R rat = b.re / b.im;
+  const R scl = R(1) / (b.im + b.re * rat);
+  return T((a.re * rat + a.im) * scl, (a.im * rat - a.re) * scl);
+}
 
 // Integer arithmetic in the unsigned type of the same width: NumPy's wrap-around, without C++'s UB.
 template <class T>
@@ -194,7 +222,7 @@ struct TrueDivideOp : Binary {
   template <class T> static constexpr bool supports = ew::is_inexact<T>;
   template <class T>
   NPGPU_HD T operator()(T a, T b) const {
-    if constexpr (ew::is_cplx<T>) return ew::from_std<T>(ew::to_std(a) / ew::to_std(b));
+    if constexpr (ew::is_cplx<T>) return ew::complex_divide(a, b);
     else return a / b;
   }
 };
@@ -387,17 +415,19 @@ struct SignOp : Unary {
   template <class T> static constexpr bool supports = ew::is_number<T>;
   template <class T>
   NPGPU_HD T operator()(T a) const {
-    if constexpr (ew::is_cplx<T>) {  // NumPy 2: z / |z|, 0 for 0
+    if constexpr (ew::is_cplx<T>) {  // NumPy 2: z / |z|, 0 for 0; infinities as NumPy's csign
       using R = ew::real_t<T>;
-      if (ew::isnan_(a)) return T(::cuda::std::numeric_limits<R>::quiet_NaN(), ::cuda::std::numeric_limits<R>::quiet_NaN());
+      const R nan = ::cuda::std::numeric_limits<R>::quiet_NaN();
       const R m = ::cuda::std::hypot(a.re, a.im);
-      if (m == R(0)) return T(R(0), R(0));
-      if (::cuda::std::isinf(m)) {  // an infinite part: the unit vector of the infinities
-        const R re = ::cuda::std::isinf(a.re) ? ::cuda::std::copysign(R(1), a.re) : R(0);
-        const R im = ::cuda::std::isinf(a.im) ? ::cuda::std::copysign(R(1), a.im) : R(0);
-        const R n = ::cuda::std::hypot(re, im);
-        return T(re / n, im / n);
+      if (m != m) return T(nan, nan);
+      if (::cuda::std::isinf(m)) {
+        const bool ire = ::cuda::std::isinf(a.re), iim = ::cuda::std::isinf(a.im);
+        if (ire && iim) return T(nan, nan);
+        if (ire) return T(a.re > 0 ? R(1) : R(-1), R(0));
+        if (iim) return T(R(0), a.im > 0 ? R(1) : R(-1));
+        return T(nan, nan);
       }
+      if (m == R(0)) return T(R(0), R(0));
       return T(a.re / m, a.im / m);
     } else if constexpr (ew::is_float<T>) {
       if (a != a) return a;
@@ -420,7 +450,7 @@ struct ReciprocalOp : Unary {
   template <class T>
   NPGPU_HD T operator()(T a) const {
     if constexpr (ew::is_int<T>) return a == 0 ? T(0) : static_cast<T>(T(1) / a);  // NumPy: 1 // x
-    else if constexpr (ew::is_cplx<T>) return TrueDivideOp{}(T(1, 0), a);
+    else if constexpr (ew::is_cplx<T>) return ew::complex_divide(T(1, 0), a);
     else return T(1) / a;
   }
 };
@@ -432,7 +462,7 @@ struct ReciprocalOp : Unary {
     template <class T>                                                                         \
     NPGPU_HD T operator()(T a) const {                                                         \
       if constexpr (ew::is_cplx<T>) {                                                          \
-        using Z = ew::std_complex<T>;                                                          \
+        using Z = ew::std_complex;                                                             \
         const Z z = ew::to_std(a);                                                             \
         return ew::from_std<T>(expr_complex);                                                  \
       } else {                                                                                 \
@@ -443,11 +473,11 @@ struct ReciprocalOp : Unary {
 
 NPGPU_FLOAT_COMPLEX_FN(SqrtOp, ::cuda::std::sqrt(a), ::cuda::std::sqrt(z))
 NPGPU_FLOAT_COMPLEX_FN(ExpOp, ::cuda::std::exp(a), ::cuda::std::exp(z))
-NPGPU_FLOAT_COMPLEX_FN(Expm1Op, ::cuda::std::expm1(a), ::cuda::std::exp(z) - Z(1))
-NPGPU_FLOAT_COMPLEX_FN(Exp2Op, ::cuda::std::exp2(a), ::cuda::std::pow(Z(2), z))
+NPGPU_FLOAT_COMPLEX_FN(Expm1Op, ::cuda::std::expm1(a), ew::complex_expm1(z))
+NPGPU_FLOAT_COMPLEX_FN(Exp2Op, ::cuda::std::exp2(a), ::cuda::std::exp(z * 0.6931471805599453))
 NPGPU_FLOAT_COMPLEX_FN(LogOp, ::cuda::std::log(a), ::cuda::std::log(z))
 NPGPU_FLOAT_COMPLEX_FN(Log1pOp, ::cuda::std::log1p(a), ::cuda::std::log(Z(1) + z))
-NPGPU_FLOAT_COMPLEX_FN(Log2Op, ::cuda::std::log2(a), ::cuda::std::log(z) / ::cuda::std::log(Z(2)))
+NPGPU_FLOAT_COMPLEX_FN(Log2Op, ::cuda::std::log2(a), ::cuda::std::log(z) * 1.4426950408889634)
 NPGPU_FLOAT_COMPLEX_FN(Log10Op, ::cuda::std::log10(a), ::cuda::std::log10(z))
 NPGPU_FLOAT_COMPLEX_FN(SinOp, ::cuda::std::sin(a), ::cuda::std::sin(z))
 NPGPU_FLOAT_COMPLEX_FN(CosOp, ::cuda::std::cos(a), ::cuda::std::cos(z))
