@@ -324,7 +324,7 @@ def test_device_strided_views(random_array):
     da, db = npgpu.asarray(base_a), npgpu.asarray(base_b)
     # a: the transposed (40, 30) view; b: rows 10..39 of base_b's transpose, i.e. (30, 20) with steps
     ta = npgpu.asarray(_CAI(da, (40, 30), (4, 160)))
-    tb = npgpu.asarray(_CAI(db, (30, 20), (4, 240), offset=4 * 30 * 10))
+    tb = npgpu.asarray(_CAI(db, (30, 20), (4, 120), offset=4 * 30 * 10))
     r = npgpu.matmul(ta, tb)
     check_close(r, np.matmul, base_a.T, base_b.T[:, 10:30])
     sl = npgpu.asarray(_CAI(da, (15, 20), (320, 8)))  # base_a[::2, ::2]: copied before cuBLAS

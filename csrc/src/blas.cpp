@@ -9,7 +9,11 @@
 #include <string>
 #include <vector>
 
+#include <cuda_runtime_api.h>
+
 #include "common/blas_backends.hpp"
+#include "common/cuda_check.hpp"
+#include "common/staging.hpp"
 #include "npgpu/elementwise.hpp"
 #include "npgpu/errors.hpp"
 #include "npgpu/memory.hpp"
@@ -523,6 +527,33 @@ void matmul_reduce(const ArrayView& a, const ArrayView& b, int axis, const Array
     reduce_step(a, true, mid.data(), y, false, method, stream);                              // A t
   }
   if (to) copy(to->view, out, stream);
+}
+
+void upload_staged(const ArrayView& host, const ArrayView& dev, StreamHandle stream) {
+  if (!host.on_host() || dev.on_host())
+    throw InvalidArgument("upload_staged: needs a host source and a device destination");
+  if (host.dtype != dev.dtype || host.ndim != dev.ndim)
+    throw InvalidArgument("upload_staged: source " + host.describe() + " and destination " + dev.describe() +
+                          " differ");
+  for (int i = 0; i < host.ndim; ++i)
+    if (host.shape[i] != dev.shape[i])
+      throw InvalidArgument("upload_staged: source " + host.describe() + " and destination " + dev.describe() +
+                            " differ");
+  if (!host.is_c_contiguous() || !dev.is_c_contiguous())
+    throw InvalidArgument("upload_staged: source and destination must be C-contiguous");
+  if (dev.readonly) throw InvalidArgument("upload_staged: destination is read-only");
+  const std::int64_t n = host.size(), item = itemsize(host.dtype);
+  if (n == 0) return;
+  require_device(dev.device);
+  set_current_device(dev.device);
+  detail::StagedOperand op{host.data, item, false};
+  char* dst = static_cast<char*>(dev.data);
+  std::int64_t start = 0;  // run_staged hands the chunks over in order
+  detail::run_staged(dev.device, stream, &op, 1, n, [&](void* const* p, std::int64_t count, StreamHandle s) {
+    NPGPU_CUDA_TRY(cudaMemcpyAsync(dst + start * item, p[0], static_cast<size_t>(count * item),
+                                   cudaMemcpyDeviceToDevice, static_cast<cudaStream_t>(s)));
+    start += count;
+  });
 }
 
 int cublas_version(int device) {

@@ -14,11 +14,11 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from libc.stdint cimport int64_t, uintptr_t
-from npgpu._array cimport Array, new_array, dtype_code, numpy_dtype, wrap_view, upload
+from npgpu._array cimport Array, new_array, dtype_code, numpy_dtype, wrap_view, upload as _upload_plain, host_view
 from npgpu._runtime cimport resolve_stream, use_cuda_for_host_data
 from npgpu.lib cimport runtime as rt
 from npgpu.lib.blas cimport MatmulPrecision, MatmulReduceMethod, matmul as c_matmul, vdot as c_vdot, \
-    matmul_reduce as c_matmul_reduce, cublas_version as c_cublas_version
+    matmul_reduce as c_matmul_reduce, cublas_version as c_cublas_version, upload_staged
 from npgpu.lib.runtime cimport StreamHandle
 from npgpu.lib.view cimport ArrayView, DType, itemsize
 from npgpu import _array
@@ -113,6 +113,20 @@ cdef Array _transposed(Array x):
     shape = x.shape
     strides = x.strides
     return _with_view(x, shape[:-2] + (shape[-1], shape[-2]), strides[:-2] + (strides[-1], strides[-2]))
+
+
+_STAGED_MIN_BYTES = 8 << 20
+
+
+cdef Array upload(object host, int device, StreamHandle s):
+    """A C-contiguous NumPy array on the device: large ones through the pinned staging ring."""
+    if host.nbytes < _STAGED_MIN_BYTES:
+        return _upload_plain(host, device, s)
+    cdef Array a = new_array(tuple(host.shape), host.dtype, device, s)
+    cdef ArrayView hv = host_view(host, False)
+    with nogil:
+        upload_staged(hv, a.view, s)
+    return a
 
 
 cdef Array _to_device(object host, object dtype, int device, StreamHandle s):

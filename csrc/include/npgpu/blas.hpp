@@ -59,6 +59,12 @@ enum class MatmulReduceMethod : int {
 NPGPU_API void matmul_reduce(const ArrayView& a, const ArrayView& b, int axis, const ArrayView& out,
                              StreamHandle stream, MatmulReduceMethod method = MatmulReduceMethod::Kernels);
 
+// Copy the C-contiguous host array `host` into the C-contiguous device array `dev` (same dtype and shape)
+// through the pinned staging ring: parallel host copies into pinned slots overlap the DMA of earlier slots
+// (pinned sources go by DMA directly). Returns once `host` has been read; work queued on `stream` afterwards
+// sees the data. What the NumPy-input paths of the matrix products upload large operands with.
+NPGPU_API void upload_staged(const ArrayView& host, const ArrayView& dev, StreamHandle stream);
+
 // The version of the loaded cuBLAS (e.g. 130100); loads it. Throws Unavailable when it cannot be loaded.
 NPGPU_API int cublas_version(int device);
 
