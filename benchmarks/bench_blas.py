@@ -5,7 +5,7 @@ import numpy as np
 
 import npgpu
 
-from ._harness import Result, anchor_time_ms, copy_ceiling_gbs, gpu_time_ms, host_time_ms, optional
+from ._harness import Result, anchor_time_ms, copy_ceiling_gbs, gpu_time_ms, host_time_ms, optional, per_call_us
 
 N = 8192
 
@@ -93,6 +93,22 @@ def _rel_err(got, ref):
     return float(np.max(np.abs(np.asarray(got, dtype=np.float64) - ref) / np.abs(ref)))
 
 
+def _back_to_back_ms(fn, calls=20, repeat=5):
+    """GPU ms per call over `calls` calls queued back to back (the host's per-call cost hidden)."""
+    fn()
+    npgpu.synchronize()
+    start, end = npgpu.Event(), npgpu.Event()
+    out = []
+    for _ in range(repeat):
+        start.record()
+        for _ in range(calls):
+            fn()
+        end.record()
+        end.synchronize()
+        out.append(start.elapsed_time(end) / calls)
+    return sorted(out)[len(out) // 2]
+
+
 def bench_matmul_reduce_device(repeat):
     a, b, ref = _page_data()
     da, db = npgpu.asarray(a), npgpu.asarray(b)
@@ -101,16 +117,31 @@ def bench_matmul_reduce_device(repeat):
     err = _rel_err(out.get(), ref)
     if err > 1e-5:
         raise AssertionError(f"matmul_reduce: relative error {err:.3g} > 1e-5")
-    ms = gpu_time_ms(lambda: npgpu.matmul_reduce(da, db, out=out), repeat)
+    ms = gpu_time_ms(lambda: npgpu.matmul_reduce(da, db), repeat)
     ceiling = copy_ceiling_gbs()
     read_once = (a.nbytes + b.nbytes) / ceiling / 1e6
-    anchors = {"read A+B at copy ceiling ms": round(read_once, 4), "rel err": f"{err:.2g}"}
-    npgpu.matmul_reduce(da, db, out=out, _method=1)
-    anchors["npgpu cuBLAS-gemv ms"] = round(gpu_time_ms(lambda: npgpu.matmul_reduce(da, db, out=out, _method=1),
-                                                        repeat), 4)
-    anchors["cuBLAS-gemv rel err"] = f"{_rel_err(out.get(), ref):.2g}"
-    ms1 = gpu_time_ms(lambda: npgpu.matmul_reduce(da, db, axis=1), repeat)
-    anchors["npgpu axis=1 ms"] = round(ms1, 4)
+    anchors = {"read A+B at copy ceiling ms": round(read_once, 4), "rel err": f"{err:.2g}",
+               "back-to-back ms": round(_back_to_back_ms(lambda: npgpu.matmul_reduce(da, db)), 4)}
+    import os
+    old = os.environ.get("NPGPU_MATMUL_REDUCE_TX")
+    try:
+        for tx in (32, 64, 128, 256):
+            os.environ["NPGPU_MATMUL_REDUCE_TX"] = str(tx)
+            e = _rel_err(npgpu.matmul_reduce(da, db).get(), ref)
+            anchors[f"TX={tx} ms"] = round(gpu_time_ms(lambda: npgpu.matmul_reduce(da, db), repeat), 4)
+            anchors[f"TX={tx} b2b ms"] = round(_back_to_back_ms(lambda: npgpu.matmul_reduce(da, db)), 4)
+            if e > 1e-5:
+                anchors[f"TX={tx} rel err"] = e
+    finally:
+        if old is None:
+            os.environ.pop("NPGPU_MATMUL_REDUCE_TX", None)
+        else:
+            os.environ["NPGPU_MATMUL_REDUCE_TX"] = old
+    anchors["npgpu cuBLAS-gemv ms"] = round(gpu_time_ms(lambda: npgpu.matmul_reduce(da, db, _method=1), repeat), 4)
+    anchors["cuBLAS-gemv b2b ms"] = round(_back_to_back_ms(lambda: npgpu.matmul_reduce(da, db, _method=1)), 4)
+    anchors["cuBLAS-gemv rel err"] = f"{_rel_err(npgpu.matmul_reduce(da, db, _method=1).get(), ref):.2g}"
+    anchors["npgpu axis=1 ms"] = round(gpu_time_ms(lambda: npgpu.matmul_reduce(da, db, axis=1), repeat), 4)
+    anchors["host us per call"] = round(per_call_us(lambda: npgpu.matmul_reduce(da, db), calls=200), 1)
     cp = optional("cupy")
     if cp is not None:
         ca, cb = cp.asarray(da), cp.asarray(db)

@@ -438,12 +438,11 @@ void vdot(const ArrayView& a, const ArrayView& b, const ArrayView& out, StreamHa
 
 namespace {
 
-// One step of matmul_reduce: y[c] = sum_r w[r] X[r, c] for the view X (rows x cols, either stride).
-void reduce_step(const ArrayView& X, bool transpose, const void* w, void* y, bool y_double,
-                 MatmulReduceMethod method, StreamHandle s) {
+// One operand of matmul_reduce: the view X read as (rows x cols) (transpose: its columns are the rows), with
+// a unit stride along one axis; a copy (in `t`) when it has none.
+cuda::ReduceOperand reduce_operand(const ArrayView& X, bool transpose, std::unique_ptr<Temp>& t, StreamHandle s) {
   const std::int64_t item = itemsize(X.dtype);
   const int r = transpose ? 1 : 0, c = 1 - r;
-  std::unique_ptr<Temp> t;
   std::int64_t sr = 0, sc = 0;
   bool ok = elem_stride(X.strides[r], item, &sr) && elem_stride(X.strides[c], item, &sc) &&
             reinterpret_cast<std::uintptr_t>(X.data) % static_cast<std::uintptr_t>(item) == 0;
@@ -452,19 +451,20 @@ void reduce_step(const ArrayView& X, bool transpose, const void* w, void* y, boo
     if (X.shape[c] <= 1) sc = 1;
     ok = (sr == 1 && sc >= 1) || (sc == 1 && sr >= 1);
   }
-  const void* data = X.data;
+  cuda::ReduceOperand op;
+  op.data = X.data;
   if (!ok) {
     t = std::make_unique<Temp>(X, X.dtype, s);
     copy(X, t->view, s);
-    data = t->view.data;
+    op.data = t->view.data;
     sr = transpose ? 1 : X.shape[1];
     sc = transpose ? X.shape[1] : 1;
   }
-  if (method == MatmulReduceMethod::Cublas)
-    cuda::weighted_reduce_cublas(X.device, X.dtype, data, X.shape[r], X.shape[c], sr, sc, w, y, s);
-  else
-    cuda::weighted_reduce(X.device, X.dtype, data, X.shape[r], X.shape[c], sr, sc, static_cast<const double*>(w),
-                          y, y_double, s);
+  op.rows = X.shape[r];
+  op.cols = X.shape[c];
+  op.stride_r = sr;
+  op.stride_c = sc;
+  return op;
 }
 
 }  // namespace
@@ -508,23 +508,25 @@ void matmul_reduce(const ArrayView& a, const ArrayView& b, int axis, const Array
   const bool direct = out.dtype == dt && out.strides[0] == itemsize(dt) && !overlaps(out, a) && !overlaps(out, b);
   if (!direct) to = std::make_unique<Temp>(out, dt, stream);
   void* y = to ? to->view.data : out.data;
-  const bool cub = method == MatmulReduceMethod::Cublas;
-  // The intermediate vector (k): float64 for the kernels, the operands' dtype for cuBLAS.
-  DeviceBuffer mid(k * (cub ? itemsize(dt) : 8), dev, stream);
-  std::unique_ptr<DeviceBuffer> ones;
-  if (cub) {
-    ones = std::make_unique<DeviceBuffer>(outer * itemsize(dt), dev, stream);
+  // Step 1 reduces x1 to the k-vector (axis 0: column sums of a; axis 1: row sums of b), step 2 weights x2's
+  // rows with it (axis 0: s^T b; axis 1: a t, i.e. t^T a^T).
+  std::unique_ptr<Temp> t1, t2;
+  const cuda::ReduceOperand x1 = axis == 0 ? reduce_operand(a, false, t1, stream) : reduce_operand(b, true, t1, stream);
+  const cuda::ReduceOperand x2 = axis == 0 ? reduce_operand(b, false, t2, stream) : reduce_operand(a, true, t2, stream);
+  if (method == MatmulReduceMethod::Kernels) {
+    cuda::matmul_reduce_kernels(dev, dt, x1, x2, y, stream);
+  } else {
+    // cuBLAS gemv twice in the operands' dtype: s = x1^T 1, y = x2^T s.
+    DeviceBuffer mid(k * itemsize(dt), dev, stream);
+    DeviceBuffer ones(outer * itemsize(dt), dev, stream);
     const float f1 = 1.0f;
     const double d1 = 1.0;
-    fill_pattern(ones->data(), outer, dt == DType::Float32 ? static_cast<const void*>(&f1) : &d1,
+    fill_pattern(ones.data(), outer, dt == DType::Float32 ? static_cast<const void*>(&f1) : &d1,
                  static_cast<int>(itemsize(dt)), stream);
-  }
-  if (axis == 0) {
-    reduce_step(a, false, cub ? ones->data() : nullptr, mid.data(), true, method, stream);  // s = 1^T A
-    reduce_step(b, false, mid.data(), y, false, method, stream);                              // s B
-  } else {
-    reduce_step(b, true, cub ? ones->data() : nullptr, mid.data(), true, method, stream);  // t = B 1
-    reduce_step(a, true, mid.data(), y, false, method, stream);                              // A t
+    cuda::weighted_reduce_cublas(dev, dt, x1.data, x1.rows, x1.cols, x1.stride_r, x1.stride_c, ones.data(),
+                                 mid.data(), stream);
+    cuda::weighted_reduce_cublas(dev, dt, x2.data, x2.rows, x2.cols, x2.stride_r, x2.stride_c, mid.data(), y,
+                                 stream);
   }
   if (to) copy(to->view, out, stream);
 }

@@ -37,12 +37,16 @@ void gemv(int device, DType dtype, int op, std::int64_t m, std::int64_t n, const
 void dot(int device, DType dtype, bool conj, std::int64_t n, const void* x, std::int64_t incx, const void* y,
          std::int64_t incy, void* result, StreamHandle stream);
 
-// y[c] = sum_r w[r] X[r, c] (w == nullptr: all ones), X of dtype float32 or float64 with element strides
-// (stride_r, stride_c), one of which is 1. y is float64 (y_double) or X's dtype. Both strategies are
-// bandwidth-bound single passes over X; see cuda/blas.cu.
-void weighted_reduce(int device, DType dtype, const void* x, std::int64_t rows, std::int64_t cols,
-                     std::int64_t stride_r, std::int64_t stride_c, const double* w, void* y, bool y_double,
-                     StreamHandle stream);
+// One operand of matmul_reduce's two steps: X (rows x cols) with element strides, one of them 1 (or an
+// extent-1 axis); step j computes y[c] = sum_r w[r] X[r, c].
+struct ReduceOperand {
+  const void* data = nullptr;
+  std::int64_t rows = 0, cols = 0, stride_r = 0, stride_c = 0;
+};
+// Both steps with npgpu's kernels: s (float64, x1.cols values) = column sums of x1; y (x2's dtype) = s^T x2
+// (x2.rows == x1.cols). One scratch allocation, float64 accumulation throughout; see cuda/blas.cu.
+void matmul_reduce_kernels(int device, DType dtype, const ReduceOperand& x1, const ReduceOperand& x2, void* y,
+                           StreamHandle stream);
 
 // The same reduction through cuBLAS gemv in X's dtype (w in X's dtype too; nullptr = ones): for comparison.
 void weighted_reduce_cublas(int device, DType dtype, const void* x, std::int64_t rows, std::int64_t cols,

@@ -2,9 +2,9 @@
 // and the two bandwidth-bound kernels of matmul_reduce.
 //
 // matmul_reduce's kernels compute y[c] = sum_r w[r] X[r, c] (w = 1 for the first step) in one pass over X:
-//  - columns contiguous (X[r, c + 1] next to X[r, c]): "cols" kernel. A block of 32 x 8 threads covers
-//    32 * V consecutive columns (V = 16 bytes / element: one vector load per thread and row) and a range of
-//    rows, its 8 thread rows taking every 8th row; each thread accumulates in float64, the block adds its 8
+//  - columns contiguous (X[r, c + 1] next to X[r, c]): "cols" kernel. A block of TX x TY = 256 threads
+//    (TX = 128 by default) covers TX * V consecutive columns (V = 16 bytes / element: one vector load per
+//    thread and row) and a range of rows, its TY thread rows taking every TY-th row; each thread accumulates in float64, the block adds its 8
 //    rows in shared memory and writes a float64 partial per column. The grid is one wave of resident
 //    blocks (columns x row splits). The last block of each column tile to finish (an atomic counter per
 //    tile, zeroed per call) adds the tile's partials in split order, so the result is deterministic.
@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -231,7 +232,7 @@ void dot(int device, DType dtype, bool conj, std::int64_t n, const void* x, std:
 
 namespace {
 
-constexpr int kTx = 32, kTy = 8;  // cols kernel block: 32 column groups x 8 row lanes
+constexpr int kColsThreads = 256;  // cols kernel block: TX column groups x TY row lanes, TX * TY = 256
 constexpr int kRowsThreads = 256;
 
 template <class T, int V>
@@ -240,38 +241,41 @@ struct alignas(sizeof(T) * V) VecT {
 };
 
 // Step 1 (Weighted = false): y (float64) = column sums. Step 2 (Weighted = true): y (T) = w^T X.
+// blockDim = (TX, TY); dynamic shared memory: TY * TX * V doubles.
 template <class T, int V, bool Weighted>
-__global__ void __launch_bounds__(kTx* kTy) cols_kernel(const T* __restrict__ x, std::int64_t rows, std::int64_t cols,
-                                                         std::int64_t sr, const double* __restrict__ w,
-                                                         double* __restrict__ partial, unsigned* __restrict__ counters,
-                                                         void* __restrict__ y, std::int64_t rows_per_split) {
-  __shared__ double sh[kTy][kTx * V];
+__global__ void __launch_bounds__(kColsThreads) cols_kernel(const T* __restrict__ x, std::int64_t rows,
+                                                             std::int64_t cols, std::int64_t sr,
+                                                             const double* __restrict__ w,
+                                                             double* __restrict__ partial,
+                                                             unsigned* __restrict__ counters, void* __restrict__ y,
+                                                             std::int64_t rows_per_split) {
+  extern __shared__ double sh[];
   __shared__ bool last;
-  const int tx = threadIdx.x, ty = threadIdx.y;
-  const std::int64_t c0 = (static_cast<std::int64_t>(blockIdx.x) * kTx + tx) * V;
+  const int tx = threadIdx.x, ty = threadIdx.y, TX = blockDim.x, TY = blockDim.y;
+  const int W = TX * V;  // columns per block
+  const std::int64_t c0 = (static_cast<std::int64_t>(blockIdx.x) * TX + tx) * V;
   const std::int64_t r_begin = static_cast<std::int64_t>(blockIdx.y) * rows_per_split;
   const std::int64_t r_end = min(rows, r_begin + rows_per_split);
   double acc[V];
 #pragma unroll
   for (int v = 0; v < V; ++v) acc[v] = 0.0;
-  const bool full = c0 + V <= cols;
-  if (full) {
+  if (c0 + V <= cols) {
     const T* p = x + c0;
     std::int64_t r = r_begin + ty;
     constexpr int U = 4;
-    for (; r + (U - 1) * kTy < r_end; r += U * kTy) {
+    for (; r + (U - 1) * TY < r_end; r += U * TY) {
       VecT<T, V> q[U];
 #pragma unroll
-      for (int u = 0; u < U; ++u) q[u] = *reinterpret_cast<const VecT<T, V>*>(p + (r + u * kTy) * sr);
+      for (int u = 0; u < U; ++u) q[u] = *reinterpret_cast<const VecT<T, V>*>(p + (r + u * TY) * sr);
 #pragma unroll
       for (int u = 0; u < U; ++u) {
-        const double wu = Weighted ? w[r + u * kTy] : 1.0;
+        const double wu = Weighted ? w[r + u * TY] : 1.0;
 #pragma unroll
         for (int v = 0; v < V; ++v) acc[v] = Weighted ? fma(wu, static_cast<double>(q[u].v[v]), acc[v])
                                                       : acc[v] + static_cast<double>(q[u].v[v]);
       }
     }
-    for (; r < r_end; r += kTy) {
+    for (; r < r_end; r += TY) {
       const VecT<T, V> q = *reinterpret_cast<const VecT<T, V>*>(p + r * sr);
       const double wu = Weighted ? w[r] : 1.0;
 #pragma unroll
@@ -279,7 +283,7 @@ __global__ void __launch_bounds__(kTx* kTy) cols_kernel(const T* __restrict__ x,
         acc[v] = Weighted ? fma(wu, static_cast<double>(q.v[v]), acc[v]) : acc[v] + static_cast<double>(q.v[v]);
     }
   } else {
-    for (std::int64_t r = r_begin + ty; r < r_end; r += kTy) {
+    for (std::int64_t r = r_begin + ty; r < r_end; r += TY) {
       const double wu = Weighted ? w[r] : 1.0;
 #pragma unroll
       for (int v = 0; v < V; ++v)
@@ -288,16 +292,15 @@ __global__ void __launch_bounds__(kTx* kTy) cols_kernel(const T* __restrict__ x,
     }
   }
 #pragma unroll
-  for (int v = 0; v < V; ++v) sh[ty][tx * V + v] = acc[v];
+  for (int v = 0; v < V; ++v) sh[ty * W + tx * V + v] = acc[v];
   __syncthreads();
-  // The block's 32 * V columns: one thread each (fixed order over the 8 lanes).
-  const int tid = ty * kTx + tx;
-  const std::int64_t tile0 = static_cast<std::int64_t>(blockIdx.x) * kTx * V;
+  // The block's W columns, one thread each (fixed order over the TY lanes).
+  const int tid = ty * TX + tx, nthreads = TX * TY;
+  const std::int64_t tile0 = static_cast<std::int64_t>(blockIdx.x) * W;
   if (gridDim.y == 1) {
-    for (int j = tid; j < kTx * V; j += kTx * kTy) {
+    for (int j = tid; j < W; j += nthreads) {
       double s = 0.0;
-#pragma unroll
-      for (int l = 0; l < kTy; ++l) s += sh[l][j];
+      for (int l = 0; l < TY; ++l) s += sh[l * W + j];
       if (tile0 + j < cols) {
         if (Weighted) static_cast<T*>(y)[tile0 + j] = static_cast<T>(s);
         else static_cast<double*>(y)[tile0 + j] = s;
@@ -305,10 +308,9 @@ __global__ void __launch_bounds__(kTx* kTy) cols_kernel(const T* __restrict__ x,
     }
     return;
   }
-  for (int j = tid; j < kTx * V; j += kTx * kTy) {
+  for (int j = tid; j < W; j += nthreads) {
     double s = 0.0;
-#pragma unroll
-    for (int l = 0; l < kTy; ++l) s += sh[l][j];
+    for (int l = 0; l < TY; ++l) s += sh[l * W + j];
     if (tile0 + j < cols) partial[static_cast<std::int64_t>(blockIdx.y) * cols + tile0 + j] = s;
   }
   __threadfence();
@@ -317,7 +319,7 @@ __global__ void __launch_bounds__(kTx* kTy) cols_kernel(const T* __restrict__ x,
   __syncthreads();
   if (!last) return;
   __threadfence();
-  for (int j = tid; j < kTx * V; j += kTx * kTy) {
+  for (int j = tid; j < W; j += nthreads) {
     if (tile0 + j >= cols) continue;
     double s = 0.0;
     for (unsigned p = 0; p < gridDim.y; ++p) s += __ldcg(partial + static_cast<std::int64_t>(p) * cols + tile0 + j);
@@ -371,85 +373,135 @@ __global__ void __launch_bounds__(kRowsThreads) rows_kernel(const T* __restrict_
   }
 }
 
-int resident_blocks(const void* kernel, int threads, int device) {
+// Resident blocks of `kernel` on the whole device, cached per (kernel, device, threads, shared bytes).
+int resident_blocks(const void* kernel, int threads, std::size_t smem, int device) {
+  struct Entry {
+    const void* k;
+    int device, threads;
+    std::size_t smem;
+    int blocks;
+  };
+  static thread_local std::vector<Entry> cache;
+  for (const Entry& e : cache)
+    if (e.k == kernel && e.device == device && e.threads == threads && e.smem == smem) return e.blocks;
   int per_sm = 0;
-  NPGPU_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0));
-  return std::max(1, per_sm) * device_properties(device).multiprocessor_count;
+  NPGPU_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
+  const int blocks = std::max(1, per_sm) * device_properties(device).multiprocessor_count;
+  cache.push_back({kernel, device, threads, smem, blocks});
+  return blocks;
 }
 
-template <class T, int V, bool Weighted>
-void launch_cols(int device, const T* x, std::int64_t rows, std::int64_t cols, std::int64_t sr, const double* w,
-                 void* y, StreamHandle stream) {
-  auto s = static_cast<cudaStream_t>(stream);
-  const auto kernel = cols_kernel<T, V, Weighted>;
-  const std::int64_t gx = (cols + kTx * V - 1) / (kTx * V);
-  if (gx > 0x7fffffff) throw InvalidArgument("matmul_reduce: too many columns");
-  // One wave of resident blocks; each split gets at least 8 rows per thread lane.
-  const std::int64_t wave = resident_blocks(reinterpret_cast<const void*>(kernel), kTx * kTy, device);
-  std::int64_t splits = std::max<std::int64_t>(1, wave / gx);
-  splits = std::min<std::int64_t>(splits, std::max<std::int64_t>(1, rows / (8 * kTy)));
-  splits = std::min<std::int64_t>(splits, 65535);
-  const std::int64_t per = (rows + splits - 1) / splits;
-  splits = (rows + per - 1) / per;
-  std::unique_ptr<DeviceBuffer> work;
-  double* partial = nullptr;
-  unsigned* counters = nullptr;
-  if (splits > 1) {
-    const std::int64_t pbytes = splits * cols * 8;
-    work = std::make_unique<DeviceBuffer>(pbytes + gx * 4, device, stream);
-    partial = static_cast<double*>(work->data());
-    counters = reinterpret_cast<unsigned*>(static_cast<char*>(work->data()) + pbytes);
-    NPGPU_CUDA_TRY(cudaMemsetAsync(counters, 0, gx * 4, s));
+// Columns per thread-row of the cols kernel's block (NPGPU_MATMUL_REDUCE_TX: 32, 64, 128 or 256; the rest of
+// the 256 threads are row lanes). Read per call so that benchmarks can sweep it.
+int cols_tx() {
+  if (const char* v = std::getenv("NPGPU_MATMUL_REDUCE_TX")) {
+    const int t = std::atoi(v);
+    if (t == 32 || t == 64 || t == 128 || t == 256) return t;
   }
-  kernel<<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(splits)), dim3(kTx, kTy), 0, s>>>(
-      x, rows, cols, sr, w, partial, counters, y, per);
-  NPGPU_CHECK_LAUNCH("matmul_reduce");
+  return 128;
 }
 
-template <class T, int V, bool Weighted>
-void launch_rows(int device, const T* x, std::int64_t rows, std::int64_t cols, std::int64_t sc, const double* w,
-                 void* y, StreamHandle stream) {
-  auto s = static_cast<cudaStream_t>(stream);
-  const auto kernel = rows_kernel<T, V, Weighted>;
-  const std::int64_t wave = resident_blocks(reinterpret_cast<const void*>(kernel), kRowsThreads, device);
-  const std::int64_t need = (cols + kRowsThreads / 32 - 1) / (kRowsThreads / 32);
-  const std::int64_t blocks = std::max<std::int64_t>(1, std::min<std::int64_t>(need, 8 * wave));
-  kernel<<<static_cast<unsigned>(blocks), kRowsThreads, 0, s>>>(x, rows, cols, sc, w, y);
-  NPGPU_CHECK_LAUNCH("matmul_reduce");
+// How one step runs: the kernel, its grid and the scratch it needs.
+struct StepPlan {
+  bool cols = false;  // cols kernel (else rows kernel)
+  int v = 1;          // vector width
+  const void* kernel = nullptr;
+  dim3 grid, block;
+  std::size_t smem = 0;
+  std::int64_t per = 0;                    // rows per split (cols kernel)
+  std::int64_t partial_doubles = 0, ncounters = 0;
+};
+
+template <class T, bool Weighted>
+StepPlan plan_step(int device, const ReduceOperand& x) {
+  constexpr int VV = 16 / sizeof(T);
+  StepPlan p;
+  const bool aligned = reinterpret_cast<std::uintptr_t>(x.data) % 16 == 0;
+  p.cols = !((x.cols == 1 && x.stride_r == 1) || !(x.stride_c == 1 || x.cols == 1));
+  if (p.cols) {
+    p.v = aligned && x.stride_r % VV == 0 ? VV : 1;
+    p.kernel = p.v == VV ? reinterpret_cast<const void*>(cols_kernel<T, VV, Weighted>)
+                         : reinterpret_cast<const void*>(cols_kernel<T, 1, Weighted>);
+    const int tx = cols_tx(), ty = kColsThreads / tx;
+    p.block = dim3(tx, ty);
+    p.smem = static_cast<std::size_t>(kColsThreads) * p.v * sizeof(double);
+    const std::int64_t width = static_cast<std::int64_t>(tx) * p.v;
+    const std::int64_t gx = (x.cols + width - 1) / width;
+    if (gx > 0x7fffffff) throw InvalidArgument("matmul_reduce: too many columns");
+    // One wave of resident blocks; each split gets at least 8 rows per row lane.
+    const std::int64_t wave = resident_blocks(p.kernel, kColsThreads, p.smem, device);
+    std::int64_t splits = std::max<std::int64_t>(1, wave / gx);
+    splits = std::min<std::int64_t>(splits, std::max<std::int64_t>(1, x.rows / (8 * ty)));
+    splits = std::min<std::int64_t>(splits, 65535);
+    p.per = (x.rows + splits - 1) / splits;
+    splits = (x.rows + p.per - 1) / p.per;
+    p.grid = dim3(static_cast<unsigned>(gx), static_cast<unsigned>(splits));
+    if (splits > 1) {
+      p.partial_doubles = splits * x.cols;
+      p.ncounters = gx;
+    }
+  } else {
+    if (x.stride_r != 1) throw InvalidArgument("matmul_reduce: internal error: no unit stride");
+    p.v = aligned && x.stride_c % VV == 0 ? VV : 1;
+    p.kernel = p.v == VV ? reinterpret_cast<const void*>(rows_kernel<T, VV, Weighted>)
+                         : reinterpret_cast<const void*>(rows_kernel<T, 1, Weighted>);
+    const std::int64_t wave = resident_blocks(p.kernel, kRowsThreads, 0, device);
+    const std::int64_t need = (x.cols + kRowsThreads / 32 - 1) / (kRowsThreads / 32);
+    p.grid = dim3(static_cast<unsigned>(std::max<std::int64_t>(1, std::min<std::int64_t>(need, 8 * wave))));
+    p.block = dim3(kRowsThreads);
+  }
+  return p;
 }
 
 template <class T, bool Weighted>
-void reduce_typed(int device, const T* x, std::int64_t rows, std::int64_t cols, std::int64_t sr, std::int64_t sc,
-                  const double* w, void* y, StreamHandle stream) {
-  constexpr int V = 16 / sizeof(T);
-  const bool aligned = reinterpret_cast<std::uintptr_t>(x) % 16 == 0;
-  const bool use_rows = (cols == 1 && sr == 1) || !(sc == 1 || cols == 1);
-  if (!use_rows) {
-    if (aligned && sr % V == 0) launch_cols<T, V, Weighted>(device, x, rows, cols, sr, w, y, stream);
-    else launch_cols<T, 1, Weighted>(device, x, rows, cols, sr, w, y, stream);
+void launch_step(const StepPlan& p, const ReduceOperand& x, const double* w, double* partial, unsigned* counters,
+                 void* y, cudaStream_t s) {
+  constexpr int VV = 16 / sizeof(T);
+  const T* data = static_cast<const T*>(x.data);
+  if (p.cols) {
+    if (p.v == VV)
+      cols_kernel<T, VV, Weighted><<<p.grid, p.block, p.smem, s>>>(data, x.rows, x.cols, x.stride_r, w, partial,
+                                                                   counters, y, p.per);
+    else
+      cols_kernel<T, 1, Weighted><<<p.grid, p.block, p.smem, s>>>(data, x.rows, x.cols, x.stride_r, w, partial,
+                                                                  counters, y, p.per);
   } else {
-    if (sr != 1) throw InvalidArgument("matmul_reduce: internal error: no unit stride");
-    if (aligned && sc % V == 0) launch_rows<T, V, Weighted>(device, x, rows, cols, sc, w, y, stream);
-    else launch_rows<T, 1, Weighted>(device, x, rows, cols, sc, w, y, stream);
+    if (p.v == VV)
+      rows_kernel<T, VV, Weighted><<<p.grid, p.block, 0, s>>>(data, x.rows, x.cols, x.stride_c, w, y);
+    else
+      rows_kernel<T, 1, Weighted><<<p.grid, p.block, 0, s>>>(data, x.rows, x.cols, x.stride_c, w, y);
   }
+  NPGPU_CHECK_LAUNCH("matmul_reduce");
+}
+
+template <class T>
+void reduce_typed(int device, const ReduceOperand& x1, const ReduceOperand& x2, void* y, StreamHandle stream) {
+  auto s = static_cast<cudaStream_t>(stream);
+  const StepPlan p1 = plan_step<T, false>(device, x1), p2 = plan_step<T, true>(device, x2);
+  // Scratch: the float64 k-vector, the partials (shared by the steps, which run one after the other), then
+  // both steps' counters (zeroed by one memset).
+  const std::int64_t k = x1.cols;
+  const std::int64_t mid_bytes = (k * 8 + 255) / 256 * 256;
+  const std::int64_t part_bytes = (std::max(p1.partial_doubles, p2.partial_doubles) * 8 + 255) / 256 * 256;
+  const std::int64_t cnt = p1.ncounters + p2.ncounters;
+  DeviceBuffer scratch(mid_bytes + part_bytes + cnt * 4, device, stream);
+  char* base = static_cast<char*>(scratch.data());
+  double* mid = reinterpret_cast<double*>(base);
+  double* partial = reinterpret_cast<double*>(base + mid_bytes);
+  unsigned* counters = reinterpret_cast<unsigned*>(base + mid_bytes + part_bytes);
+  if (cnt) NPGPU_CUDA_TRY(cudaMemsetAsync(counters, 0, static_cast<size_t>(cnt) * 4, s));
+  launch_step<T, false>(p1, x1, nullptr, partial, counters, mid, s);
+  launch_step<T, true>(p2, x2, mid, partial, counters + p1.ncounters, y, s);
 }
 
 }  // namespace
 
-void weighted_reduce(int device, DType dtype, const void* x, std::int64_t rows, std::int64_t cols,
-                     std::int64_t stride_r, std::int64_t stride_c, const double* w, void* y, bool y_double,
-                     StreamHandle stream) {
-  // Step 1 (no weights) produces the float64 intermediate; step 2 (weights) the result in X's dtype.
-  if ((w == nullptr) != y_double) throw InvalidArgument("matmul_reduce: internal error: unsupported step");
-  if (dtype == DType::Float32) {
-    if (w) reduce_typed<float, true>(device, static_cast<const float*>(x), rows, cols, stride_r, stride_c, w, y, stream);
-    else reduce_typed<float, false>(device, static_cast<const float*>(x), rows, cols, stride_r, stride_c, w, y, stream);
-  } else if (dtype == DType::Float64) {
-    if (w) reduce_typed<double, true>(device, static_cast<const double*>(x), rows, cols, stride_r, stride_c, w, y, stream);
-    else reduce_typed<double, false>(device, static_cast<const double*>(x), rows, cols, stride_r, stride_c, w, y, stream);
-  } else {
-    throw TypeError(std::string("matmul_reduce: unsupported dtype ") + dtype_name(dtype));
-  }
+void matmul_reduce_kernels(int device, DType dtype, const ReduceOperand& x1, const ReduceOperand& x2, void* y,
+                           StreamHandle stream) {
+  if (x2.rows != x1.cols) throw InvalidArgument("matmul_reduce: internal error: step sizes differ");
+  if (dtype == DType::Float32) reduce_typed<float>(device, x1, x2, y, stream);
+  else if (dtype == DType::Float64) reduce_typed<double>(device, x1, x2, y, stream);
+  else throw TypeError(std::string("matmul_reduce: unsupported dtype ") + dtype_name(dtype));
 }
 
 void weighted_reduce_cublas(int device, DType dtype, const void* x, std::int64_t rows, std::int64_t cols,
