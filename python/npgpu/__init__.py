@@ -37,6 +37,7 @@ from npgpu._launch import LaunchIndices, check_geometry, launch_indices
 from npgpu import profiler
 from npgpu import random
 from npgpu._random import monte_carlo_pi
+from npgpu._blas import dot, inner, matmul, matmul_reduce, outer, vdot
 from npgpu._paths import get_cmake_dir, get_include, get_library_dir
 
 __version__ = "0.1.0"
@@ -58,4 +59,5 @@ __all__ = [
     "not_equal", "positive", "power", "real", "reciprocal", "remainder", "rint", "sign", "sin", "sinh",
     "sqrt", "square", "subtract", "tan", "tanh", "true_divide", "trunc", "where",
     "monte_carlo_pi", "random",
+    "dot", "inner", "matmul", "matmul_reduce", "outer", "vdot",
 ]
