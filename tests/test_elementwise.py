@@ -120,6 +120,8 @@ def test_unary_matches_numpy_for_every_dtype(backend, random_array, name):
         for a in (random_array(41, dt), special_values(dt, 41)):
             if name == "reciprocal" and np.dtype(dt).kind in "iu":
                 a = a[a != 0]  # NumPy's 1 // 0 is whatever the CPU's float-to-int conversion gives
+            if name in TRANSCENDENTAL and np.dtype(dt).kind == "c":
+                a = a[np.isfinite(a)]  # at complex infinities C99 leaves signs and NaN-ness to the libm
             want, err = numpy_or_error(ref, a)
             if err is not None:
                 with pytest.raises(err):

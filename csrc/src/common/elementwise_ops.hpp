@@ -46,6 +46,44 @@ NPGPU_HD T from_std(std_complex z) {
   return T(static_cast<R>(z.real()), static_cast<R>(z.imag()));
 }
 
+// 1 / z as NumPy's complex reciprocal computes it.
+template <class T>
+NPGPU_HD T complex_reciprocal(T z) {
+  using R = real_t<T>;
+  if (::cuda::std::fabs(z.im) <= ::cuda::std::fabs(z.re)) {
+    const R r = z.im / z.re, d = z.re + z.im * r;
+    return T(R(1) / d, -r / d);
+  }
+  const R r = z.re / z.im, d = z.re * r + z.im;
+  return T(r / d, R(-1) / d);
+}
+
+// a ** b with NumPy's special cases: b == 0 gives 1, a == 0 gives 0 when b's real part is positive and NaN
+// otherwise, small integer exponents multiply out; the rest is exp(b log a).
+template <class T>
+NPGPU_HD T complex_power(T a, T b) {
+  using R = real_t<T>;
+  if (b.re == R(0) && b.im == R(0)) return T(R(1), R(0));
+  if (a.re == R(0) && a.im == R(0)) {
+    if (b.re > R(0)) return T(R(0), R(0));
+    const R nan = ::cuda::std::numeric_limits<R>::quiet_NaN();
+    return T(nan, nan);
+  }
+  if (b.im == R(0) && b.re == ::cuda::std::trunc(b.re) && ::cuda::std::fabs(b.re) < R(100)) {
+    long n = static_cast<long>(b.re);
+    const bool negative = n < 0;
+    if (negative) n = -n;
+    T r(R(1), R(0)), x = a;
+    while (n) {  // binary exponentiation, as NumPy's
+      if (n & 1) r = r * x;
+      x = x * x;
+      n >>= 1;
+    }
+    return negative ? complex_reciprocal(r) : r;
+  }
+  return from_std<T>(::cuda::std::pow(to_std(a), to_std(b)));
+}
+
 // exp(z) - 1 as NumPy computes it (exp of the real part, then the rotation).
 NPGPU_HD std_complex complex_expm1(std_complex z) {
   const double x = ::cuda::std::expm1(z.real());
@@ -261,7 +299,7 @@ struct PowerOp : Binary {
   NPGPU_HD T operator()(T a, T b) const {
     if constexpr (ew::is_int<T>) return ew::int_pow(a, b);
     else if constexpr (ew::is_float<T>) return ::cuda::std::pow(a, b);
-    else return ew::from_std<T>(::cuda::std::pow(ew::to_std(a), ew::to_std(b)));
+    else return ew::complex_power(a, b);
   }
 };
 
@@ -450,7 +488,7 @@ struct ReciprocalOp : Unary {
   template <class T>
   NPGPU_HD T operator()(T a) const {
     if constexpr (ew::is_int<T>) return a == 0 ? T(0) : static_cast<T>(T(1) / a);  // NumPy: 1 // x
-    else if constexpr (ew::is_cplx<T>) return ew::complex_divide(T(1, 0), a);
+    else if constexpr (ew::is_cplx<T>) return ew::complex_reciprocal(a);
     else return T(1) / a;
   }
 };
