@@ -31,6 +31,8 @@ from npgpu import profiler
 from npgpu import random
 from npgpu._random import monte_carlo_pi
 from npgpu._rtc import CompileError, In, InOut, Kernel, Out, SourceModule
+from npgpu._rtc_elementwise import ElementwiseKernel
+from npgpu._vectorize import vectorize
 from npgpu._paths import get_cmake_dir, get_include, get_library_dir
 
 __version__ = "0.1.0"
@@ -44,5 +46,5 @@ __all__ = [
     "use_backend", "zeros",
     "diffusion", "laplacian",
     "monte_carlo_pi", "random",
-    "CompileError", "In", "InOut", "Kernel", "Out", "SourceModule",
+    "CompileError", "ElementwiseKernel", "In", "InOut", "Kernel", "Out", "SourceModule", "vectorize",
 ]

@@ -354,8 +354,9 @@ class SourceModule:
     """
 
     def __init__(self, source, options=(), name_expressions=(), *, no_extern_c=True, arch=None,
-                 include_dirs=(), cache=True):
-        require_gpu("SourceModule")
+                 include_dirs=(), cache=True, _check_backend=True):
+        if _check_backend:
+            require_gpu("SourceModule")
         if not isinstance(source, str):
             raise TypeError(f"source must be a str, not {type(source).__name__}")
         if not no_extern_c:
@@ -665,37 +666,64 @@ cdef class Kernel:
                 free(ptrs)
 
     cdef _size_error(self, Py_ssize_t i, object a, int64_t got, int64_t want):
-        if isinstance(a, np.generic):
-            what = f"numpy.{a.dtype} ({got} bytes)"
-        else:
-            what = f"a pointer ({type(a).__name__}, {got} bytes)"
-        hint = ""
-        if want != sizeof(void*) or isinstance(a, np.generic):
-            hint = _size_hint(a, want)
-        raise TypeError(f"{self.name}: argument {i} is {what}, but the kernel's parameter {i} has {want} bytes"
-                        + (f"; pass {hint}" if hint else ""))
+        _raise_size_error(self.name, i, a, got, want)
 
     cdef _type_error(self, Py_ssize_t i, object a, int64_t size):
-        t = type(a)
-        if t in _PY_SCALAR_HINTS:
-            hints = _PY_SCALAR_HINTS[t]
-            hint = hints.get(size)
-            tn = t.__name__
-            if hint is None:
-                raise TypeError(f"{self.name}: argument {i} is a Python {tn} ({a!r}), but the kernel's parameter {i} "
-                                f"has {size} bytes, which no {tn} type has; pass a NumPy scalar of that size "
-                                f"or a device array")
-            first = hint.split()[0]
-            raise TypeError(f"{self.name}: argument {i} is a Python {tn} ({a!r}); kernel parameters have fixed C "
-                            f"types and a Python {tn} has none (a double passed where the kernel expects a float is "
-                            f"silently misread). The kernel's parameter {i} has {size} bytes: pass {hint}, e.g. "
-                            f"{first}({a!r})")
-        if isinstance(a, np.ndarray):
-            raise TypeError(f"{self.name}: argument {i} is a NumPy array in host memory, which a kernel cannot read: "
-                            f"wrap it as npgpu.In(a) (copied to the GPU before the launch), npgpu.Out(a) (copied "
-                            f"back after it) or npgpu.InOut(a), or pass a device array (npgpu.asarray(a))")
-        raise TypeError(f"{self.name}: argument {i} has unsupported type {t.__name__}; pass npgpu arrays, NumPy "
-                        f"scalars, or npgpu.In/Out/InOut(numpy array)")
+        _raise_type_error(self.name, i, a, size)
+
+
+def _raise_size_error(name, i, a, got, want):
+    if isinstance(a, np.generic):
+        what = f"numpy.{a.dtype} ({got} bytes)"
+    else:
+        what = f"a pointer ({type(a).__name__}, {got} bytes)"
+    hint = ""
+    if want != 8 or isinstance(a, np.generic):
+        hint = _size_hint(a, want)
+    raise TypeError(f"{name}: argument {i} is {what}, but the kernel's parameter {i} has {want} bytes"
+                    + (f"; pass {hint}" if hint else ""))
+
+
+def _raise_type_error(name, i, a, size):
+    t = type(a)
+    if t in _PY_SCALAR_HINTS:
+        hints = _PY_SCALAR_HINTS[t]
+        hint = hints.get(size)
+        tn = t.__name__
+        if hint is None:
+            raise TypeError(f"{name}: argument {i} is a Python {tn} ({a!r}), but the kernel's parameter {i} "
+                            f"has {size} bytes, which no {tn} type has; pass a NumPy scalar of that size "
+                            f"or a device array")
+        first = hint.split()[0]
+        raise TypeError(f"{name}: argument {i} is a Python {tn} ({a!r}); kernel parameters have fixed C "
+                        f"types and a Python {tn} has none (a double passed where the kernel expects a float is "
+                        f"silently misread). The kernel's parameter {i} has {size} bytes: pass {hint}, e.g. "
+                        f"{first}({a!r})")
+    if isinstance(a, np.ndarray):
+        raise TypeError(f"{name}: argument {i} is a NumPy array in host memory, which a kernel cannot read: "
+                        f"wrap it as npgpu.In(a) (copied to the GPU before the launch), npgpu.Out(a) (copied "
+                        f"back after it) or npgpu.InOut(a), or pass a device array (npgpu.asarray(a))")
+    raise TypeError(f"{name}: argument {i} has unsupported type {t.__name__}; pass npgpu arrays, NumPy "
+                    f"scalars, or npgpu.In/Out/InOut(numpy array)")
+
+
+def check_arguments(name, param_sizes, args):
+    """Run the checks a Kernel launch makes on `args` for parameters of `param_sizes` bytes (count, types,
+    sizes) without a GPU: raises TypeError as the launch would, returns None when they pass."""
+    param_sizes = tuple(param_sizes)
+    if len(args) != len(param_sizes):
+        raise TypeError(f"{name}() takes {len(param_sizes)} argument{'s' if len(param_sizes) != 1 else ''} "
+                        f"(parameters of {list(param_sizes)} bytes), got {len(args)}")
+    for i, (a, size) in enumerate(zip(args, param_sizes)):
+        if isinstance(a, (Array, _HostArg)) or a is None or (hasattr(a, "__cuda_array_interface__") and
+                                                             not isinstance(a, np.ndarray)):
+            if size != 8:
+                _raise_size_error(name, i, a, 8, size)
+        elif isinstance(a, np.generic):
+            if a.nbytes != size:
+                _raise_size_error(name, i, a, a.nbytes, size)
+        else:
+            _raise_type_error(name, i, a, size)
 
 
 def _size_hint(a, size):
