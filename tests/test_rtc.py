@@ -358,10 +358,12 @@ def test_corrupt_cache_entry_is_recompiled(cache_dir):
 @nvrtc
 def test_generated_elementwise_and_vectorize_sources_compile():
     ek = ElementwiseKernel("float32 x, T y, float32 a", "T z, bool w", "z = a * x + y; w = z > 0", "axpy")
-    for mask, nd in (((False, False, True), 2), ((False, True, True), 1)):
+    for mask, nd, mode in (((False, False, True), 2, "strided"), ((False, True, True), 1, "strided"),
+                           ((False, False, True), 1, "contig"), ((False, True, True), 1, "contig32")):
         src, _ = ek.source((np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.float32)),
-                           (np.dtype(np.float64), np.dtype(np.bool_)), mask, nd)
-        _rtc.compile_source(src, ARCH, cache=False)
+                           (np.dtype(np.float64), np.dtype(np.bool_)), mask, nd, mode)
+        c = _rtc.compile_source(src, ARCH, cache=False)
+        assert "warning" not in c.log, c.log
     for f, types in ((f_trig, [np.float32]), (f_divmod, [np.int8, np.int8]), (f_divmod, [np.float64] * 2),
                      (f_mixed, [np.float32] * 2), (f_range, [np.float64])):
         v = npgpu.vectorize(f)

@@ -313,8 +313,13 @@ class ElementwiseKernel:
             arrays = [a for a in dev_ins if a is not None] + dev_outs
             strides = [_broadcast_strides(shape, a.shape, a.strides) for a in arrays]
             cshape, cstrides = _coalesce(tuple(shape), strides)
+            # Every operand contiguous in one dimension: typed indexing, and 32-bit indices with one element
+            # per thread when they fit.
+            mode = "strided"
+            if len(cshape) == 1 and all(st[0] == a.itemsize for a, st in zip(arrays, cstrides)):
+                mode = "contig32" if n < (1 << 31) - _BLOCK else "contig"
             kernel = self._kernel(tuple(in_dtypes), tuple(out_dtypes), tuple(s is not None for s in scalars),
-                                  len(cshape), device)
+                                  len(cshape), device, mode)
             words = [n, *cshape]
             for a, st in zip(arrays, cstrides):
                 words.append(a.ptr)
@@ -323,7 +328,8 @@ class ElementwiseKernel:
                 if s is not None:
                     words.append(_scalar_word(s, d))
             blob = b"".join((w & 0xFFFFFFFFFFFFFFFF).to_bytes(8, "little") for w in words)
-            grid = min((n + _BLOCK - 1) // _BLOCK, self._max_blocks(device))
+            grid = (n + _BLOCK - 1) // _BLOCK if mode == "contig32" else \
+                min((n + _BLOCK - 1) // _BLOCK, self._max_blocks(device))
             kernel.launch_packed(blob, (grid,), (_BLOCK,), 0, stream)
 
         if on_device:
@@ -348,8 +354,10 @@ class ElementwiseKernel:
             m = self._grid[device] = dev.multiprocessor_count * (dev.max_threads_per_multiprocessor // _BLOCK) * 4
         return m
 
-    def source(self, in_dtypes, out_dtypes, scalar_mask, ndim):
-        """The CUDA C++ source compiled for these argument dtypes, scalar inputs and dimensions."""
+    def source(self, in_dtypes, out_dtypes, scalar_mask, ndim, mode="strided"):
+        """The CUDA C++ source compiled for these argument dtypes, scalar inputs and dimensions. `mode`:
+        'strided' (byte strides per dimension), 'contig' (one dimension, every operand contiguous) or
+        'contig32' (that, with one element per thread and fewer than 2^31 elements)."""
         kname = f"npgpu_ew_{self.name}"
         lines = ["// npgpu.ElementwiseKernel " + self.name, self.preamble, "struct npgpu_params {",
                  "  long long n;", f"  long long shape[{ndim}];"]
@@ -363,12 +371,19 @@ class ElementwiseKernel:
             lines.append(f"  unsigned long long v_{n};")
         lines.append("};")
         lines.append(f'extern "C" __global__ void {kname}(const npgpu_params P) {{')
-        lines.append("  const long long npgpu_step = (long long)gridDim.x * blockDim.x;")
         for n, d in scal:
             c = C_TYPE[d]
             lines.append(f"  {c} npgpu_v_{n}; memcpy(&npgpu_v_{n}, &P.v_{n}, sizeof({c}));")
-        lines.append("  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < P.n; i += npgpu_step) {")
-        if ndim == 1:
+        if mode == "contig32":
+            lines.append("  {")
+            lines.append("    const long long i = (long long)(blockIdx.x * blockDim.x + threadIdx.x);")
+            lines.append("    if (i >= P.n) return;")
+        else:
+            lines.append("  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < P.n; "
+                         "i += (long long)gridDim.x * blockDim.x) {")
+        if mode in ("contig", "contig32"):
+            pass
+        elif ndim == 1:
             for n, _, _ in arrays:
                 lines.append(f"    const long long npgpu_o_{n} = i * P.s_{n}[0];")
         else:
@@ -384,6 +399,10 @@ class ElementwiseKernel:
             lines.append("    }")
         for n, d, is_out in arrays:
             c = C_TYPE[d]
+            if mode != "strided":
+                q = "" if is_out else "const "
+                lines.append(f"    {q}{c}{'&' if is_out else ''} {n} = reinterpret_cast<{q}{c}*>(P.p_{n})[i];")
+                continue
             if is_out:
                 lines.append(f"    {c}& {n} = *reinterpret_cast<{c}*>(P.p_{n} + npgpu_o_{n});")
             else:
@@ -397,11 +416,11 @@ class ElementwiseKernel:
         lines.append("}")
         return "\n".join(lines) + "\n", kname
 
-    def _kernel(self, in_dtypes, out_dtypes, scalar_mask, ndim, device):
-        key = (in_dtypes, out_dtypes, scalar_mask, ndim, device)
+    def _kernel(self, in_dtypes, out_dtypes, scalar_mask, ndim, device, mode="strided"):
+        key = (in_dtypes, out_dtypes, scalar_mask, ndim, device, mode)
         k = self._kernels.get(key)
         if k is None:
-            src, kname = self.source(in_dtypes, out_dtypes, scalar_mask, ndim)
+            src, kname = self.source(in_dtypes, out_dtypes, scalar_mask, ndim, mode)
             with npgpu.Device(device):
                 mod = _rtc.SourceModule(src, options=self.options, _check_backend=False)
             k = self._kernels[key] = mod.get_function(kname)

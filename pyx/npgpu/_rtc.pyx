@@ -9,7 +9,6 @@ import json
 import operator
 import os
 import struct
-import tempfile
 import threading
 
 import numpy as np
@@ -32,6 +31,9 @@ from npgpu.lib.runtime cimport StreamHandle
 
 from npgpu._errors import GPUUnavailableError
 from npgpu import _runtime
+
+cdef object _np_generic = np.generic
+cdef dict _device_arch_cache = {}
 
 
 class CompileError(RuntimeError):
@@ -171,6 +173,7 @@ def _read_disk(key):
 
 
 def _write_disk(c):
+    import tempfile
     d = os.path.join(cache_dir(), c.key[:2])
     header = json.dumps({"format": _CACHE_FORMAT, "key": c.key, "sha256": hashlib.sha256(c.binary).hexdigest(),
                          "is_ptx": c.is_ptx, "lowered_names": c.lowered_names, "log": c.log,
@@ -203,6 +206,7 @@ def header_dirs():
     global _header_dirs
     if _header_dirs is not None:
         return list(_header_dirs)
+    import tempfile
     major, minor = nvrtc_version()
     dirs = []
     cdef string path
@@ -299,6 +303,7 @@ cdef class _Library:
     cdef RtcLibrary handle
     cdef readonly int device
     cdef object _names
+    cdef dict kernels  # symbol -> Kernel, shared by the SourceModules of this code
 
     def kernel_names(self):
         if self._names is None:
@@ -319,6 +324,7 @@ cdef _Library _load_library(object compiled, int device):
             binary = binary + b"\0"
         lib.handle = rtc_library_load(<const char*>binary, device)
         lib.device = device
+        lib.kernels = {}
         _libraries[cache_key] = lib
         return lib
 
@@ -368,7 +374,10 @@ class SourceModule:
         if arch is not None:
             opts.append(f"--gpu-architecture={arch}")
         elif not _has_arch_option(opts):
-            opts.append(f"--gpu-architecture=sm_{rtc_device_arch(self.device)}")
+            target = _device_arch_cache.get(self.device)
+            if target is None:
+                target = _device_arch_cache[self.device] = f"sm_{rtc_device_arch(self.device)}"
+            opts.append(f"--gpu-architecture={target}")
         self.source = source
         self.options = tuple(opts)
         self.name_expressions = tuple(_as_str_list(name_expressions, "name_expressions"))
@@ -486,6 +495,19 @@ cdef Dim3 _dim3(object v, str what) except *:
     if type(v) is int:
         d.x = v
         return d
+    if type(v) is tuple:  # the common case: a tuple of Python ints
+        n = len(<tuple>v)
+        if 1 <= n <= 3:
+            for k in range(n):
+                if type((<tuple>v)[k]) is not int:
+                    break
+            else:
+                d.x = (<tuple>v)[0]
+                if n > 1:
+                    d.y = (<tuple>v)[1]
+                if n > 2:
+                    d.z = (<tuple>v)[2]
+                return d
     try:
         t = tuple(v)
     except TypeError:
@@ -563,7 +585,7 @@ cdef class Kernel:
             shared_mem = shared
         cdef Dim3 g = _dim3(grid, "grid")
         cdef Dim3 b = _dim3(block, "block")
-        cdef int64_t smem = operator.index(shared_mem)
+        cdef int64_t smem = shared_mem if type(shared_mem) is int else operator.index(shared_mem)
         cdef StreamHandle s = resolve_stream(stream)
         self._launch(args, g, b, smem, s)
 
@@ -620,7 +642,7 @@ cdef class Kernel:
                                          f"kernel's module on device {self.device}")
                     p = (<Array>a).view.data
                     memcpy(buf + off, &p, sizeof(void*))
-                elif isinstance(a, np.generic):
+                elif isinstance(a, _np_generic):
                     data = a.tobytes()
                     if PyBytes_GET_SIZE(data) != size:
                         self._size_error(i, a, PyBytes_GET_SIZE(data), size)
@@ -738,8 +760,11 @@ def _size_hint(a, size):
 
 
 cdef Kernel _make_kernel(object module, str name, str symbol):
-    cdef Kernel k = Kernel.__new__(Kernel)
     cdef _Library lib = <_Library>module._library
+    cdef Kernel k = lib.kernels.get(symbol)
+    if k is not None:
+        return k
+    k = Kernel.__new__(Kernel)
     cdef bytes sym = symbol.encode("utf-8")
     k.handle = rtc_get_kernel(lib.handle, sym, lib.device, &k.info)
     k.device = lib.device
@@ -750,4 +775,5 @@ cdef Kernel _make_kernel(object module, str name, str symbol):
     k.arg_bytes = 0
     for i in range(k.nparams):
         k.arg_bytes = max(k.arg_bytes, k.info.param_offsets[i] + k.info.param_sizes[i])
+    lib.kernels[symbol] = k
     return k
