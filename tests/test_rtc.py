@@ -569,6 +569,16 @@ def test_elementwise_kernel_broadcasting(rng, cache_dir):
         k(dx, y, np.float32(1))
     with pytest.raises(TypeError, match="takes 3 inputs"):
         k(dx)
+    # Repeated calls with the same layouts take the cached plan; scalars are re-read and re-checked each call.
+    kf = ElementwiseKernel("float32 x, int8 b, float32 a", "float32 z", "z = a * x + b", "plan")
+    h = rng.standard_normal(1000).astype(np.float32)
+    dh = npgpu.asarray(h)
+    for a_, b_ in ((1.0, 2), (2.5, -3), (np.float32(0.5), np.int8(7)), (4.0, 1)):
+        np.testing.assert_allclose(kf(dh, b_, a_).get(), np.float32(a_) * h + np.float32(b_), rtol=1e-6)
+    assert len(kf._plans) == 2
+    with pytest.raises(OverflowError, match="out of the range of int8"):
+        kf(dh, 1000, 1.0)
+    np.testing.assert_allclose(kf(dh[::2], 1, 1.0).get(), h[::2] + 1, rtol=1e-6)  # another layout
     # Empty inputs give empty outputs without a launch.
     assert k(np.ones((0, 3), np.float32), np.ones(3), np.float32(1)).shape == (0, 3)
 

@@ -2,6 +2,7 @@
 number of (coalesced) dimensions it is called with, with NumPy broadcasting and output allocation."""
 import keyword
 import re
+import struct
 
 import numpy as np
 
@@ -192,6 +193,7 @@ class ElementwiseKernel:
         self.options = tuple(_rtc._as_str_list(options, "options"))
         self._kernels = {}
         self._grid = {}
+        self._plans = {}
 
     def __repr__(self):
         ins = ", ".join(f"{t} {n}" for n, t in self.in_params)
@@ -200,7 +202,44 @@ class ElementwiseKernel:
 
     # ------------------------------------------------------------------------------------------ call
 
+    def _plan_key(self, args):
+        """A key for calls whose arguments are all npgpu arrays and scalars (no outputs given): same key,
+        same kernel, geometry and layout of the packed parameters. None for other calls."""
+        if len(args) != len(self.in_params):
+            return None
+        key = []
+        for a in args:
+            t = type(a)
+            if t is Array:
+                key.append((a.dtype, a.shape, a.strides, a.device_id))
+            elif t is float or t is int or t is bool:
+                key.append(t)
+            elif isinstance(a, np.generic):
+                key.append(a.dtype)
+            else:
+                return None
+        return tuple(key)
+
+    def _run_plan(self, plan, args, stream):
+        kernel, grid, out_specs, device, template, in_pos, out_pos, scalar_pos, fmt = plan
+        words = list(template)
+        for k, pos in in_pos:
+            words[pos] = args[k].ptr
+        outs = [npgpu.empty(shape, d, device=device, stream=stream) for shape, d in out_specs]
+        for j, pos in enumerate(out_pos):
+            words[pos] = outs[j].ptr
+        for k, pos, d in scalar_pos:
+            v = _check_scalar(args[k], d, f"{self.name}: argument '{self.in_params[k][0]}'")
+            words[pos] = _scalar_word(v, d)
+        kernel.launch_packed(struct.pack(fmt, *words), (grid,), (_BLOCK,), 0, stream)
+        return outs[0] if len(outs) == 1 else tuple(outs)
+
     def __call__(self, *args, stream=None):
+        key = self._plan_key(args)
+        if key is not None:
+            plan = self._plans.get(key)
+            if plan is not None:
+                return self._run_plan(plan, args, stream)
         nin, nout = len(self.in_params), len(self.out_params)
         if len(args) not in (nin, nin + nout):
             raise TypeError(f"{self.name} takes {nin} inputs (and optionally {nout} outputs), got {len(args)} "
@@ -321,16 +360,30 @@ class ElementwiseKernel:
             kernel = self._kernel(tuple(in_dtypes), tuple(out_dtypes), tuple(s is not None for s in scalars),
                                   len(cshape), device, mode)
             words = [n, *cshape]
+            ptr_pos = []
             for a, st in zip(arrays, cstrides):
+                ptr_pos.append(len(words))
                 words.append(a.ptr)
                 words.extend(st)
-            for s, d in zip(scalars, in_dtypes):
+            scalar_pos = []
+            for k, (s, d) in enumerate(zip(scalars, in_dtypes)):
                 if s is not None:
+                    scalar_pos.append((k, len(words), d))
                     words.append(_scalar_word(s, d))
-            blob = b"".join((w & 0xFFFFFFFFFFFFFFFF).to_bytes(8, "little") for w in words)
+            words = [w & 0xFFFFFFFFFFFFFFFF for w in words]
+            fmt = f"<{len(words)}Q"
             grid = (n + _BLOCK - 1) // _BLOCK if mode == "contig32" else \
                 min((n + _BLOCK - 1) // _BLOCK, self._max_blocks(device))
-            kernel.launch_packed(blob, (grid,), (_BLOCK,), 0, stream)
+            kernel.launch_packed(struct.pack(fmt, *words), (grid,), (_BLOCK,), 0, stream)
+            # Remember how to repeat this call quickly (device arrays of these dtypes and layouts, scalars).
+            if key is not None and on_device and all(a is None or a is x for a, x in zip(dev_ins, ins)):
+                in_args = [k for k, a in enumerate(dev_ins) if a is not None]
+                in_pos = list(zip(in_args, ptr_pos[:len(in_args)]))
+                out_pos = ptr_pos[len(in_args):]
+                out_specs = [(tuple(shape), d) for d in out_dtypes]
+                if len(self._plans) > 256:
+                    self._plans.clear()
+                self._plans[key] = (kernel, grid, out_specs, device, words, in_pos, out_pos, scalar_pos, fmt)
 
         if on_device:
             return dev_outs[0] if len(dev_outs) == 1 else tuple(dev_outs)
