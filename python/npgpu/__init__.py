@@ -38,6 +38,9 @@ from npgpu import profiler
 from npgpu import random
 from npgpu._random import monte_carlo_pi
 from npgpu._blas import dot, inner, matmul, matmul_reduce, outer, vdot
+from npgpu._rtc import CompileError, In, InOut, Kernel, Out, SourceModule
+from npgpu._rtc_elementwise import ElementwiseKernel
+from npgpu._vectorize import vectorize
 from npgpu._paths import get_cmake_dir, get_include, get_library_dir
 
 __version__ = "0.1.0"
@@ -60,4 +63,5 @@ __all__ = [
     "sqrt", "square", "subtract", "tan", "tanh", "true_divide", "trunc", "where",
     "monte_carlo_pi", "random",
     "dot", "inner", "matmul", "matmul_reduce", "outer", "vdot",
+    "CompileError", "ElementwiseKernel", "In", "InOut", "Kernel", "Out", "SourceModule", "vectorize",
 ]
