@@ -38,12 +38,14 @@ rc_tests=$?
 say "tests (CUDA backend): rc=$rc_tests: $(tail -1 "$OUT_DIR/tests.log")"
 
 # compute-sanitizer on the GPU tests of our own code (interop tests load other libraries' kernels).
-SAN_TESTS=${SAN_TESTS:-"tests/test_elementwise.py tests/test_add.py tests/test_launch.py tests/test_array.py tests/test_memory.py tests/test_stencil.py"}
+SAN_TESTS=${SAN_TESTS:-"tests/test_elementwise.py tests/test_blas.py tests/test_rtc.py tests/test_add.py tests/test_launch.py tests/test_array.py tests/test_memory.py tests/test_stencil.py"}
 SAN_TESTS=$(for t in $SAN_TESTS; do case "$t" in /*) echo "$t" ;; *) echo "$SRC/$t" ;; esac; done)
 rc_san=0
 for tool in ${SAN_TOOLS:-memcheck}; do
   # shellcheck disable=SC2086
-  NPGPU_BACKEND=cuda compute-sanitizer --tool "$tool" --error-exitcode 99 --target-processes all \
+  # --report-api-errors no: looking up a run-time kernel's parameter count asks for one past the last
+  # parameter, an API "error" by design (see rtc.cpp); memory errors are still reported.
+  NPGPU_BACKEND=cuda compute-sanitizer --tool "$tool" --error-exitcode 99 --target-processes all --report-api-errors no \
     "$PY" -m pytest $SAN_TESTS -q -p no:cacheprovider -m "not slow" -k "not out_of_memory and not oom" \
     >"$OUT_DIR/sanitizer-$tool.log" 2>&1
   r=$?

@@ -57,10 +57,18 @@ def check_close(name, got, want, ref=None, args=()):
     # Complex products and quotients also round differently between implementations (fma or not).
     inexact = base in TRANSCENDENTAL or want.dtype.kind == "c"
     rtol = tolerance(want.dtype) if inexact else 0.0
-    if want.dtype == np.complex64 and base in TRANSCENDENTAL and ref is not None:
+    if base == "power" and want.dtype == np.complex64:
+        rtol = 1e-3  # NumPy's float-precision cpow: its phase error grows as |b log a| * 6e-8 (up to ~1e3)
+    if want.dtype == np.complex64 and base in TRANSCENDENTAL - {"power"} and ref is not None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             want = upcast_reference(ref, args).astype(np.complex64)
+    if base == "power" and want.dtype.kind == "c":
+        # An overflowing complex power is inf or NaN in its parts as the libm's cpow decides: both agree
+        # it is not finite.
+        assert np.array_equal(np.isfinite(got), np.isfinite(want)), f"{name}: finiteness differs"
+        keep = np.isfinite(want)
+        got, want = got[keep], want[keep]
     if want.dtype.kind in "fc" and rtol:
         parts = [(got.real, want.real), (got.imag, want.imag)] if want.dtype.kind == "c" else [(got, want)]
         mag = np.abs(want.astype(np.complex128))
