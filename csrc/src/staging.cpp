@@ -66,6 +66,9 @@ struct Ring {
       if (s.stream) cudaStreamSynchronize(s.stream);
       s.dev.reset();
       s.pinned.reset();
+      // Chunk work may have left small scratch blocks cached for this stream: hand them back before the
+      // handle dies (a cached block on a destroyed stream would be freed on a dangling handle later).
+      if (s.stream) detail::release_cached_blocks(-1, s.stream, false);
       if (s.done) cudaEventDestroy(s.done);
       if (s.stream) cudaStreamDestroy(s.stream);
     }
