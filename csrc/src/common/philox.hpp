@@ -425,8 +425,8 @@ void dispatch_fill_mode(const FillParams& p, Fn&& fn) {
 //
 // The kernel's fast test looks at q = kx^2 + ky^2 only: q <= kPiSureInside means every point of the cell
 // is inside ((kx + 1)^2 + (ky + 1)^2 = q + 2 (kx + ky) + 2 <= q + 722 <= 2^16, as kx + ky <= sqrt(2q) <=
-// 360), q >= 2^16 that every point is outside; the cells in between (about 1 in 115) are "candidates",
-// settled by pi_candidate_hits from the exact tests above.
+// 360), q >= 2^16 that every point is outside; the cells in between (about 1 in 117) are "candidates",
+// settled from the exact tests above (cuda/pi_kernel.cuh).
 
 constexpr std::uint32_t kDomainPiFine = 0x70690001u;
 constexpr int kPiPointsPerCall = 8;
@@ -464,31 +464,6 @@ NPGPU_HD std::uint32_t pi_hits_exact(std::uint64_t key, std::uint64_t j, int poi
   for (int p = 0; p < points; ++p) {
     const std::uint32_t h = pi_cell_half(w, p);
     hits += pi_point_inside(key, kPiPointsPerCall * j + static_cast<std::uint64_t>(p), h & 0xFFu, h >> 8);
-  }
-  return hits;
-}
-
-// The hits among the candidate points of call j (words w) that the fast test did not count: those with
-// kPiSureInside < q < 2^16, each decided exactly. Two passes, so that a warp runs the (rare) fine blocks
-// of its threads together: the cells first, then the fine test of the straddling points one per round.
-NPGPU_HD std::uint32_t pi_candidate_hits(std::uint64_t key, std::uint64_t j, const Philox4& w) {
-  std::uint32_t hits = 0, fine = 0;
-  for (int p = 0; p < kPiPointsPerCall; ++p) {
-    const std::uint32_t h = pi_cell_half(w, p), kx = h & 0xFFu, ky = h >> 8;
-    const std::uint32_t q = kx * kx + ky * ky;
-    if (q > kPiSureInside && q < kPiR2) {
-      if (q + 2 * (kx + ky) + 2 <= kPiR2)
-        hits += 1;
-      else
-        fine |= 1u << p;
-    }
-  }
-  while (fine != 0) {
-    int p = 0;
-    while (!((fine >> p) & 1u)) ++p;
-    fine &= fine - 1;
-    const std::uint32_t h = pi_cell_half(w, p);
-    hits += pi_fine_inside(key, kPiPointsPerCall * j + static_cast<std::uint64_t>(p), h & 0xFFu, h >> 8);
   }
   return hits;
 }
