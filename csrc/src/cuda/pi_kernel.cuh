@@ -22,6 +22,7 @@
 // of blocks, the default, 0.22-0.24 ms (0.224 ms in the benchmark, 1197 Gsamples/s); Conv 2 0.234-0.243,
 // Conv 0 0.252-0.263; U = 1 0.25-0.26; U = 4 0.216-0.237. The 4-point, 16-bit-cell kernel it replaced:
 // 0.270-0.283 ms.
+
 namespace npgpu::cuda::pi {
 
 constexpr int kThreads = 256;
