@@ -111,14 +111,14 @@ def _pi_hits(n, seed, device=None, stream=None):
 def monte_carlo_pi(n, seed=None, stream=None):
     """Estimate pi from n random points in the unit square: 4 * (points with x*x + y*y <= 1) / n.
 
-    The points are generated (Philox4x32-10, four points per call), tested and counted inside one kernel
+    The points are generated (Philox4x32-10, eight points per call), tested and counted inside one kernel
     and never stored, so memory use does not grow with n (n up to 2**62; counts are 64-bit). The result
     depends only on (n, seed): the same on every GPU and on the host backend (OpenMP), which runs it when
     the backend is 'cpu' (``npgpu.use_backend``, ``NPGPU_BACKEND``) or there is no GPU. ``seed=None`` draws
-    a seed from the operating system. Each point has 48-bit coordinates (x = (k + 1/2) / 2**48) and
-    ``x*x + y*y <= 1`` is decided exactly; only the top 16 bits of each coordinate are drawn unless the
-    point's 2**-16 cell straddles the circle (about one point in 10**4), so four points come from one
-    Philox call. The grid's bias (~1e-14) is far below the sampling error (~1.6 / sqrt(n)).
+    a seed from the operating system. Each point has 40-bit coordinates (x = (k + 1/2) / 2**40) and
+    ``x*x + y*y <= 1`` is decided exactly; only the top 8 bits of each coordinate are drawn unless the
+    point's 2**-8 cell straddles the circle (about one point in 128), so eight points come from one
+    Philox call. The grid's bias (below 1e-11) is far below the sampling error (~1.6 / sqrt(n)).
     """
     nn = operator.index(n)
     if nn < 1:

@@ -58,12 +58,12 @@ NPGPU_API void random_fill_staged(const RandomSpec& spec, const ArrayView& out, 
 
 // monte_carlo_pi: the number of n points (x, y) in [0, 1)^2 with x^2 + y^2 <= 1, the points generated and
 // tested inside the kernel (never stored), counted in registers, reduced per block and added atomically
-// to a 64-bit total. Philox call j (counter (j, 0, 0, 0x70690000), key = seed) gives 4 points, each in a
-// cell of a 2^16 x 2^16 grid (low and high halves of one word); a point's full coordinates have 48 bits,
-// the lower 32 from a second Philox block of its own (domain 0x70690001) that is generated only when the
-// cell straddles the circle (about 1 point in 10^4). Inside means x^2 + y^2 <= 1, decided exactly (see
-// common/philox.hpp), so the count depends only on (n, seed). device = kHostDevice runs the host backend
-// (OpenMP). Synchronous: returns the count. Throws InvalidArgument for n < 1 or n > 2^62.
+// to a 64-bit total. Philox call j (counter (j, 0, 0, 0x70690000), key = seed) gives 8 points, each in a
+// cell of a 256 x 256 grid (the low and high bytes of one 16-bit half of a word); a point's full coordinates
+// have 40 bits, the lower 32 from a second Philox block of its own (domain 0x70690001) that is generated
+// only when the cell straddles the circle (about 1 point in 128). Inside means x^2 + y^2 <= 1, decided
+// exactly (see common/philox.hpp), so the count depends only on (n, seed). device = kHostDevice runs the
+// host backend (OpenMP). Synchronous: returns the count. Throws InvalidArgument for n < 1 or n > 2^62.
 NPGPU_API std::uint64_t monte_carlo_pi_hits(std::int64_t n, std::uint64_t seed, int device, StreamHandle stream);
 // 4 * hits / n.
 NPGPU_API double monte_carlo_pi(std::int64_t n, std::uint64_t seed, int device, StreamHandle stream);

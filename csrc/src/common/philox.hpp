@@ -413,42 +413,57 @@ void dispatch_fill_mode(const FillParams& p, Fn&& fn) {
 
 // ------------------------------------------------------------------------------------ Monte Carlo pi
 //
-// Philox call j of monte_carlo_pi (counter (j, 0, 0, kDomainPi), key = seed) gives points 4j .. 4j + 3:
-// point 4j + p lies in the cell (kx, ky) of a 2^16 x 2^16 grid, kx = the low and ky = the high 16 bits of
-// word p. Its full coordinates have 48 bits: x = (kx 2^32 + rx + 1/2) 2^-48, y likewise, where rx, ry are
-// words 0 and 1 of Philox(counter = (i, 0, 0, kDomainPiFine)) for the point's index i. It is inside when
-// x^2 + y^2 <= 1, decided exactly (in integers: X^2 + Y^2 <= 2^98 for X = 2^49 x, odd, so no point lies
-// on the circle itself). The fine words are generated only when the cell straddles the circle (about 1 in
-// 10^4 points): every other cell is wholly inside or outside, which a float32 test of kx^2 + ky^2 with
-// margins wider than its rounding error decides. The count is thus a pure function of (n, seed), whatever
-// rounding a backend's float test does.
+// Philox call j of monte_carlo_pi (counter (j, 0, 0, kDomainPi), key = seed) gives points 8j .. 8j + 7:
+// point 8j + p lies in the cell (kx, ky) of a 256 x 256 grid, kx and ky the low and high bytes of the
+// 16-bit half p % 2 of word p / 2 (the low half first). Its full coordinates have 40 bits:
+// x = (kx 2^32 + fx + 1/2) 2^-40, y likewise, where fx, fy are words 0 and 1 of Philox(counter = (i, 0, 0,
+// kDomainPiFine)) for the point's index i = 8j + p. It is inside when x^2 + y^2 <= 1, decided exactly (in
+// integers: X^2 + Y^2 <= 2^82 for X = 2^41 x, odd, so no point lies on the circle itself). The fine words
+// are generated only when the cell straddles the circle (about 1 point in 128): every other cell is wholly
+// inside ((kx + 1)^2 + (ky + 1)^2 <= 2^16) or wholly outside (kx^2 + ky^2 >= 2^16), decided in integers.
+// The count is thus a pure function of (n, seed), whatever shortcuts a backend takes to reach it.
+//
+// The kernel's fast test looks at q = kx^2 + ky^2 only: q <= kPiSureInside means every point of the cell
+// is inside ((kx + 1)^2 + (ky + 1)^2 = q + 2 (kx + ky) + 2 <= q + 722 <= 2^16, as kx + ky <= sqrt(2q) <=
+// 360), q >= 2^16 that every point is outside; the cells in between (about 1 in 117) are "candidates",
+// settled from the exact tests above (cuda/pi_kernel.cuh).
 
 constexpr std::uint32_t kDomainPiFine = 0x70690001u;
-constexpr float kPiInside = 4294443008.0f;   // 2^32 - 2^19: kx^2 + ky^2 <= this -> the cell is inside
-constexpr float kPiOutside = 4294969344.0f;  // 2^32 + 2^11: >= this -> outside
+constexpr int kPiPointsPerCall = 8;
+constexpr std::uint32_t kPiR2 = 1u << 16;             // the circle's radius squared, in cells
+constexpr std::uint32_t kPiSureInside = kPiR2 - 726;  // q <= this: the cell is wholly inside
+constexpr std::uint32_t kPiCandidates = kPiR2 - 1 - kPiSureInside;  // q - (kPiSureInside + 1) < this: candidate
+
+// The cell of point p (0..7) of a call's words.
+NPGPU_HD std::uint32_t pi_cell_half(const Philox4& w, int p) {
+  // Selects instead of w.v[p >> 1]: no local-memory copy of w for a run-time p on the device.
+  const std::uint32_t word = (p & 4) ? ((p & 2) ? w.v[3] : w.v[2]) : ((p & 2) ? w.v[1] : w.v[0]);
+  return (p & 1) ? (word >> 16) : (word & 0xFFFFu);
+}
 
 // Exactly: is point i of cell (kx, ky) inside?
 NPGPU_HD std::uint32_t pi_fine_inside(std::uint64_t key, std::uint64_t i, std::uint32_t kx, std::uint32_t ky) {
   const Philox4 f = philox_block(key, i, 0, kDomainPiFine);
   using u128 = unsigned __int128;
-  const u128 X = (static_cast<u128>((static_cast<std::uint64_t>(kx) << 32) | f.v[0]) << 1) | 1u;
-  const u128 Y = (static_cast<u128>((static_cast<std::uint64_t>(ky) << 32) | f.v[1]) << 1) | 1u;
-  return X * X + Y * Y <= (static_cast<u128>(1) << 98) ? 1u : 0u;
+  const std::uint64_t X = (((static_cast<std::uint64_t>(kx) << 32) | f.v[0]) << 1) | 1u;  // < 2^41
+  const std::uint64_t Y = (((static_cast<std::uint64_t>(ky) << 32) | f.v[1]) << 1) | 1u;
+  return static_cast<u128>(X) * X + static_cast<u128>(Y) * Y <= (static_cast<u128>(1) << 82) ? 1u : 0u;
 }
 
-// The first `points` points of call j, one at a time (the host backend, partial calls, and the kernel's
-// rare calls with a straddling cell).
-NPGPU_HD std::uint32_t pi_hits_exact(std::uint64_t key, std::uint64_t j, int points = 4) {
+// Point i in cell (kx, ky), decided exactly: wholly inside, wholly outside, or from its fine words.
+NPGPU_HD std::uint32_t pi_point_inside(std::uint64_t key, std::uint64_t i, std::uint32_t kx, std::uint32_t ky) {
+  if ((kx + 1) * (kx + 1) + (ky + 1) * (ky + 1) <= kPiR2) return 1u;
+  if (kx * kx + ky * ky >= kPiR2) return 0u;
+  return pi_fine_inside(key, i, kx, ky);
+}
+
+// The first `points` points of call j, one at a time (the host backend, and the kernel's partial call).
+NPGPU_HD std::uint32_t pi_hits_exact(std::uint64_t key, std::uint64_t j, int points = kPiPointsPerCall) {
   const Philox4 w = philox_block(key, j, 0, kDomainPi);
   std::uint32_t hits = 0;
   for (int p = 0; p < points; ++p) {
-    const std::uint32_t kx = w.v[p] & 0xFFFFu, ky = w.v[p] >> 16;
-    const float x = static_cast<float>(kx), y = static_cast<float>(ky);
-    const float s = fp_fmaf(x, x, fp_mulf(y, y));
-    if (s <= kPiInside)
-      hits += 1;
-    else if (s < kPiOutside)
-      hits += pi_fine_inside(key, 4 * j + static_cast<std::uint64_t>(p), kx, ky);
+    const std::uint32_t h = pi_cell_half(w, p);
+    hits += pi_point_inside(key, kPiPointsPerCall * j + static_cast<std::uint64_t>(p), h & 0xFFu, h >> 8);
   }
   return hits;
 }

@@ -32,8 +32,8 @@ void fill_typed(const detail::FillParams& p, T* out, std::int64_t n) {
 }
 
 std::uint64_t pi_hits_host(std::int64_t n, std::uint64_t key) {
-  const std::int64_t calls = n / 4;
-  const int rem = static_cast<int>(n % 4);
+  const std::int64_t calls = n / detail::kPiPointsPerCall;
+  const int rem = static_cast<int>(n % detail::kPiPointsPerCall);
   std::uint64_t total = 0;
 #pragma omp parallel for schedule(static) reduction(+ : total) if (calls > (1 << 12))
   for (std::int64_t j = 0; j < calls; ++j) total += detail::pi_hits_exact(key, static_cast<std::uint64_t>(j));
