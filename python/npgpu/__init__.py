@@ -25,6 +25,8 @@ from npgpu._runtime import (
 )
 from npgpu._array import SUPPORTED_DTYPES, Array, asarray, empty, empty_pinned, from_dlpack, full, zeros
 from npgpu._elementwise import add
+from npgpu._reduce import (all, amax, amin, any, argmax, argmin, count_nonzero, cumprod, cumsum, max, mean, min,
+                           nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar, norm, prod, std, sum, var)
 from npgpu._stencil import diffusion, laplacian
 from npgpu._launch import LaunchIndices, check_geometry, launch_indices
 from npgpu import profiler
@@ -43,4 +45,6 @@ __all__ = [
     "use_backend", "zeros",
     "diffusion", "laplacian",
     "monte_carlo_pi", "random",
+    "all", "amax", "amin", "any", "argmax", "argmin", "count_nonzero", "cumprod", "cumsum", "max", "mean", "min",
+    "nanmax", "nanmean", "nanmin", "nanprod", "nanstd", "nansum", "nanvar", "norm", "prod", "std", "sum", "var",
 ]
