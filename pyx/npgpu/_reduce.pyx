@@ -407,7 +407,8 @@ cdef object _scan(ScanOp op, a, axis, dtype, out, bint exclusive, stream):
 def cumsum(a, axis=None, dtype=None, out=None, exclusive=False, stream=None):
     """Cumulative sum along `axis` (the flattened array when None), NumPy's result dtypes. ``exclusive=True``
     gives the exclusive scan: element i holds the sum of the elements before it (0 first). On the GPU: CUB's
-    decoupled look-back scan with 64-bit counts; float32 accumulates in float64."""
+    decoupled look-back scan with 64-bit counts (float32 accumulates in float32 along one row, as NumPy's and
+    CuPy's, in float64 along the rows of a multi-dimensional scan and on the host backend)."""
     return _scan(ScanOp.Sum, a, axis, dtype, out, exclusive, stream)
 
 

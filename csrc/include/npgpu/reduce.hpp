@@ -77,8 +77,10 @@ enum class ScanOp : int {
 };
 
 // out = the scan of `in` along `axis` (0 <= axis < in.ndim), out of in's shape (any strides and dtype: the
-// scan is computed in out's dtype's class: integers and bool in 64-bit two's complement, float16/float32 in
-// float64 and stored rounded, float64, complex in complex128). exclusive: out[..., 0] is the identity and
+// scan is computed in out's dtype's class: integers and bool in 64-bit two's complement; float16/float32 in
+// float32 for a one-row cumsum on a device (CUB, as NumPy and CuPy), in float64 otherwise, stored rounded;
+// float64; complex64 / complex128 in their own precision on a device, complex128 on the host). exclusive:
+// out[..., 0] is the identity and
 // out[..., i] combines in[..., :i]. `in` and `out` may be the same memory (in-place). Asynchronous on a device.
 NPGPU_API void scan(ScanOp op, const ArrayView& in, int axis, const ArrayView& out, bool exclusive,
                     StreamHandle stream);

@@ -2,8 +2,9 @@
 // (rows, key = element / K), with 64-bit counts, in place in the output when it is contiguous and of the
 // scan's storage type, else in a scratch array from the pool; exclusive scans are the inclusive scan shifted by
 // one (a strided copy) with the identity in front. Storage / accumulator types: integers and bool as 64-bit
-// two's complement, float16/float32 stored as float32 and accumulated in float64 (NPGPU_SCAN_F32_ACC=1:
-// float32 accumulation), float64, complex64, complex128.
+// two's complement, float16/float32 as float32 (as NumPy's and CuPy's; one row accumulated in float64 with
+// NPGPU_SCAN_F32_ACC=f64: measured 1573 against 1984 GB/s for 2^26 float32 on an H100), float64, complex64,
+// complex128.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -60,7 +61,7 @@ void scan_exec(const S* src, S* dst, std::int64_t n, std::int64_t K, Op op, int 
 bool f32_scan_in_float() {
   static const bool v = [] {
     const char* e = std::getenv("NPGPU_SCAN_F32_ACC");
-    return e != nullptr && e[0] == '1';
+    return e == nullptr || e[0] != 'f';
   }();
   return v;
 }
