@@ -32,6 +32,9 @@ from npgpu._elementwise import (
     negative, not_equal, positive, power, real, reciprocal, remainder, rint, sign, sin, sinh, sqrt, square,
     subtract, tan, tanh, true_divide, trunc, where,
 )
+from npgpu._elementwise import add
+from npgpu._reduce import (all, amax, amin, any, argmax, argmin, count_nonzero, cumprod, cumsum, max, mean, min,
+                           nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar, norm, prod, std, sum, var)
 from npgpu._stencil import diffusion, laplacian
 from npgpu._launch import LaunchIndices, check_geometry, launch_indices
 from npgpu import profiler
@@ -64,4 +67,6 @@ __all__ = [
     "monte_carlo_pi", "random",
     "dot", "inner", "matmul", "matmul_reduce", "outer", "vdot",
     "CompileError", "ElementwiseKernel", "In", "InOut", "Kernel", "Out", "SourceModule", "vectorize",
+    "all", "amax", "amin", "any", "argmax", "argmin", "count_nonzero", "cumprod", "cumsum", "max", "mean", "min",
+    "nanmax", "nanmean", "nanmin", "nanprod", "nanstd", "nansum", "nanvar", "norm", "prod", "std", "sum", "var",
 ]

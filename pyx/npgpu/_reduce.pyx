@@ -1,0 +1,423 @@
+# cython: language_level=3
+"""Reductions (sum, prod, min, max, mean, var, std, argmin, argmax, any, all, count_nonzero, norm, the nan*
+forms) and scans (cumsum, cumprod, inclusive or exclusive) with NumPy's axis, keepdims, dtype and out rules.
+
+npgpu.Array inputs give npgpu.Array results on their device; a reduction over every axis gives a 0-d
+npgpu.Array (CuPy's behaviour: the value stays on the GPU; ``x.get()`` brings it back), so
+chains of device operations never wait for the host. NumPy inputs give NumPy results (NumPy scalars for
+full reductions), computed on the GPU (the input is uploaded, the result downloaded) when the backend is
+'cuda', on the host backend (OpenMP) otherwise.
+"""
+import math
+import operator
+
+import numpy as np
+from numpy.exceptions import AxisError
+
+from libc.stdint cimport int64_t, uint64_t
+from npgpu._array cimport Array, new_array, dtype_code, numpy_dtype, host_view, upload, wrap_view
+from npgpu._runtime cimport resolve_stream, use_cuda_for_host_data
+from npgpu.lib cimport runtime as rt
+from npgpu.lib.reduce cimport ReduceOp, ScanOp, reduce as c_reduce, scan as c_scan
+from npgpu.lib.runtime cimport StreamHandle
+from npgpu.lib.view cimport ArrayView, DType, itemsize, kHostDevice
+from npgpu import _array
+
+_INT64 = np.dtype(np.int64)
+_UINT64 = np.dtype(np.uint64)
+_FLOAT64 = np.dtype(np.float64)
+_BOOL = np.dtype(np.bool_)
+
+
+# ------------------------------------------------------------------------------------------------ rules
+
+def _axes(axis, int ndim, bint allow_tuple=True):
+    """NumPy's axis normalisation: a sorted tuple of distinct axes in [0, ndim)."""
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, tuple):
+        if not allow_tuple:
+            raise TypeError("'tuple' object cannot be interpreted as an integer")
+        items = axis
+    else:
+        items = (axis,)
+    seen = []
+    for ax in items:
+        ax = operator.index(ax)
+        if ax < -ndim or ax >= ndim:
+            raise AxisError(ax, ndim)
+        if ax < 0:
+            ax += ndim
+        if ax in seen:
+            raise ValueError("duplicate value in 'axis'")
+        seen.append(ax)
+    return tuple(sorted(seen))
+
+
+cdef object _sum_dtype(object dt):
+    """NumPy's result dtype of add/multiply reductions and accumulations without dtype=."""
+    if dt.kind == "b" or (dt.kind == "i" and dt.itemsize < 8):
+        return _INT64
+    if dt.kind == "u" and dt.itemsize < 8:
+        return _UINT64
+    return dt
+
+
+cdef object _float_dtype(object dt):
+    """mean/var/std/norm: integers and bool give float64; var/std/norm of complex give the real dtype."""
+    if dt.kind in "biu":
+        return _FLOAT64
+    return dt
+
+
+cdef object _real_dtype(object dt):
+    if dt.kind == "c":
+        return np.dtype(f"f{dt.itemsize // 2}")
+    return _float_dtype(dt)
+
+
+# ------------------------------------------------------------------------------------------------ engine
+
+cdef object _reduce(ReduceOp op, object a, object axis, object res_dt, object acc_dt, object out, bint keepdims,
+                    double ddof, object stream, bint allow_tuple=True, bint pyint=False):
+    cdef StreamHandle s = resolve_stream(stream)
+    cdef Array A, O
+    cdef ArrayView hv, ov
+    cdef uint64_t mask = 0
+    cdef DType acc = dtype_code(acc_dt)
+    if isinstance(a, Array):
+        A = <Array>a
+        shape = A.shape
+        axes = _axes(axis, len(shape), allow_tuple)
+        for ax in axes:
+            mask |= (<uint64_t>1) << ax
+        oshape = tuple(1 if i in axes else n for i, n in enumerate(shape)) if keepdims else \
+            tuple(n for i, n in enumerate(shape) if i not in axes)
+        if out is None:
+            O = new_array(oshape, res_dt, A.view.device, s)
+        else:
+            if not isinstance(out, Array):
+                raise TypeError(f"out must be an npgpu.Array for a device input, not {type(out).__name__}")
+            O = <Array>out
+            if O.shape != oshape:
+                raise ValueError(f"output has shape {O.shape}, the reduction gives {oshape}")
+        with nogil:
+            c_reduce(op, A.view, mask, O.view, acc, ddof, s)
+        O.stream = s
+        return O
+    if isinstance(out, Array):
+        raise TypeError("out must be a numpy.ndarray for a NumPy input")
+    x = np.asarray(a)
+    shape = x.shape
+    axes = _axes(axis, x.ndim, allow_tuple)
+    for ax in axes:
+        mask |= (<uint64_t>1) << ax
+    oshape = tuple(1 if i in axes else n for i, n in enumerate(shape)) if keepdims else \
+        tuple(n for i, n in enumerate(shape) if i not in axes)
+    if out is not None:
+        if not isinstance(out, np.ndarray):
+            raise TypeError(f"out must be a numpy.ndarray, not {type(out).__name__}")
+        if out.shape != oshape:
+            raise ValueError(f"output has shape {out.shape}, the reduction gives {oshape}")
+        if not out.flags.writeable:
+            raise ValueError("output array is read-only")
+    cdef int device
+    if use_cuda_for_host_data() and x.size > 0:
+        device = rt.current_device()
+        A = upload(np.asarray(x, order="C"), device, s)
+        O = new_array(oshape, res_dt if out is None else out.dtype, device, s)
+        with nogil:
+            c_reduce(op, A.view, mask, O.view, acc, ddof, s)
+        O.stream = s
+        if out is not None and out.flags.c_contiguous:
+            O.get(stream=stream, out=out)
+            result = out
+        else:
+            result = O.get(stream=stream)
+            if out is not None:
+                np.copyto(out, result, casting="unsafe")
+                result = out
+    else:
+        result = out if out is not None else np.empty(oshape, dtype=res_dt)
+        hv = host_view(x, False)
+        ov = host_view(result, True)
+        with nogil:
+            c_reduce(op, hv, mask, ov, acc, ddof, s)
+    if out is None and result.ndim == 0:
+        return int(result[()]) if pyint else result[()]
+    return result
+
+
+cdef object _reduce_sum_like(ReduceOp op, a, axis, dtype, out, keepdims, stream):
+    in_dt = np.dtype(a.dtype) if hasattr(a, "dtype") else np.asarray(a).dtype
+    res = np.dtype(dtype) if dtype is not None else _sum_dtype(in_dt)
+    return _reduce(op, a, axis, res, res, out, keepdims, 0.0, stream)
+
+
+def _dtype_of(a):
+    return np.dtype(a.dtype) if isinstance(a, (Array, np.ndarray)) else np.asarray(a).dtype
+
+
+# ------------------------------------------------------------------------------------------------ API
+
+def sum(a, axis=None, dtype=None, out=None, keepdims=False, stream=None):
+    """Sum of elements over the given axes (NumPy's ``numpy.sum``). Integer and bool inputs sum in 64 bits
+    (wrapping as NumPy's do); float32 sums accumulate in float64 (more accurate than NumPy's pairwise
+    float32 sums)."""
+    return _reduce_sum_like(ReduceOp.Sum, a, axis, dtype, out, keepdims, stream)
+
+
+def prod(a, axis=None, dtype=None, out=None, keepdims=False, stream=None):
+    """Product of elements over the given axes; integer products wrap around as NumPy's do."""
+    return _reduce_sum_like(ReduceOp.Prod, a, axis, dtype, out, keepdims, stream)
+
+
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False, stream=None):
+    """Sum treating NaNs as zero."""
+    return _reduce_sum_like(ReduceOp.NanSum, a, axis, dtype, out, keepdims, stream)
+
+
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, stream=None):
+    """Product treating NaNs as one."""
+    return _reduce_sum_like(ReduceOp.NanProd, a, axis, dtype, out, keepdims, stream)
+
+
+cdef object _extremum(ReduceOp op, a, axis, out, keepdims, stream):
+    dt = _dtype_of(a)
+    return _reduce(op, a, axis, dt, dt, out, keepdims, 0.0, stream)
+
+
+def min(a, axis=None, out=None, keepdims=False, stream=None):
+    """Minimum over the given axes; NaN if any element is NaN. ValueError for an empty reduction."""
+    return _extremum(ReduceOp.Min, a, axis, out, keepdims, stream)
+
+
+def max(a, axis=None, out=None, keepdims=False, stream=None):
+    """Maximum over the given axes; NaN if any element is NaN. ValueError for an empty reduction."""
+    return _extremum(ReduceOp.Max, a, axis, out, keepdims, stream)
+
+
+amin = min
+amax = max
+
+
+def nanmin(a, axis=None, out=None, keepdims=False, stream=None):
+    """Minimum ignoring NaNs (NaN for an all-NaN slice)."""
+    return _extremum(ReduceOp.NanMin, a, axis, out, keepdims, stream)
+
+
+def nanmax(a, axis=None, out=None, keepdims=False, stream=None):
+    """Maximum ignoring NaNs (NaN for an all-NaN slice)."""
+    return _extremum(ReduceOp.NanMax, a, axis, out, keepdims, stream)
+
+
+cdef object _arg(ReduceOp op, a, axis, out, keepdims, stream):
+    return _reduce(op, a, axis, _INT64, _INT64, out, keepdims, 0.0, stream, False)
+
+
+def argmin(a, axis=None, out=None, keepdims=False, stream=None):
+    """Index of the first minimum (of the flattened array when axis is None); the first NaN if any."""
+    return _arg(ReduceOp.ArgMin, a, axis, out, keepdims, stream)
+
+
+def argmax(a, axis=None, out=None, keepdims=False, stream=None):
+    """Index of the first maximum (of the flattened array when axis is None); the first NaN if any."""
+    return _arg(ReduceOp.ArgMax, a, axis, out, keepdims, stream)
+
+
+def any(a, axis=None, out=None, keepdims=False, stream=None):
+    """Whether any element is nonzero (NaN counts as nonzero)."""
+    return _reduce(ReduceOp.Any, a, axis, _BOOL, _BOOL, out, keepdims, 0.0, stream)
+
+
+def all(a, axis=None, out=None, keepdims=False, stream=None):
+    """Whether every element is nonzero."""
+    return _reduce(ReduceOp.All, a, axis, _BOOL, _BOOL, out, keepdims, 0.0, stream)
+
+
+def count_nonzero(a, axis=None, keepdims=False, stream=None):
+    """Number of nonzero elements (a Python int for a NumPy input and axis=None, as NumPy's)."""
+    return _reduce(ReduceOp.CountNonzero, a, axis, _INT64, _INT64, None, keepdims, 0.0, stream, True, True)
+
+
+def mean(a, axis=None, dtype=None, out=None, keepdims=False, stream=None):
+    """Arithmetic mean (integer inputs give float64; float16/float32 accumulate in float64). NaN for an
+    empty reduction (NumPy also warns)."""
+    dt = _dtype_of(a)
+    res = np.dtype(dtype) if dtype is not None else _float_dtype(dt)
+    return _reduce(ReduceOp.Mean, a, axis, res, res, out, keepdims, 0.0, stream)
+
+
+cdef object _moment(ReduceOp op, a, axis, dtype, out, ddof, keepdims, stream):
+    dt = _dtype_of(a)
+    res = np.dtype(dtype) if dtype is not None else _real_dtype(dt)
+    return _reduce(op, a, axis, res, _FLOAT64, out, keepdims, float(ddof), stream)
+
+
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, stream=None):
+    """Variance ``sum((x - mean)^2) / (n - ddof)``, computed in float64 by merging (count, mean, M2)
+    partials (Chan et al.); NaN when n - ddof <= 0 ... as NumPy (inf for a nonzero sum over 0)."""
+    return _moment(ReduceOp.Var, a, axis, dtype, out, ddof, keepdims, stream)
+
+
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, stream=None):
+    """Standard deviation: sqrt(var)."""
+    return _moment(ReduceOp.Std, a, axis, dtype, out, ddof, keepdims, stream)
+
+
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, stream=None):
+    """Mean ignoring NaNs (NaN for an all-NaN slice)."""
+    dt = _dtype_of(a)
+    res = np.dtype(dtype) if dtype is not None else _float_dtype(dt)
+    return _reduce(ReduceOp.NanMean, a, axis, res, _FLOAT64, out, keepdims, 0.0, stream)
+
+
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, stream=None):
+    """Variance ignoring NaNs."""
+    return _moment(ReduceOp.NanVar, a, axis, dtype, out, ddof, keepdims, stream)
+
+
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, stream=None):
+    """Standard deviation ignoring NaNs."""
+    return _moment(ReduceOp.NanStd, a, axis, dtype, out, ddof, keepdims, stream)
+
+
+def norm(x, ord=None, axis=None, keepdims=False, stream=None):
+    """Vector norms as ``numpy.linalg.norm``: ord None or 2 (sqrt of the sum of |x|^2, computed in
+    float64), 1 (sum of |x|), inf (max |x|), -inf (min |x|), over `axis` (an int, or None: all elements
+    of a 1-D array, the Frobenius norm of a 2-D one). For a 2-D input with axis=None, ord 'fro', 1 (max
+    column sum) and inf (max row sum) are the matrix norms; other matrix norms raise NotImplementedError."""
+    dt = _dtype_of(x)
+    res = _real_dtype(dt)
+    ndim = x.ndim if isinstance(x, (Array, np.ndarray)) else np.asarray(x).ndim
+    if axis is None and ndim == 2 and ord is not None and ord != "fro":
+        if ord in (1, math.inf):
+            sums = _reduce(ReduceOp.Norm1, x, 0 if ord == 1 else 1, res, res, None, keepdims, 0.0, stream)
+            m = _reduce(ReduceOp.Max, sums, None, res, res, None, False, 0.0, stream)
+            if keepdims:
+                return m.reshape((1, 1)) if isinstance(m, np.ndarray) else _keep2(m, x)
+            return m
+        raise NotImplementedError(f"norm: matrix norm ord={ord!r} is not implemented (supported: None, 'fro', "
+                                  f"1, inf)")
+    if isinstance(axis, tuple) and len(axis) == 2 and ord not in (None, "fro"):
+        raise NotImplementedError(f"norm: matrix norm ord={ord!r} over two axes is not implemented")
+    if ord is None or ord == 2 or ord == "fro":
+        op = ReduceOp.Norm2
+    elif ord == 1:
+        op = ReduceOp.Norm1
+    elif ord == math.inf:
+        op = ReduceOp.NormInf
+    elif ord == -math.inf:
+        op = ReduceOp.NormNegInf
+    else:
+        raise NotImplementedError(f"norm: ord={ord!r} is not implemented (supported: None, 2, 1, inf, -inf, 'fro')")
+    return _reduce(op, x, axis, res, res, None, keepdims, 0.0, stream)
+
+
+def _keep2(m, x):
+    if isinstance(m, Array):
+        return _reshape_device(m, (1, 1))
+    return np.reshape(m, (1, 1))
+
+
+cdef Array _reshape_device(Array a, tuple shape):
+    """A C-contiguous device array seen with another shape of the same size (no copy)."""
+    cdef Array src = a if a.view.is_c_contiguous() else a.copy()
+    cdef ArrayView v = src.view
+    cdef int nd = len(shape)
+    cdef int64_t acc = itemsize(v.dtype)
+    v.ndim = nd
+    for i in range(nd - 1, -1, -1):
+        v.shape[i] = shape[i]
+        v.strides[i] = acc
+        acc *= shape[i]
+    return wrap_view(v, src, src.dtype, src.stream)
+
+
+# ------------------------------------------------------------------------------------------------ scans
+
+cdef object _scan(ScanOp op, a, axis, dtype, out, bint exclusive, stream):
+    cdef StreamHandle s = resolve_stream(stream)
+    cdef Array A, O
+    cdef ArrayView hv, ov
+    cdef int ax
+    cdef int device
+    if isinstance(a, Array):
+        A = <Array>a
+        res = np.dtype(dtype) if dtype is not None else _sum_dtype(A.dtype)
+        if axis is None:
+            A = _reshape_device(A, (A.size,))
+            ax = 0
+        else:
+            ax = _axes(axis, A.ndim, False)[0]
+        if out is None:
+            O = new_array(A.shape, res, A.view.device, s)
+        else:
+            if not isinstance(out, Array):
+                raise TypeError(f"out must be an npgpu.Array for a device input, not {type(out).__name__}")
+            O = <Array>out
+            if O.shape != A.shape:
+                raise ValueError(f"output has shape {O.shape}, the scan gives {A.shape}")
+        with nogil:
+            c_scan(op, A.view, ax, O.view, exclusive, s)
+        O.stream = s
+        return O
+    if isinstance(out, Array):
+        raise TypeError("out must be a numpy.ndarray for a NumPy input")
+    x = np.asarray(a)
+    res = np.dtype(dtype) if dtype is not None else _sum_dtype(x.dtype)
+    if axis is None:
+        x = x.reshape(-1)
+        ax = 0
+    else:
+        ax = _axes(axis, x.ndim, False)[0]
+    if out is not None:
+        if not isinstance(out, np.ndarray):
+            raise TypeError(f"out must be a numpy.ndarray, not {type(out).__name__}")
+        if out.shape != x.shape:
+            raise ValueError(f"output has shape {out.shape}, the scan gives {x.shape}")
+        if not out.flags.writeable:
+            raise ValueError("output array is read-only")
+        if np.may_share_memory(x, out) and not (out.__array_interface__["data"][0] ==
+                                                x.__array_interface__["data"][0] and out.strides == x.strides):
+            x = x.copy()
+    if use_cuda_for_host_data() and x.size > 0:
+        device = rt.current_device()
+        A = upload(np.asarray(x, order="C"), device, s)
+        O = new_array(x.shape, res if out is None else out.dtype, device, s)
+        with nogil:
+            c_scan(op, A.view, ax, O.view, exclusive, s)
+        O.stream = s
+        if out is not None and out.flags.c_contiguous:
+            return O.get(stream=stream, out=out)
+        r = O.get(stream=stream)
+        if out is not None:
+            np.copyto(out, r, casting="unsafe")
+            return out
+        return r
+    result = out if out is not None else np.empty(x.shape, dtype=res)
+    if result.size:
+        hv = host_view(x, False)
+        ov = host_view(result, True)
+        with nogil:
+            c_scan(op, hv, ax, ov, exclusive, s)
+    return result
+
+
+def cumsum(a, axis=None, dtype=None, out=None, exclusive=False, stream=None):
+    """Cumulative sum along `axis` (the flattened array when None), NumPy's result dtypes. ``exclusive=True``
+    gives the exclusive scan: element i holds the sum of the elements before it (0 first). On the GPU: CUB's
+    decoupled look-back scan with 64-bit counts (float32 accumulates in float32 along one row, as NumPy's and
+    CuPy's, in float64 along the rows of a multi-dimensional scan and on the host backend)."""
+    return _scan(ScanOp.Sum, a, axis, dtype, out, exclusive, stream)
+
+
+def cumprod(a, axis=None, dtype=None, out=None, exclusive=False, stream=None):
+    """Cumulative product along `axis`; ``exclusive=True``: products of the elements before (1 first)."""
+    return _scan(ScanOp.Prod, a, axis, dtype, out, exclusive, stream)
+
+
+for _name, _fn in (("sum", sum), ("prod", prod), ("min", min), ("max", max), ("mean", mean), ("var", var),
+                   ("std", std), ("argmin", argmin), ("argmax", argmax), ("any", any), ("all", all),
+                   ("cumsum", cumsum), ("cumprod", cumprod)):
+    _array._register_op(_name, _fn)

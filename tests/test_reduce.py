@@ -1,0 +1,529 @@
+"""Reductions and scans (npgpu.sum ... npgpu.cumprod) against NumPy.
+
+- Every dtype, axis None / int / negative / tuple, keepdims, dtype=, out= (poisoned), NumPy's result dtypes.
+- Accuracy: a float32 sum of 2^24 values at least as accurate as NumPy's pairwise sum (float64 reference).
+- Integer products wrap around as NumPy's; NaN propagation (max, argmax) and NaN skipping (nan* forms).
+- Empty arrays: identities, NaN means, ValueError naming the zero-size reduction; AxisError for bad axes.
+- Layouts of device inputs: whole array, rows (axis -1), columns (axis 0), middle axis, strided and
+  transposed views (through the CUDA Array Interface), each against NumPy.
+- GPU at 2^31 + 1 and 2^32 + 1 elements (slow): sum, argmax, cumsum against exact integer references.
+
+NumPy-input tests run on both backends through the `backend` fixture; device-array tests are marked gpu.
+"""
+import math
+import warnings
+
+import numpy as np
+import pytest
+from numpy.exceptions import AxisError
+
+import npgpu
+
+ALL_DTYPES = [np.dtype(d) for d in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                                    "uint64", "float16", "float32", "float64", "complex64", "complex128")]
+REAL_DTYPES = [d for d in ALL_DTYPES if d.kind != "c"]
+
+
+def _tol(dt):
+    dt = np.dtype(dt)
+    if dt.kind in "biu":
+        return 0.0
+    return {2: 2e-3, 4: 2e-5, 8: 1e-12}[dt.itemsize if dt.kind == "f" else dt.itemsize // 2]
+
+
+def check_close(got, exp, dt=None, rtol=None):
+    """Same type (ndarray vs scalar), dtype, shape; values equal (integers, bool) or close (floats)."""
+    assert type(got) is type(exp), f"type {type(got).__name__}, NumPy gives {type(exp).__name__}"
+    assert got.dtype == exp.dtype, f"dtype {got.dtype}, NumPy gives {exp.dtype}"
+    assert np.shape(got) == np.shape(exp), f"shape {np.shape(got)}, NumPy gives {np.shape(exp)}"
+    rt = _tol(exp.dtype) if rtol is None else rtol
+    if rt == 0.0:
+        assert np.array_equal(got, exp), f"{got} vs NumPy's {exp}"
+    else:
+        scale = np.max(np.abs(exp)) if np.size(exp) else 1.0
+        np.testing.assert_allclose(got, exp, rtol=rt, atol=rt * float(scale) if np.isfinite(scale) else 0,
+                                   equal_nan=True)
+
+
+class CAIView:
+    """A strided view of a device array's memory, handed to npgpu.asarray through the CUDA Array Interface."""
+
+    def __init__(self, arr, shape, strides, offset_bytes=0):
+        self.arr = arr
+        self.__cuda_array_interface__ = {
+            "shape": tuple(shape), "strides": tuple(strides), "typestr": arr.dtype.str,
+            "data": (arr.ptr + offset_bytes, False), "version": 3, "stream": None}
+
+
+def device_view(arr, shape, strides, offset_bytes=0):
+    return npgpu.asarray(CAIView(arr, shape, strides, offset_bytes))
+
+
+# ----------------------------------------------------------------------------------------- dtypes, axes
+
+SUM_LIKE = ["sum", "prod", "mean", "nansum", "nanprod"]
+EXTREMA = ["min", "max", "nanmin", "nanmax", "argmin", "argmax"]
+LOGICAL = ["any", "all", "count_nonzero"]
+
+
+def _np(name):
+    return {"min": np.min, "max": np.max}.get(name, getattr(np, name))
+
+
+def _inputs(rng, random_array, dt, shape=(3, 4, 5)):
+    x = random_array(shape, dt)
+    if dt.kind == "f":  # moderate magnitudes so that float16 sums stay finite
+        x = (rng.uniform(-2, 2, size=shape)).astype(dt)
+        x[x == 0] = 1
+    return x
+
+
+@pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
+@pytest.mark.parametrize("name", SUM_LIKE + EXTREMA + LOGICAL)
+@pytest.mark.parametrize("axis", [None, 0, 1, -1, (0, 2)], ids=str)
+def test_every_dtype_and_axis(backend, rng, random_array, dt, name, axis):
+    x = _inputs(rng, random_array, dt)
+    if name in ("prod", "nanprod") and dt.kind in "fc":  # products that stay finite
+        x = (1 + rng.uniform(-0.1, 0.1, size=x.shape)).astype(dt)
+        if dt.kind == "c":
+            x = x + 0.1j * rng.uniform(-1, 1, size=x.shape).astype(dt)
+    if dt.kind == "c" and name in EXTREMA:
+        with pytest.raises(TypeError):
+            getattr(npgpu, name)(x, axis=axis if not isinstance(axis, tuple) else 0)
+        return
+    if name.startswith("arg"):
+        if isinstance(axis, tuple):
+            with pytest.raises(TypeError):
+                getattr(npgpu, name)(x, axis=axis)
+            return
+    exp = _np(name)(x, axis=axis)
+    got = getattr(npgpu, name)(x, axis=axis)
+    rtol = None
+    if dt.kind == "f" and name in ("sum", "mean", "nansum", "prod", "nanprod"):
+        rtol = 5e-3 if dt.itemsize == 2 else (1e-5 if dt.itemsize == 4 else 1e-12)
+    if name == "count_nonzero" and axis is None:
+        assert type(got) is int and got == exp
+        return
+    check_close(got, exp, rtol=rtol)
+
+
+@pytest.mark.parametrize("name", ["sum", "prod", "min", "max", "mean", "argmax", "argmin", "any", "all", "var",
+                                  "std"])
+@pytest.mark.parametrize("axis", [None, 1, (0, 2)], ids=str)
+def test_keepdims(backend, rng, name, axis):
+    x = rng.standard_normal((3, 4, 5))
+    if name.startswith("arg") and isinstance(axis, tuple):
+        return
+    exp = _np(name)(x, axis=axis, keepdims=True)
+    got = getattr(npgpu, name)(x, axis=axis, keepdims=True)
+    check_close(got, exp)
+
+
+@pytest.mark.parametrize("dt", ["int8", "int32", "uint16", "bool", "float32", "float64"])
+def test_dtype_argument(backend, random_array, dt):
+    x = random_array((6, 7), dt)
+    for name in ("sum", "prod"):
+        for d in (np.int8, np.int64, np.uint32, np.float32, np.float64):
+            if np.dtype(dt).kind == "f" and np.dtype(d).kind in "iu":
+                continue  # float -> int conversion of out-of-range values is undefined
+            exp = getattr(np, name)(x, axis=0, dtype=d)
+            got = getattr(npgpu, name)(x, axis=0, dtype=d)
+            check_close(got, exp, rtol=1e-5 if np.dtype(d) == np.float32 else None)
+
+
+def test_result_dtypes(backend):
+    for dt, s in (("bool", "int64"), ("int8", "int64"), ("int32", "int64"), ("uint8", "uint64"),
+                  ("uint32", "uint64"), ("int64", "int64"), ("uint64", "uint64"), ("float16", "float16"),
+                  ("float32", "float32"), ("complex64", "complex64")):
+        x = np.ones(5, dtype=dt)
+        assert npgpu.sum(x).dtype == np.dtype(s) == np.sum(x).dtype
+        assert npgpu.cumsum(x).dtype == np.cumsum(x).dtype
+    assert npgpu.mean(np.arange(5, dtype=np.int32)).dtype == np.float64
+    assert npgpu.var(np.arange(5, dtype=np.int16)).dtype == np.float64
+    assert npgpu.argmax(np.arange(5.0)).dtype == np.int64
+    assert npgpu.any(np.arange(5)).dtype == np.bool_
+
+
+def test_out_poisoned(backend, rng, poisoned):
+    x = rng.standard_normal((5, 6))
+    for name in ("sum", "max", "mean", "std"):
+        out = poisoned((6,), np.float64)
+        r = getattr(npgpu, name)(x, axis=0, out=out)
+        assert r is out
+        check_close(out, _np(name)(x, axis=0))
+    out = poisoned((5,), np.int64)
+    assert npgpu.argmax(x, axis=1, out=out) is out
+    assert np.array_equal(out, np.argmax(x, axis=1))
+    out32 = poisoned((5,), np.float32)
+    npgpu.sum(x, axis=1, out=out32)
+    np.testing.assert_allclose(out32, np.sum(x, axis=1).astype(np.float32), rtol=1e-6)
+    # Non-contiguous out.
+    big = poisoned((6, 2), np.float64)
+    npgpu.sum(x, axis=0, out=big[:, 0])
+    check_close(big[:, 0].copy(), np.sum(x, axis=0))
+    assert np.isnan(big[:, 1]).all()
+
+
+# ----------------------------------------------------------------------------------------- accuracy
+
+@pytest.mark.parametrize("where", ["numpy", pytest.param("device", marks=pytest.mark.gpu)])
+def test_float32_sum_accuracy_2_24(backend, where):
+    if where == "device" and backend == "cpu":
+        pytest.skip("device arrays: once")
+    rng = np.random.default_rng(7)
+    x = rng.random(1 << 24, dtype=np.float32) + np.float32(0.25)
+    ref = float(np.sum(x.astype(np.float64)))
+    np_err = abs(float(np.sum(x)) - ref)
+    half_ulp = float(np.spacing(np.float32(ref))) / 2
+    got = npgpu.sum(x) if where == "numpy" else npgpu.sum(npgpu.asarray(x)).get()[()]
+    assert np.asarray(got).dtype == np.float32
+    err = abs(float(got) - ref)
+    assert err <= max(np_err, half_ulp), f"error {err}, NumPy's {np_err}"
+    # mean too
+    gm = npgpu.mean(x) if where == "numpy" else npgpu.mean(npgpu.asarray(x)).get()[()]
+    assert abs(float(gm) - ref / x.size) <= max(abs(float(np.mean(x)) - ref / x.size),
+                                                float(np.spacing(np.float32(ref / x.size))) / 2)
+
+
+def test_float64_sum_accuracy(backend):
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal(1 << 20) * 10.0 ** rng.integers(-5, 5, 1 << 20)
+    ref = math.fsum(x.tolist())
+    assert abs(float(npgpu.sum(x)) - ref) <= 1e-12 * np.sum(np.abs(x))
+
+
+# ----------------------------------------------------------------------------------------- integers, NaN
+
+def test_prod_integer_wraparound(backend, rng):
+    x = rng.integers(-(2 ** 40), 2 ** 40, size=37, dtype=np.int64)
+    assert npgpu.prod(x) == np.prod(x)
+    y = rng.integers(1, 127, size=(9, 11), dtype=np.int8)
+    check_close(npgpu.prod(y, axis=1, dtype=np.int8), np.prod(y, axis=1, dtype=np.int8))
+    check_close(npgpu.prod(y, axis=0), np.prod(y, axis=0))
+    u = rng.integers(2 ** 30, 2 ** 32, size=20, dtype=np.uint32)
+    assert npgpu.prod(u) == np.prod(u)
+    assert npgpu.sum(np.full(10, 2 ** 62, dtype=np.int64)) == np.sum(np.full(10, 2 ** 62, dtype=np.int64))
+
+
+def test_nan_propagation(backend):
+    x = np.array([[1.0, np.nan, 3.0, np.nan], [4.0, 5.0, -np.inf, 2.0]])
+    for name in ("max", "min", "sum", "prod", "mean", "argmax", "argmin", "var"):
+        for axis in (None, 0, 1):
+            check_close(getattr(npgpu, name)(x, axis=axis), _np(name)(x, axis=axis))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        y = np.array([[np.nan, np.nan], [1.0, np.nan]])
+        for name in ("nanmax", "nanmin", "nansum", "nanprod", "nanmean", "nanvar", "nanstd"):
+            for axis in (None, 0, 1):
+                check_close(getattr(npgpu, name)(y, axis=axis), getattr(np, name)(y, axis=axis))
+    z = np.array([np.nan + 1j, 2 + 0j, 3 + 1j])
+    check_close(npgpu.nansum(z), np.nansum(z))
+
+
+def test_argmax_first_occurrence(backend):
+    x = np.array([3, 7, 1, 7, 7, 0], dtype=np.int32)
+    assert npgpu.argmax(x) == 1 and npgpu.argmin(x) == 5
+    f = np.array([-np.inf, -np.inf, -1.0])
+    assert npgpu.argmin(f) == 0
+    u = np.array([0, 2 ** 64 - 1, 5, 2 ** 64 - 1], dtype=np.uint64)
+    assert npgpu.argmax(u) == 1 and npgpu.max(u) == 2 ** 64 - 1
+    i = np.array([-(2 ** 63), 5, -(2 ** 63)], dtype=np.int64)
+    assert npgpu.argmin(i) == 0 and npgpu.min(i) == -(2 ** 63)
+
+
+# ----------------------------------------------------------------------------------------- moments, norms
+
+@pytest.mark.parametrize("ddof", [0, 1, 2])
+@pytest.mark.parametrize("axis", [None, 0, 1, (0, 1)], ids=str)
+def test_var_std(backend, rng, ddof, axis):
+    x = rng.standard_normal((7, 9)) * 3 + 100
+    for name in ("var", "std"):
+        check_close(getattr(npgpu, name)(x, axis=axis, ddof=ddof), getattr(np, name)(x, axis=axis, ddof=ddof))
+    xi = rng.integers(-100, 100, (7, 9), dtype=np.int32)
+    check_close(npgpu.var(xi, axis=axis, ddof=ddof), np.var(xi, axis=axis, ddof=ddof))
+    xf = x.astype(np.float32)
+    check_close(npgpu.std(xf, axis=axis, ddof=ddof), np.std(xf, axis=axis, ddof=ddof), rtol=1e-4)
+
+
+def test_var_ddof_too_large(backend):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        check_close(npgpu.var(np.array([1.0, 2.0]), ddof=2), np.var(np.array([1.0, 2.0]), ddof=2))
+        check_close(npgpu.var(np.array([3.0]), ddof=1), np.var(np.array([3.0]), ddof=1))
+
+
+def test_norm(backend, rng):
+    v = rng.standard_normal(101)
+    for o in (None, 1, 2, np.inf, -np.inf):
+        check_close(npgpu.norm(v, ord=o), np.linalg.norm(v, ord=o))
+    m = rng.standard_normal((6, 8)).astype(np.float32)
+    for o in (None, "fro", 1, np.inf):
+        check_close(npgpu.norm(m, ord=o), np.linalg.norm(m, ord=o), rtol=1e-5)
+    check_close(npgpu.norm(m, axis=1), np.linalg.norm(m, axis=1), rtol=1e-5)
+    c = (rng.standard_normal(10) + 1j * rng.standard_normal(10)).astype(np.complex64)
+    check_close(npgpu.norm(c), np.linalg.norm(c), rtol=1e-5)
+    assert npgpu.norm(np.arange(5)).dtype == np.float64
+    with pytest.raises(NotImplementedError):
+        npgpu.norm(m, ord=2)
+
+
+def test_count_nonzero(backend, rng):
+    x = rng.integers(0, 3, (5, 6))
+    assert npgpu.count_nonzero(x) == np.count_nonzero(x)
+    check_close(npgpu.count_nonzero(x, axis=0), np.count_nonzero(x, axis=0))
+    assert npgpu.count_nonzero(np.array([0.0, np.nan, -0.0])) == 1
+
+
+# ----------------------------------------------------------------------------------------- edges
+
+def test_empty(backend):
+    e = np.zeros((0,), dtype=np.float32)
+    assert npgpu.sum(e) == 0 and npgpu.sum(e).dtype == np.float32
+    assert npgpu.prod(np.zeros((0,), np.int32)) == 1
+    assert npgpu.any(e) == False and npgpu.all(e) == True  # noqa: E712
+    assert npgpu.count_nonzero(e) == 0
+    with pytest.raises(ValueError, match="zero-size array to reduction operation maximum"):
+        npgpu.max(e)
+    with pytest.raises(ValueError, match="zero-size array to reduction operation minimum"):
+        npgpu.min(np.zeros((3, 0)), axis=1)
+    with pytest.raises(ValueError, match="argmax"):
+        npgpu.argmax(e)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        check_close(npgpu.mean(e), np.mean(e))
+        check_close(npgpu.var(np.zeros((2, 0)), axis=1), np.var(np.zeros((2, 0)), axis=1))
+    z = np.zeros((0, 3))
+    check_close(npgpu.max(z, axis=1), np.max(z, axis=1))  # no outputs: no error
+    check_close(npgpu.sum(z, axis=0), np.sum(z, axis=0))
+    check_close(npgpu.cumsum(z, axis=0), np.cumsum(z, axis=0))
+    check_close(npgpu.cumsum(np.zeros(0, np.int8)), np.cumsum(np.zeros(0, np.int8)))
+
+
+def test_bad_axes(backend):
+    x = np.ones((2, 3))
+    with pytest.raises(AxisError):
+        npgpu.sum(x, axis=2)
+    with pytest.raises(AxisError):
+        npgpu.max(x, axis=(0, -3))
+    with pytest.raises(ValueError, match="duplicate"):
+        npgpu.sum(x, axis=(1, -1))
+    with pytest.raises(AxisError):
+        npgpu.cumsum(x, axis=5)
+    with pytest.raises(TypeError):
+        npgpu.argmax(x, axis=(0, 1))
+    with pytest.raises(AxisError):
+        npgpu.sum(np.float64(3.0), axis=0)
+    assert issubclass(AxisError, ValueError) and issubclass(AxisError, IndexError)
+
+
+def test_zero_d_and_scalars(backend):
+    assert npgpu.sum(np.float32(2.5)) == 2.5 and type(npgpu.sum(np.float32(2.5))) is np.float32
+    assert npgpu.sum([1, 2, 3]) == 6 and type(npgpu.sum([1, 2, 3])) is np.int64
+    check_close(npgpu.cumsum(np.float64(3.0)), np.cumsum(np.float64(3.0)))
+
+
+def test_strided_host_inputs(backend, rng):
+    x = rng.standard_normal((8, 10, 6))
+    for v in (x[::2, 1:, ::-1], x.transpose(2, 0, 1), x[:, 3, :]):
+        for axis in (None, 0, 1, -1, (0, -1)):
+            check_close(npgpu.sum(v, axis=axis), np.sum(v, axis=axis))
+            check_close(npgpu.max(v, axis=axis), np.max(v, axis=axis))
+        check_close(npgpu.argmax(v, axis=1), np.argmax(v, axis=1))
+        check_close(npgpu.cumsum(v, axis=1), np.cumsum(v, axis=1))
+
+
+# ----------------------------------------------------------------------------------------- scans
+
+@pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
+@pytest.mark.parametrize("axis", [None, 0, 1, -1], ids=str)
+def test_scans_every_dtype(backend, rng, random_array, dt, axis):
+    x = _inputs(rng, random_array, dt, (4, 6, 5))
+    for name in ("cumsum", "cumprod"):
+        if name == "cumprod" and dt.kind in "fc":
+            x = (1 + rng.uniform(-0.2, 0.2, size=x.shape)).astype(dt)
+            if dt.kind == "c":
+                x = x + 0.1j * rng.uniform(-1, 1, size=x.shape).astype(dt)
+        exp = getattr(np, name)(x, axis=axis)
+        got = getattr(npgpu, name)(x, axis=axis)
+        check_close(got, exp, rtol=None if dt.kind in "biu" else (5e-3 if dt.itemsize <= 2 else
+                                                                  1e-5 if dt.itemsize in (4, 8) and dt != np.float64
+                                                                  else 1e-12))
+
+
+@pytest.mark.parametrize("axis", [None, 0, 1], ids=str)
+def test_exclusive_scans(backend, rng, axis):
+    x = rng.integers(-50, 50, (5, 7), dtype=np.int32)
+    inc = np.cumsum(x, axis=axis)
+    got = npgpu.cumsum(x, axis=axis, exclusive=True)
+    flat = x.reshape(-1) if axis is None else x
+    ax = 0 if axis is None else axis
+    exp = inc - flat
+    check_close(got, exp)
+    y = rng.integers(1, 4, (5, 7), dtype=np.int64)
+    incp = np.cumprod(y, axis=axis)
+    gotp = npgpu.cumprod(y, axis=axis, exclusive=True)
+    check_close(gotp, incp // (y.reshape(-1) if axis is None else y))
+    del ax
+
+
+def test_scan_out_and_dtype(backend, rng, poisoned):
+    x = rng.integers(0, 100, (4, 9), dtype=np.uint8)
+    out = poisoned((4, 9), np.int32)
+    assert npgpu.cumsum(x, axis=1, out=out) is out
+    assert np.array_equal(out, np.cumsum(x, axis=1).astype(np.int32))
+    check_close(npgpu.cumsum(x, axis=0, dtype=np.uint8), np.cumsum(x, axis=0, dtype=np.uint8))
+    f = rng.standard_normal(50)
+    check_close(npgpu.cumsum(f, dtype=np.float32), np.cumsum(f, dtype=np.float32), rtol=1e-5)
+    # in place
+    y = rng.standard_normal((3, 8))
+    exp = np.cumsum(y, axis=1)
+    npgpu.cumsum(y, axis=1, out=y)
+    check_close(y, exp)
+
+
+# ----------------------------------------------------------------------------------------- device arrays
+
+def _dev_check(name, x, dev, axis, **kw):
+    e = np.asarray(_np(name)(x, axis=axis, **kw))
+    if x.dtype.kind == "f" and name in ("sum", "prod", "mean", "cumsum", "cumprod", "var", "std"):
+        # float64 reference: npgpu accumulates floats in float64, NumPy in the input's precision
+        e = np.asarray(_np(name)(x.astype(np.float64), axis=axis, **kw)).astype(e.dtype)
+    got = getattr(npgpu, name)(dev, axis=axis, **kw)
+    assert isinstance(got, npgpu.Array)
+    g = got.get()
+    assert g.dtype == e.dtype and g.shape == e.shape, (name, axis, g.dtype, e.dtype, g.shape, e.shape)
+    rt = _tol(e.dtype)
+    if x.dtype.kind in "biu" and name == "mean":
+        rt = 1e-9
+    if rt == 0:
+        assert np.array_equal(g, e), (name, axis)
+    else:
+        np.testing.assert_allclose(g, e, rtol=rt, atol=rt * float(np.max(np.abs(e))) if e.size else 0,
+                                   equal_nan=True, err_msg=f"{name} axis={axis}")
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dt", ["float32", "float64", "int32", "uint8", "int64", "bool", "float16", "complex64"])
+@pytest.mark.parametrize("shape", [(1000,), (300, 257), (64, 33, 70), (5, 3000), (3000, 5), (2, 70000)], ids=str)
+def test_device_layouts(rng, random_array, dt, shape):
+    dt = np.dtype(dt)
+    x = _inputs(rng, random_array, dt, shape)
+    dev = npgpu.asarray(x)
+    names = ["sum", "max", "min", "argmax", "argmin", "any", "all", "mean", "prod"]
+    if dt.kind == "c":
+        names = ["sum", "mean", "any", "all"]
+    if dt.kind == "f":
+        x2 = (1 + rng.uniform(-1e-3, 1e-3, size=shape)).astype(dt)
+    for name in names:
+        src, dsrc = (x2, npgpu.asarray(x2)) if name == "prod" and dt.kind == "f" else (x, dev)
+        axes = [None] + list(range(len(shape))) + ([(0, 2), (1, 2)] if len(shape) == 3 else [])
+        for axis in axes:
+            if name.startswith("arg") and isinstance(axis, tuple):
+                continue
+            _dev_check(name, src, dsrc, axis)
+    if dt.kind == "f" and dt.itemsize > 2:
+        for axis in [None] + list(range(len(shape))):
+            _dev_check("var", x, dev, axis)
+            _dev_check("std", x, dev, axis, ddof=1)
+    for axis in [None] + list(range(len(shape))):
+        _dev_check("cumsum", x, dev, axis)
+
+
+@pytest.mark.gpu
+def test_device_strided_views(rng):
+    base = rng.standard_normal((40, 50, 30)).astype(np.float32)
+    dev = npgpu.asarray(base)
+    item = 4
+    views = [
+        (base[:, 3, :], (40, 30), (50 * 30 * item, item), 3 * 30 * item),
+        (base.transpose(2, 0, 1), (30, 40, 50), (item, 50 * 30 * item, 30 * item), 0),
+        (base[::2, ::3, 1:], (20, 17, 29), (2 * 50 * 30 * item, 3 * 30 * item, item), item),
+    ]
+    for x, shape, strides, off in views:
+        v = device_view(dev, shape, strides, off)
+        for name in ("sum", "max", "argmax", "mean", "cumsum"):
+            for axis in [None] + list(range(len(shape))):
+                _dev_check(name, x, v, axis)
+        for axis in ((0, 1), (0, len(shape) - 1)):
+            _dev_check("sum", x, v, axis)
+
+
+@pytest.mark.gpu
+def test_device_methods_and_zero_d(rng):
+    x = rng.standard_normal((64, 48)).astype(np.float32)
+    d = npgpu.asarray(x)
+    s = d.sum()
+    assert isinstance(s, npgpu.Array) and s.shape == () and s.dtype == np.float32
+    np.testing.assert_allclose(s.get(), x.sum(dtype=np.float64), rtol=1e-6)
+    np.testing.assert_allclose(d.sum(axis=0).get(), x.sum(axis=0), rtol=1e-5)
+    np.testing.assert_allclose(d.max(axis=1, keepdims=True).get(), x.max(axis=1, keepdims=True))
+    assert d.argmax().get() == x.argmax()
+    np.testing.assert_allclose(d.mean(axis=1).get(), x.mean(axis=1), rtol=1e-5)
+    np.testing.assert_allclose(d.var(axis=0, ddof=1).get(), x.var(axis=0, ddof=1), rtol=1e-4)
+    np.testing.assert_allclose(d.std().get(), x.std(), rtol=1e-5)
+    np.testing.assert_allclose(d.cumsum(axis=1).get(), np.cumsum(x, axis=1), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(d.cumprod(axis=0).get(), np.cumprod(x, axis=0), rtol=1e-4, atol=1e-30)
+    assert bool(d.any().get()) and bool(d.all().get()) == bool(np.all(x))
+    assert d.min().get() == x.min() and d.prod(axis=0).shape == (48,)
+    out = npgpu.full((48,), np.nan, dtype=np.float32)
+    assert d.sum(axis=0, out=out) is out
+    np.testing.assert_allclose(out.get(), x.sum(axis=0), rtol=1e-5)
+    with pytest.raises(ValueError, match="zero-size"):
+        npgpu.max(npgpu.asarray(np.zeros((0, 4), np.float32)), axis=0)
+    with pytest.raises(AxisError):
+        d.sum(axis=2)
+
+
+@pytest.mark.gpu
+def test_device_exclusive_and_big_rows(rng):
+    x = rng.integers(0, 1000, (3, 100000), dtype=np.int64)
+    d = npgpu.asarray(x)
+    got = npgpu.cumsum(d, axis=1, exclusive=True).get()
+    assert np.array_equal(got, np.cumsum(x, axis=1) - x)
+    got0 = npgpu.cumsum(d, axis=0).get()
+    assert np.array_equal(got0, np.cumsum(x, axis=0))
+    f = rng.standard_normal(1 << 22).astype(np.float32)
+    np.testing.assert_allclose(npgpu.cumsum(npgpu.asarray(f)).get(), np.cumsum(f.astype(np.float64)),
+                               rtol=1e-4, atol=1e-3)
+
+
+# ----------------------------------------------------------------------------------------- beyond 2^31
+
+def _flat_get(arr, start, count):
+    """Elements [start, start + count) of a 1-D device array, without copying the whole of it."""
+    v = device_view(arr, (count,), (arr.itemsize,), start * arr.itemsize)
+    return v.get()
+
+
+@pytest.mark.slow
+@pytest.mark.gpu
+@pytest.mark.parametrize("n", [2 ** 31 + 1, 2 ** 32 + 1], ids=["2^31+1", "2^32+1"])
+def test_huge_sum_argmax_cumsum(n):
+    host = np.ones(n, dtype=np.uint8)
+    marks = {5: 3, 2 ** 31 - 1: 2, 2 ** 31: 4, n - 2: 9, n - 1: 7}
+    for i, v in marks.items():
+        host[i] = v
+    d = npgpu.asarray(host)
+    del host
+    extra = {i: v - 1 for i, v in marks.items()}
+    total = n + sum(extra.values())
+    s = npgpu.sum(d)
+    assert s.dtype == np.uint64 and int(s.get()) == total
+    assert int(npgpu.argmax(d).get()) == n - 2
+    assert int(npgpu.max(d).get()) == 9
+    c = npgpu.cumsum(d)
+    assert c.dtype == np.uint64 and c.shape == (n,)
+
+    def exact(i):  # cumsum at i
+        return i + 1 + sum(e for j, e in extra.items() if j <= i)
+
+    for start in (0, 2 ** 31 - 3, n - 4):
+        got = _flat_get(c, start, 4)
+        assert [int(g) for g in got] == [exact(i) for i in range(start, start + 4)], start
+    del c
+    # argmax with the maximum at the very last element; int8 data
+    d8 = npgpu.full(n, -1, dtype=np.int8)
+    last = device_view(d8, (1,), (1,), n - 1)
+    npgpu.add(last, np.int8(100), out=last)
+    assert int(npgpu.argmax(d8).get()) == n - 1
+    assert int(npgpu.sum(d8).get()) == -(n - 1) + 99
