@@ -16,7 +16,38 @@ def registry():
     return out
 
 
-def main(names=None, as_json=False, repeat=20):
+def _run_isolated(name, repeat):
+    """One benchmark in a child process: a crash there (an anchor library's, or ours) costs that benchmark
+    only, and is reported with its exit status."""
+    import subprocess
+
+    from ._harness import Result
+
+    proc = subprocess.run([sys.executable, "-m", "npgpu", "bench", name, "--json", "--repeat", str(repeat)],
+                          capture_output=True, text=True)
+    try:
+        doc = json.loads(proc.stdout)
+    except ValueError:
+        tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
+        raise RuntimeError(f"benchmark process exited with status {proc.returncode}: {' | '.join(tail)}")
+    if doc["errors"]:
+        raise RuntimeError("; ".join(e for _, e in doc["errors"]))
+    return [Result(r["name"], r["value"], r["unit"], r["target"], r["higher_is_better"], r["anchors"], r["note"])
+            for r in doc["results"]]
+
+
+def _row(r):
+    tgt = "" if r.target is None else f"{'>=' if r.higher_is_better else '<='}{r.target:.3g}"
+    met = {True: "yes", False: "NO", None: ""}[r.met]
+    extras = ", ".join(f"{k} {v}" for k, v in r.anchors.items())
+    if r.note:
+        extras = f"{extras}; {r.note}" if extras else r.note
+    return f"{r.name:58s} {r.value:>9.3f} {r.unit:<3s}{tgt:>10s} {met:>4s}  {extras}"
+
+
+def main(names=None, as_json=False, repeat=20, isolate=False):
+    """Run the named benchmarks (all by default). The table is printed a row at a time, as results come;
+    with ``isolate`` each benchmark runs in its own process."""
     import npgpu
 
     if not npgpu.is_available():
@@ -29,25 +60,23 @@ def main(names=None, as_json=False, repeat=20):
         print(f"unknown benchmark(s) {unknown}; known: {sorted(reg)}", file=sys.stderr)
         return 2
     dev = npgpu.Device(npgpu.get_device_id())
+    if not as_json:
+        print(f"device: {dev.name}")
+        print(f"{'benchmark':58s} {'npgpu':>12s} {'target':>10s} {'met':>4s}  anchors / notes", flush=True)
     results, failed = [], []
     for n in names:
         try:
-            results.extend(reg[n](repeat))
+            rows = _run_isolated(n, repeat) if isolate else reg[n](repeat)
         except Exception as e:  # one broken benchmark must not hide the others
             failed.append((n, repr(e)))
+            if not as_json:
+                print(f"{n}: FAILED {e!r}", flush=True)
+            continue
+        results.extend(rows)
+        if not as_json:
+            for r in rows:
+                print(_row(r), flush=True)
     if as_json:
         print(json.dumps({"device": dev.name, "results": [r.as_dict() for r in results],
                           "errors": failed}, indent=2))
-    else:
-        print(f"device: {dev.name}")
-        print(f"{'benchmark':58s} {'npgpu':>12s} {'target':>10s} {'met':>4s}  anchors / notes")
-        for r in results:
-            tgt = "" if r.target is None else f"{'>=' if r.higher_is_better else '<='}{r.target:.3g}"
-            met = {True: "yes", False: "NO", None: ""}[r.met]
-            extras = ", ".join(f"{k} {v}" for k, v in r.anchors.items())
-            if r.note:
-                extras = f"{extras}; {r.note}" if extras else r.note
-            print(f"{r.name:58s} {r.value:>9.3f} {r.unit:<3s}{tgt:>10s} {met:>4s}  {extras}")
-        for n, e in failed:
-            print(f"{n}: FAILED {e}")
     return 1 if failed else 0

@@ -69,7 +69,7 @@ say "compute-sanitizer racecheck (diffusion): rc=$r: $(grep -E 'RACECHECK SUMMAR
 "$PY" -m npgpu demo >"$OUT_DIR/demo.log" 2>&1
 say "demo: rc=$?"
 # shellcheck disable=SC2086
-"$PY" -m npgpu bench ${BENCH_ARGS:-} >"$OUT_DIR/bench.log" 2>&1
+"$PY" -m npgpu bench --isolate ${BENCH_ARGS:-} >"$OUT_DIR/bench.log" 2>&1
 rc_bench=$?
 say "bench: rc=$rc_bench"
 cat "$OUT_DIR/bench.log" >>"$SUMMARY"

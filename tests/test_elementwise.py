@@ -320,6 +320,9 @@ def test_indexing_reshape_transpose_real_imag(random_array):
     d[0] = 2.5
     a[0] = 2.5
     np.testing.assert_array_equal(d.get(), a)
+    d[1, 2, 3] = 4.5 - 1j  # a 0-d target takes a scalar
+    a[1, 2, 3] = 4.5 - 1j
+    np.testing.assert_array_equal(d.get(), a)
     with pytest.raises(IndexError):
         d[4]
     with pytest.raises(IndexError):

@@ -79,7 +79,12 @@ def _cmd_bench(args):
     except ImportError as e:  # an install without the benchmarks folder
         print(f"benchmarks are not installed with this copy of npgpu: {e}", file=sys.stderr)
         return 2
-    return bench_main(args.names, as_json=args.json, repeat=args.repeat)
+    if args.list:
+        from npgpu.benchmarks import registry
+
+        print("\n".join(registry()))
+        return 0
+    return bench_main(args.names, as_json=args.json, repeat=args.repeat, isolate=args.isolate)
 
 
 def main(argv=None):
@@ -104,6 +109,8 @@ def main(argv=None):
     b.add_argument("names", nargs="*", help="benchmarks to run (default: all)")
     b.add_argument("--json", action="store_true", help="print JSON instead of a table")
     b.add_argument("--repeat", type=int, default=20)
+    b.add_argument("--isolate", action="store_true", help="run each benchmark in its own process")
+    b.add_argument("--list", action="store_true", help="list the benchmarks' names")
     args = p.parse_args(argv)
     if args.cmakedir or args.includedir:
         import npgpu

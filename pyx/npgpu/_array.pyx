@@ -358,7 +358,8 @@ cdef class Array:
             host = np.asarray(value)
             if host.dtype == object:
                 raise TypeError(f"cannot assign {type(value).__name__} to an npgpu.Array")
-            src = upload(np.ascontiguousarray(host), self.view.device, s)
+            # not ascontiguousarray: it turns a 0-d value into shape (1,), which a 0-d target can't take
+            src = upload(np.asarray(host, order="C"), self.view.device, s)
         cdef tuple shape = tuple([dst.shape[i] for i in range(dst.ndim)])
         cdef ArrayView sv = _broadcast_to(src.view, shape, "could not broadcast input array from shape "
                                           f"{src.shape} into shape {shape}")
