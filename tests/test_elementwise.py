@@ -189,8 +189,10 @@ def test_broadcasting_shapes(backend, random_array):
             got, want = getattr(npgpu, name)(a, b), getattr(np, name)(a, b)
             assert got.shape == want.shape and got.dtype == want.dtype
             np.testing.assert_array_equal(got, want)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"broadcast together with shapes \(2, 3\) \(3, 2\)"):
         npgpu.multiply(np.ones((2, 3)), np.ones((3, 2)))
+    c, x, y = random_array((5, 1, 1), np.bool_), random_array((4, 1), np.float32), random_array((3,), np.int8)
+    np.testing.assert_array_equal(npgpu.where(c, x, y), np.where(c, x, y))  # three shapes
 
 
 def test_out_casting_and_in_place(backend, random_array, poisoned):

@@ -93,15 +93,20 @@ struct CopyJob {
 };
 
 // Host memcpy of several blocks in one parallel region, each split into pieces of at least kPiece bytes over
-// up to 8 threads: one core copies far slower than PCIe moves data, and one fork/join per chunk (instead of
-// one per operand) keeps the per-chunk cost down. (8 threads measured faster than 16 on the H100 VMs.)
+// up to 8 threads (NPGPU_STAGING_THREADS): one core copies far slower than PCIe moves data, and one fork/join
+// per chunk (instead of one per operand) keeps the per-chunk cost down. (8 threads measured faster than 16 on
+// the H100 VMs.)
 void host_copy(const CopyJob* jobs, int njobs) {
   constexpr std::int64_t kPiece = 128 << 10;
   std::int64_t total = 0;
   for (int j = 0; j < njobs; ++j) total += jobs[j].nbytes;
 #if defined(_OPENMP)
-  const int threads = static_cast<int>(
-      std::min<std::int64_t>(std::min(omp_get_max_threads(), 8), std::max<std::int64_t>(1, total / kPiece)));
+  static const int max_threads = [] {
+    const char* v = std::getenv("NPGPU_STAGING_THREADS");
+    return v ? std::max(1, std::atoi(v)) : 8;
+  }();
+  const int threads = static_cast<int>(std::min<std::int64_t>(std::min(omp_get_max_threads(), max_threads),
+                                                              std::max<std::int64_t>(1, total / kPiece)));
   if (threads > 1) {
 #pragma omp parallel num_threads(threads)
     {

@@ -5,6 +5,9 @@
 //  - strided: anything else (views, transposes, negative steps, broadcasting). Work is cut into rows of the
 //    innermost (coalesced) dimension: each block takes a chunk of one row, so div/mod over the outer
 //    dimensions happens once per block, not per element; short rows fall back to per-element offsets.
+//  - tiled: an input that runs contiguously down the second-to-last dimension while the output runs along the
+//    last (a + b.T): 32x32 tiles, such inputs staged through shared memory so that both their reads and the
+//    output's writes are coalesced.
 // Each arity is compiled in its own file (elementwise_unary.cu, _binary.cu, _ternary.cu) to keep compile
 // times and memory bounded.
 #include <cuda_runtime.h>
@@ -151,6 +154,99 @@ __global__ void __launch_bounds__(kThreads) strided_kernel(Op op, StridedPlan<1 
   }
 }
 
+template <class... Ts>
+constexpr std::size_t max_size() {
+  std::size_t m = 1;
+  ((m = sizeof(Ts) > m ? sizeof(Ts) : m), ...);
+  return m;
+}
+
+constexpr int kTile = 32;
+constexpr int kTileRows = kThreads / kTile;
+constexpr int kTilePitch = kTile + 1;  // a padding column: the transposed reads hit 32 different banks
+// Static shared memory is 48 KiB: tiles of up to three 8-byte inputs fit; complex128 keeps the row modes.
+template <class... Ts>
+constexpr bool kTiledOK = max_size<Ts...>() <= 8;
+
+// Stage input `s`'s (r0.., c0..) tile as tile[c][r] when it is a transposed input: lanes read down the
+// second-to-last dimension, where it is contiguous.
+template <class T>
+__device__ __forceinline__ void stage_tile(const Src<T>& s, bool transposed, T* tile, std::int64_t base,
+                                           std::int64_t s_r, std::int64_t s_c, std::int64_t r0, std::int64_t c0,
+                                           std::int64_t nr, std::int64_t nc) {
+  if (!transposed) return;
+  const int tx = threadIdx.x % kTile;
+  for (int i = threadIdx.x / kTile; i < kTile; i += kTileRows) {
+    const std::int64_t r = r0 + tx, c = c0 + i;
+    if (r < nr && c < nc) tile[i * kTilePitch + tx] = s.at(base + r * s_r + c * s_c);
+  }
+}
+
+template <class T>
+__device__ __forceinline__ T tile_or_at(const Src<T>& s, bool transposed, const T* tile, int r, int c,
+                                        std::int64_t off) {
+  return transposed ? tile[c * kTilePitch + r] : s.at(off);
+}
+
+template <class Op, class R, class... Ts, std::size_t... K>
+__device__ __forceinline__ void tiled_body(Op op, const StridedPlan<1 + sizeof...(Ts)>& plan, char* out,
+                                           unsigned tmask, std::int64_t tiles_r, std::int64_t tiles_c,
+                                           std::int64_t nblocks, std::index_sequence<K...>, const Src<Ts>&... src) {
+  constexpr int N = 1 + sizeof...(Ts);
+  __shared__ alignas(16) char tiles[sizeof...(Ts)][kTile * kTilePitch * max_size<Ts...>()];
+  const int last = plan.ndim - 1;
+  const std::int64_t nr = plan.shape[last - 1], nc = plan.shape[last];
+  const std::int64_t per_outer = tiles_r * tiles_c;
+  const int tx = threadIdx.x % kTile;
+  for (std::int64_t blk = blockIdx.x; blk < nblocks; blk += gridDim.x) {
+    const std::int64_t outer = blk / per_outer;
+    const std::int64_t t = blk - outer * per_outer;
+    const std::int64_t r0 = t / tiles_c * kTile, c0 = t % tiles_c * kTile;
+    std::int64_t base[N];
+    plan.row_offsets(outer * nr, base);  // element (outer, 0, 0)
+    (stage_tile<Ts>(src, (tmask >> K) & 1u, reinterpret_cast<Ts*>(tiles[K]), base[K + 1],
+                    plan.strides[K + 1][last - 1], plan.strides[K + 1][last], r0, c0, nr, nc),
+     ...);
+    __syncthreads();
+    for (int i = threadIdx.x / kTile; i < kTile; i += kTileRows) {
+      const std::int64_t r = r0 + i, c = c0 + tx;
+      if (r < nr && c < nc) {
+        *reinterpret_cast<R*>(out + base[0] + r * plan.strides[0][last - 1] + c * plan.strides[0][last]) =
+            static_cast<R>(op(tile_or_at<Ts>(src, (tmask >> K) & 1u, reinterpret_cast<const Ts*>(tiles[K]), i, tx,
+                                             base[K + 1] + r * plan.strides[K + 1][last - 1] +
+                                                 c * plan.strides[K + 1][last])...));
+      }
+    }
+    __syncthreads();
+  }
+}
+
+template <class Op, class R, class... Ts>
+__global__ void __launch_bounds__(kThreads) tiled_kernel(Op op, StridedPlan<1 + sizeof...(Ts)> plan, char* out,
+                                                         unsigned tmask, std::int64_t tiles_r, std::int64_t tiles_c,
+                                                         std::int64_t nblocks, Src<Ts>... src) {
+  if constexpr (kTiledOK<Ts...>)
+    tiled_body<Op, R>(op, plan, out, tmask, tiles_r, tiles_c, nblocks, std::index_sequence_for<Ts...>{}, src...);
+}
+
+// The inputs (bit k for input k) the tiled mode would stage: arrays contiguous down the second-to-last
+// dimension and not along the last, while the output runs along the last; 0 when the mode does not apply.
+template <int N>
+unsigned transposed_inputs(const StridedPlan<N>& plan, std::size_t out_size, const void* const* ptrs,
+                           const std::size_t* sizes) {
+  if (plan.ndim < 2) return 0;
+  const int last = plan.ndim - 1;
+  if (plan.strides[0][last] != static_cast<std::int64_t>(out_size)) return 0;
+  if (plan.shape[last] < kTile || plan.shape[last - 1] < kTile) return 0;
+  unsigned mask = 0;
+  for (int k = 1; k < N; ++k) {
+    const auto size = static_cast<std::int64_t>(sizes[k - 1]);
+    const std::int64_t s_r = plan.strides[k][last - 1], s_c = plan.strides[k][last];
+    if (ptrs[k - 1] && (s_r == size || s_r == -size) && s_c != size && s_c != 0) mask |= 1u << (k - 1);
+  }
+  return mask;
+}
+
 inline bool aligned_to(const void* p, std::size_t bytes) {
   return p == nullptr || (reinterpret_cast<std::uintptr_t>(p) % bytes) == 0;
 }
@@ -179,13 +275,6 @@ bool row_vectors_ok(const StridedPlan<N>& plan, int V, const void* out, std::siz
   return n_in + 1 == N;
 }
 
-template <class... Ts>
-constexpr std::size_t max_size() {
-  std::size_t m = 1;
-  ((m = sizeof(Ts) > m ? sizeof(Ts) : m), ...);
-  return m;
-}
-
 // out = op(src...) for one (operation, loop type): operands already of the loop's types, out of type R.
 template <class Op, class R, class... Ts>
 void launch(Op op, const ArrayView& out, const Operand* in, cudaStream_t stream, const Src<Ts>&... src) {
@@ -203,6 +292,18 @@ void launch(Op op, const ArrayView& out, const Operand* in, cudaStream_t stream,
   }
   const auto plan = detail::make_operand_plan<1 + sizeof...(Ts)>(out, in);
   const std::int64_t inner = plan.inner();
+  if constexpr (kTiledOK<Ts...>) {
+    if (const unsigned tmask = transposed_inputs(plan, sizeof(R), ptrs, sizes)) {
+      const int last = plan.ndim - 1;
+      const std::int64_t tiles_r = (plan.shape[last - 1] + kTile - 1) / kTile;
+      const std::int64_t tiles_c = (plan.shape[last] + kTile - 1) / kTile;
+      const std::int64_t nblocks = plan.rows() / plan.shape[last - 1] * tiles_r * tiles_c;
+      const unsigned grid = static_cast<unsigned>(std::min<std::int64_t>(nblocks, 1 << 30));
+      tiled_kernel<Op, R><<<grid, kThreads, 0, stream>>>(op, plan, static_cast<char*>(out.data), tmask, tiles_r,
+                                                         tiles_c, nblocks, src...);
+      return;
+    }
+  }
   if (row_vectors_ok(plan, V, out.data, sizeof(R), ptrs, sizes, sizeof...(Ts))) {
     const std::int64_t chunks = (inner / V + kThreads - 1) / kThreads;
     const std::int64_t nblocks = plan.rows() * chunks;
