@@ -274,6 +274,30 @@ def test_device_views_of_every_kind(random_array, name):
 
 
 @gpu
+@pytest.mark.parametrize("dt", [np.float32, np.complex64, np.int8, np.bool_, np.float64, np.complex128])
+def test_device_transposed_operands(random_array, dt):
+    # inputs that run down the other axis (the tiled kernel when both extents are >= 32), ragged tile edges,
+    # stacked matrices, reversed axes, a broadcast row and a scalar beside them
+    a, b = random_array((65, 97), dt), random_array((97, 65), dt)
+    s3, t3 = random_array((3, 40, 50), dt), random_array((3, 50, 40), dt)
+    row = random_array((97,), dt)
+    da, db, ds3, dt3, drow = (npgpu.asarray(x) for x in (a, b, s3, t3, row))
+    fn, ref = (npgpu.logical_xor, np.logical_xor) if dt == np.bool_ else (npgpu.subtract, np.subtract)
+    cases = [(da, db.T, a, b.T), (db.T, da, b.T, a), (db.T, db.T, b.T, b.T), (da, db.T[::-1], a, b.T[::-1]),
+             (ds3, dt3.transpose(0, 2, 1), s3, t3.transpose(0, 2, 1)), (db.T, drow, b.T, row),
+             (db.T[:33, 1:], da[:33, 1:], b.T[:33, 1:], a[:33, 1:])]
+    for x, y, nx, ny in cases:
+        np.testing.assert_array_equal(fn(x, y).get(), ref(nx, ny))
+    c = random_array((97, 65), np.bool_)
+    dc = npgpu.asarray(c)
+    np.testing.assert_array_equal(npgpu.where(dc.T, da, db.T).get(), np.where(c.T, a, b.T))
+    if dt != np.bool_:
+        np.testing.assert_array_equal(npgpu.negative(db.T).get(), np.negative(b.T))
+        wide = np.complex128 if np.dtype(dt).kind == "c" else np.float64  # operands converted first
+        np.testing.assert_array_equal(npgpu.add(da, db.T.astype(wide)).get(), np.add(a, b.T.astype(wide)))
+
+
+@gpu
 def test_device_unary_and_operators(random_array):
     a = random_array((33, 17), np.float32)
     b = random_array((33, 17), np.float32)
