@@ -47,10 +47,11 @@ StridedPlan<N> make_operand_plan(const ArrayView& out, const Operand* in) {
 }
 
 // fn(op_functor, type_tag<R>{}, Src<Ts>...) for the loop of `op` over `compute`: R is its result type and
-// Ts its operands' types. Throws TypeError when the operation has no loop for `compute`.
-template <int Arity = 0, class Fn>
+// Ts its operands' types. Throws TypeError when the operation has no loop for `compute`. Arity, Parts, Part:
+// as dispatch_elementwise_op.
+template <int Arity = 0, int Parts = 1, int Part = 0, class Fn>
 void dispatch_loop(ElementwiseOp op, DType compute, const Operand* in, Fn&& fn) {
-  dispatch_elementwise_op<Arity>(op, [&](auto opf) {
+  dispatch_elementwise_op<Arity, Parts, Part>(op, [&](auto opf) {
     using Op = std::decay_t<decltype(opf)>;
     dispatch_dtype(compute, [&](auto tag) {
       using T = typename decltype(tag)::type;

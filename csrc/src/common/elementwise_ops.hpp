@@ -635,17 +635,19 @@ struct AxpyOp {  // alpha * x + y, the rounding of a multiply then an add (NumPy
   }
 };
 
-// fn(Op{}) for a runtime ElementwiseOp. With Arity > 0 only the operations of that arity are instantiated
-// (the CUDA backend compiles each arity in its own file); others throw.
-template <int Arity = 0, class Fn>
+// fn(Op{}) for a runtime ElementwiseOp. With Arity > 0 only the operations of that arity are instantiated,
+// and of those only part `Part` of `Parts` (operation code % Parts == Part): the CUDA backend compiles its
+// loops in several files to bound compile time and memory. Others throw.
+template <int Arity = 0, int Parts = 1, int Part = 0, class Fn>
 void dispatch_elementwise_op(ElementwiseOp op, Fn&& fn) {
   switch (op) {
-#define NPGPU_OP_CASE(Name)                                          \
-  case ElementwiseOp::Name:                                          \
-    if constexpr (Arity == 0 || Name##Op::arity == Arity) {          \
-      fn(Name##Op{});                                                \
-      return;                                                        \
-    }                                                                \
+#define NPGPU_OP_CASE(Name)                                                                     \
+  case ElementwiseOp::Name:                                                                     \
+    if constexpr ((Arity == 0 || Name##Op::arity == Arity) &&                                   \
+                  static_cast<int>(ElementwiseOp::Name) % Parts == Part) {                      \
+      fn(Name##Op{});                                                                           \
+      return;                                                                                   \
+    }                                                                                           \
     break;
     NPGPU_ELEMENTWISE_OPS(NPGPU_OP_CASE)
 #undef NPGPU_OP_CASE

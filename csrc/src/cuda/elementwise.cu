@@ -1,9 +1,10 @@
-// CUDA backend of the elementwise operations: dispatch by arity to the loops compiled in
-// elementwise_{unary,binary,ternary}.cu, and the converting copy.
+// CUDA backend of the elementwise operations: dispatch by arity and part to the loops compiled in
+// elementwise_{unary,binary,ternary}_<part>.cu, and the converting copy.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 
 #include "common/backends.hpp"
 #include "common/convert.hpp"
@@ -15,16 +16,35 @@
 namespace npgpu::cuda {
 
 namespace ew_detail {
-extern template void run_elementwise<1>(ElementwiseOp, const Operand*, const ArrayView&, DType, StreamHandle);
-extern template void run_elementwise<2>(ElementwiseOp, const Operand*, const ArrayView&, DType, StreamHandle);
-extern template void run_elementwise<3>(ElementwiseOp, const Operand*, const ArrayView&, DType, StreamHandle);
+#define NPGPU_EW_PART(A, P) \
+  extern template void run_elementwise<A, P>(ElementwiseOp, const Operand*, const ArrayView&, DType, StreamHandle);
+NPGPU_EW_PART(1, 0)
+NPGPU_EW_PART(1, 1)
+NPGPU_EW_PART(1, 2)
+NPGPU_EW_PART(2, 0)
+NPGPU_EW_PART(2, 1)
+NPGPU_EW_PART(2, 2)
+NPGPU_EW_PART(2, 3)
+NPGPU_EW_PART(3, 0)
+NPGPU_EW_PART(3, 1)
+#undef NPGPU_EW_PART
+static_assert(parts_of_arity(1) == 3 && parts_of_arity(2) == 4 && parts_of_arity(3) == 2,
+              "one elementwise_<arity>_<part>.cu file per part, and a case below");
+
+template <int Arity, int... P>
+void run_part(ElementwiseOp op, const Operand* in, const ArrayView& out, DType compute, StreamHandle stream,
+              std::integer_sequence<int, P...>) {
+  const int part = static_cast<int>(op) % parts_of_arity(Arity);
+  ((part == P ? run_elementwise<Arity, P>(op, in, out, compute, stream) : void()), ...);
+}
 }  // namespace ew_detail
 
 void elementwise(ElementwiseOp op, const Operand* in, const ArrayView& out, DType compute, StreamHandle stream) {
+  using ew_detail::parts_of_arity;
   switch (elementwise_op_arity(op)) {
-    case 1: ew_detail::run_elementwise<1>(op, in, out, compute, stream); break;
-    case 2: ew_detail::run_elementwise<2>(op, in, out, compute, stream); break;
-    default: ew_detail::run_elementwise<3>(op, in, out, compute, stream); break;
+    case 1: ew_detail::run_part<1>(op, in, out, compute, stream, std::make_integer_sequence<int, parts_of_arity(1)>{}); break;
+    case 2: ew_detail::run_part<2>(op, in, out, compute, stream, std::make_integer_sequence<int, parts_of_arity(2)>{}); break;
+    default: ew_detail::run_part<3>(op, in, out, compute, stream, std::make_integer_sequence<int, parts_of_arity(3)>{}); break;
   }
 }
 

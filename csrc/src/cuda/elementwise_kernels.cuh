@@ -8,8 +8,8 @@
 //  - tiled: an input that runs contiguously down the second-to-last dimension while the output runs along the
 //    last (a + b.T): 32x32 tiles, such inputs staged through shared memory so that both their reads and the
 //    output's writes are coalesced.
-// Each arity is compiled in its own file (elementwise_unary.cu, _binary.cu, _ternary.cu) to keep compile
-// times and memory bounded.
+// Each arity's loops are compiled in several files (elementwise_unary_0.cu, ..., see parts_of_arity) to keep
+// compile times and memory bounded.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -322,12 +322,17 @@ void launch(Op op, const ArrayView& out, const Operand* in, cudaStream_t stream,
   }
 }
 
-// The loop of `op` over `compute`, for operations of one arity.
-template <int Arity>
+// How many files each arity's loops are compiled in (elementwise_{unary,binary,ternary}_<part>.cu): one file
+// per arity took minutes to compile, on one core.
+constexpr int parts_of_arity(int arity) { return arity == 1 ? 3 : arity == 2 ? 4 : 2; }
+
+// The loops of `op` over `compute`, for the operations of one arity and part.
+template <int Arity, int Part>
 void run_elementwise(ElementwiseOp op, const Operand* in, const ArrayView& out, DType compute,
                      StreamHandle stream) {
   auto s = static_cast<cudaStream_t>(stream);
-  detail::dispatch_loop<Arity>(op, compute, in, [&](auto opf, auto rtag, const auto&... src) {
+  detail::dispatch_loop<Arity, parts_of_arity(Arity), Part>(op, compute, in,
+                                                             [&](auto opf, auto rtag, const auto&... src) {
     using R = typename decltype(rtag)::type;
     launch<std::decay_t<decltype(opf)>, R>(opf, out, in, s, src...);
   });

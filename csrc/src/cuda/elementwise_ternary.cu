@@ -1,6 +1,0 @@
-// The CUDA loops of the ternary elementwise operations (see elementwise_kernels.cuh).
-#include "cuda/elementwise_kernels.cuh"
-
-namespace npgpu::cuda::ew_detail {
-template void run_elementwise<3>(ElementwiseOp, const Operand*, const ArrayView&, DType, StreamHandle);
-}  // namespace npgpu::cuda::ew_detail
