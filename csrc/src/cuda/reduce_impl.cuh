@@ -3,9 +3,13 @@
 // which instantiates them for a third of the reducers (so the family's CUB instantiations compile in parallel).
 //
 // Reductions pick a layout from the views (after dropping extent-1 axes and merging adjacent ones):
-//   whole array, contiguous           -> cub::DeviceReduce::Reduce
+//   whole array, contiguous           -> float32 / float64 sum, min, max, argmin, argmax: seg_kernel, one pass
+//     (16-byte loads, the last block to finish combines the blocks' partials); other inputs / reducers:
+//     cub::DeviceReduce::Reduce
 //   rows: outputs own back-to-back contiguous runs of K >= 64 elements
-//                                     -> cub::DeviceSegmentedReduce::Reduce (offsets from counting iterators)
+//                                     -> float32 / float64 sum, min, max, argmin, argmax: warp_rows_kernel (a warp
+//     per row, many rows) or seg_kernel (blocks per row); others: cub::DeviceSegmentedReduce::Reduce (offsets
+//     from counting iterators)
 //   columns: one strided reduced axis, at most two kept axes (axis 0 of a C-contiguous matrix, the middle
 //     axis of a 3-D array, short rows)
 //                                     -> column_kernel: each thread walks its column(s) down a slice of the
