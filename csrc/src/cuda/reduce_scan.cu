@@ -1,4 +1,6 @@
-// CUDA backend of the scans (cumsum, cumprod): cub::DeviceScan::InclusiveScan (one row) or InclusiveScanByKey
+// CUDA backend of the scans (cumsum, cumprod): the cumsum of one contiguous float32 / float64 row runs
+// row_scan_kernel (16-byte tiles, decoupled look-back in float64; below); otherwise
+// cub::DeviceScan::InclusiveScan (one row) or InclusiveScanByKey
 // (rows, key = element / K), with 64-bit counts, in place in the output when it is contiguous and of the
 // scan's storage type, else in a scratch array from the pool; exclusive scans are the inclusive scan shifted by
 // one (a strided copy) with the identity in front. Storage / accumulator types: integers and bool as 64-bit
@@ -200,7 +202,7 @@ char scan_env(const char* name) {
 template <class T>
 bool row_sum_scan(const T* src, T* dst, std::int64_t n, int device, cudaStream_t s) {
   static const char mode = scan_env("NPGPU_SCAN");  // 'c': cub::DeviceScan; '8': 8 vectors per thread
-  if (mode == 'c') return false;
+  if (mode == 'c' || n <= 0) return false;
   if (reinterpret_cast<std::uintptr_t>(src) % 16 != 0 || reinterpret_cast<std::uintptr_t>(dst) % 16 != 0)
     return false;
   auto go = [&](auto rtag) {
