@@ -32,7 +32,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
+#include <mutex>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <cub/block/block_reduce.cuh>
@@ -503,42 +505,48 @@ int blocks_per_sm(Kernel k) {
   return n;
 }
 
-// Per (host thread, device, stream) scratch of the single-pass whole-array reduction: a ticket (kept at 0
-// between calls: the last block resets it) and room for the blocks' partials. Calls on one stream run in
-// order, so they can share it; other streams (and the per-thread default streams of other host threads, which
-// share one handle) get their own. Never freed (a few KiB per stream).
-constexpr int kMaxPartials = 4096;
+// Per (device, stream) scratch of the single-pass whole-array reduction: a ticket (kept at 0 between calls: the
+// last block resets it) and room for the blocks' partials. Calls on one stream run in order, so they can share
+// it. Keyed by the stream's unique id (cudaStreamGetId: never reused, unlike a destroyed stream's handle, whose
+// work may still be running; the per-thread default streams of different host threads have different ids).
+// Never freed; at most kMaxScratch streams get one (others take the partials + finish-kernel path).
+constexpr int kMaxPartials = 2048;
+constexpr int kMaxScratch = 256;
 struct StreamScratch {
-  int device;
-  cudaStream_t stream;
-  unsigned* ticket;
-  void* partials;
+  unsigned* ticket = nullptr;
+  void* partials = nullptr;
 };
 
 StreamScratch stream_scratch(int device, cudaStream_t s) {
-  thread_local std::vector<StreamScratch> cache;
-  for (const auto& e : cache)
-    if (e.device == device && e.stream == s) return e;
+  static std::mutex mu;
+  static std::vector<std::pair<std::pair<int, unsigned long long>, StreamScratch>> cache;
+  // Not while a graph is captured: its launches could run beside the stream's own.
   cudaStreamCaptureStatus cap = cudaStreamCaptureStatusNone;
-  if (cudaStreamIsCapturing(s, &cap) != cudaSuccess || cap != cudaStreamCaptureStatusNone) {
+  unsigned long long id = 0;
+  if (cudaStreamIsCapturing(s, &cap) != cudaSuccess || cap != cudaStreamCaptureStatusNone ||
+      cudaStreamGetId(s, &id) != cudaSuccess) {
     (void)cudaGetLastError();
-    return {device, s, nullptr, nullptr};  // no allocation or synchronisation while a graph is captured
+    return {};
   }
+  const std::pair<int, unsigned long long> key{device, id};
+  std::lock_guard<std::mutex> lock(mu);
+  for (const auto& e : cache)
+    if (e.first == key) return e.second;
+  if (cache.size() >= kMaxScratch) return {};
   const int prev = current_device();
   set_current_device(device);
   void* mem = nullptr;
-  const std::size_t bytes = 256 + kMaxPartials * 32;
-  cudaError_t err = cudaMalloc(&mem, bytes);
-  if (err == cudaSuccess) err = cudaMemset(mem, 0, 256);
-  if (err == cudaSuccess) err = cudaDeviceSynchronize();
+  cudaError_t err = cudaMalloc(&mem, 256 + kMaxPartials * 16);
+  if (err == cudaSuccess) err = cudaMemsetAsync(mem, 0, 256, s);  // in stream order before the first use
   set_current_device(prev);
   if (err != cudaSuccess) {
     if (mem) cudaFree(mem);
     (void)cudaGetLastError();
-    return {device, s, nullptr, nullptr};
+    return {};
   }
-  cache.push_back({device, s, static_cast<unsigned*>(mem), static_cast<char*>(mem) + 256});
-  return cache.back();
+  StreamScratch sc{static_cast<unsigned*>(mem), static_cast<char*>(mem) + 256};
+  cache.push_back({key, sc});
+  return sc;
 }
 
 // ------------------------------------------------------------------------------------------ reductions
@@ -590,6 +598,7 @@ void fast_full(const Ctx& c, const In* p, std::int64_t K) {
     NPGPU_CHECK_LAUNCH("reduce (one block)");
     return;
   }
+  static_assert(sizeof(Acc) <= 16, "partials in the stream scratch");
   if (use_ticket()) {
     const StreamScratch sc = stream_scratch(c.device, c.s);
     if (sc.ticket != nullptr) {
