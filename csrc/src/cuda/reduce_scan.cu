@@ -108,7 +108,7 @@ __global__ void scan_init_kernel(PrefixState st, int tiles) { st.InitializeStatu
 
 template <class T, int R>
 __global__ void __launch_bounds__(kScanThreads)
-    row_scan_kernel(const T* __restrict__ in, T* __restrict__ out, std::int64_t n, PrefixState st) {
+    row_scan_kernel(const T* in, T* out, std::int64_t n, PrefixState st) {  // in == out for in-place scans
   constexpr int V = SV16<T>::n;
   constexpr std::int64_t kTile = static_cast<std::int64_t>(kScanThreads) * V * R;
   using VT = typename SV16<T>::VT;
