@@ -487,6 +487,59 @@ def test_device_exclusive_and_big_rows(rng):
                                rtol=1e-4, atol=1e-3)
 
 
+@pytest.mark.gpu
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_device_single_pass_whole_and_rows(rng, dt):
+    """The hand-written float32 / float64 kernels: whole arrays (one block, many blocks + last-block finish),
+    misaligned starts (views 1-3 elements in), rows (a warp per row, blocks per row, rows split over blocks),
+    NaN / infinity / ties for the arg-extrema, and the one-row cumsum (partial last tile, misaligned: CUB)."""
+    dt = np.dtype(dt)
+    names = ("sum", "mean", "max", "min", "argmax", "argmin")
+    for n in (1, 3, 4097, (1 << 20) + 5, 3_000_001):
+        base = rng.standard_normal(n + 3).astype(dt)
+        dev = npgpu.asarray(base)
+        for off in (0, 1, 3):
+            x = base[off:off + n]
+            v = device_view(dev, (n,), (dt.itemsize,), off * dt.itemsize)
+            for name in names + ("cumsum",):
+                _dev_check(name, x, v, None)
+    for shape in ((5000, 130), (3, 200_001), (300, 4099), (20, 70_000), (2, 8)):
+        x = rng.standard_normal(shape).astype(dt)
+        x[0, shape[1] // 2] = x[0, -1] = 50.0  # ties: the first wins
+        x[-1, :] = -np.inf
+        if shape[0] > 2:
+            x[1, 1] = x[1, -2] = np.nan
+        dev = npgpu.asarray(x)
+        for name in names:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                _dev_check(name, x, dev, 1)
+                _dev_check(name, x, dev, None)
+    for x in (np.full(10_000, -np.inf, dt), np.full(9, np.nan, dt)):
+        assert int(npgpu.argmax(npgpu.asarray(x)).get()) == 0
+    y = np.full(1 << 20, np.inf, dt)
+    assert int(npgpu.argmin(npgpu.asarray(y)).get()) == 0
+    y[[77, 5000, 600_000]] = np.nan
+    d = npgpu.asarray(y)
+    assert int(npgpu.argmin(d).get()) == 77 and int(npgpu.argmax(d).get()) == 77 and np.isnan(npgpu.max(d).get())
+    z = rng.random(3 * (1 << 20) + 7).astype(dt)
+    z[[10, 2_000_000]] = 2.0
+    assert int(npgpu.argmax(npgpu.asarray(z)).get()) == 10
+    # Repeated calls on one stream and on other streams reuse the single pass's scratch correctly.
+    dz = npgpu.asarray(z)
+    ref = float(np.sum(z.astype(np.float64)))
+    for _ in range(5):
+        assert abs(float(npgpu.sum(dz).get()) - ref) <= 1e-6 * ref
+        with npgpu.Stream():
+            assert abs(float(npgpu.sum(dz).get()) - ref) <= 1e-6 * ref
+    # cumsum of one long row: the float64 look-back keeps every output within a few rounding steps.
+    w = rng.random((1 << 22) + 3).astype(dt)
+    got = npgpu.cumsum(npgpu.asarray(w)).get()
+    ref = np.cumsum(w.astype(np.float64))
+    assert got.dtype == dt
+    np.testing.assert_allclose(got, ref, rtol=1e-6 if dt == np.float32 else 1e-14)
+
+
 # ----------------------------------------------------------------------------------------- beyond 2^31
 
 def _flat_get(arr, start, count):
