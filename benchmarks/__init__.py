@@ -19,12 +19,14 @@ def registry():
 def _run_isolated(name, repeat):
     """One benchmark in a child process: a crash there (an anchor library's, or ours) costs that benchmark
     only, and is reported with its exit status."""
+    import os
     import subprocess
 
-    from ._harness import Result
+    from ._harness import Result, anchors_env
 
+    env = dict(os.environ, NPGPU_BENCH_ANCHORS=anchors_env())
     proc = subprocess.run([sys.executable, "-m", "npgpu", "bench", name, "--json", "--repeat", str(repeat)],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, env=env)
     try:
         doc = json.loads(proc.stdout)
     except ValueError:

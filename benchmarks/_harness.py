@@ -16,8 +16,51 @@ import numpy as np
 import npgpu
 
 
+_usable = {}
+
+_PROBE = {
+    "cupy": "import cupy as m; assert int(m.arange(4).sum()) == 6",
+    "torch": "import torch as m; assert int(m.arange(4, device='cuda').sum()) == 6",
+    "numba": "import numpy as np; np.row_stack = np.vstack; from numba import cuda; assert cuda.is_available()",
+}
+
+
+def _usable_beside_npgpu(name):
+    """Whether anchor library `name` imports and runs on the GPU in a process that has imported npgpu, tried
+    once in a child process: an anchor that crashes there (seen with CuPy on the H100 machine) is skipped with
+    a one-line reason instead of taking the benchmark process down."""
+    import os
+
+    known = dict(kv.split("=") for kv in os.environ.get("NPGPU_BENCH_ANCHORS", "").split(",") if "=" in kv)
+    if name in known:  # decided once by the parent of --isolate runs
+        _usable[name] = known[name] == "1"
+    if name not in _usable:
+        import subprocess
+        import sys
+
+        try:
+            r = subprocess.run([sys.executable, "-X", "faulthandler", "-c", "import npgpu\n" + _PROBE[name]],
+                               capture_output=True, text=True, timeout=180)
+            ok = r.returncode == 0
+            if not ok and "No module named" not in r.stderr:
+                where = [ln.strip() for ln in r.stderr.splitlines() if ln.strip().startswith("File")][:2]
+                print(f"anchor {name} skipped: beside npgpu it exits with status {r.returncode} "
+                      f"({'; '.join(where) or r.stderr.strip()[-160:]})", file=sys.stderr, flush=True)
+        except (OSError, subprocess.TimeoutExpired):
+            ok = False
+        _usable[name] = ok
+    return _usable[name]
+
+
+def anchors_env():
+    """NPGPU_BENCH_ANCHORS for child benchmark processes: each anchor's check, made once here."""
+    return ",".join(f"{n}={int(_usable_beside_npgpu(n))}" for n in _PROBE)
+
+
 def optional(name):
-    """Import an anchor library, or None when it is missing or cannot see a GPU."""
+    """Import an anchor library, or None when it is missing, cannot see a GPU, or crashes beside npgpu."""
+    if name in _PROBE and not _usable_beside_npgpu(name):
+        return None
     try:
         if name == "numba":
             np.row_stack = getattr(np, "row_stack", np.vstack)  # numba-cuda 0.30 wants it on NumPy 2
