@@ -538,7 +538,8 @@ def test_device_single_pass_whole_and_rows(rng, dt):
     got = npgpu.cumsum(npgpu.asarray(w)).get()
     ref = np.cumsum(w.astype(np.float64))
     assert got.dtype == dt
-    np.testing.assert_allclose(got, ref, rtol=1e-6 if dt == np.float32 else 1e-14)
+    # float64: the sequential reference rounds differently over 4M terms (6.5e-14 measured on an H100)
+    np.testing.assert_allclose(got, ref, rtol=1e-6 if dt == np.float32 else 1e-12)
 
 
 # ----------------------------------------------------------------------------------------- beyond 2^31
