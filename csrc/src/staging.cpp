@@ -24,8 +24,8 @@ std::mutex g_config_mutex;
 
 StagingConfig initial_config() {
   StagingConfig c;
-  // Measured on an H100 VM: 2^24-element adds 2x faster with 8 MiB than 4 MiB slots, 2^28-element adds 1.3x
-  // faster with 32 MiB than 8 MiB (with 16 copy threads; 2^20 unchanged).
+  // Room for the largest chunks run_staged makes (see there): 2^28-element adds 1.3x faster with 32 MiB than
+  // 8 MiB chunks (H100 VM, 16 copy threads); smaller transfers still use 8 MiB chunks.
   c.slot_bytes = 32 << 20;
   c.slots = 4;
   if (const char* v = std::getenv("NPGPU_STAGING_SLOT_BYTES")) c.slot_bytes = std::max(1LL << 16, std::atoll(v));
@@ -94,13 +94,14 @@ struct CopyJob {
   std::int64_t nbytes;
 };
 
-// Host memcpy of several blocks in one parallel region, each split into pieces of at least kPiece bytes over
-// up to 16 threads (NPGPU_STAGING_THREADS): one core copies ~10 GB/s, far slower than PCIe moves data, and one
-// fork/join per chunk (instead of one per operand) keeps the per-chunk cost down. Measured on an H100 VM
-// (2^28-element float32 add, 32 MiB slots, result pinned): 16 threads 42.5 ms, 8 threads 62 ms; the piece
-// size keeps small chunks on fewer threads (16 threads on 1 MiB pieces were slower than 8).
+// Host memcpy of several blocks in one parallel region, each split into pieces of at least kPiece bytes: one
+// core copies ~10 GB/s, far slower than PCIe moves data, and one fork/join per chunk (instead of one per
+// operand) keeps the per-chunk cost down. Up to 8 threads for copies of up to 8 MiB (measured faster than 16
+// there: a 2^20-element add into a pageable out= took 0.49 ms with 8, 0.70 ms with 16), up to 16 above
+// (NPGPU_STAGING_THREADS; 2^28-element add with 32 MiB chunks: 42.5 ms with 16, 62 ms with 8; H100 VM).
 void host_copy(const CopyJob* jobs, int njobs) {
-  constexpr std::int64_t kPiece = 256 << 10;
+  constexpr std::int64_t kPiece = 128 << 10;
+  constexpr std::int64_t kSmallCopy = 8 << 20;
   std::int64_t total = 0;
   for (int j = 0; j < njobs; ++j) total += jobs[j].nbytes;
 #if defined(_OPENMP)
@@ -108,8 +109,8 @@ void host_copy(const CopyJob* jobs, int njobs) {
     const char* v = std::getenv("NPGPU_STAGING_THREADS");
     return v ? std::max(1, std::atoi(v)) : 16;
   }();
-  const int threads = static_cast<int>(std::min<std::int64_t>(std::min(omp_get_max_threads(), max_threads),
-                                                              std::max<std::int64_t>(1, total / kPiece)));
+  const int cap = std::min(omp_get_max_threads(), total > kSmallCopy ? max_threads : std::min(max_threads, 8));
+  const int threads = static_cast<int>(std::min<std::int64_t>(cap, std::max<std::int64_t>(1, total / kPiece)));
   if (threads > 1) {
 #pragma omp parallel num_threads(threads)
     {
@@ -178,7 +179,13 @@ void run_staged(int device, StreamHandle stream, const StagedOperand* ops, int n
 
   std::int64_t row_bytes = 0;  // bytes of one element across all operands, 16-byte aligned per operand
   for (int k = 0; k < nops; ++k) row_bytes += ops[k].itemsize;
-  std::int64_t chunk = ring.cfg.slot_bytes / row_bytes;
+  // Chunks of total/32 bytes, at least 8 MiB and at most a slot: transfers up to 256 MiB keep the 8 MiB chunks
+  // measured best for them (a 2^24-element add: 3.4 ms, against 12.2 ms with 4 MiB), larger ones take whole
+  // 32 MiB slots, fewer chunks and their per-chunk costs (2^28-element add: 62 ms with 8 MiB, 42.5 ms with 32).
+  const std::int64_t chunk_bytes =
+      std::clamp<std::int64_t>(n * row_bytes / 32, std::min<std::int64_t>(8 << 20, ring.cfg.slot_bytes),
+                               ring.cfg.slot_bytes);
+  std::int64_t chunk = chunk_bytes / row_bytes;
   chunk = std::max<std::int64_t>(16, chunk - chunk % 16);
   // Keep several chunks in flight for arrays that would fill few slots, so copies and compute overlap and the
   // un-overlapped tail (the last chunk's transfers) stays short.
