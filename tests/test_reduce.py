@@ -252,6 +252,21 @@ def test_var_ddof_too_large(backend):
         check_close(npgpu.var(np.array([3.0]), ddof=1), np.var(np.array([3.0]), ddof=1))
 
 
+def test_numpy_runtime_warnings(backend):
+    with pytest.warns(RuntimeWarning, match="Mean of empty slice"):
+        assert np.isnan(npgpu.mean(np.zeros(0, np.float32)))
+    with pytest.warns(RuntimeWarning, match="Mean of empty slice"):
+        npgpu.mean(np.zeros((3, 0)), axis=1)
+    with pytest.warns(RuntimeWarning, match="Degrees of freedom"):
+        npgpu.var(np.array([1.0, 2.0]), ddof=2)
+    with pytest.warns(RuntimeWarning, match="Degrees of freedom"):
+        npgpu.std(np.ones((4, 3)), axis=(0, 1), ddof=12)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # none where NumPy gives none
+        npgpu.mean(np.zeros((0, 3)), axis=1)  # no outputs, each from 3 elements
+        npgpu.var(np.ones((4, 3)), axis=0, ddof=3)
+
+
 def test_norm(backend, rng):
     v = rng.standard_normal(101)
     for o in (None, 1, 2, np.inf, -np.inf):

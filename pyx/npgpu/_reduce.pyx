@@ -10,6 +10,7 @@ full reductions), computed on the GPU (the input is uploaded, the result downloa
 """
 import math
 import operator
+import warnings
 
 import numpy as np
 from numpy.exceptions import AxisError
@@ -240,15 +241,31 @@ def count_nonzero(a, axis=None, keepdims=False, stream=None):
     return _reduce(ReduceOp.CountNonzero, a, axis, _INT64, _INT64, None, keepdims, 0.0, stream, True, True)
 
 
+cdef _warn_small_count(object a, object axis, double ddof, bint moment):
+    """NumPy's RuntimeWarnings for means over no elements and moments with n - ddof <= 0. They depend on
+    shapes only, so they cost no pass over the data."""
+    shape = a.shape if isinstance(a, (Array, np.ndarray)) else np.shape(a)
+    n = 1
+    for ax in _axes(axis, len(shape)):
+        n *= shape[ax]
+    # stacklevel 1: Cython functions have no Python frame, so the warning points at the caller's line
+    if moment and n - ddof <= 0:
+        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=1)
+    elif not moment and n == 0:
+        warnings.warn("Mean of empty slice.", RuntimeWarning, stacklevel=1)
+
+
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, stream=None):
     """Arithmetic mean (integer inputs give float64; float16/float32 accumulate in float64). NaN for an
-    empty reduction (NumPy also warns)."""
+    empty reduction, with NumPy's RuntimeWarning."""
+    _warn_small_count(a, axis, 0.0, False)
     dt = _dtype_of(a)
     res = np.dtype(dtype) if dtype is not None else _float_dtype(dt)
     return _reduce(ReduceOp.Mean, a, axis, res, res, out, keepdims, 0.0, stream)
 
 
 cdef object _moment(ReduceOp op, a, axis, dtype, out, ddof, keepdims, stream):
+    _warn_small_count(a, axis, float(ddof), True)
     dt = _dtype_of(a)
     res = np.dtype(dtype) if dtype is not None else _real_dtype(dt)
     return _reduce(op, a, axis, res, _FLOAT64, out, keepdims, float(ddof), stream)
@@ -256,7 +273,8 @@ cdef object _moment(ReduceOp op, a, axis, dtype, out, ddof, keepdims, stream):
 
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, stream=None):
     """Variance ``sum((x - mean)^2) / (n - ddof)``, computed in float64 by merging (count, mean, M2)
-    partials (Chan et al.); NaN when n - ddof <= 0 ... as NumPy (inf for a nonzero sum over 0)."""
+    partials (Chan et al.); NaN when n - ddof <= 0 ... as NumPy (inf for a nonzero sum over 0), with NumPy's
+    RuntimeWarning."""
     return _moment(ReduceOp.Var, a, axis, dtype, out, ddof, keepdims, stream)
 
 
