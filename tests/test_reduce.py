@@ -267,6 +267,42 @@ def test_numpy_runtime_warnings(backend):
         npgpu.var(np.ones((4, 3)), axis=0, ddof=3)
 
 
+@pytest.mark.parametrize("axis", [None, 0, 1, -1], ids=str)
+def test_nanargmin_nanargmax(backend, rng, axis):
+    x = rng.standard_normal((6, 9)).astype(np.float32)
+    x[rng.random(x.shape) < 0.3] = np.nan
+    x[:, 0] = np.nan  # a NaN first in every row but the last (so no column is all NaN)
+    x[-1, 0] = 2.0
+    x[0, 1], x[1, 2] = -np.inf, np.inf
+    for name in ("nanargmin", "nanargmax"):
+        got, want = getattr(npgpu, name)(x, axis=axis), getattr(np, name)(x, axis=axis)
+        check_close(got, want)
+        if axis is not None:
+            check_close(getattr(npgpu, name)(x, axis=axis, keepdims=True),
+                        getattr(np, name)(x, axis=axis, keepdims=True))
+    xi = rng.integers(-5, 5, (4, 7), dtype=np.int16)
+    check_close(npgpu.nanargmax(xi, axis=axis), np.nanargmax(xi, axis=axis))
+    with pytest.raises(ValueError, match="All-NaN slice encountered"):
+        npgpu.nanargmax(np.array([[1.0, np.nan], [np.nan, np.nan]]), axis=1)
+    with pytest.raises(ValueError, match="All-NaN slice encountered"):
+        npgpu.nanargmin(np.full(5, np.nan))
+
+
+@pytest.mark.gpu
+def test_nanargmax_device(rng):
+    x = rng.standard_normal((33, 70))
+    x[rng.random(x.shape) < 0.5] = np.nan
+    x[:, 5] = 1.0  # no all-NaN slice
+    d = npgpu.asarray(x)
+    for axis in (None, 0, 1):
+        got = npgpu.nanargmax(d, axis=axis)
+        assert isinstance(got, npgpu.Array)
+        np.testing.assert_array_equal(got.get(), np.nanargmax(x, axis=axis))
+        np.testing.assert_array_equal(npgpu.nanargmin(d, axis=axis).get(), np.nanargmin(x, axis=axis))
+    with pytest.raises(ValueError, match="All-NaN"):
+        npgpu.nanargmin(npgpu.asarray(np.full((3, 4), np.nan)), axis=0)
+
+
 def test_norm(backend, rng):
     v = rng.standard_normal(101)
     for o in (None, 1, 2, np.inf, -np.inf):

@@ -34,7 +34,8 @@ from npgpu._elementwise import (
 )
 from npgpu._elementwise import add
 from npgpu._reduce import (all, amax, amin, any, argmax, argmin, count_nonzero, cumprod, cumsum, max, mean, min,
-                           nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar, norm, prod, std, sum, var)
+                           nanargmax, nanargmin, nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar, norm,
+                           prod, std, sum, var)
 from npgpu._stencil import diffusion, laplacian
 from npgpu._launch import LaunchIndices, check_geometry, launch_indices
 from npgpu import profiler
@@ -68,5 +69,6 @@ __all__ = [
     "dot", "inner", "matmul", "matmul_reduce", "outer", "vdot",
     "CompileError", "ElementwiseKernel", "In", "InOut", "Kernel", "Out", "SourceModule", "vectorize",
     "all", "amax", "amin", "any", "argmax", "argmin", "count_nonzero", "cumprod", "cumsum", "max", "mean", "min",
-    "nanmax", "nanmean", "nanmin", "nanprod", "nanstd", "nansum", "nanvar", "norm", "prod", "std", "sum", "var",
+    "nanargmax", "nanargmin", "nanmax", "nanmean", "nanmin", "nanprod", "nanstd", "nansum", "nanvar", "norm",
+    "prod", "std", "sum", "var",
 ]

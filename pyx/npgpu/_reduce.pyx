@@ -226,6 +226,29 @@ def argmax(a, axis=None, out=None, keepdims=False, stream=None):
     return _arg(ReduceOp.ArgMax, a, axis, out, keepdims, stream)
 
 
+cdef object _nanarg(ReduceOp op, double fill, a, axis, out, keepdims, stream):
+    """numpy.nanargmin/nanargmax's own method: NaNs replaced by +-inf, then argmin/argmax; a slice of NaNs
+    only raises. Built from the elementwise family (isnan, where), so each backend runs its tested loops."""
+    if _dtype_of(a).kind not in "fc":  # no NaNs to skip
+        return _arg(op, a, axis, out, keepdims, stream)
+    from npgpu import _elementwise
+    x = a if isinstance(a, Array) else np.asarray(a)
+    nan = _elementwise.isnan(x, stream=stream)
+    if bool(any(all(nan, axis=axis, stream=stream), stream=stream)):
+        raise ValueError("All-NaN slice encountered")
+    return _arg(op, _elementwise.where(nan, fill, x, stream=stream), axis, out, keepdims, stream)
+
+
+def nanargmin(a, axis=None, out=None, keepdims=False, stream=None):
+    """Index of the first minimum ignoring NaNs, as numpy.nanargmin: ValueError for a slice of NaNs only."""
+    return _nanarg(ReduceOp.ArgMin, math.inf, a, axis, out, keepdims, stream)
+
+
+def nanargmax(a, axis=None, out=None, keepdims=False, stream=None):
+    """Index of the first maximum ignoring NaNs, as numpy.nanargmax: ValueError for a slice of NaNs only."""
+    return _nanarg(ReduceOp.ArgMax, -math.inf, a, axis, out, keepdims, stream)
+
+
 def any(a, axis=None, out=None, keepdims=False, stream=None):
     """Whether any element is nonzero (NaN counts as nonzero)."""
     return _reduce(ReduceOp.Any, a, axis, _BOOL, _BOOL, out, keepdims, 0.0, stream)
