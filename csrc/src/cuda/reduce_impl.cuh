@@ -783,8 +783,12 @@ void run_reduce(const ReduceArgs& a, cudaStream_t s) {
   const auto rplan = detail::make_plan<1>(rv);
   const ArrayView* kv[1] = {&a.in_k};
   const auto kplan = detail::make_plan<1>(kv);
-  const bool red_contig = rplan.ndim == 0 || (rplan.ndim == 1 && rplan.strides[0][0] == item);
-  if (red_contig && kplan.ndim == 0) return run_full<R>(c, base, dt, K);
+  // make_plan gives a single element (no kept axes, or one reduced element) a 1-D plan of extent 1, never
+  // ndim 0: test the extents. (Testing ndim == 0 sent every whole-array reduction through the copy below:
+  // 285 us instead of 95 us for 2^26 float32 on an H100.)
+  const bool no_kept = kplan.ndim == 1 && kplan.shape[0] == 1;
+  const bool red_contig = rplan.ndim == 1 && (rplan.strides[0][0] == item || rplan.shape[0] == 1);
+  if (red_contig && no_kept) return run_full<R>(c, base, dt, K);
   if (red_contig && kplan.ndim == 1 && kplan.strides[0][0] == K * item) {
     if (K >= 64) return run_rows<R>(c, base, dt, M, K);
     return run_columns<R>(c, base, dt, 1, K, M, 0, item, K * item);
