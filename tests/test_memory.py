@@ -111,6 +111,24 @@ def test_pinned_bytes():
     assert e.shape == (0,)
 
 
+def test_pinned_cache_keeps_the_block_just_released():
+    # Small cached blocks make room for a large one being released, so a workload that gets a large pinned
+    # result on every call (NumPy-in/NumPy-out elementwise operations) reuses it instead of pinning it anew.
+    small = [npgpu.empty_pinned(1 << 20, np.uint8) for _ in range(4)]
+    del small
+    gc.collect()
+    big_n = (1 << 30) - (1 << 20)  # the cache's default bound is 1 GiB: the small blocks must give way
+    big = npgpu.empty_pinned(big_n, np.uint8)
+    big[::4096] = 7
+    del big
+    gc.collect()
+    after_release = npgpu.memory_info()["pinned_bytes"]
+    assert after_release >= big_n  # still held, in the cache
+    again = npgpu.empty_pinned(big_n, np.uint8)
+    assert npgpu.memory_info()["pinned_bytes"] <= after_release  # taken from the cache, not pinned anew
+    del again
+
+
 def test_array_outliving_its_stream_is_freed():
     # An array allocated on a Stream is freed (stream-ordered) when it goes, even after the Python Stream
     # object went first. Run in a subprocess: freeing on a destroyed stream is undefined behaviour.
