@@ -10,6 +10,15 @@
 
 namespace npgpu::detail {
 
+// a / b for non-negative 64-bit indices, through 32-bit division when both fit: a GPU has no 64-bit divide
+// instruction (its emulation is ~70 instructions), and index arithmetic is a large part of what a strided
+// elementwise kernel executes per 16 bytes moved.
+NPGPU_HD std::int64_t index_div(std::int64_t a, std::int64_t b) {
+  if (((static_cast<std::uint64_t>(a) | static_cast<std::uint64_t>(b)) >> 32) == 0)
+    return static_cast<std::uint32_t>(a) / static_cast<std::uint32_t>(b);
+  return a / b;
+}
+
 template <int N>
 struct StridedPlan {
   int ndim = 0;
@@ -19,25 +28,28 @@ struct StridedPlan {
   // Byte offsets of linear element `i` (C order over shape) in each operand.
   NPGPU_HD void offsets(std::int64_t i, std::int64_t* off) const {
     for (int k = 0; k < N; ++k) off[k] = 0;
-    for (int d = ndim - 1; d >= 0; --d) {
+    for (int d = ndim - 1; d > 0; --d) {
       const std::int64_t n = shape[d];
-      const std::int64_t q = i / n;
+      const std::int64_t q = index_div(i, n);
       const std::int64_t r = i - q * n;
       for (int k = 0; k < N; ++k) off[k] += r * strides[k][d];
       i = q;
     }
+    for (int k = 0; k < N; ++k) off[k] += i * strides[k][0];  // i < shape[0]: no division
   }
 
   // Byte offsets of the first element of row `row`, a row being the innermost dimension.
   NPGPU_HD void row_offsets(std::int64_t row, std::int64_t* off) const {
     for (int k = 0; k < N; ++k) off[k] = 0;
-    for (int d = ndim - 2; d >= 0; --d) {
+    if (ndim < 2) return;
+    for (int d = ndim - 2; d > 0; --d) {
       const std::int64_t n = shape[d];
-      const std::int64_t q = row / n;
+      const std::int64_t q = index_div(row, n);
       const std::int64_t r = row - q * n;
       for (int k = 0; k < N; ++k) off[k] += r * strides[k][d];
       row = q;
     }
+    for (int k = 0; k < N; ++k) off[k] += row * strides[k][0];  // row < shape[0]: no division
   }
 
   std::int64_t inner() const { return shape[ndim - 1]; }

@@ -114,7 +114,7 @@ __global__ void __launch_bounds__(kThreads) strided_kernel(Op op, StridedPlan<1 
 #pragma unroll
     for (int k = 0; k < N; ++k) inner[k] = plan.strides[k][last];
     for (std::int64_t blk = blockIdx.x; blk < nblocks; blk += gridDim.x) {
-      const std::int64_t row = blk / chunks;
+      const std::int64_t row = detail::index_div(blk, chunks);
       const std::int64_t jv = (blk - row * chunks) * kThreads + threadIdx.x;
       if (jv >= nvec) continue;
       std::int64_t off[N];
@@ -137,7 +137,7 @@ __global__ void __launch_bounds__(kThreads) strided_kernel(Op op, StridedPlan<1 
   const int last = plan.ndim - 1;
   const std::int64_t inner = plan.shape[last];
   for (std::int64_t blk = blockIdx.x; blk < nblocks; blk += gridDim.x) {
-    const std::int64_t row = blk / chunks;
+    const std::int64_t row = detail::index_div(blk, chunks);
     const std::int64_t j0 = (blk - row * chunks) * kRowChunk + threadIdx.x;
     std::int64_t base[N];
     plan.row_offsets(row, base);
@@ -199,9 +199,10 @@ __device__ __forceinline__ void tiled_body(Op op, const StridedPlan<1 + sizeof..
   const std::int64_t per_outer = tiles_r * tiles_c;
   const int tx = threadIdx.x % kTile;
   for (std::int64_t blk = blockIdx.x; blk < nblocks; blk += gridDim.x) {
-    const std::int64_t outer = blk / per_outer;
+    const std::int64_t outer = detail::index_div(blk, per_outer);
     const std::int64_t t = blk - outer * per_outer;
-    const std::int64_t r0 = t / tiles_c * kTile, c0 = t % tiles_c * kTile;
+    const std::int64_t tr = detail::index_div(t, tiles_c);
+    const std::int64_t r0 = tr * kTile, c0 = (t - tr * tiles_c) * kTile;
     std::int64_t base[N];
     plan.row_offsets(outer * nr, base);  // element (outer, 0, 0)
     (stage_tile<Ts>(src, (tmask >> K) & 1u, reinterpret_cast<Ts*>(tiles[K]), base[K + 1],
