@@ -88,6 +88,33 @@ def test_extension_modules_link_no_cuda_runtime():
         assert "libcuda.so" not in out and "libcudart" not in out, f"{ext.name}:\n{out}"
 
 
+# The C++ runtime's own symbols (exception handling, locales, streams), not the weak template instances that
+# any C++ library exports.
+RUNTIME_SYMBOLS = ("__cxa_", "__gxx_personality", "_ZNSt6locale", "_ZNSt8ios_base", "_ZNSo", "_ZNSi")
+
+
+def test_libraries_export_no_cpp_runtime():
+    # Copies of libstdc++ linked statically (some toolchains do) must stay private: exported, they captured
+    # the system libstdc++.so.6's own references, and ml_dtypes (so CuPy, PyTorch, Numba) crashed beside npgpu.
+    nm = shutil.which("nm")
+    if nm is None:
+        pytest.skip("nm (binutils) not found")
+    from npgpu import _errors
+
+    files = _installed_libs() + sorted(str(p) for p in Path(_errors.__file__).resolve().parent.glob("_*.so"))
+    for f in files:
+        out = subprocess.run([nm, "-D", "--defined-only", f], capture_output=True, text=True, timeout=60).stdout
+        leaked = [ln.split()[-1] for ln in out.splitlines()
+                  if ln.split() and ln.split()[-1].startswith(RUNTIME_SYMBOLS)]
+        assert not leaked, f"{Path(f).name} exports C++ runtime symbols: {leaked[:8]}"
+
+
+def test_ml_dtypes_beside_npgpu():
+    pytest.importorskip("ml_dtypes")
+    out = _run_python("import npgpu, ml_dtypes; print(ml_dtypes.finfo(ml_dtypes.bfloat16).eps)")
+    assert out.strip().splitlines()[-1] == "0.0078125"
+
+
 def test_get_include():
     inc = Path(npgpu.get_include())
     assert inc.is_dir(), inc
