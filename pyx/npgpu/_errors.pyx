@@ -1,7 +1,7 @@
 # cython: language_level=3
 """npgpu's Python exceptions and the handler that raises them from C++ exceptions."""
-from npgpu.lib.errors cimport ExceptionInfo, current_exception_info, kCudaError, kOutOfMemory, kValueError, \
-    kTypeError, kUnavailable, kMemoryError
+from npgpu.lib.errors cimport ExceptionInfo, kCudaError, kOutOfMemory, kValueError, kTypeError, kUnavailable, \
+    kMemoryError
 
 
 class CUDAError(RuntimeError):
@@ -30,9 +30,8 @@ class GPUUnavailableError(RuntimeError):
     """The operation needs a GPU and this process has none (no driver, no device, or a broken context)."""
 
 
-cdef int raise_py_error() except *:
-    cdef ExceptionInfo info
-    current_exception_info(info)
+cdef int raise_from_info(ExceptionInfo* info) except *:
+    """Raise the Python exception for a classified C++ exception (see raise_py_error in _errors.pxd)."""
     msg = info.message.decode("utf-8", "replace")
     if info.kind == kCudaError:
         raise CUDAError(msg, info.code, info.name.decode(), info.call.decode(), info.sticky)
