@@ -49,6 +49,7 @@
 #include "common/reduce_backends.hpp"
 #include "common/strided.hpp"
 #include "npgpu/memory.hpp"
+#include "vec16.cuh"
 
 namespace npgpu::cuda {
 namespace {
@@ -299,29 +300,6 @@ __device__ void fix_index(Acc&, std::int64_t) {}
 __device__ inline void fix_index(detail::ArgPair<double>& a, std::int64_t first) {
   if (a.idx == std::numeric_limits<std::int64_t>::max()) a.idx = first;
 }
-
-template <class In>
-struct V16;
-template <>
-struct V16<float> {
-  using T = float4;
-  static constexpr int n = 4;
-  __device__ static void unpack(const float4& q, float* o) {
-    o[0] = q.x;
-    o[1] = q.y;
-    o[2] = q.z;
-    o[3] = q.w;
-  }
-};
-template <>
-struct V16<double> {
-  using T = double2;
-  static constexpr int n = 2;
-  __device__ static void unpack(const double2& q, double* o) {
-    o[0] = q.x;
-    o[1] = q.y;
-  }
-};
 
 // Thread t of `stride` threads accumulates its share of row[0, K) (indices relative to the row): the elements
 // before the first 16-byte boundary, the 16-byte vectors (U loads in flight), then the tail.

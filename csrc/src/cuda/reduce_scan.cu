@@ -25,6 +25,7 @@
 #include "common/cuda_check.hpp"
 #include "common/reduce_backends.hpp"
 #include "npgpu/memory.hpp"
+#include "vec16.cuh"
 
 namespace npgpu::cuda {
 namespace {
@@ -75,19 +76,6 @@ void scan_exec(const S* src, S* dst, std::int64_t n, std::int64_t K, Op op, int 
 // float32 running sum, as NumPy's is).
 constexpr int kScanThreads = 256;
 
-template <class T>
-struct SV16;
-template <>
-struct SV16<float> {
-  using VT = float4;
-  static constexpr int n = 4;
-};
-template <>
-struct SV16<double> {
-  using VT = double2;
-  static constexpr int n = 2;
-};
-
 template <class T, int R>
 struct RowTuple {
   T v[R];
@@ -109,9 +97,9 @@ __global__ void scan_init_kernel(PrefixState st, int tiles) { st.InitializeStatu
 template <class T, int R>
 __global__ void __launch_bounds__(kScanThreads)
     row_scan_kernel(const T* in, T* out, std::int64_t n, PrefixState st) {  // in == out for in-place scans
-  constexpr int V = SV16<T>::n;
+  constexpr int V = V16<T>::n;
   constexpr std::int64_t kTile = static_cast<std::int64_t>(kScanThreads) * V * R;
-  using VT = typename SV16<T>::VT;
+  using VT = typename V16<T>::T;
   using Tuple = RowTuple<T, R>;
   using BlockScanT = cub::BlockScan<Tuple, kScanThreads, cub::BLOCK_SCAN_WARP_SCANS>;
   using PrefixOp = cub::TilePrefixCallbackOp<double, ::cuda::std::plus<double>, PrefixState>;
@@ -207,7 +195,7 @@ bool row_sum_scan(const T* src, T* dst, std::int64_t n, int device, cudaStream_t
     return false;
   auto go = [&](auto rtag) {
     constexpr int R = decltype(rtag)::value;
-    constexpr std::int64_t kTile = static_cast<std::int64_t>(kScanThreads) * SV16<T>::n * R;
+    constexpr std::int64_t kTile = static_cast<std::int64_t>(kScanThreads) * V16<T>::n * R;
     const std::int64_t tiles = (n + kTile - 1) / kTile;
     if (tiles > 0x7FFFFFFF) return false;
     size_t bytes = 0;
