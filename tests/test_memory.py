@@ -129,6 +129,23 @@ def test_pinned_cache_keeps_the_block_just_released():
     del again
 
 
+def test_pinned_cache_keeps_large_blocks_over_small_ones():
+    # A small block released into a full cache goes; the large cached block stays for its next use.
+    big_n = (1 << 30) - (1 << 20)
+    big = npgpu.empty_pinned(big_n, np.uint8)
+    big[::4096] = 7
+    del big
+    gc.collect()
+    held = npgpu.memory_info()["pinned_bytes"]
+    small = npgpu.empty_pinned((4 << 20) + 3 * 65536, np.uint8)  # a size class nothing else uses
+    small[::4096] = 1
+    del small
+    gc.collect()
+    again = npgpu.empty_pinned(big_n, np.uint8)
+    assert npgpu.memory_info()["pinned_bytes"] <= held  # the large block came from the cache
+    del again
+
+
 def test_array_outliving_its_stream_is_freed():
     # An array allocated on a Stream is freed (stream-ordered) when it goes, even after the Python Stream
     # object went first. Run in a subprocess: freeing on a destroyed stream is undefined behaviour.
