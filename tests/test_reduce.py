@@ -245,6 +245,37 @@ def test_var_std(backend, rng, ddof, axis):
     check_close(npgpu.std(xf, axis=axis, ddof=ddof), np.std(xf, axis=axis, ddof=ddof), rtol=1e-4)
 
 
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+@pytest.mark.parametrize("axis", [None, 0, (0, 1)], ids=str)
+def test_complex_var_std(backend, rng, dt, axis):
+    z = (rng.standard_normal((5, 7)) + 1j * rng.standard_normal((5, 7))).astype(dt)
+    for name in ("var", "std"):
+        for ddof in (0, 1):
+            check_close(getattr(npgpu, name)(z, axis=axis, ddof=ddof), getattr(np, name)(z, axis=axis, ddof=ddof))
+        check_close(getattr(npgpu, name)(z, axis=axis, keepdims=True), getattr(np, name)(z, axis=axis, keepdims=True))
+    check_close(npgpu.var(z, axis=axis, dtype=np.complex128), np.var(z, axis=axis, dtype=np.complex128))
+    out, want = np.full(7, np.nan), np.full(7, np.nan)
+    assert npgpu.std(z, axis=0, out=out) is out
+    np.testing.assert_allclose(out, np.std(z, axis=0, out=want), rtol=_tol(np.dtype(dt)))
+    with pytest.raises(TypeError, match="complex"):
+        npgpu.nanvar(z)
+    with pytest.raises(TypeError, match="int32"):
+        npgpu.var(z, dtype=np.int32)
+
+
+@pytest.mark.gpu
+def test_complex_var_std_device(rng):
+    z = rng.standard_normal((33, 40)) + 1j * rng.standard_normal((33, 40))
+    d = npgpu.asarray(z)
+    for axis in (None, 1):
+        got = npgpu.std(d, axis=axis, ddof=1)
+        assert isinstance(got, npgpu.Array) and got.dtype == np.float64
+        np.testing.assert_allclose(got.get(), np.std(z, axis=axis, ddof=1), rtol=1e-12)
+    o = npgpu.empty(40, np.float64)
+    assert npgpu.var(d, axis=0, out=o) is o
+    np.testing.assert_allclose(o.get(), np.var(z, axis=0), rtol=1e-12)
+
+
 def test_var_ddof_too_large(backend):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)

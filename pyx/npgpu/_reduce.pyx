@@ -291,13 +291,56 @@ cdef object _moment(ReduceOp op, a, axis, dtype, out, ddof, keepdims, stream):
     _warn_small_count(a, axis, float(ddof), True)
     dt = _dtype_of(a)
     res = np.dtype(dtype) if dtype is not None else _real_dtype(dt)
+    if dt.kind == "c" and (op == ReduceOp.Var or op == ReduceOp.Std):
+        return _complex_moment(op, a, axis, res, out, ddof, keepdims, stream)
     return _reduce(op, a, axis, res, _FLOAT64, out, keepdims, float(ddof), stream)
+
+
+cdef object _complex_moment(ReduceOp op, a, axis, res, out, ddof, keepdims, stream):
+    """var/std of complex data as NumPy's: |x - mean|^2 = (re - mean_re)^2 + (im - mean_im)^2, so the
+    variance is that of the real parts plus that of the imaginary parts (each the tested float64 kernel).
+    The result is real (in the complex dtype= when one is given, as NumPy)."""
+    if res.kind not in "fc":
+        raise TypeError(f"var/std of complex data: dtype {res} is not a floating or complex type")
+    real_res = np.dtype(res.char.lower()) if res.kind == "c" else res
+    from npgpu import _elementwise
+    if isinstance(a, Array):
+        x = <Array>a
+        v = _elementwise.add(
+            _reduce(ReduceOp.Var, x.real, axis, real_res, _FLOAT64, None, keepdims, float(ddof), stream),
+            _reduce(ReduceOp.Var, x.imag, axis, real_res, _FLOAT64, None, keepdims, float(ddof), stream),
+            stream=stream)
+        r = _elementwise.sqrt(v, stream=stream) if op == ReduceOp.Std else v
+        if res.kind == "c":
+            r = r.astype(res, stream=stream)
+        if out is None:
+            return r
+        if not isinstance(out, Array):
+            raise TypeError(f"out must be an npgpu.Array for a device input, not {type(out).__name__}")
+        if out.shape != r.shape:
+            raise ValueError(f"output has shape {out.shape}, the reduction gives {r.shape}")
+        _elementwise.positive(r, out=out, stream=stream)
+        return out
+    x = np.asarray(a)
+    v = _reduce(ReduceOp.Var, x.real, axis, real_res, _FLOAT64, None, keepdims, float(ddof), stream) + \
+        _reduce(ReduceOp.Var, x.imag, axis, real_res, _FLOAT64, None, keepdims, float(ddof), stream)
+    r = np.sqrt(v) if op == ReduceOp.Std else v
+    r = r.astype(res) if isinstance(r, np.ndarray) else res.type(r)
+    if out is None:
+        return r
+    if isinstance(out, Array):
+        raise TypeError("out must be a numpy.ndarray for a NumPy input")
+    if out.shape != np.shape(r):
+        raise ValueError(f"output has shape {out.shape}, the reduction gives {np.shape(r)}")
+    np.copyto(out, r, casting="unsafe")
+    return out
 
 
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, stream=None):
     """Variance ``sum((x - mean)^2) / (n - ddof)``, computed in float64 by merging (count, mean, M2)
     partials (Chan et al.); NaN when n - ddof <= 0 ... as NumPy (inf for a nonzero sum over 0), with NumPy's
-    RuntimeWarning."""
+    RuntimeWarning. Complex data give a real result, as NumPy: the variance of the real parts plus that of
+    the imaginary parts (nanvar/nanstd refuse complex data)."""
     return _moment(ReduceOp.Var, a, axis, dtype, out, ddof, keepdims, stream)
 
 
