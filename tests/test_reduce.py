@@ -318,6 +318,17 @@ def test_whole_reduction_reads_in_place(rng, shape):
     assert grown < x.nbytes // 4, f"the pool grew by {grown} bytes for a {x.nbytes}-byte input"
 
 
+def test_all_nan_slice_warns(backend):
+    x = np.array([[np.nan, 1.0, -2.0], [np.nan, np.nan, np.nan]], dtype=np.float32)
+    for name in ("nanmin", "nanmax"):
+        with pytest.warns(RuntimeWarning, match="All-NaN slice encountered"):
+            check_close(getattr(npgpu, name)(x, axis=1), getattr(np, name)(x, axis=1))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # a NaN-free result: no warning
+            check_close(getattr(npgpu, name)(x[:, 1:], axis=0), getattr(np, name)(x[:, 1:], axis=0))
+            check_close(getattr(npgpu, name)(np.arange(4)), getattr(np, name)(np.arange(4)))
+
+
 @pytest.mark.parametrize("axis", [None, 0, 1, -1], ids=str)
 def test_nanargmin_nanargmax(backend, rng, axis):
     x = rng.standard_normal((6, 9)).astype(np.float32)

@@ -202,14 +202,22 @@ amin = min
 amax = max
 
 
+cdef object _warn_all_nan(object r):
+    """NumPy's RuntimeWarning for all-NaN slices, read off a host result (a NaN result of nanmin/nanmax can
+    only come from such a slice). Device results are not inspected: that would wait for the GPU."""
+    if not isinstance(r, Array) and np.asarray(r).dtype.kind in "fc" and np.isnan(r).any():
+        warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=1)
+    return r
+
+
 def nanmin(a, axis=None, out=None, keepdims=False, stream=None):
-    """Minimum ignoring NaNs (NaN for an all-NaN slice)."""
-    return _extremum(ReduceOp.NanMin, a, axis, out, keepdims, stream)
+    """Minimum ignoring NaNs: NaN for an all-NaN slice, with NumPy's RuntimeWarning for NumPy inputs."""
+    return _warn_all_nan(_extremum(ReduceOp.NanMin, a, axis, out, keepdims, stream))
 
 
 def nanmax(a, axis=None, out=None, keepdims=False, stream=None):
-    """Maximum ignoring NaNs (NaN for an all-NaN slice)."""
-    return _extremum(ReduceOp.NanMax, a, axis, out, keepdims, stream)
+    """Maximum ignoring NaNs: NaN for an all-NaN slice, with NumPy's RuntimeWarning for NumPy inputs."""
+    return _warn_all_nan(_extremum(ReduceOp.NanMax, a, axis, out, keepdims, stream))
 
 
 cdef object _arg(ReduceOp op, a, axis, out, keepdims, stream):
