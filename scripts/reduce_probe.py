@@ -25,25 +25,13 @@ VARIANTS = [
 
 
 def child(which):
-    import statistics
-
     import numpy as np
 
     import npgpu
+    from npgpu.benchmarks._harness import gpu_time_ms
 
-    def timed(fn, repeat=30):
-        for _ in range(3):
-            fn()
-        npgpu.synchronize()
-        start, end = npgpu.Event(), npgpu.Event()
-        ts = []
-        for _ in range(repeat):
-            start.record()
-            fn()
-            end.record()
-            end.synchronize()
-            ts.append(start.elapsed_time(end))
-        return statistics.median(ts)
+    def timed(fn):
+        return gpu_time_ms(fn, repeat=30)
 
     def line(name, nbytes, ms, ok):
         print(f"  {name:34s} {nbytes / ms / 1e6:8.1f} GB/s  {ms * 1e3:8.1f} us  {'ok' if ok else 'WRONG'}", flush=True)
