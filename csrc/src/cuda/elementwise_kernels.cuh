@@ -16,6 +16,8 @@
 #include <cstdint>
 #include <utility>
 
+#include <cuda/std/tuple>
+
 #include "common/cuda_check.hpp"
 #include "common/elementwise_loops.hpp"
 #include "common/strided.hpp"
@@ -168,24 +170,46 @@ constexpr int kTilePitch = kTile + 1;  // a padding column: the transposed reads
 template <class... Ts>
 constexpr bool kTiledOK = max_size<Ts...>() <= 8;
 
-// Stage input `s`'s (r0.., c0..) tile as tile[c][r] when it is a transposed input: lanes read down the
-// second-to-last dimension, where it is contiguous.
+constexpr int kTilePerThread = kTile / kTileRows;
+
+// One input's share of a tile in one thread's registers: its loads for the whole tile are issued before any
+// is stored to shared memory (and those of every input before the barrier), so each thread has all of them
+// in flight at once rather than one input's at a time.
 template <class T>
-__device__ __forceinline__ void stage_tile(const Src<T>& s, bool transposed, T* tile, std::int64_t base,
-                                           std::int64_t s_r, std::int64_t s_c, std::int64_t r0, std::int64_t c0,
-                                           std::int64_t nr, std::int64_t nc) {
-  if (!transposed) return;
-  const int tx = threadIdx.x % kTile;
-  for (int i = threadIdx.x / kTile; i < kTile; i += kTileRows) {
-    const std::int64_t r = r0 + tx, c = c0 + i;
-    if (r < nr && c < nc) tile[i * kTilePitch + tx] = s.at(base + r * s_r + c * s_c);
+struct TileLoads {
+  T v[kTilePerThread];
+};
+
+// Thread (tx, ty) loads rows ty, ty+8, ... of input `s`'s tile at `p` (its element (r0, c0)): a transposed
+// input is read with lanes stepping down the second-to-last dimension, where it is contiguous, so its
+// registers hold tile[c][r]; any other input (or a scalar) is read along the last, as the output is written.
+// Offsets within a tile are 32-bit: the host only takes this mode when they fit.
+template <class T>
+__device__ __forceinline__ void load_tile(TileLoads<T>& t, const Src<T>& s, bool transposed, const char* p,
+                                          int s_r, int s_c, int nr, int nc, bool full) {
+  if (!s.p) return;
+  const int tx = threadIdx.x % kTile, ty = threadIdx.x / kTile;
+#pragma unroll
+  for (int u = 0; u < kTilePerThread; ++u) {
+    const int i = ty + u * kTileRows;
+    const int r = transposed ? tx : i, c = transposed ? i : tx;
+    if (full || (r < nr && c < nc)) t.v[u] = *reinterpret_cast<const T*>(p + r * s_r + c * s_c);
   }
 }
 
 template <class T>
-__device__ __forceinline__ T tile_or_at(const Src<T>& s, bool transposed, const T* tile, int r, int c,
-                                        std::int64_t off) {
-  return transposed ? tile[c * kTilePitch + r] : s.at(off);
+__device__ __forceinline__ void store_tile(const TileLoads<T>& t, const Src<T>& s, T* tile) {
+  if (!s.p) return;
+  const int tx = threadIdx.x % kTile, ty = threadIdx.x / kTile;
+#pragma unroll
+  for (int u = 0; u < kTilePerThread; ++u) tile[(ty + u * kTileRows) * kTilePitch + tx] = t.v[u];
+}
+
+// Element (r, c) of the tile: the staged tile of an array input (transposed or not), or the scalar.
+template <class T>
+__device__ __forceinline__ T tile_at(const Src<T>& s, bool transposed, const T* tile, int r, int c) {
+  if (!s.p) return s.s;
+  return transposed ? tile[c * kTilePitch + r] : tile[r * kTilePitch + c];
 }
 
 template <class Op, class R, class... Ts, std::size_t... K>
@@ -197,7 +221,13 @@ __device__ __forceinline__ void tiled_body(Op op, const StridedPlan<1 + sizeof..
   const int last = plan.ndim - 1;
   const std::int64_t nr = plan.shape[last - 1], nc = plan.shape[last];
   const std::int64_t per_outer = tiles_r * tiles_c;
-  const int tx = threadIdx.x % kTile;
+  const int tx = threadIdx.x % kTile, ty = threadIdx.x / kTile;
+  int s_r[N], s_c[N];
+#pragma unroll
+  for (int k = 0; k < N; ++k) {
+    s_r[k] = static_cast<int>(plan.strides[k][last - 1]);
+    s_c[k] = static_cast<int>(plan.strides[k][last]);
+  }
   for (std::int64_t blk = blockIdx.x; blk < nblocks; blk += gridDim.x) {
     const std::int64_t outer = detail::index_div(blk, per_outer);
     const std::int64_t t = blk - outer * per_outer;
@@ -205,18 +235,26 @@ __device__ __forceinline__ void tiled_body(Op op, const StridedPlan<1 + sizeof..
     const std::int64_t r0 = tr * kTile, c0 = (t - tr * tiles_c) * kTile;
     std::int64_t base[N];
     plan.row_offsets(outer * nr, base);  // element (outer, 0, 0)
-    (stage_tile<Ts>(src, (tmask >> K) & 1u, reinterpret_cast<Ts*>(tiles[K]), base[K + 1],
-                    plan.strides[K + 1][last - 1], plan.strides[K + 1][last], r0, c0, nr, nc),
+#pragma unroll
+    for (int k = 0; k < N; ++k) base[k] += r0 * plan.strides[k][last - 1] + c0 * plan.strides[k][last];
+    // Rows and columns of this tile inside the array; `full` (the same for the whole block) drops the checks.
+    const int tnr = static_cast<int>(std::min<std::int64_t>(nr - r0, kTile));
+    const int tnc = static_cast<int>(std::min<std::int64_t>(nc - c0, kTile));
+    const bool full = tnr == kTile && tnc == kTile;
+    ::cuda::std::tuple<TileLoads<Ts>...> loads;
+    (load_tile<Ts>(::cuda::std::get<K>(loads), src, (tmask >> K) & 1u,
+                   src.p ? reinterpret_cast<const char*>(src.p) + base[K + 1] : nullptr, s_r[K + 1], s_c[K + 1],
+                   tnr, tnc, full),
      ...);
+    (store_tile<Ts>(::cuda::std::get<K>(loads), src, reinterpret_cast<Ts*>(tiles[K])), ...);
     __syncthreads();
-    for (int i = threadIdx.x / kTile; i < kTile; i += kTileRows) {
-      const std::int64_t r = r0 + i, c = c0 + tx;
-      if (r < nr && c < nc) {
-        *reinterpret_cast<R*>(out + base[0] + r * plan.strides[0][last - 1] + c * plan.strides[0][last]) =
-            static_cast<R>(op(tile_or_at<Ts>(src, (tmask >> K) & 1u, reinterpret_cast<const Ts*>(tiles[K]), i, tx,
-                                             base[K + 1] + r * plan.strides[K + 1][last - 1] +
-                                                 c * plan.strides[K + 1][last])...));
-      }
+    char* o = out + base[0];
+#pragma unroll
+    for (int u = 0; u < kTilePerThread; ++u) {
+      const int i = ty + u * kTileRows;
+      if (full || (i < tnr && tx < tnc))
+        *reinterpret_cast<R*>(o + i * s_r[0] + tx * s_c[0]) = static_cast<R>(
+            op(tile_at<Ts>(src, (tmask >> K) & 1u, reinterpret_cast<const Ts*>(tiles[K]), i, tx)...));
     }
     __syncthreads();
   }
@@ -239,6 +277,10 @@ unsigned transposed_inputs(const StridedPlan<N>& plan, std::size_t out_size, con
   const int last = plan.ndim - 1;
   if (plan.strides[0][last] != static_cast<std::int64_t>(out_size)) return 0;
   if (plan.shape[last] < kTile || plan.shape[last - 1] < kTile) return 0;
+  for (int k = 0; k < N; ++k) {  // offsets within a tile must fit the kernel's 32-bit arithmetic
+    const auto a = [](std::int64_t x) { return x < 0 ? -x : x; };
+    if ((a(plan.strides[k][last - 1]) + a(plan.strides[k][last])) * kTile >= (std::int64_t{1} << 31)) return 0;
+  }
   unsigned mask = 0;
   for (int k = 1; k < N; ++k) {
     const auto size = static_cast<std::int64_t>(sizes[k - 1]);
