@@ -379,6 +379,7 @@ def norm(x, ord=None, axis=None, keepdims=False, stream=None):
     float64), 1 (sum of |x|), inf (max |x|), -inf (min |x|), over `axis` (an int, or None: all elements
     of a 1-D array, the Frobenius norm of a 2-D one). For a 2-D input with axis=None, ord 'fro', 1 (max
     column sum) and inf (max row sum) are the matrix norms; other matrix norms raise NotImplementedError."""
+    cdef ReduceOp op  # typed: a Python-level enum value would make Cython look for a module npgpu.lib.reduce
     dt = _dtype_of(x)
     res = _real_dtype(dt)
     ndim = x.ndim if isinstance(x, (Array, np.ndarray)) else np.asarray(x).ndim

@@ -173,16 +173,16 @@ constexpr bool kTiledOK = max_size<Ts...>() <= 8;
 constexpr int kTilePerThread = kTile / kTileRows;
 
 // One input's share of a tile in one thread's registers: its loads for the whole tile are issued before any
-// is stored to shared memory (and those of every input before the barrier), so each thread has all of them
-// in flight at once rather than one input's at a time.
+// is used (and those of every input before the barrier), so each thread has all of them in flight at once.
 template <class T>
 struct TileLoads {
   T v[kTilePerThread];
 };
 
-// Thread (tx, ty) loads rows ty, ty+8, ... of input `s`'s tile at `p` (its element (r0, c0)): a transposed
+// Thread (tx, ty) loads rows ty, ty+8, ... of input `s`'s tile at `p` (its element (r0, c0)). A transposed
 // input is read with lanes stepping down the second-to-last dimension, where it is contiguous, so its
-// registers hold tile[c][r]; any other input (or a scalar) is read along the last, as the output is written.
+// registers hold tile[c][r], to be exchanged through shared memory; any other input is read along the last,
+// as the output is written, so its registers already hold the elements this thread's outputs need.
 // Offsets within a tile are 32-bit: the host only takes this mode when they fit.
 template <class T>
 __device__ __forceinline__ void load_tile(TileLoads<T>& t, const Src<T>& s, bool transposed, const char* p,
@@ -198,18 +198,20 @@ __device__ __forceinline__ void load_tile(TileLoads<T>& t, const Src<T>& s, bool
 }
 
 template <class T>
-__device__ __forceinline__ void store_tile(const TileLoads<T>& t, const Src<T>& s, T* tile) {
-  if (!s.p) return;
+__device__ __forceinline__ void store_tile(const TileLoads<T>& t, const Src<T>& s, bool transposed, T* tile) {
+  if (!s.p || !transposed) return;
   const int tx = threadIdx.x % kTile, ty = threadIdx.x / kTile;
 #pragma unroll
   for (int u = 0; u < kTilePerThread; ++u) tile[(ty + u * kTileRows) * kTilePitch + tx] = t.v[u];
 }
 
-// Element (r, c) of the tile: the staged tile of an array input (transposed or not), or the scalar.
+// The operand of this thread's u-th output (tile element (r, c)): the scalar, the transposed input's staged
+// tile, or the thread's own register.
 template <class T>
-__device__ __forceinline__ T tile_at(const Src<T>& s, bool transposed, const T* tile, int r, int c) {
+__device__ __forceinline__ T operand_at(const TileLoads<T>& t, const Src<T>& s, bool transposed, const T* tile,
+                                        int u, int r, int c) {
   if (!s.p) return s.s;
-  return transposed ? tile[c * kTilePitch + r] : tile[r * kTilePitch + c];
+  return transposed ? tile[c * kTilePitch + r] : t.v[u];
 }
 
 template <class Op, class R, class... Ts, std::size_t... K>
@@ -246,7 +248,7 @@ __device__ __forceinline__ void tiled_body(Op op, const StridedPlan<1 + sizeof..
                    src.p ? reinterpret_cast<const char*>(src.p) + base[K + 1] : nullptr, s_r[K + 1], s_c[K + 1],
                    tnr, tnc, full),
      ...);
-    (store_tile<Ts>(::cuda::std::get<K>(loads), src, reinterpret_cast<Ts*>(tiles[K])), ...);
+    (store_tile<Ts>(::cuda::std::get<K>(loads), src, (tmask >> K) & 1u, reinterpret_cast<Ts*>(tiles[K])), ...);
     __syncthreads();
     char* o = out + base[0];
 #pragma unroll
@@ -254,14 +256,21 @@ __device__ __forceinline__ void tiled_body(Op op, const StridedPlan<1 + sizeof..
       const int i = ty + u * kTileRows;
       if (full || (i < tnr && tx < tnc))
         *reinterpret_cast<R*>(o + i * s_r[0] + tx * s_c[0]) = static_cast<R>(
-            op(tile_at<Ts>(src, (tmask >> K) & 1u, reinterpret_cast<const Ts*>(tiles[K]), i, tx)...));
+            op(operand_at<Ts>(::cuda::std::get<K>(loads), src, (tmask >> K) & 1u,
+                              reinterpret_cast<const Ts*>(tiles[K]), u, i, tx)...));
     }
     __syncthreads();
   }
 }
 
+// Blocks per SM the tiled kernel is compiled for. Left to itself the compiler spends 80 registers on a float32
+// add (hoisted tile addresses: 3 blocks per SM); capped at 32 (8 blocks) the same add ran 0.96x of the
+// contiguous add per byte on an H100, against 0.69x (4000x3000 and 8192x8192 float32). 8-byte types get 64.
+template <class... Ts>
+constexpr int kTiledMinBlocks = max_size<Ts...>() <= 4 ? 8 : 4;
+
 template <class Op, class R, class... Ts>
-__global__ void __launch_bounds__(kThreads) tiled_kernel(Op op, StridedPlan<1 + sizeof...(Ts)> plan, char* out,
+__global__ void __launch_bounds__(kThreads, kTiledMinBlocks<R, Ts...>) tiled_kernel(Op op, StridedPlan<1 + sizeof...(Ts)> plan, char* out,
                                                          unsigned tmask, std::int64_t tiles_r, std::int64_t tiles_c,
                                                          std::int64_t nblocks, Src<Ts>... src) {
   if constexpr (kTiledOK<Ts...>)
