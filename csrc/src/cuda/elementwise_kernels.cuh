@@ -6,8 +6,9 @@
 //    innermost (coalesced) dimension: each block takes a chunk of one row, so div/mod over the outer
 //    dimensions happens once per block, not per element; short rows fall back to per-element offsets.
 //  - tiled: an input that runs contiguously down the second-to-last dimension while the output runs along the
-//    last (a + b.T): 32x32 tiles, such inputs staged through shared memory so that both their reads and the
-//    output's writes are coalesced.
+//    last (a + b.T): 32x32 tiles, such inputs read down that dimension and exchanged through shared memory,
+//    so that both their reads and the output's writes are coalesced; every load of a tile is in flight before
+//    the first is used.
 // Each arity's loops are compiled in several files (elementwise_unary_0.cu, ..., see parts_of_arity) to keep
 // compile times and memory bounded.
 #include <cuda_runtime.h>
@@ -264,15 +265,16 @@ __device__ __forceinline__ void tiled_body(Op op, const StridedPlan<1 + sizeof..
 }
 
 // Blocks per SM the tiled kernel is compiled for. Left to itself the compiler spends 80 registers on a float32
-// add (hoisted tile addresses: 3 blocks per SM); capped at 32 (8 blocks) the same add ran 0.96x of the
-// contiguous add per byte on an H100, against 0.69x (4000x3000 and 8192x8192 float32). 8-byte types get 64.
+// add (hoisted tile addresses: 3 blocks per SM); capped at 32 (8 blocks) the same add ran at 0.96x of the
+// contiguous add per byte on an H100, against 0.69x uncapped (4096^2, 4000x3000 and 8192^2 float32; the
+// kernel before this one: 0.56x). 8-byte types get 64 registers.
 template <class... Ts>
 constexpr int kTiledMinBlocks = max_size<Ts...>() <= 4 ? 8 : 4;
 
 template <class Op, class R, class... Ts>
-__global__ void __launch_bounds__(kThreads, kTiledMinBlocks<R, Ts...>) tiled_kernel(Op op, StridedPlan<1 + sizeof...(Ts)> plan, char* out,
-                                                         unsigned tmask, std::int64_t tiles_r, std::int64_t tiles_c,
-                                                         std::int64_t nblocks, Src<Ts>... src) {
+__global__ void __launch_bounds__(kThreads, kTiledMinBlocks<R, Ts...>)
+    tiled_kernel(Op op, StridedPlan<1 + sizeof...(Ts)> plan, char* out, unsigned tmask, std::int64_t tiles_r,
+                 std::int64_t tiles_c, std::int64_t nblocks, Src<Ts>... src) {
   if constexpr (kTiledOK<Ts...>)
     tiled_body<Op, R>(op, plan, out, tmask, tiles_r, tiles_c, nblocks, std::index_sequence_for<Ts...>{}, src...);
 }
