@@ -312,12 +312,11 @@ cdef object _complex_moment(ReduceOp op, a, axis, res, out, ddof, keepdims, stre
         raise TypeError(f"var/std of complex data: dtype {res} is not a floating or complex type")
     real_res = np.dtype(res.char.lower()) if res.kind == "c" else res
     from npgpu import _elementwise
-    if isinstance(a, Array):
-        x = <Array>a
-        v = _elementwise.add(
-            _reduce(ReduceOp.Var, x.real, axis, real_res, _FLOAT64, None, keepdims, float(ddof), stream),
-            _reduce(ReduceOp.Var, x.imag, axis, real_res, _FLOAT64, None, keepdims, float(ddof), stream),
-            stream=stream)
+    x = a if isinstance(a, Array) else np.asarray(a)
+    var_re, var_im = (_reduce(ReduceOp.Var, part, axis, real_res, _FLOAT64, None, keepdims, float(ddof), stream)
+                      for part in (x.real, x.imag))
+    if isinstance(x, Array):
+        v = _elementwise.add(var_re, var_im, stream=stream)
         r = _elementwise.sqrt(v, stream=stream) if op == ReduceOp.Std else v
         if res.kind == "c":
             r = r.astype(res, stream=stream)
@@ -329,9 +328,7 @@ cdef object _complex_moment(ReduceOp op, a, axis, res, out, ddof, keepdims, stre
             raise ValueError(f"output has shape {out.shape}, the reduction gives {r.shape}")
         _elementwise.positive(r, out=out, stream=stream)
         return out
-    x = np.asarray(a)
-    v = _reduce(ReduceOp.Var, x.real, axis, real_res, _FLOAT64, None, keepdims, float(ddof), stream) + \
-        _reduce(ReduceOp.Var, x.imag, axis, real_res, _FLOAT64, None, keepdims, float(ddof), stream)
+    v = var_re + var_im
     r = np.sqrt(v) if op == ReduceOp.Std else v
     r = r.astype(res) if isinstance(r, np.ndarray) else res.type(r)
     if out is None:
