@@ -143,3 +143,17 @@ def test_launch_on_a_stream():
     s = npgpu.Stream()
     r = npgpu.launch_indices(4, 8, stream=s)
     assert r.block_idx[:, 0].tolist() == sum([[i] * 8 for i in range(4)], [])
+
+
+@pytest.mark.gpu
+def test_empty_launch_cost_is_measured():
+    us = npgpu.profiler.empty_launch_us(200)
+    assert isinstance(us, float) and 0.0 < us < 1000.0  # host time of one launch: microseconds, not zero
+    with pytest.raises(ValueError, match="launches must be at least 1"):
+        npgpu.profiler.empty_launch_us(0)
+
+
+@pytest.mark.skipif(npgpu.is_available(), reason="checks the behaviour without a GPU")
+def test_empty_launch_cost_without_gpu_raises_unavailable():
+    with pytest.raises(npgpu.GPUUnavailableError):
+        npgpu.profiler.empty_launch_us(10)

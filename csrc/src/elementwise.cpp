@@ -183,17 +183,19 @@ void run_converted(ElementwiseOp op, const Operand* inputs, int n, const ArrayVi
   if (!direct) backend_copy(target, out, stream);
 }
 
-void check_operands(ElementwiseOp op, const Operand* inputs, int n, const ArrayView& out,
-                    std::vector<const ArrayView*>& views) {
+// The output then the array inputs, checked alike; returns how many views it wrote to `views` (room for 4).
+int check_operands(ElementwiseOp op, const Operand* inputs, int n, const ArrayView& out, const ArrayView** views) {
   const char* name = elementwise_op_name(op);
   if (n != elementwise_op_arity(op))
     throw InvalidArgument(std::string(name) + " takes " + std::to_string(elementwise_op_arity(op)) +
                           " operands, got " + std::to_string(n));
-  views.push_back(&out);
+  int count = 0;
+  views[count++] = &out;
   for (int k = 0; k < n; ++k)
-    if (!inputs[k].is_scalar) views.push_back(&inputs[k].view);
-  detail::check_same_shape(views.data(), static_cast<int>(views.size()), name);
+    if (!inputs[k].is_scalar) views[count++] = &inputs[k].view;
+  detail::check_same_shape(views, count, name);
   check_output(out, name);
+  return count;
 }
 
 }  // namespace
@@ -209,9 +211,9 @@ DType elementwise_result_dtype(ElementwiseOp op, DType compute) {
 
 void elementwise(ElementwiseOp op, const Operand* inputs, int n, const ArrayView& out, DType compute,
                  StreamHandle stream) {
-  std::vector<const ArrayView*> views;
-  check_operands(op, inputs, n, out, views);
-  const int dev = detail::common_device(views.data(), static_cast<int>(views.size()), elementwise_op_name(op));
+  const ArrayView* views[4];
+  const int nviews = check_operands(op, inputs, n, out, views);
+  const int dev = detail::common_device(views, nviews, elementwise_op_name(op));
   elementwise_result_dtype(op, compute);  // a TypeError before any work when there is no such loop
   if (out.size() == 0) return;
   if (dev != kHostDevice) set_current_device(dev);
@@ -220,9 +222,10 @@ void elementwise(ElementwiseOp op, const Operand* inputs, int n, const ArrayView
 
 void elementwise_staged(ElementwiseOp op, const Operand* inputs, int n, const ArrayView& out, DType compute,
                         int device, StreamHandle stream) {
-  std::vector<const ArrayView*> views;
-  check_operands(op, inputs, n, out, views);
-  for (const ArrayView* v : views) {
+  const ArrayView* views[4];
+  const int nviews = check_operands(op, inputs, n, out, views);
+  for (int k = 0; k < nviews; ++k) {
+    const ArrayView* v = views[k];
     if (!v->on_host()) throw InvalidArgument("staged operation: operands must be host arrays");
     if (!v->is_c_contiguous()) throw InvalidArgument("staged operation: host operands must be C-contiguous");
   }

@@ -1,4 +1,5 @@
-// launch_indices: geometry checks against the device's limits, then the host or CUDA backend.
+// launch_indices: geometry checks against the device's limits, then the host or CUDA backend; the launch-cost
+// floor.
 #include "npgpu/launch.hpp"
 
 #include <string>
@@ -69,6 +70,13 @@ void launch_indices(const Dim3& grid, const Dim3& block, const ArrayView& thread
     set_current_device(dev);
     cuda::launch_indices(grid, block, thread_idx, block_idx, block_dim, grid_dim, stream);
   }
+}
+
+double empty_launch_host_us(int device, int launches) {
+  if (launches < 1) throw InvalidArgument("empty_launch_host_us: launches must be at least 1, got " + std::to_string(launches));
+  require_device(device);
+  set_current_device(device);
+  return cuda::empty_launch_host_us(launches);
 }
 
 }  // namespace npgpu

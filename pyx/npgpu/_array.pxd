@@ -1,3 +1,4 @@
+from libc.stdint cimport int64_t
 from libcpp.memory cimport shared_ptr
 from npgpu.lib.memory cimport DeviceBuffer
 from npgpu.lib.runtime cimport StreamHandle
@@ -22,5 +23,8 @@ cdef Array wrap_view(const ArrayView& view, object base, object np_dtype, Stream
 cdef ArrayView host_view(object arr, bint writable) except *
 cdef Array upload(object host, int device, StreamHandle stream)
 cdef ArrayView _broadcast_to(const ArrayView& v, tuple shape, str message) except *
-cdef tuple _extent(const ArrayView& v)
-cdef bint _views_overlap(const ArrayView& a, const ArrayView& b)
+cdef struct Extent:
+    int64_t lo
+    int64_t hi
+cdef Extent _extent(const ArrayView& v) noexcept nogil
+cdef bint _views_overlap(const ArrayView& a, const ArrayView& b) noexcept nogil

@@ -835,24 +835,25 @@ cdef ArrayView _broadcast_to(const ArrayView& v, tuple shape, str message) excep
     return r
 
 
-cdef tuple _extent(const ArrayView& v):
+cdef Extent _extent(const ArrayView& v) noexcept nogil:
     """[lo, hi) byte range the view touches."""
-    cdef int64_t lo = <int64_t><uintptr_t>v.data, hi = lo
-    cdef int64_t item = itemsize(v.dtype)
+    cdef Extent e
+    e.lo = <int64_t><uintptr_t>v.data
+    e.hi = e.lo
     for i in range(v.ndim):
         if v.shape[i] == 0:
-            return (lo, lo)
+            return e
         if v.strides[i] > 0:
-            hi += v.strides[i] * (v.shape[i] - 1)
+            e.hi += v.strides[i] * (v.shape[i] - 1)
         else:
-            lo += v.strides[i] * (v.shape[i] - 1)
-    return (lo, hi + item)
+            e.lo += v.strides[i] * (v.shape[i] - 1)
+    e.hi += itemsize(v.dtype)
+    return e
 
 
-cdef bint _views_overlap(const ArrayView& a, const ArrayView& b):
-    ea = _extent(a)
-    eb = _extent(b)
-    return ea[0] < eb[1] and eb[0] < ea[1]
+cdef bint _views_overlap(const ArrayView& a, const ArrayView& b) noexcept nogil:
+    cdef Extent ea = _extent(a), eb = _extent(b)
+    return ea.lo < eb.hi and eb.lo < ea.hi
 
 
 # ------------------------------------------------------------------------------------------------ creation

@@ -10,7 +10,7 @@ import numpy as np
 
 from libc.stdint cimport int64_t, uintptr_t
 from npgpu._array cimport (Array, new_array, new_array_like_view, dtype_code, numpy_dtype, host_view,
-                           _broadcast_to, _extent)
+                           _broadcast_to, _views_overlap)
 from npgpu._runtime cimport resolve_stream, use_cuda_for_host_data
 from npgpu.lib cimport runtime as rt
 from npgpu.lib.elementwise cimport (ElementwiseOp, Operand, elementwise, elementwise_staged,
@@ -83,9 +83,10 @@ cdef check_out_dtype(str name, object res, object out_dtype):
                         f"'same_kind'")
 
 
-cdef bint needs_private_copy(const ArrayView& inp, const ArrayView& out):
+cdef bint needs_private_copy(const ArrayView& inp, const ArrayView& out) noexcept nogil:
     """True when writing `out` could change elements of `inp` before they are read: the two overlap and are
     not the very same elements in the same order (NumPy copies such inputs first)."""
+    cdef bint same
     if inp.data == out.data and inp.ndim == out.ndim:
         same = True
         for i in range(inp.ndim):
@@ -93,9 +94,7 @@ cdef bint needs_private_copy(const ArrayView& inp, const ArrayView& out):
                 same = False
         if same:
             return False
-    a = _extent(inp)
-    b = _extent(out)
-    return a[0] < b[1] and b[0] < a[1]
+    return _views_overlap(inp, out)
 
 
 cdef inline bint same_shape(const ArrayView& a, const ArrayView& b) noexcept nogil:
@@ -338,7 +337,7 @@ def _overlaps(x, out):
         and x.shape == out.shape)
 
 
-_same_dtype_result = {}
+_same_dtype_result = {}  # (op, operand dtype code) -> (result dtype, its code)
 
 
 cdef object fast_same_dtype(ElementwiseOp op, object ufunc, Array A, Array B, object out, StreamHandle s):
@@ -347,14 +346,15 @@ cdef object fast_same_dtype(ElementwiseOp op, object ufunc, Array A, Array B, ob
     if op == ElementwiseOp.Power and A._dtype.kind == "i":
         return None  # negative exponents must raise: the general path checks them
     key = (<int>op, <int>A.view.dtype)
-    res = _same_dtype_result.get(key)
-    if res is None:
+    cached = _same_dtype_result.get(key)
+    if cached is None:
         loop = resolve(ufunc, (A._dtype, A._dtype))
         if loop[0] != A._dtype:
             return None
-        res = loop[-1]
-        _same_dtype_result[key] = res
-    cdef DType rd = dtype_code(res)
+        cached = (loop[-1], <int>dtype_code(loop[-1]))
+        _same_dtype_result[key] = cached
+    res = (<tuple>cached)[0]
+    cdef DType rd = <DType><int>(<tuple>cached)[1]
     cdef Array O
     if out is None:
         O = new_array_like_view(A.view, res, rd, s)

@@ -19,6 +19,7 @@ namespace npgpu {
 
 namespace cuda {
 NPGPU_BACKEND_DECLS
+double empty_launch_host_us(int launches);  // no host counterpart: it measures the CUDA launch path
 }
 namespace host {
 NPGPU_BACKEND_DECLS

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <tuple>
 #include <utility>
 
 #include <cuda/std/tuple>
@@ -329,6 +330,21 @@ bool row_vectors_ok(const StridedPlan<N>& plan, int V, const void* out, std::siz
   return n_in + 1 == N;
 }
 
+// kernel<<<grid, kThreads, 0, stream>>>(args...) through cudaLaunchKernel: the <<<>>> form also pushes and pops
+// the launch configuration, ~0.3 of the ~4.2 us a launch costs the host on the H100 VM, where a small
+// operation's time is mostly its launch.
+template <class... P, class... A>
+void launch_direct(void (*kernel)(P...), unsigned grid, cudaStream_t stream, const A&... args) {
+  std::tuple<P...> params(args...);
+  std::apply(
+      [&](P&... p) {
+        void* argv[] = {static_cast<void*>(&p)...};
+        NPGPU_CUDA_TRY(cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(grid), dim3(kThreads), argv, 0,
+                                        stream));
+      },
+      params);
+}
+
 // out = op(src...) for one (operation, loop type): operands already of the loop's types, out of type R.
 template <class Op, class R, class... Ts>
 void launch(Op op, const ArrayView& out, const Operand* in, cudaStream_t stream, const Src<Ts>&... src) {
@@ -340,8 +356,8 @@ void launch(Op op, const ArrayView& out, const Operand* in, cudaStream_t stream,
   for (std::size_t k = 0; k < sizeof...(Ts) && contiguous; ++k)
     contiguous = (in[k].is_scalar || in[k].view.is_c_contiguous()) && aligned_to(ptrs[k], V * sizes[k]);
   if (contiguous) {
-    contiguous_kernel<V><<<grid_for(std::max<std::int64_t>(n / V, 1)), kThreads, 0, stream>>>(
-        op, static_cast<R*>(out.data), n, src...);
+    launch_direct(&contiguous_kernel<V, Op, R, Ts...>, grid_for(std::max<std::int64_t>(n / V, 1)), stream, op,
+                  static_cast<R*>(out.data), n, src...);
     return;
   }
   const auto plan = detail::make_operand_plan<1 + sizeof...(Ts)>(out, in);

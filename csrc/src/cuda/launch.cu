@@ -1,7 +1,11 @@
-// CUDA backend of launch_indices: every thread records where it sits in the launch.
+// CUDA backend of launch_indices (every thread records where it sits in the launch) and the measured cost of
+// an empty launch.
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <vector>
 
 #include "common/backends.hpp"
 #include "common/cuda_check.hpp"
@@ -23,7 +27,26 @@ __global__ void record_indices(int* tidx, int* bidx, int* bdim, int* gdim) {
   gdim[r] = gridDim.x, gdim[r + 1] = gridDim.y, gdim[r + 2] = gridDim.z;
 }
 
+__global__ void empty_kernel() {}
+
 }  // namespace
+
+double empty_launch_host_us(int launches) {
+  const auto s = static_cast<cudaStream_t>(per_thread_default_stream());
+  const void* kernel = reinterpret_cast<const void*>(&empty_kernel);
+  NPGPU_CUDA_TRY(cudaLaunchKernel(kernel, dim3(1), dim3(32), nullptr, 0, s));  // loads the kernel
+  NPGPU_CUDA_TRY(cudaStreamSynchronize(s));
+  std::vector<double> runs;
+  for (int r = 0; r < 5; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < launches; ++i) NPGPU_CUDA_TRY(cudaLaunchKernel(kernel, dim3(1), dim3(32), nullptr, 0, s));
+    const auto t1 = std::chrono::steady_clock::now();
+    NPGPU_CUDA_TRY(cudaStreamSynchronize(s));
+    runs.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / launches);
+  }
+  std::sort(runs.begin(), runs.end());
+  return runs[runs.size() / 2];
+}
 
 void launch_indices(const Dim3& grid, const Dim3& block, const ArrayView& thread_idx, const ArrayView& block_idx,
                     const ArrayView& block_dim, const ArrayView& grid_dim, StreamHandle stream) {

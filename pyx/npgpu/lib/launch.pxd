@@ -11,3 +11,4 @@ cdef extern from "npgpu/launch.hpp" namespace "npgpu" nogil:
     void launch_indices(const Dim3& grid, const Dim3& block, const ArrayView& thread_idx,
                         const ArrayView& block_idx, const ArrayView& block_dim, const ArrayView& grid_dim,
                         StreamHandle stream) except +raise_py_error
+    double empty_launch_host_us(int device, int launches) except +raise_py_error
