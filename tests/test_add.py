@@ -689,6 +689,37 @@ def test_small_staging_ring(rng):
     assert npgpu.staging_config() == saved
 
 
+@pytest.mark.gpu
+def test_staged_pinned_and_pageable_operands_on_a_busy_stream(rng):
+    # Through a 3-slot ring in many chunks: a pinned operand between two pageable ones (uploaded apart from
+    # them), a pageable out= (copied back out of the ring as slots come round), and a caller stream that is
+    # still busy with earlier work when the staged call starts.
+    saved = npgpu.staging_config()
+    try:
+        npgpu.set_staging_config(1 << 16, 3)
+        n = 300_007
+        cond = rng.random(n) < 0.5
+        x = npgpu.empty_pinned(n, np.float64)
+        x[:] = rng.random(n)
+        y = rng.random(n)
+        out = np.full(n, np.nan)
+        s = npgpu.Stream()
+        h = rng.random(1 << 22)
+        busy = npgpu.asarray(h)
+        with npgpu.use_backend("cuda"):
+            for _ in range(20):
+                busy = npgpu.multiply(busy, 1.0000001, stream=s)
+            r = npgpu.where(cond, x, y, out=out, stream=s)
+            s2 = npgpu.add(y, x, stream=s)  # a new (pinned) result, the pinned operand second
+        assert r is out and np.array_equal(out, np.where(cond, x, y))
+        assert np.array_equal(s2, y + x)
+        for _ in range(20):
+            h = h * 1.0000001
+        assert np.array_equal(busy.get(stream=s), h)
+    finally:
+        npgpu.set_staging_config(*saved)
+
+
 def test_staging_config_validation():
     saved = npgpu.staging_config()
     assert len(saved) == 2 and saved[0] >= 4096 and saved[1] >= 2

@@ -4,8 +4,10 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -15,6 +17,9 @@
 
 #if defined(_OPENMP)
 #include <omp.h>
+#endif
+#if defined(__SSE2__)
+#include <emmintrin.h>
 #endif
 
 namespace npgpu::detail {
@@ -51,11 +56,13 @@ struct Ring {
   std::mutex mutex;
   StagingConfig cfg;
   std::vector<Slot> slots;
+  cudaEvent_t start = nullptr;  // orders a call's chunks after the caller's stream when it is busy
 
   void build(int device, const StagingConfig& c) {
     release();
     cfg = c;
     slots.resize(c.slots);
+    NPGPU_CUDA_TRY(cudaEventCreateWithFlags(&start, cudaEventDisableTiming));
     for (Slot& s : slots) {
       NPGPU_CUDA_TRY(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
       NPGPU_CUDA_TRY(cudaEventCreateWithFlags(&s.done, cudaEventDisableTiming));
@@ -75,6 +82,8 @@ struct Ring {
       if (s.stream) cudaStreamDestroy(s.stream);
     }
     slots.clear();
+    if (start) cudaEventDestroy(start);
+    start = nullptr;
   }
 };
 
@@ -92,41 +101,133 @@ struct CopyJob {
   void* dst;
   const void* src;
   std::int64_t nbytes;
+  bool to_dma = false;  // dst is staging memory the copy engine reads next: write it with streaming stores
 };
 
-// Host memcpy of several blocks in one parallel region, each split into pieces of at least kPiece bytes: one
-// core copies ~10 GB/s, far slower than PCIe moves data, and one fork/join per chunk (instead of one per
-// operand) keeps the per-chunk cost down. Up to 8 threads for copies of up to 8 MiB (measured faster than 16
-// there: a 2^20-element add into a pageable out= took 0.49 ms with 8, 0.70 ms with 16), up to 16 above
+// Whether inputs go into the pinned slots with streaming (non-temporal) stores (NPGPU_STAGING_STREAMING=0
+// turns it off, for measurements). Ordinary stores leave the slot's lines dirty in the copying cores'
+// caches, and the copy engine's reads then snoop them out one by one; they also read every destination
+// line before writing it.
+bool streaming_stores() {
+  static const bool on = [] {
+    const char* v = std::getenv("NPGPU_STAGING_STREAMING");
+    return !(v && std::strcmp(v, "0") == 0);
+  }();
+  return on;
+}
+
+void copy_bytes(char* dst, const char* src, std::int64_t len, bool to_dma) {
+#if defined(__SSE2__)
+  if (to_dma && len >= 256 && streaming_stores()) {
+    const std::int64_t head = static_cast<std::int64_t>((16 - (reinterpret_cast<std::uintptr_t>(dst) & 15)) & 15);
+    std::memcpy(dst, src, static_cast<size_t>(head));
+    dst += head, src += head, len -= head;
+    const std::int64_t blocks = len / 64;
+    for (std::int64_t i = 0; i < blocks; ++i, dst += 64, src += 64) {
+      const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src));
+      const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 16));
+      const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 32));
+      const __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 48));
+      _mm_stream_si128(reinterpret_cast<__m128i*>(dst), a);
+      _mm_stream_si128(reinterpret_cast<__m128i*>(dst + 16), b);
+      _mm_stream_si128(reinterpret_cast<__m128i*>(dst + 32), c);
+      _mm_stream_si128(reinterpret_cast<__m128i*>(dst + 48), d);
+    }
+    std::memcpy(dst, src, static_cast<size_t>(len - blocks * 64));
+    _mm_sfence();  // the streamed data is in memory before the upload is queued
+    return;
+  }
+#endif
+  (void)to_dma;
+  std::memcpy(dst, src, static_cast<size_t>(len));
+}
+
+// Part `part` of `parts` of every job: the jobs of one chunk are split across the copy threads together, so
+// one fork/join covers all operands.
+void copy_part(const CopyJob* jobs, int njobs, int part, int parts) {
+  for (int j = 0; j < njobs; ++j) {
+    const std::int64_t piece = (jobs[j].nbytes + parts - 1) / parts;
+    const std::int64_t lo = part * piece;
+    const std::int64_t len = std::min(piece, jobs[j].nbytes - lo);
+    if (len > 0)
+      copy_bytes(static_cast<char*>(jobs[j].dst) + lo, static_cast<const char*>(jobs[j].src) + lo, len,
+                 jobs[j].to_dma);
+  }
+}
+
+// Threads for a host copy of `total` bytes, in pieces of at least 128 KiB: one core copies ~11 GB/s, far slower
+// than PCIe moves data. Up to 8 threads for copies of up to 8 MiB (measured faster than 16 there: a
+// 2^20-element add into a pageable out= took 0.49 ms with 8, 0.70 ms with 16), up to 16 above
 // (NPGPU_STAGING_THREADS; 2^28-element add with 32 MiB chunks: 42.5 ms with 16, 62 ms with 8; H100 VM).
-void host_copy(const CopyJob* jobs, int njobs) {
+int copy_threads(std::int64_t total) {
+#if defined(_OPENMP)
   constexpr std::int64_t kPiece = 128 << 10;
   constexpr std::int64_t kSmallCopy = 8 << 20;
-  std::int64_t total = 0;
-  for (int j = 0; j < njobs; ++j) total += jobs[j].nbytes;
-#if defined(_OPENMP)
   static const int max_threads = [] {
     const char* v = std::getenv("NPGPU_STAGING_THREADS");
     return v ? std::max(1, std::atoi(v)) : 16;
   }();
   const int cap = std::min(omp_get_max_threads(), total > kSmallCopy ? max_threads : std::min(max_threads, 8));
-  const int threads = static_cast<int>(std::min<std::int64_t>(cap, std::max<std::int64_t>(1, total / kPiece)));
+  return static_cast<int>(std::min<std::int64_t>(cap, std::max<std::int64_t>(1, total / kPiece)));
+#else
+  (void)total;
+  return 1;
+#endif
+}
+
+std::int64_t total_bytes(const std::vector<CopyJob>& jobs) {
+  std::int64_t total = 0;
+  for (const CopyJob& j : jobs) total += j.nbytes;
+  return total;
+}
+
+// Host memcpy of several blocks in one parallel region.
+void host_copy(const std::vector<CopyJob>& jobs) {
+  const int threads = copy_threads(total_bytes(jobs));
+  const int n = static_cast<int>(jobs.size());
+#if defined(_OPENMP)
   if (threads > 1) {
 #pragma omp parallel num_threads(threads)
-    {
-      const int t = omp_get_thread_num();
-      for (int j = 0; j < njobs; ++j) {
-        const std::int64_t part = (jobs[j].nbytes + threads - 1) / threads;
-        const std::int64_t lo = t * part;
-        const std::int64_t len = std::min(part, jobs[j].nbytes - lo);
-        if (len > 0)
-          std::memcpy(static_cast<char*>(jobs[j].dst) + lo, static_cast<const char*>(jobs[j].src) + lo, len);
-      }
-    }
+    copy_part(jobs.data(), n, omp_get_thread_num(), omp_get_num_threads());
     return;
   }
 #endif
-  for (int j = 0; j < njobs; ++j) std::memcpy(jobs[j].dst, jobs[j].src, static_cast<size_t>(jobs[j].nbytes));
+  (void)threads;
+  copy_part(jobs.data(), n, 0, 1);
+}
+
+// `issue()` (CUDA calls: they must run on the calling thread, whose device is current) alongside a host copy
+// on other threads: the next chunk's inputs are copied while this chunk's uploads and kernels are queued,
+// instead of after (each CUDA call costs ~4 us of host time on the H100 VM, ~17 us a chunk).
+template <class Issue>
+void issue_while_copying(Issue&& issue, const std::vector<CopyJob>& jobs) {
+  const int n = static_cast<int>(jobs.size());
+#if defined(_OPENMP)
+  const std::int64_t total = total_bytes(jobs);
+  const int copiers = total > 0 ? std::min(copy_threads(total), omp_get_max_threads() - 1) : 0;
+  if (copiers >= 1) {
+    std::exception_ptr error;
+#pragma omp parallel num_threads(copiers + 1)
+    {
+      const int t = omp_get_thread_num();
+      const int team = omp_get_num_threads();
+      if (t == 0) {
+        try {
+          issue();
+        } catch (...) {
+          error = std::current_exception();
+        }
+        if (team == 1) copy_part(jobs.data(), n, 0, 1);
+      } else {
+        copy_part(jobs.data(), n, t - 1, team - 1);
+      }
+    }
+    if (error) std::rethrow_exception(error);
+    return;
+  }
+#endif
+  issue();
+  copy_part(jobs.data(), n, 0, 1);
 }
 
 bool is_pinned(const void* p) {
@@ -235,6 +336,7 @@ void run_staged(int device, StreamHandle stream, const StagedOperand* ops, int n
   }
 
   const int S = static_cast<int>(ring.slots.size());
+  const bool bounce_inputs = input_mode() != InputMode::Pageable;
   // Chunks waiting in a slot for their outputs to be copied to the host: chunk start, count.
   std::vector<std::int64_t> pending_start(S, -1), pending_count(S, 0);
   auto drain = [&](int k) {
@@ -247,68 +349,91 @@ void run_staged(int device, StreamHandle stream, const StagedOperand* ops, int n
       jobs.push_back({static_cast<char*>(ops[j].host) + pending_start[k] * ops[j].itemsize,
                       static_cast<char*>(s.pinned->data()) + offs[j], pending_count[k] * ops[j].itemsize});
     }
-    host_copy(jobs.data(), static_cast<int>(jobs.size()));
+    host_copy(jobs);
     pending_start[k] = -1;
   };
-
-  // Work already queued on the caller's stream comes first.
-  cudaEvent_t start_ev = nullptr;
-  NPGPU_CUDA_TRY(cudaEventCreateWithFlags(&start_ev, cudaEventDisableTiming));
-  struct EventGuard {
-    cudaEvent_t e;
-    ~EventGuard() { cudaEventDestroy(e); }
-  } guard{start_ev};
-  NPGPU_CUDA_TRY(cudaEventRecord(start_ev, static_cast<cudaStream_t>(stream)));
-  for (Slot& s : ring.slots) NPGPU_CUDA_TRY(cudaStreamWaitEvent(s.stream, start_ev, 0));
-
+  // The host copies that bring a chunk's bounced inputs into its slot's pinned memory.
+  auto input_jobs = [&](int k, std::int64_t start, std::int64_t count) {
+    std::vector<CopyJob> jobs;
+    char* pin = static_cast<char*>(ring.slots[k].pinned->data());
+    for (int j = 0; j < nops; ++j)
+      if (!ops[j].output && !direct[j] && bounce_inputs)
+        jobs.push_back({pin + offs[j], static_cast<const char*>(ops[j].host) + start * ops[j].itemsize,
+                        count * ops[j].itemsize, true});
+    return jobs;
+  };
+  // Uploads, compute and downloads of one chunk whose bounced inputs are in slot k's pinned memory.
   std::vector<void*> dev_ptrs(nops);
-  try {
-    int k = 0;
-    for (std::int64_t start = 0; start < n; start += chunk, k = (k + 1) % S) {
-      const std::int64_t count = std::min(chunk, n - start);
-      drain(k);
-      Slot& s = ring.slots[k];
-      char* pin = static_cast<char*>(s.pinned->data());
-      char* dev = static_cast<char*>(s.dev->data());
-      std::vector<CopyJob> jobs;
-      for (int j = 0; j < nops; ++j) {
-        dev_ptrs[j] = dev + offs[j];
-        if (!ops[j].output && !direct[j] && input_mode() != InputMode::Pageable)
-          jobs.push_back({pin + offs[j], static_cast<const char*>(ops[j].host) + start * ops[j].itemsize,
-                          count * ops[j].itemsize});
+  auto issue = [&](int k, std::int64_t start, std::int64_t count) {
+    Slot& s = ring.slots[k];
+    char* pin = static_cast<char*>(s.pinned->data());
+    char* dev = static_cast<char*>(s.dev->data());
+    for (int j = 0; j < nops;) {
+      dev_ptrs[j] = dev + offs[j];
+      if (ops[j].output) {
+        ++j;
+        continue;
       }
-      host_copy(jobs.data(), static_cast<int>(jobs.size()));
-      for (int j = 0; j < nops; ++j) {
-        if (ops[j].output) continue;
-        const char* src = direct[j] || input_mode() == InputMode::Pageable
-                              ? static_cast<const char*>(ops[j].host) + start * ops[j].itemsize
-                              : pin + offs[j];
-        NPGPU_CUDA_TRY(cudaMemcpyAsync(dev + offs[j], src, count * ops[j].itemsize, cudaMemcpyHostToDevice,
-                                       s.stream));
+      const bool bounced = !direct[j] && bounce_inputs;
+      const char* src = bounced ? pin + offs[j] : static_cast<const char*>(ops[j].host) + start * ops[j].itemsize;
+      std::int64_t bytes = count * ops[j].itemsize;
+      int next = j + 1;
+      // Bounced inputs side by side in the slot go up in one copy (the padding between them with it).
+      for (; bounced && next < nops && !ops[next].output && !direct[next]; ++next) {
+        dev_ptrs[next] = dev + offs[next];
+        bytes = offs[next] + count * ops[next].itemsize - offs[j];
       }
-      compute(dev_ptrs.data(), count, s.stream);
-      for (int j = 0; j < nops; ++j) {
-        if (!ops[j].output) continue;
-        char* dst = direct[j] ? static_cast<char*>(ops[j].host) + start * ops[j].itemsize : pin + offs[j];
-        NPGPU_CUDA_TRY(cudaMemcpyAsync(dst, dev + offs[j], count * ops[j].itemsize, cudaMemcpyDeviceToHost,
-                                       s.stream));
-      }
-      NPGPU_CUDA_TRY(cudaEventRecord(s.done, s.stream));
-      pending_start[k] = start;
-      pending_count[k] = count;
+      NPGPU_CUDA_TRY(cudaMemcpyAsync(dev + offs[j], src, bytes, cudaMemcpyHostToDevice, s.stream));
+      j = next;
     }
-    // Oldest first: slot k is the next one the loop would have reused.
-    for (int i = 0; i < S; ++i) drain((k + i) % S);
+    compute(dev_ptrs.data(), count, s.stream);
+    for (int j = 0; j < nops; ++j) {
+      if (!ops[j].output) continue;
+      char* dst = direct[j] ? static_cast<char*>(ops[j].host) + start * ops[j].itemsize : pin + offs[j];
+      NPGPU_CUDA_TRY(cudaMemcpyAsync(dst, dev + offs[j], count * ops[j].itemsize, cudaMemcpyDeviceToHost,
+                                     s.stream));
+    }
+    NPGPU_CUDA_TRY(cudaEventRecord(s.done, s.stream));
+    pending_start[k] = start;
+    pending_count[k] = count;
+  };
+
+  const std::int64_t nchunks = (n + chunk - 1) / chunk;
+  auto chunk_count = [&](std::int64_t c) { return std::min(chunk, n - c * chunk); };
+
+  // Work already queued on the caller's stream comes first (an idle stream needs no ordering).
+  const cudaStream_t caller = static_cast<cudaStream_t>(stream);
+  const cudaError_t idle = cudaStreamQuery(caller);
+  if (idle == cudaErrorNotReady) {
+    cudaGetLastError();
+    NPGPU_CUDA_TRY(cudaEventRecord(ring.start, caller));
+    for (int k = 0; k < S && k < nchunks; ++k) NPGPU_CUDA_TRY(cudaStreamWaitEvent(ring.slots[k].stream, ring.start, 0));
+  } else {
+    NPGPU_CUDA_TRY(idle);
+  }
+
+  try {
+    // The calling thread stays out of the copies: after copying its share it took ~65 us instead of ~20 to
+    // queue the first chunk (H100 VM), its caches cold for the CUDA calls.
+    issue_while_copying([] {}, input_jobs(0, 0, chunk_count(0)));
+    for (std::int64_t c = 0; c < nchunks; ++c) {
+      const int k = static_cast<int>(c % S);
+      std::vector<CopyJob> next_jobs;
+      if (c + 1 < nchunks) {
+        const int kn = static_cast<int>((c + 1) % S);
+        drain(kn);  // the chunk that used the next slot last: done, its outputs copied out
+        next_jobs = input_jobs(kn, (c + 1) * chunk, chunk_count(c + 1));
+      }
+      issue_while_copying([&] { issue(k, c * chunk, chunk_count(c)); }, next_jobs);
+    }
+    // Oldest first. Every chunk is then complete, so later work on the caller's stream needs no wait.
+    const int next = static_cast<int>(nchunks % S);
+    for (int i = 0; i < S; ++i) drain((next + i) % S);
   } catch (...) {
     for (Slot& s : ring.slots) {
       if (cudaStreamSynchronize(s.stream) != cudaSuccess) cudaGetLastError();
     }
     throw;
-  }
-  // Later work on the caller's stream sees the results (they are on the host already).
-  for (Slot& s : ring.slots) {
-    NPGPU_CUDA_TRY(cudaEventRecord(s.done, s.stream));
-    NPGPU_CUDA_TRY(cudaStreamWaitEvent(static_cast<cudaStream_t>(stream), s.done, 0));
   }
 }
 

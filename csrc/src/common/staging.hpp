@@ -3,7 +3,8 @@
 // that fit a ring slot; for each chunk it copies the inputs into the slot's pinned memory, uploads them,
 // runs `compute` on the chunk's device pointers, downloads the outputs and, once that slot comes round
 // again, copies them to their host arrays. Slots have their own streams, so uploads, kernels and downloads
-// of neighbouring chunks overlap, and host copies overlap all three.
+// of neighbouring chunks overlap; the calling thread queues one chunk's CUDA work while other threads copy
+// the next chunk's inputs. Operands already in pinned memory skip the copies and move by DMA directly.
 #include <cstdint>
 #include <functional>
 
