@@ -1,4 +1,9 @@
-"""launch_indices / check_geometry: who runs where in a launch (reference page 000), and the limits."""
+"""launch_indices / check_geometry: who runs where in a launch (reference page 000), and the limits; the
+launch paths of npgpu's own kernels."""
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -157,3 +162,30 @@ def test_empty_launch_cost_is_measured():
 def test_empty_launch_cost_without_gpu_raises_unavailable():
     with pytest.raises(npgpu.GPUUnavailableError):
         npgpu.profiler.empty_launch_us(10)
+
+
+_LAUNCH_PATH_CHECK = """
+import numpy as np, npgpu
+rng = np.random.default_rng(7)
+for dt, n in ((np.float32, 1024), (np.int8, 4099), (np.complex128, 3), (np.float64, 1 << 20)):
+    a = (rng.standard_normal(n) * 50).astype(dt)
+    b = (rng.standard_normal(n) * 50).astype(dt)
+    da, db = npgpu.asarray(a), npgpu.asarray(b)
+    out = npgpu.full(n, 99, dtype=dt)  # poisoned
+    npgpu.add(da, db, out=out)
+    assert np.array_equal(out.get(), a + b), dt
+    assert np.array_equal((da * db).get(), a * b), dt
+assert npgpu.profiler.empty_launch_us(50) > 0
+print("ok")
+"""
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("driver_launch", ["1", "0"])
+def test_driver_and_runtime_launch_paths_give_numpys_results(driver_launch):
+    # Contiguous elementwise kernels launch through cuLaunchKernel with cached functions; NPGPU_DRIVER_LAUNCH=0
+    # sends them through cudaLaunchKernel. The switch is read once per process, hence the subprocess.
+    env = dict(os.environ, NPGPU_DRIVER_LAUNCH=driver_launch)
+    p = subprocess.run([sys.executable, "-c", _LAUNCH_PATH_CHECK], capture_output=True, text=True, env=env,
+                       timeout=120)
+    assert p.returncode == 0 and p.stdout.strip() == "ok", f"subprocess failed:\n{p.stdout}\n{p.stderr}"

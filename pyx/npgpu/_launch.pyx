@@ -70,8 +70,9 @@ def launch_indices(grid, block, device=None, stream=None):
 
 def empty_launch_us(int launches=2000, device=None):
     """Host microseconds one launch of an empty kernel costs on this machine (median of 5 runs of `launches`
-    back-to-back launches through the CUDA runtime). No operation on small arrays can return sooner, in
-    npgpu or any other library; the per-call benchmark reports it beside npgpu's figure. Needs a GPU."""
+    back-to-back launches, through the driver's cuLaunchKernel as npgpu's elementwise kernels are launched,
+    or cudaLaunchKernel when NPGPU_DRIVER_LAUNCH=0). No operation on small arrays can return sooner, in npgpu
+    or any other library; the per-call benchmark reports it beside npgpu's figure. Needs a GPU."""
     cdef int dev = resolve_device(device)
     cdef double us
     with nogil:

@@ -28,7 +28,8 @@ NPGPU_API void launch_indices(const Dim3& grid, const Dim3& block, const ArrayVi
                               const ArrayView& grid_dim, StreamHandle stream);
 
 // Host microseconds per launch of an empty one-block kernel on `device`: the median of 5 runs of `launches`
-// back-to-back launches (cudaLaunchKernel, this thread's default stream). It is the floor under the per-call
+// back-to-back launches (on this thread's default stream, through the path npgpu's elementwise kernels take:
+// the driver's cuLaunchKernel, or cudaLaunchKernel when NPGPU_DRIVER_LAUNCH=0). It is the floor under the per-call
 // cost of every operation on this machine, which the benchmarks report beside their own figures.
 // Synchronizes the device's default stream of this thread before and after; needs a GPU.
 NPGPU_API double empty_launch_host_us(int device, int launches);

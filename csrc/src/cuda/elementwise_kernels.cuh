@@ -23,6 +23,7 @@
 #include "common/cuda_check.hpp"
 #include "common/elementwise_loops.hpp"
 #include "common/strided.hpp"
+#include "cuda/driver_launch.hpp"
 
 namespace npgpu::cuda::ew_detail {
 
@@ -330,17 +331,19 @@ bool row_vectors_ok(const StridedPlan<N>& plan, int V, const void* out, std::siz
   return n_in + 1 == N;
 }
 
-// kernel<<<grid, kThreads, 0, stream>>>(args...) through cudaLaunchKernel, without the <<<>>> form's push and
-// pop of the launch configuration. A small operation's time is mostly its launch; on the H100 VM a probe
-// measured 3.95 against 4.22 us per launch on one machine, 3.46 against 3.41 on another (no gain there).
+// kernel<<<grid, kThreads, 0, stream>>>(args...) on `device` (the current one) through the driver's
+// cuLaunchKernel with the kernel's function cached (driver_launch.hpp), else through cudaLaunchKernel: a small
+// operation's time is mostly its launch.
 template <class... P, class... A>
-void launch_direct(void (*kernel)(P...), unsigned grid, cudaStream_t stream, const A&... args) {
+void launch_direct(void (*kernel)(P...), unsigned grid, int device, cudaStream_t stream, const A&... args) {
+  static KernelSlots slots;  // one per kernel instantiation
   std::tuple<P...> params(args...);
   std::apply(
       [&](P&... p) {
         void* argv[] = {static_cast<void*>(&p)...};
-        NPGPU_CUDA_TRY(cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(grid), dim3(kThreads), argv, 0,
-                                        stream));
+        const void* k = reinterpret_cast<const void*>(kernel);
+        if (!driver_launch(slots, k, device, dim3(grid), dim3(kThreads), 0, stream, argv))
+          NPGPU_CUDA_TRY(cudaLaunchKernel(k, dim3(grid), dim3(kThreads), argv, 0, stream));
       },
       params);
 }
@@ -356,8 +359,8 @@ void launch(Op op, const ArrayView& out, const Operand* in, cudaStream_t stream,
   for (std::size_t k = 0; k < sizeof...(Ts) && contiguous; ++k)
     contiguous = (in[k].is_scalar || in[k].view.is_c_contiguous()) && aligned_to(ptrs[k], V * sizes[k]);
   if (contiguous) {
-    launch_direct(&contiguous_kernel<V, Op, R, Ts...>, grid_for(std::max<std::int64_t>(n / V, 1)), stream, op,
-                  static_cast<R*>(out.data), n, src...);
+    launch_direct(&contiguous_kernel<V, Op, R, Ts...>, grid_for(std::max<std::int64_t>(n / V, 1)), out.device,
+                  stream, op, static_cast<R*>(out.data), n, src...);
     return;
   }
   const auto plan = detail::make_operand_plan<1 + sizeof...(Ts)>(out, in);
