@@ -164,6 +164,13 @@ void run_converted(ElementwiseOp op, const Operand* inputs, int n, const ArrayVi
                    StreamHandle stream) {
   const DType loop = loop_dtype(compute);
   const DType result = elementwise_result_dtype(op, loop);
+  bool ready = out.dtype == result;  // the common case: run on the caller's operands, no copies of them
+  for (int k = 0; k < n && ready; ++k) ready = inputs[k].is_scalar || inputs[k].view.dtype == input_dtype(op, k, loop);
+  if (ready) {
+    if (out.on_host()) host::elementwise(op, inputs, out, loop, stream);
+    else cuda::elementwise(op, inputs, out, loop, stream);
+    return;
+  }
   Operand in[3];
   std::vector<std::unique_ptr<Scratch>> scratch;
   for (int k = 0; k < n; ++k) {

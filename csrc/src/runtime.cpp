@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 #include <nvtx3/nvToolsExt.h>
 
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -153,16 +154,22 @@ std::unordered_map<void*, int>& stream_refs() {
   static auto* m = new std::unordered_map<void*, int>();
   return *m;
 }
+// The null (0), legacy (cudaStreamLegacy, 1) and per-thread (cudaStreamPerThread, 2) default streams: never
+// created by npgpu, so never counted. Checked first because nearly every array lives on one of them: no lock
+// on the allocation path.
+bool is_default_stream(StreamHandle s) { return reinterpret_cast<std::uintptr_t>(s) <= 2; }
 }  // namespace
 
 namespace detail {
 void stream_retain(StreamHandle s) {
+  if (is_default_stream(s)) return;
   std::lock_guard<std::mutex> lock(g_streams_mutex);
   auto it = stream_refs().find(s);
   if (it != stream_refs().end()) ++it->second;
 }
 
 void stream_release(StreamHandle s) noexcept {
+  if (is_default_stream(s)) return;
   {
     std::lock_guard<std::mutex> lock(g_streams_mutex);
     auto it = stream_refs().find(s);

@@ -14,7 +14,7 @@ from libcpp.memory cimport make_shared, shared_ptr
 from npgpu._runtime cimport current_stream_handle, resolve_stream, resolve_device, stream_to_cai
 from npgpu.lib cimport runtime as rt
 from libcpp.memory cimport unique_ptr
-from npgpu.lib.memory cimport DeviceBuffer, PinnedBuffer, copy_bytes, fill_pattern
+from npgpu.lib.memory cimport PinnedBuffer, copy_bytes, fill_pattern, make_device_buffer
 from npgpu.lib.view cimport ArrayView, DType, itemsize, kHostDevice
 from npgpu.lib.elementwise cimport copy as c_copy
 
@@ -125,7 +125,7 @@ cdef Array new_array(tuple shape, object dtype, int device, StreamHandle stream)
     cdef Array a = Array.__new__(Array)
     cdef int64_t nbytes = v.size() * itemsize(dt)
     with nogil:
-        a.buf.reset(new DeviceBuffer(nbytes, device, stream))
+        a.buf = make_device_buffer(nbytes, device, stream)
     v.data = a.buf.get().data()
     a.view = v
     a._dtype = numpy_dtype(dt)
@@ -139,7 +139,7 @@ cdef Array new_array_like_view(const ArrayView& like, object dtype, DType dt, St
     cdef ArrayView v = make_contiguous_view(NULL, dt, like.ndim, like.shape, like.device)
     cdef Array a = Array.__new__(Array)
     cdef int64_t nbytes = v.size() * itemsize(dt)
-    a.buf.reset(new DeviceBuffer(nbytes, like.device, stream))  # stream-ordered: returns at once
+    a.buf = make_device_buffer(nbytes, like.device, stream)  # stream-ordered: returns at once
     v.data = a.buf.get().data()
     a.view = v
     a._dtype = dtype
@@ -199,6 +199,8 @@ def _register_op(name, fn):
 def _binary_operator(name, a, b):
     """a <op> b for the operators: NotImplemented (so Python tries the other operand or falls back) for
     operands npgpu does not take, such as None in `arr == None`."""
+    if type(a) is Array and type(b) is Array:
+        return _ops[name](a, b)
     for x in (a, b):
         if not isinstance(x, (Array, bool, int, float, complex, np.generic, np.ndarray)):
             return NotImplemented

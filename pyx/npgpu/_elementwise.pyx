@@ -16,7 +16,7 @@ from npgpu.lib cimport runtime as rt
 from npgpu.lib.elementwise cimport (ElementwiseOp, Operand, elementwise, elementwise_staged,
                                     elementwise_result_dtype)
 from npgpu.lib.runtime cimport StreamHandle
-from npgpu.lib.view cimport ArrayView, DType, Scalar, itemsize
+from npgpu.lib.view cimport ArrayView, DType, Scalar, itemsize, kNumDTypes
 from npgpu import _array
 
 _PY_SCALARS = (bool, int, float, complex)
@@ -337,27 +337,36 @@ def _overlaps(x, out):
         and x.shape == out.shape)
 
 
-_same_dtype_result = {}  # (op, operand dtype code) -> (result dtype, its code)
+# Per (operation, operand dtype): the code of the result dtype when two arrays of that dtype run that dtype's
+# own loop, -1 when they do not (another loop, or integer power, whose negative exponents the general path
+# checks), kUnresolved before the first call. A C table: the fast path does no Python-level lookups.
+cdef enum:
+    kMaxOps = 64
+    kUnresolved = -2
+cdef signed char _fast_result[kMaxOps][kNumDTypes]
+for _i in range(kMaxOps):
+    for _j in range(kNumDTypes):
+        _fast_result[_i][_j] = kUnresolved
+assert <int>ElementwiseOp.Axpy < kMaxOps  # Axpy is the last operation
 
 
 cdef object fast_same_dtype(ElementwiseOp op, object ufunc, Array A, Array B, object out, StreamHandle s):
-    """Two device arrays of one dtype and shape, out new or exactly right: no Python-level type work beyond
-    one dict lookup. None when the call does not qualify."""
-    if op == ElementwiseOp.Power and A._dtype.kind == "i":
-        return None  # negative exponents must raise: the general path checks them
-    key = (<int>op, <int>A.view.dtype)
-    cached = _same_dtype_result.get(key)
-    if cached is None:
-        loop = resolve(ufunc, (A._dtype, A._dtype))
-        if loop[0] != A._dtype:
-            return None
-        cached = (loop[-1], <int>dtype_code(loop[-1]))
-        _same_dtype_result[key] = cached
-    res = (<tuple>cached)[0]
-    cdef DType rd = <DType><int>(<tuple>cached)[1]
+    """Two device arrays of one dtype and shape, out new or exactly right: no Python-level type work. None
+    when the call does not qualify."""
+    cdef int code = _fast_result[<int>op][<int>A.view.dtype]
+    if code == kUnresolved:
+        code = -1
+        if not (op == ElementwiseOp.Power and A._dtype.kind == "i"):
+            loop = resolve(ufunc, (A._dtype, A._dtype))
+            if loop[0] == A._dtype:
+                code = <int>dtype_code(loop[-1])
+        _fast_result[<int>op][<int>A.view.dtype] = code
+    if code < 0:
+        return None
+    cdef DType rd = <DType>code
     cdef Array O
     if out is None:
-        O = new_array_like_view(A.view, res, rd, s)
+        O = new_array_like_view(A.view, numpy_dtype(rd), rd, s)
     elif type(out) is Array and (<Array>out).view.dtype == rd and (<Array>out).view.device == A.view.device \
             and same_shape((<Array>out).view, A.view) and not (<Array>out).view.readonly \
             and not needs_private_copy(A.view, (<Array>out).view) \

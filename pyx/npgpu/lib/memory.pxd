@@ -1,5 +1,6 @@
 # Declarations of csrc/include/npgpu/memory.hpp.
 from libc.stdint cimport int64_t
+from libcpp.memory cimport shared_ptr
 from npgpu._errors cimport raise_py_error
 from npgpu.lib.runtime cimport StreamHandle
 
@@ -11,6 +12,10 @@ cdef extern from "npgpu/memory.hpp" namespace "npgpu" nogil:
         int device()
         StreamHandle stream()
         void set_stream(StreamHandle s)
+
+    # One allocation for the buffer and its reference count (reset(new DeviceBuffer) makes two).
+    shared_ptr[DeviceBuffer] make_device_buffer "std::make_shared<npgpu::DeviceBuffer>"(
+        int64_t nbytes, int device, StreamHandle stream) except +raise_py_error
 
     cdef cppclass PinnedBuffer:
         PinnedBuffer(int64_t nbytes) except +raise_py_error

@@ -20,6 +20,7 @@ cdef extern from "npgpu/dtype.hpp" namespace "npgpu" nogil:
         Complex128
         Float16
         BFloat16
+    enum: kNumDTypes
     int64_t itemsize(DType t)
     const char* dtype_name(DType t)
 
