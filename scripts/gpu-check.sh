@@ -53,12 +53,14 @@ if phase sanitizer; then
   # compute-sanitizer on the GPU tests of our own code (interop tests load other libraries' kernels).
   SAN_TESTS=${SAN_TESTS:-"tests/test_elementwise.py tests/test_blas.py tests/test_rtc.py tests/test_add.py tests/test_launch.py tests/test_array.py tests/test_memory.py tests/test_stencil.py"}
   SAN_TESTS=$(for t in $SAN_TESTS; do case "$t" in /*) echo "$t" ;; *) echo "$SRC/$t" ;; esac; done)
+  # Deselected: out-of-memory tests, and the pool-trim tests, whose bounds on reserved memory assume the
+  # pool's own chunking (memcheck pads every allocation, so the pool lays blocks out differently).
   for tool in ${SAN_TOOLS:-memcheck}; do
     # shellcheck disable=SC2086
     # --report-api-errors no: looking up a run-time kernel's parameter count asks for one past the last
     # parameter, an API "error" by design (see rtc.cpp); memory errors are still reported.
     NPGPU_BACKEND=cuda compute-sanitizer --tool "$tool" --error-exitcode 99 --target-processes all --report-api-errors no \
-      "$PY" -m pytest $SAN_TESTS -q -p no:cacheprovider -m "not slow" -k "not out_of_memory and not oom" \
+      "$PY" -m pytest $SAN_TESTS -q -p no:cacheprovider -m "not slow" -k "not out_of_memory and not oom and not trim" \
       >"$OUT_DIR/sanitizer-$tool.log" 2>&1
     r=$?
     [ $r -ne 0 ] && rc_san=$r
