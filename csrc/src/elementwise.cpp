@@ -209,8 +209,8 @@ int check_operands(ElementwiseOp op, const Operand* inputs, int n, const ArrayVi
 
 DType elementwise_result_dtype(ElementwiseOp op, DType compute) {
   DType result = compute;
-  Operand dummy[3];
-  detail::dispatch_loop(op, loop_dtype(compute), dummy, [&](auto, auto rtag, const auto&...) {
+  static const Operand kNoOperands[3]{};  // dispatch_loop wants operands; built once (they are ~1.7 KB)
+  detail::dispatch_loop(op, loop_dtype(compute), kNoOperands, [&](auto, auto rtag, const auto&...) {
     result = detail::dtype_of<typename decltype(rtag)::type>();
   });
   return result;

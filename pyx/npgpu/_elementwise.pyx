@@ -366,7 +366,7 @@ cdef object fast_same_dtype(ElementwiseOp op, object ufunc, Array A, Array B, ob
     cdef DType rd = <DType>code
     cdef Array O
     if out is None:
-        O = new_array_like_view(A.view, numpy_dtype(rd), rd, s)
+        O = new_array_like_view(A.view, A._dtype if rd == A.view.dtype else numpy_dtype(rd), rd, s)
     elif type(out) is Array and (<Array>out).view.dtype == rd and (<Array>out).view.device == A.view.device \
             and same_shape((<Array>out).view, A.view) and not (<Array>out).view.readonly \
             and not needs_private_copy(A.view, (<Array>out).view) \
