@@ -159,11 +159,11 @@ void backend_copy(const ArrayView& src, const ArrayView& dst, StreamHandle strea
   else cuda::copy(src, dst, stream);
 }
 
-// Validated operands on one device (current): convert what is not of the loop's types, run the loop.
+// Validated operands on one device (current): convert what is not of the loop's types, run the loop, whose
+// result dtype (elementwise_result_dtype, which the caller has already asked for) is `result`.
 void run_converted(ElementwiseOp op, const Operand* inputs, int n, const ArrayView& out, DType compute,
-                   StreamHandle stream) {
+                   DType result, StreamHandle stream) {
   const DType loop = loop_dtype(compute);
-  const DType result = elementwise_result_dtype(op, loop);
   bool ready = out.dtype == result;  // the common case: run on the caller's operands, no copies of them
   for (int k = 0; k < n && ready; ++k) ready = inputs[k].is_scalar || inputs[k].view.dtype == input_dtype(op, k, loop);
   if (ready) {
@@ -221,10 +221,10 @@ void elementwise(ElementwiseOp op, const Operand* inputs, int n, const ArrayView
   const ArrayView* views[4];
   const int nviews = check_operands(op, inputs, n, out, views);
   const int dev = detail::common_device(views, nviews, elementwise_op_name(op));
-  elementwise_result_dtype(op, compute);  // a TypeError before any work when there is no such loop
+  const DType result = elementwise_result_dtype(op, compute);  // a TypeError before any work if no such loop
   if (out.size() == 0) return;
   if (dev != kHostDevice) set_current_device(dev);
-  run_converted(op, inputs, n, out, compute, stream);
+  run_converted(op, inputs, n, out, compute, result, stream);
 }
 
 void elementwise_staged(ElementwiseOp op, const Operand* inputs, int n, const ArrayView& out, DType compute,
@@ -237,7 +237,7 @@ void elementwise_staged(ElementwiseOp op, const Operand* inputs, int n, const Ar
     if (!v->is_c_contiguous()) throw InvalidArgument("staged operation: host operands must be C-contiguous");
   }
   require_device(device);
-  elementwise_result_dtype(op, compute);
+  const DType result = elementwise_result_dtype(op, compute);
   const std::int64_t count = out.size();
   if (count == 0) return;
   set_current_device(device);
@@ -260,7 +260,7 @@ void elementwise_staged(ElementwiseOp op, const Operand* inputs, int n, const Ar
                            in[k].view = make_contiguous_view(dev[slot[k]], inputs[k].view.dtype, 1, &chunk, device);
                        }
                        const ArrayView o = make_contiguous_view(dev[out_slot], out.dtype, 1, &chunk, device);
-                       run_converted(op, in, n, o, compute, s);
+                       run_converted(op, in, n, o, compute, result, s);
                      });
 }
 

@@ -9,7 +9,6 @@ from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer, PyCapsule_Is
 from cpython.ref cimport Py_INCREF, Py_DECREF, PyObject
 from libc.stdint cimport int64_t, uint64_t, uintptr_t
 from libc.stdlib cimport malloc, free
-from libcpp.memory cimport make_shared, shared_ptr
 
 from npgpu._runtime cimport current_stream_handle, resolve_stream, resolve_device, stream_to_cai
 from npgpu.lib cimport runtime as rt
