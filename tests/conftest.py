@@ -4,6 +4,8 @@
 - Tests marked ``@pytest.mark.gpu`` are skipped, with the reason CUDA gave, when there is none.
 - ``backend``: runs a NumPy-input test on the host ("cpu") backend and on the GPU ("cuda"; skipped
   without a GPU), inside ``npgpu.use_backend(name)``.
+- ``array_device``: runs a device-array test on the host device ("cpu", everywhere) and on the GPU
+  ("cuda"; skipped without a GPU); pass it as ``device=`` when creating arrays.
 - ``rng``: a NumPy Generator with a fixed seed.
 - ``random_array(shape, dtype)``: random arrays of any supported dtype, never holding zeros (bool arrays
   mix True and False but always hold a True), so an output that was never written is noticed.
@@ -50,6 +52,14 @@ def backend(request):
     """The backend NumPy-input calls run on for this test ('cpu' or 'cuda')."""
     with npgpu.use_backend(request.param):
         assert npgpu.get_backend() == request.param
+        yield request.param
+
+
+@pytest.fixture(params=["cpu", pytest.param("cuda", marks=pytest.mark.gpu)])
+def array_device(request):
+    """The device npgpu.Arrays of this test live on ('cpu' or 'cuda'); it is also the default device of
+    array creation inside the test (``npgpu.use_backend``)."""
+    with npgpu.use_backend(request.param):
         yield request.param
 
 

@@ -46,6 +46,13 @@ from npgpu._rtc import CompileError, In, InOut, Kernel, Out, SourceModule
 from npgpu._rtc_elementwise import ElementwiseKernel
 from npgpu._vectorize import vectorize
 from npgpu._paths import get_cmake_dir, get_include, get_library_dir
+# The Array API namespace: dtypes and their functions, creation, manipulation, composed elementwise
+# functions, and the table behind Array.__array_function__ (each module lists its names in __all__).
+from npgpu import _creation, _dtypes, _elementwise_composed, _manipulation, _numpy_functions
+from npgpu._dtypes import *  # noqa: F401,F403
+from npgpu._creation import *  # noqa: F401,F403
+from npgpu._manipulation import *  # noqa: F401,F403
+from npgpu._elementwise_composed import *  # noqa: F401,F403
 
 __version__ = "0.1.0"
 
@@ -72,3 +79,4 @@ __all__ = [
     "nanargmax", "nanargmin", "nanmax", "nanmean", "nanmin", "nanprod", "nanstd", "nansum", "nanvar", "norm",
     "prod", "std", "sum", "var",
 ]
+__all__ += _dtypes.__all__ + _creation.__all__ + _manipulation.__all__ + _elementwise_composed.__all__

@@ -21,6 +21,8 @@ cdef DType dtype_code(object dtype) except *
 cdef object numpy_dtype(DType code)
 cdef Array wrap_view(const ArrayView& view, object base, object np_dtype, StreamHandle stream)
 cdef ArrayView host_view(object arr, bint writable) except *
+cdef object host_ndarray(Array a)
+cdef Array wrap_host(object arr)
 cdef Array upload(object host, int device, StreamHandle stream)
 cdef ArrayView _broadcast_to(const ArrayView& v, tuple shape, str message) except *
 cdef struct Extent:

@@ -1,6 +1,6 @@
 # cython: language_level=3
-"""npgpu.Array: memory on a GPU with a NumPy dtype, shape and strides; conversion to and from NumPy, the CUDA
-Array Interface and DLPack."""
+"""npgpu.Array: memory on a GPU, or on the host device ("cpu"), with a NumPy dtype, shape and strides;
+conversion to and from NumPy, the CUDA Array Interface and DLPack."""
 import operator
 
 import numpy as np
@@ -9,19 +9,30 @@ from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer, PyCapsule_Is
 from cpython.ref cimport Py_INCREF, Py_DECREF, PyObject
 from libc.stdint cimport int64_t, uint64_t, uintptr_t
 from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy
 
-from npgpu._runtime cimport current_stream_handle, resolve_stream, resolve_device, stream_to_cai
+from npgpu._runtime cimport (current_stream_handle, resolve_stream, resolve_device, resolve_array_device,
+                             stream_to_cai)
 from npgpu.lib cimport runtime as rt
 from libcpp.memory cimport unique_ptr
 from npgpu.lib.memory cimport PinnedBuffer, copy_bytes, fill_pattern, make_device_buffer
 from npgpu.lib.view cimport ArrayView, DType, itemsize, kHostDevice
 from npgpu.lib.elementwise cimport copy as c_copy
+from npgpu.lib.creation cimport arange_fill
+from npgpu.lib.view cimport Scalar
 
 from npgpu._errors cimport raise_py_error
+from npgpu import _runtime
+
+# The Array API standard revisions npgpu's namespace answers for (__array_namespace__'s api_version).
+_API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12")
 
 cdef extern from "npgpu/view.hpp" namespace "npgpu" nogil:
     ArrayView make_contiguous_view(void* data, DType dtype, int ndim, const int64_t* shape,
                                    int device) except +raise_py_error
+
+cdef extern from "stdlib.h" nogil:
+    int posix_memalign(void** memptr, size_t alignment, size_t size)
 
 cdef extern from "dlpack.h" nogil:
     ctypedef struct DLPackVersion:
@@ -111,6 +122,26 @@ cdef Array wrap_view(const ArrayView& view, object base, object np_dtype, Stream
     return a
 
 
+cdef class _HostMemory:
+    """Host memory of a host-device ("cpu") Array: 64-byte aligned, freed with the last array using it."""
+    cdef void* data
+    cdef int64_t nbytes
+
+    def __dealloc__(self):
+        free(self.data)
+
+
+cdef void* _host_alloc(Array a, int64_t nbytes) except NULL:
+    cdef _HostMemory m = _HostMemory.__new__(_HostMemory)
+    cdef void* p = NULL
+    if posix_memalign(&p, 64, <size_t>(nbytes if nbytes > 0 else 1)) != 0:
+        raise MemoryError(f"out of host memory allocating {nbytes} bytes")
+    m.data = p
+    m.nbytes = nbytes
+    a.base = m
+    return p
+
+
 cdef Array new_array(tuple shape, object dtype, int device, StreamHandle stream):
     cdef int64_t dims[32]
     cdef int nd = len(shape)
@@ -123,9 +154,12 @@ cdef Array new_array(tuple shape, object dtype, int device, StreamHandle stream)
     cdef ArrayView v = make_contiguous_view(NULL, dt, nd, dims, device)
     cdef Array a = Array.__new__(Array)
     cdef int64_t nbytes = v.size() * itemsize(dt)
-    with nogil:
-        a.buf = make_device_buffer(nbytes, device, stream)
-    v.data = a.buf.get().data()
+    if device == kHostDevice:
+        v.data = _host_alloc(a, nbytes)
+    else:
+        with nogil:
+            a.buf = make_device_buffer(nbytes, device, stream)
+        v.data = a.buf.get().data()
     a.view = v
     a._dtype = numpy_dtype(dt)
     a._shape = shape
@@ -138,8 +172,11 @@ cdef Array new_array_like_view(const ArrayView& like, object dtype, DType dt, St
     cdef ArrayView v = make_contiguous_view(NULL, dt, like.ndim, like.shape, like.device)
     cdef Array a = Array.__new__(Array)
     cdef int64_t nbytes = v.size() * itemsize(dt)
-    a.buf = make_device_buffer(nbytes, like.device, stream)  # stream-ordered: returns at once
-    v.data = a.buf.get().data()
+    if like.device == kHostDevice:
+        v.data = _host_alloc(a, nbytes)
+    else:
+        a.buf = make_device_buffer(nbytes, like.device, stream)  # stream-ordered: returns at once
+        v.data = a.buf.get().data()
     a.view = v
     a._dtype = dtype
     a.stream = stream
@@ -165,6 +202,38 @@ cdef ArrayView host_view(object arr, bint writable) except *:
         v.strides[i] = strides[i]
     v.data = <void*><uintptr_t>arr.__array_interface__["data"][0] if arr.size else NULL
     return v
+
+
+class _HostInterface:
+    """Describes a host Array's memory to NumPy (``__array_interface__``) and keeps the Array alive."""
+    __slots__ = ("__array_interface__", "array")
+
+    def __init__(self, iface, array):
+        self.__array_interface__ = iface
+        self.array = array
+
+
+cdef dict _host_iface(Array a):
+    return {"shape": a.shape, "typestr": a._dtype.str, "version": 3,
+            "data": (<uintptr_t>a.view.data, bool(a.view.readonly)),
+            "strides": None if a.view.is_c_contiguous() else a.strides}
+
+
+cdef object host_ndarray(Array a):
+    """A NumPy array sharing a host Array's memory (no copy)."""
+    arr = np.asarray(_HostInterface(_host_iface(a), a))
+    if arr.dtype != a._dtype:  # bfloat16's typestr is a plain 2-byte void
+        arr = arr.view(a._dtype)
+    return arr
+
+
+cdef object _host_values(Array a):
+    return host_ndarray(a) if a.view.device == kHostDevice else a.get()
+
+
+cdef Array wrap_host(object arr):
+    """A host Array sharing the memory of the NumPy array `arr` (supported dtype, aligned, native order)."""
+    return wrap_view(host_view(arr, False), arr, arr.dtype, <StreamHandle>NULL)
 
 
 def _normalize_shape(shape):
@@ -207,11 +276,14 @@ def _binary_operator(name, a, b):
 
 
 cdef class Array:
-    """An n-dimensional array in GPU memory.
+    """An n-dimensional array on a GPU or on the host device ("cpu").
 
-    Create one with :func:`npgpu.asarray`, :func:`npgpu.empty`, :func:`npgpu.zeros` or :func:`npgpu.full`;
-    bring it back with ``.get()`` or ``numpy.asarray(arr)``. Arrays share memory with CuPy, PyTorch, JAX and
-    Numba through ``__cuda_array_interface__`` and DLPack, without copies.
+    Create one with :func:`npgpu.asarray`, :func:`npgpu.empty`, :func:`npgpu.zeros`, :func:`npgpu.arange`...
+    (``device=`` picks where; the default is the current GPU, or the host when there is no GPU or the host
+    backend is chosen); bring it back with ``.get()`` or ``numpy.asarray(arr)``; move it with
+    ``.to_device()``. Operations run where the array lives, with the same semantics and dtype rules on both.
+    GPU arrays share memory with CuPy, PyTorch, JAX and Numba through ``__cuda_array_interface__`` and DLPack,
+    host arrays with NumPy through ``__array_interface__`` and DLPack, without copies.
     """
 
     def __init__(self, *args, **kwargs):
@@ -251,9 +323,18 @@ cdef class Array:
 
     @property
     def device(self):
-        """The npgpu.Device holding the data."""
-        from npgpu._runtime import Device
-        return Device(self.view.device)
+        """Where the data lives: an npgpu.Device for a GPU, ``npgpu.cpu`` for the host."""
+        if self.view.device == kHostDevice:
+            return _runtime.cpu
+        return _runtime.Device(self.view.device)
+
+    def to_device(self, device, /, *, stream=None):
+        """This array on `device` ("cpu", "cuda", "cuda:N", an int, an npgpu.Device or another array's
+        ``.device``): itself when already there, else a copy."""
+        cdef int d = resolve_array_device(device)
+        if d == self.view.device:
+            return self
+        return _move(self, d, resolve_stream(stream))
 
     @property
     def device_id(self):
@@ -271,7 +352,7 @@ cdef class Array:
     @property
     def flags(self):
         return {"C_CONTIGUOUS": self.view.is_c_contiguous(), "WRITEABLE": not self.view.readonly,
-                "OWNDATA": self.buf.get() != NULL}
+                "OWNDATA": self.buf.get() != NULL or isinstance(self.base, _HostMemory)}
 
     def __len__(self):
         if self.view.ndim == 0:
@@ -279,21 +360,51 @@ cdef class Array:
         return self.view.shape[0]
 
     def __repr__(self):
-        return f"npgpu.Array(shape={self.shape}, dtype={self._dtype}, device={self.view.device})"
+        # NumPy's text with "array" -> "Array" (same width, so continuation lines stay aligned).
+        r = "Array" + repr(_host_values(self))[5:]
+        if self.view.device != kHostDevice:
+            r = r[:-1] + f", device='cuda:{self.view.device}')"
+        return r
+
+    def __str__(self):
+        return str(_host_values(self))
+
+    def __reduce__(self):
+        # Contents travel; the device is kept where it exists when unpickled, else the data lands on the host.
+        return (_unpickle, (self.get(), "cpu" if self.view.device == kHostDevice else self.view.device))
+
+    def __array_namespace__(self, *, api_version=None):
+        """The npgpu module: the Python Array API standard's namespace for npgpu arrays."""
+        if api_version is not None and api_version not in _API_VERSIONS:
+            raise ValueError(f"npgpu implements the array API standard {_API_VERSIONS[-1]}; "
+                             f"api_version {api_version!r} is not supported")
+        import npgpu
+        return npgpu
+
+    def __array_function__(self, func, types, args, kwargs):
+        """NumPy's functions on npgpu arrays run in npgpu and return npgpu arrays; a NumPy function npgpu
+        lacks raises TypeError instead of copying the data to the host."""
+        from npgpu._numpy_functions import array_function
+        return array_function(func, types, args, kwargs)
 
     # -- transfers
     def get(self, stream=None, out=None):
         """Copy to a new NumPy array (or into `out`, a C-contiguous NumPy array of the same shape and dtype);
         returns when the data is on the host."""
         cdef StreamHandle s = resolve_stream(stream)
-        cdef Array src = self if self.view.is_c_contiguous() else self.copy(stream=stream)
-        if out is None:
-            out = np.empty(self.shape, dtype=self._dtype)
-        else:
+        if out is not None:
             if not isinstance(out, np.ndarray) or out.shape != self.shape or out.dtype != self._dtype \
                     or not out.flags.c_contiguous or not out.flags.writeable:
                 raise ValueError(f"out must be a writeable C-contiguous numpy array of shape {self.shape} "
                                  f"and dtype {self._dtype}")
+        if self.view.device == kHostDevice:
+            if out is None:
+                return np.array(host_ndarray(self), order="C", copy=True)
+            np.copyto(out, host_ndarray(self))
+            return out
+        cdef Array src = self if self.view.is_c_contiguous() else self.copy(stream=stream)
+        if out is None:
+            out = np.empty(self.shape, dtype=self._dtype)
         cdef int64_t nbytes = src.view.size() * itemsize(src.view.dtype)
         cdef void* dst = <void*><uintptr_t>out.__array_interface__["data"][0] if nbytes else NULL
         if nbytes:
@@ -304,10 +415,25 @@ cdef class Array:
         return out
 
     def __array__(self, dtype=None, copy=None):
+        if self.view.device == kHostDevice:  # NumPy sees the memory itself, as np.asarray does
+            a = host_ndarray(self)
+            if dtype is not None and np.dtype(dtype) != a.dtype:
+                if copy is False:
+                    raise ValueError(f"converting {a.dtype} to {np.dtype(dtype)} needs a copy, but copy=False")
+                return a.astype(dtype)
+            return a.copy() if copy else a
         if copy is False:
-            raise ValueError("an npgpu.Array cannot be viewed as a NumPy array without a copy; use .get()")
+            raise ValueError("an npgpu.Array on a GPU cannot be viewed as a NumPy array without a copy; "
+                             "use .get()")
         a = self.get()
         return a if dtype is None else a.astype(dtype, copy=False)
+
+    @property
+    def __array_interface__(self):
+        if self.view.device != kHostDevice:
+            raise AttributeError("an npgpu.Array on a GPU has no __array_interface__ (host memory only); "
+                             "use __cuda_array_interface__, DLPack or .get()")
+        return _host_iface(self)
 
     def copy(self, stream=None):
         """A C-contiguous copy on the same device."""
@@ -416,6 +542,13 @@ cdef class Array:
     def T(self):
         return self.transpose()
 
+    @property
+    def mT(self):
+        """The last two axes swapped (a stack of matrices transposed), as the Array API's ``mT``."""
+        if self.view.ndim < 2:
+            raise ValueError(f"mT needs an array of at least 2 dimensions, not {self.view.ndim}")
+        return self.swapaxes(-1, -2)
+
     def swapaxes(self, axis1, axis2):
         order = list(range(self.view.ndim))
         a, b = _normalize_axis(axis1, self.view.ndim), _normalize_axis(axis2, self.view.ndim)
@@ -453,7 +586,7 @@ cdef class Array:
     def imag(self):
         """The imaginary part: a view for complex arrays; a read-only array of zeros otherwise."""
         if self._dtype.kind != "c":
-            z = full(self.shape, 0, dtype=self._dtype, device=self.view.device)
+            z = full(self.shape, 0, dtype=self._dtype, device=self.device)
             (<Array>z).view.readonly = True
             return z
         return self._part_view(1)
@@ -475,6 +608,9 @@ cdef class Array:
     # -- interoperability
     @property
     def __cuda_array_interface__(self):
+        if self.view.device == kHostDevice:
+            raise AttributeError("a host (cpu) npgpu.Array has no __cuda_array_interface__; use "
+                                 "__array_interface__, DLPack or .to_device('cuda')")
         return {
             "shape": self.shape,
             "typestr": self._dtype.str,
@@ -486,12 +622,22 @@ cdef class Array:
         }
 
     def __dlpack_device__(self):
+        if self.view.device == kHostDevice:
+            return (kDLCPU, 0)
         return (kDLCUDA, self.view.device)
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
-        """Export as a DLPack capsule. The consumer's `stream` waits for the work that produced this array."""
-        if dl_device is not None and tuple(dl_device) != (kDLCUDA, self.view.device):
-            raise BufferError(f"npgpu arrays can be exported only to their own device (cuda:{self.view.device})")
+        """Export as a DLPack capsule. The consumer's `stream` waits for the work that produced this array.
+        ``dl_device=(kDLCPU, 0)`` exports a GPU array's host copy (unless ``copy=False``)."""
+        versioned = max_version is not None and tuple(max_version) >= (1, 0)
+        own = self.__dlpack_device__()
+        if dl_device is not None and tuple(dl_device) != own:
+            if tuple(dl_device) == (kDLCPU, 0) and copy is not False:
+                return _export_dlpack(self.to_device("cpu"), versioned, True)
+            raise BufferError(f"npgpu cannot export an array on {self.device} to DLPack device "
+                              f"{tuple(dl_device)}" + (" without a copy" if copy is False else ""))
+        if self.view.device == kHostDevice:
+            return _export_dlpack(self.copy() if copy else self, versioned, bool(copy))
         cdef Array src = self.copy() if copy else self
         cdef StreamHandle consumer
         if stream != -1:
@@ -499,7 +645,6 @@ cdef class Array:
             consumer = resolve_stream(1 if stream is None else stream)
             rt.set_current_device(src.view.device)
             rt.stream_wait_stream(consumer, src.stream)
-        versioned = max_version is not None and tuple(max_version) >= (1, 0)
         return _export_dlpack(src, versioned, bool(copy))
 
     # -- operators (the operations themselves live in their families' modules; see _binary_operator)
@@ -859,32 +1004,78 @@ cdef bint _views_overlap(const ArrayView& a, const ArrayView& b) noexcept nogil:
 
 # ------------------------------------------------------------------------------------------------ creation
 
-def empty(shape, dtype=np.float64, device=None, stream=None):
-    """A new uninitialised device array."""
+def _unpickle(data, device):
+    if device != "cpu" and device >= _runtime.device_count():
+        device = "cpu"
+    return asarray(data, device=device)
+
+
+def empty(shape, dtype=None, device=None, stream=None):
+    """A new uninitialised array (float64 by default) on `device` (None: the default device; "cpu", "cuda",
+    "cuda:N", an int, an npgpu.Device)."""
     shape = _normalize_shape(shape)
-    return new_array(shape, np.dtype(dtype), resolve_device(device), resolve_stream(stream))
+    return new_array(shape, np.dtype(np.float64 if dtype is None else dtype), resolve_array_device(device),
+                     resolve_stream(stream))
 
 
-def zeros(shape, dtype=np.float64, device=None, stream=None):
-    """A new device array of zeros."""
-    return full(shape, 0, dtype=dtype, device=device, stream=stream)
+def zeros(shape, dtype=None, device=None, stream=None):
+    """A new array of zeros (float64 by default) on `device`."""
+    return full(shape, 0, dtype=np.float64 if dtype is None else dtype, device=device, stream=stream)
 
 
 def full(shape, fill_value, dtype=None, device=None, stream=None):
-    """A new device array filled with `fill_value` (dtype as NumPy's ``full`` picks it when not given)."""
+    """A new array filled with `fill_value` on `device` (dtype as NumPy's ``full`` picks it when not given:
+    bool, int64, float64 or complex128 for Python scalars)."""
     shape = _normalize_shape(shape)
+    if isinstance(fill_value, Array):
+        if (<Array>fill_value).view.ndim != 0:
+            raise ValueError("fill_value must be a scalar")
+        fill_value = (<Array>fill_value)._scalar_value()
     value = np.array(fill_value, dtype=dtype)
     if value.ndim != 0:
         raise ValueError("fill_value must be a scalar")
     cdef StreamHandle s = resolve_stream(stream)
-    cdef Array a = new_array(shape, value.dtype, resolve_device(device), s)
+    cdef Array a = new_array(shape, value.dtype, resolve_array_device(device), s)
+    cdef int64_t n = a.view.size()
+    if n and a.view.device == kHostDevice:
+        host_ndarray(a)[...] = value
+        return a
     pattern = value.tobytes()
     cdef const unsigned char[:] pat = pattern
-    cdef int64_t n = a.view.size()
     if n:
         with nogil:
             fill_pattern(a.view.data, n, &pat[0], <int>pat.shape[0], s)
     return a
+
+
+def fill_arange(Array out, start, step):
+    """Write ``start + i * step`` into the C-contiguous array `out` (flat index i), in one pass on out's
+    device, as numpy.arange fills a result of out's dtype: the first two values are start and start + step
+    converted to the dtype, and their difference (in the dtype) is the step from then on."""
+    dt = out._dtype
+    b0 = np.array(start).astype(dt)
+    b1 = np.array(start + step).astype(dt)
+    cdef Scalar s0, d
+    s0.dtype = out.view.dtype
+    d.dtype = out.view.dtype
+    if dt.kind in "biu":
+        s0.value.u = <uint64_t>(int(b0) & 0xFFFFFFFFFFFFFFFF)
+        d.value.u = <uint64_t>((int(b1) - int(b0)) & 0xFFFFFFFFFFFFFFFF)
+    elif dt.kind == "c":
+        delta = b1 - b0
+        s0.value.c[0] = b0.real
+        s0.value.c[1] = b0.imag
+        d.value.c[0] = delta.real
+        d.value.c[1] = delta.imag
+    elif dt.itemsize == 2:  # float16 / bfloat16: NumPy's fill subtracts in float32
+        s0.value.f = float(b0)
+        d.value.f = float(np.float32(float(b1)) - np.float32(float(b0)))
+    else:
+        s0.value.f = float(b0)
+        d.value.f = float(b1 - b0)
+    with nogil:
+        arange_fill(out.view, s0, d, out.stream)
+    return out
 
 
 def _from_cai(obj, iface, device, stream):
@@ -941,14 +1132,17 @@ _DL_CODES = {(kDLBool, 8): "bool", (kDLInt, 8): "int8", (kDLInt, 16): "int16", (
              (kDLBfloat, 16): "bfloat16"}
 
 
-def from_dlpack(obj, device=None, stream=None, copy=None):
-    """An npgpu.Array sharing memory with a DLPack producer on the GPU (CuPy, PyTorch, JAX, ...). A
-    producer on the CPU is copied to the current device."""
+def from_dlpack(obj, /, *, device=None, stream=None, copy=None):
+    """An npgpu.Array sharing memory with a DLPack producer (CuPy, PyTorch, JAX, NumPy, ...): on the GPU for
+    a GPU producer, on the host for a CPU producer, unless `device` names another device (then a copy)."""
     if not hasattr(obj, "__dlpack__"):
         raise TypeError(f"{type(obj).__name__} does not support DLPack (no __dlpack__ method)")
     dev_type, dev_id = obj.__dlpack_device__() if hasattr(obj, "__dlpack_device__") else (kDLCUDA, 0)
     if dev_type in (kDLCPU, kDLCUDAHost):
-        return asarray(np.from_dlpack(obj), device=device, stream=stream)
+        host = np.from_dlpack(obj) if copy is None else np.from_dlpack(obj, copy=copy)
+        return asarray(host, device="cpu" if device is None else device, stream=stream, copy=copy)
+    if device is not None and resolve_array_device(device) == kHostDevice:
+        return asarray(from_dlpack(obj, stream=stream), device="cpu", copy=copy)
     if dev_type not in (kDLCUDA, kDLCUDAManaged):
         raise BufferError(f"DLPack device type {dev_type} is not a CUDA device")
     cdef StreamHandle ours = resolve_stream(stream)
@@ -1061,8 +1255,12 @@ cdef object _export_dlpack(Array a, bint versioned, bint copied):
         ml.deleter = _legacy_deleter
         t = &ml.dl_tensor
     t.data = a.view.data
-    t.device.device_type = kDLCUDA
-    t.device.device_id = a.view.device
+    if a.view.device == kHostDevice:
+        t.device.device_type = kDLCPU
+        t.device.device_id = 0
+    else:
+        t.device.device_type = kDLCUDA
+        t.device.device_id = a.view.device
     t.ndim = a.view.ndim
     dt = a._dtype
     t.dtype.code = (kDLBool if dt.kind == "b" else kDLInt if dt.kind == "i" else kDLUInt if dt.kind == "u"
@@ -1078,30 +1276,36 @@ cdef object _export_dlpack(Array a, bint versioned, bint copied):
 
 
 def asarray(obj, dtype=None, device=None, stream=None, copy=None):
-    """An npgpu.Array from a NumPy array (or anything NumPy accepts), an object with
+    """An npgpu.Array from a NumPy array (or anything NumPy accepts: lists, scalars, buffers), an object with
     ``__cuda_array_interface__`` or ``__dlpack__`` on the GPU (shared, not copied), or an npgpu.Array.
 
-    `copy`: None copies only when needed, True always, False raises if a copy is needed.
+    `device`: None (the object's own device for arrays, else the default device: the current GPU, or the host
+    when there is no GPU or the host backend is chosen), "cpu", "cuda", "cuda:N", an int or an npgpu.Device.
+    On the host, NumPy arrays are shared, not copied, as numpy.asarray does. `copy`: None copies only when
+    needed, True always, False raises ValueError if a copy is needed.
     """
     cdef Array a
+    cdef int d
+    cdef StreamHandle s
     if isinstance(obj, Array):
         a = <Array>obj
-        if dtype is not None and np.dtype(dtype) != a._dtype:
-            if copy is False:
-                raise ValueError("a dtype conversion needs a copy, but copy=False")
-            return a.astype(dtype, stream=stream)
-        return a.copy(stream=stream) if copy else a
-    iface = getattr(obj, "__cuda_array_interface__", None)
-    if iface is not None and not isinstance(obj, np.ndarray):
-        a = _from_cai(obj, iface, device, stream)
-    elif hasattr(obj, "__dlpack__") and hasattr(obj, "__dlpack_device__") \
-            and obj.__dlpack_device__()[0] in (kDLCUDA, kDLCUDAManaged):
-        a = from_dlpack(obj, stream=stream)
     else:
-        if copy is False:
-            raise ValueError("moving host data to the GPU needs a copy, but copy=False")
-        host = np.asarray(obj, dtype=dtype, order="C")  # not ascontiguousarray: it makes 0-d arrays 1-d
-        return upload(host, resolve_device(device), resolve_stream(stream))
+        iface = getattr(obj, "__cuda_array_interface__", None)
+        if iface is not None and not isinstance(obj, np.ndarray):
+            a = _from_cai(obj, iface, None if device is None or resolve_array_device(device) == kHostDevice
+                          else device, stream)
+        elif hasattr(obj, "__dlpack__") and hasattr(obj, "__dlpack_device__") \
+                and obj.__dlpack_device__()[0] in (kDLCUDA, kDLCUDAManaged):
+            a = from_dlpack(obj, stream=stream)
+        else:
+            return _from_host_data(obj, dtype, resolve_array_device(device), stream, copy)
+    if device is not None:
+        d = resolve_array_device(device)
+        if d != a.view.device:
+            if copy is False:
+                raise ValueError(f"moving an array from {a.device} to {device} needs a copy, but copy=False")
+            a = _move(a, d, resolve_stream(stream))
+            copy = False  # a is new
     if dtype is not None and np.dtype(dtype) != a._dtype:
         if copy is False:
             raise ValueError("a dtype conversion needs a copy, but copy=False")
@@ -1109,12 +1313,42 @@ def asarray(obj, dtype=None, device=None, stream=None, copy=None):
     return a.copy(stream=stream) if copy else a
 
 
+cdef Array _from_host_data(object obj, object dtype, int device, object stream, object copy):
+    """An Array on `device` from anything NumPy takes. On the host a NumPy array is shared where its layout
+    allows (any strides; aligned, native byte order, a dtype npgpu supports)."""
+    if device != kHostDevice:
+        if copy is False:
+            raise ValueError("moving host data to the GPU needs a copy, but copy=False")
+        host = np.asarray(obj, dtype=dtype, order="C")  # not ascontiguousarray: it makes 0-d arrays 1-d
+        return upload(host, device, resolve_stream(stream))
+    host = np.array(obj, dtype=dtype, copy=True if copy else (False if copy is False else None))
+    dtype_code(host.dtype.newbyteorder("=") if host.dtype.byteorder not in "=|" else host.dtype)
+    if not host.flags.aligned or host.dtype.byteorder not in "=|":
+        if copy is False:
+            raise ValueError("an unaligned or byte-swapped NumPy array needs a copy, but copy=False")
+        host = host.astype(host.dtype.newbyteorder("="), order="C")
+    return wrap_host(host)
+
+
+cdef Array _move(Array a, int device, StreamHandle s):
+    """A copy of `a` on `device` (host or GPU)."""
+    if a.view.device == kHostDevice:
+        return upload(np.ascontiguousarray(host_ndarray(a)), device, s)
+    host = a.get(stream=<uintptr_t>s if <uintptr_t>s != 0 else 1)
+    if device == kHostDevice:
+        return wrap_host(host)
+    return upload(host, device, s)  # GPU to GPU, staged through the host
+
+
 cdef Array upload(object host, int device, StreamHandle s):
     """A new device array holding a copy of the C-contiguous NumPy array `host` (queued on s)."""
     cdef Array a = new_array(tuple(host.shape), host.dtype, device, s)
     cdef int64_t nbytes = a.view.size() * itemsize(a.view.dtype)
     cdef void* src = <void*><uintptr_t>host.__array_interface__["data"][0] if nbytes else NULL
-    if nbytes:
+    if nbytes and device == kHostDevice:
+        with nogil:
+            memcpy(a.view.data, src, nbytes)
+    elif nbytes:
         # From pageable memory the copy returns once the source has been read, so `host` may go after it.
         with nogil:
             copy_bytes(a.view.data, src, nbytes, s)

@@ -6,22 +6,25 @@ NumPy semantics throughout: shapes, broadcasting of batch dimensions, type promo
 npgpu.Array operands are computed on their device and give an npgpu.Array; NumPy operands give NumPy
 results, computed on the GPU when the backend is 'cuda' (upload, compute, download into pinned memory) or
 by NumPy itself on the host backend ('cpu': NumPy's matmul/dot/vdot/inner/outer, i.e. NumPy's BLAS).
-Supported dtypes: float16, bfloat16 (needs ml_dtypes), float32, float64, complex64, complex128; integer and
-bool operands raise TypeError on every backend (npgpu does not compute integer products; NumPy would compute
-them exactly, cuBLAS has no exact integer GEMM for every width, so npgpu refuses rather than round).
+Dtypes: float16, bfloat16 (needs ml_dtypes), float32, float64, complex64, complex128 on cuBLAS. Integer and
+bool products are exact with wrap-around, as NumPy's: cuBLAS has no exact integer GEMM for every width, so they
+are computed by NumPy on the host (GPU operands are copied there and the result back). Host-device ("cpu")
+npgpu.Arrays are computed by NumPy on their memory, without copies, and give host Arrays.
 """
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from libc.stdint cimport int64_t, uintptr_t
-from npgpu._array cimport Array, new_array, dtype_code, numpy_dtype, wrap_view, upload as _upload_plain, host_view
+from npgpu._array cimport (Array, new_array, dtype_code, numpy_dtype, wrap_view, upload as _upload_plain, host_view,
+                           host_ndarray, wrap_host)
 from npgpu._runtime cimport resolve_stream, use_cuda_for_host_data
+from npgpu.lib.view cimport kHostDevice
 from npgpu.lib cimport runtime as rt
 from npgpu.lib.blas cimport MatmulPrecision, MatmulReduceMethod, matmul as c_matmul, vdot as c_vdot, \
     matmul_reduce as c_matmul_reduce, cublas_version as c_cublas_version, upload_staged
 from npgpu.lib.runtime cimport StreamHandle
 from npgpu.lib.view cimport ArrayView, DType, itemsize
-from npgpu import _array
+from npgpu import _array, _runtime
 
 _PINNED_RESULT_MAX = 256 << 20
 
@@ -171,6 +174,45 @@ def _host(fn, res, A, B, out=None):
     return fn(A, B) if out is None else fn(A, B, out=out)
 
 
+_NOT_HERE = object()
+
+
+cdef object _numpy_computes(str name, object np_fn, object npgpu_fn, tuple operands, object out, dict kwargs):
+    """The products NumPy computes: those of host-device Arrays (on their memory: no copies; the result a host
+    Array) and integer or bool products (exact, with wrap-around, as NumPy's; GPU operands are copied to the
+    host and the result back). _NOT_HERE for every other call."""
+    arrays = [x for x in operands + (out,) if isinstance(x, Array)]
+    if arrays:
+        device = (<Array>arrays[0]).view.device
+        for x in arrays:
+            if (<Array>x).view.device != device:
+                raise ValueError(f"{name}: operands are on different devices ({arrays[0].device} and {x.device})")
+        _check_no_host_mix(name, operands + (out,))
+        if device != kHostDevice and np.result_type(*[x.dtype for x in operands]).kind not in "biu":
+            return _NOT_HERE
+        nd = [host_ndarray(<Array>x) if device == kHostDevice else (<Array>x).get() for x in operands]
+        if np.result_type(*[x.dtype for x in nd]).kind in "biu":
+            r = np_fn(*nd, **kwargs)
+        else:
+            with _runtime.use_backend("cpu"):
+                r = npgpu_fn(*nd, **kwargs)
+        r = np.asarray(r)
+        if out is not None:
+            if (<Array>out).shape != r.shape:
+                raise ValueError(f"{name}: output shape {out.shape} does not match the result shape {r.shape}")
+            if not np.can_cast(r.dtype, out.dtype, casting="same_kind"):
+                raise TypeError(f"{name}: cannot cast the result from {r.dtype} to the output's {out.dtype} with "
+                                f"casting rule 'same_kind'")
+            out[...] = _array.asarray(r.astype(out.dtype, copy=False), device=out.device)
+            return out
+        return _array.asarray(r, device=arrays[0].device)
+    dts = [np.asarray(x).dtype for x in operands]
+    if np.result_type(*dts).kind in "biu":
+        host = [np.asarray(x) for x in operands]
+        return np_fn(*host, **kwargs) if out is None else np_fn(*host, out=out, **kwargs)
+    return _NOT_HERE
+
+
 cdef object _stream_obj(StreamHandle s):
     return <uintptr_t>s if <uintptr_t>s != 0 else 1
 
@@ -268,7 +310,8 @@ def matmul(a, b, out=None, precision="highest", stream=None):
 
     Dtypes: float16 and bfloat16 (multiplied and accumulated in float32, rounded once on store: what NumPy's
     float16 matmul loop does), float32, float64, complex64, complex128; mixed dtypes promote as NumPy's.
-    Integer and bool operands raise TypeError (on every backend). ``precision``: 'highest' (default; true
+    Integer and bool operands are multiplied exactly, with wrap-around, by NumPy on the host (GPU operands
+    are copied there and back: cuBLAS has no exact integer GEMM). ``precision``: 'highest' (default; true
     float32 arithmetic) or 'tf32' (float32/complex64 inputs rounded to TF32 on tensor cores: about 3
     decimal digits per product, much faster). Shapes that do not align raise ValueError naming both shapes.
 
@@ -279,6 +322,9 @@ def matmul(a, b, out=None, precision="highest", stream=None):
     """
     cdef StreamHandle s = resolve_stream(stream)
     cdef int prec = _precision(precision)
+    r = _numpy_computes("matmul", np.matmul, matmul, (a, b), out, {})
+    if r is not _NOT_HERE:
+        return r
     if _is_device(a) or _is_device(b) or _is_device(out):
         _check_no_host_mix("matmul", (a, b, out))
         res = _result_dtype("matmul", a.dtype, b.dtype)
@@ -364,6 +410,9 @@ def dot(a, b, out=None, stream=None):
     GEMM writing straight into the result); dtypes and backends as :func:`matmul`. ``out`` must have the
     exact result dtype and shape and be C-contiguous, as NumPy requires."""
     cdef StreamHandle s = resolve_stream(stream)
+    r = _numpy_computes("dot", np.dot, dot, (a, b), out, {})
+    if r is not _NOT_HERE:
+        return r
     if _is_device(a) or _is_device(b) or _is_device(out):
         _check_no_host_mix("dot", (a, b, out))
         return _dot_device(<Array>a, <Array>b, out, s)
@@ -411,6 +460,9 @@ def vdot(a, b, stream=None):
     through cuBLAS dot. Dtypes and backends as :func:`matmul`; device operands give a 0-d npgpu.Array, NumPy
     operands a NumPy scalar."""
     cdef StreamHandle s = resolve_stream(stream)
+    r = _numpy_computes("vdot", np.vdot, vdot, (a, b), None, {})
+    if r is not _NOT_HERE:
+        return r
     if _is_device(a) or _is_device(b):
         _check_no_host_mix("vdot", (a, b))
         return _vdot_device(<Array>a, <Array>b, s)
@@ -460,6 +512,9 @@ def inner(a, b, stream=None):
     (a GEMM with `b` read transposed in place); a product with a scalar for 0-d operands. Dtypes and backends
     as :func:`matmul`."""
     cdef StreamHandle s = resolve_stream(stream)
+    r = _numpy_computes("inner", np.inner, inner, (a, b), None, {})
+    if r is not _NOT_HERE:
+        return r
     if _is_device(a) or _is_device(b):
         _check_no_host_mix("inner", (a, b))
         return _inner_device(<Array>a, <Array>b, s)
@@ -491,8 +546,11 @@ cdef Array _outer_device(Array a, Array b, object out, StreamHandle s):
 
 def outer(a, b, out=None, stream=None):
     """NumPy's ``outer``: ``out[i, j] = a.ravel()[i] * b.ravel()[j]``, as a rank-1 (k = 1) cuBLAS GEMM.
-    Dtypes and backends as :func:`matmul` (integer operands raise TypeError here too)."""
+    Dtypes and backends as :func:`matmul`."""
     cdef StreamHandle s = resolve_stream(stream)
+    r = _numpy_computes("outer", np.outer, outer, (a, b), out, {})
+    if r is not _NOT_HERE:
+        return r
     if _is_device(a) or _is_device(b) or _is_device(out):
         _check_no_host_mix("outer", (a, b, out))
         return _outer_device(<Array>a, <Array>b, out, s)
@@ -575,6 +633,7 @@ def matmul_reduce(a, b, axis=0, out=None, stream=None, _method=0):
         fb = <Array>b
         if fa.view.dtype == fb.view.dtype and (fa.view.dtype == DType.Float32 or fa.view.dtype == DType.Float64) \
                 and fa.view.ndim == 2 and fb.view.ndim == 2 and fa.view.device == fb.view.device \
+                and fa.view.device != kHostDevice \
                 and fa.view.shape[1] == fb.view.shape[0]:
             fo = new_array((fb.view.shape[1] if ax == 0 else fa.view.shape[0],), fa._dtype, fa.view.device, s)
             fm = <MatmulReduceMethod>meth
@@ -582,6 +641,11 @@ def matmul_reduce(a, b, axis=0, out=None, stream=None, _method=0):
                 c_matmul_reduce(fa.view, fb.view, ax, fo.view, s, fm)
             fo.stream = s
             return fo
+    if any([isinstance(x, Array) and (<Array>x).view.device == kHostDevice for x in (a, b, out)]):
+        on_host = lambda x, y: matmul_reduce(x, y, axis=ax)
+        r = _numpy_computes("matmul_reduce", on_host, on_host, (a, b), out, {})
+        if r is not _NOT_HERE:
+            return r
     if _is_device(a) or _is_device(b) or _is_device(out):
         _check_no_host_mix("matmul_reduce", (a, b, out))
         return _matmul_reduce_device(<Array>a, <Array>b, ax, out, meth, s)

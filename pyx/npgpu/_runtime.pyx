@@ -150,6 +150,73 @@ cdef class Device:
     def __repr__(self):
         return f"<npgpu.Device {self.id}>"
 
+    def __str__(self):
+        return f"cuda:{self.id}"
+
+    def __reduce__(self):
+        return (Device, (self.id,))
+
+
+class HostDevice:
+    """The host (CPU) device: npgpu.Arrays created with ``device="cpu"`` live in host memory and run on npgpu's
+    host backend, with the semantics, dtype rules and errors of the GPU. ``npgpu.cpu`` is its one instance;
+    it compares equal to the string "cpu"."""
+    __slots__ = ()
+    id = -1
+
+    def __eq__(self, other):
+        return isinstance(other, HostDevice) or (isinstance(other, str) and other.lower() == "cpu")
+
+    def __hash__(self):
+        return hash("cpu")
+
+    def __repr__(self):
+        return "<npgpu.Device cpu>"
+
+    def __str__(self):
+        return "cpu"
+
+    def __reduce__(self):
+        return (HostDevice, ())
+
+
+cpu = HostDevice()
+
+
+cdef int default_array_device() except -2:
+    """Where new arrays go when no device is named: the host when the thread's backend (use_backend, else
+    NPGPU_BACKEND, else whether a GPU is present) is 'cpu', else the current GPU."""
+    cdef int b = thread_state().backend
+    if b == 0:
+        return -1
+    if b == 1:
+        return rt.current_device()
+    env = _env_backend()
+    if env == "cpu" or (env is None and device_count_c() == 0):
+        return -1
+    return rt.current_device()
+
+
+cdef int resolve_array_device(object device) except -2:
+    """Device ordinal (-1 for the host) of an array's `device` argument: None (the default device), "cpu",
+    "cuda", "cuda:N", an int, an npgpu.Device or npgpu.cpu."""
+    if device is None:
+        return default_array_device()
+    if isinstance(device, HostDevice):
+        return -1
+    if isinstance(device, str):
+        name = device.strip().lower()
+        if name == "cpu":
+            return -1
+        if name == "cuda":
+            return rt.current_device()
+        if name.startswith("cuda:") and name[5:].isdigit():
+            n = int(name[5:])
+            rt.require_device(n)
+            return n
+        raise ValueError(f"unknown device {device!r}: use 'cpu', 'cuda', 'cuda:N', an int or an npgpu.Device")
+    return resolve_device(device)
+
 
 def synchronize(device=None):
     """Wait for all work on the current device (or the given one)."""

@@ -1,5 +1,6 @@
 #pragma once
 // The whole public C++ API of libnpgpu.
+#include "npgpu/creation.hpp"
 #include "npgpu/dtype.hpp"
 #include "npgpu/elementwise.hpp"
 #include "npgpu/errors.hpp"
