@@ -162,14 +162,31 @@ def test_matmul_errors(backend):
         npgpu.matmul(np.ones((2, 3, 4)), np.ones((3, 4, 5)))
     with pytest.raises(ValueError, match="enough dimensions"):
         npgpu.matmul(np.float64(2.0), np.ones(3))
-    with pytest.raises(TypeError, match="int64"):
-        npgpu.matmul(np.ones((2, 2), np.int64), np.ones((2, 2), np.int64))
-    with pytest.raises(TypeError, match="bool"):
-        npgpu.matmul(np.ones((2, 2), bool), np.ones((2, 2)))
-    with pytest.raises(TypeError, match="int32"):
-        npgpu.dot(np.ones(3, np.int32), np.ones(3, np.int32))
+    with pytest.raises(TypeError, match="object"):
+        npgpu.matmul(np.ones((2, 2), object), np.ones((2, 2)))
     with pytest.raises(ValueError, match="precision"):
         npgpu.matmul(np.ones((2, 2)), np.ones((2, 2)), precision="fast")
+
+
+@pytest.mark.parametrize("fn", ["matmul", "dot", "vdot", "inner", "outer"])
+@pytest.mark.parametrize("dtypes", [("int64", "int64"), ("int8", "int8"), ("uint32", "int16"), ("bool", "bool"),
+                                    ("bool", "float64"), ("int32", "float32")], ids=str)
+def test_integer_and_bool_products_as_numpy(array_device, random_array, fn, dtypes):
+    # NumPy multiplies integers exactly with wrap-around; npgpu must give the same values and dtype.
+    a = random_array((3, 4), dtypes[0])
+    b = random_array((4, 5) if fn in ("matmul", "dot") else (3, 4), dtypes[1])
+    expected = getattr(np, fn)(a, b)
+    got = getattr(npgpu, fn)(npgpu.asarray(a), npgpu.asarray(b))
+    assert isinstance(got, npgpu.Array) and got.device == npgpu.asarray(a).device
+    got = np.asarray(got)
+    assert got.dtype == expected.dtype and got.shape == np.shape(expected)
+    if expected.dtype.kind in "fc":
+        np.testing.assert_allclose(got, expected, rtol=1e-5)
+    else:
+        assert np.array_equal(got, expected)
+    host = getattr(npgpu, fn)(a, b)  # NumPy in, NumPy out
+    assert np.asarray(host).dtype == expected.dtype
+    assert np.allclose(host, expected, rtol=1e-5) if expected.dtype.kind in "fc" else np.array_equal(host, expected)
 
 
 def test_matmul_tf32(backend, random_array):

@@ -54,10 +54,11 @@ def test_runtime_info():
 @needs_no_gpu
 @pytest.mark.parametrize("make", [
     pytest.param(lambda: npgpu.Device(0), id="Device"),
-    pytest.param(lambda: npgpu.empty(3), id="empty"),
-    pytest.param(lambda: npgpu.zeros((2, 2), dtype=np.float32), id="zeros"),
-    pytest.param(lambda: npgpu.full(3, 1.5), id="full"),
-    pytest.param(lambda: npgpu.asarray(np.arange(3)), id="asarray"),
+    pytest.param(lambda: npgpu.empty(3, device="cuda"), id="empty"),
+    pytest.param(lambda: npgpu.zeros((2, 2), dtype=np.float32, device=0), id="zeros"),
+    pytest.param(lambda: npgpu.full(3, 1.5, device="cuda:0"), id="full"),
+    pytest.param(lambda: npgpu.asarray(np.arange(3), device="cuda"), id="asarray"),
+    pytest.param(lambda: npgpu.asarray(np.arange(3), device="cpu").to_device("cuda"), id="to_device"),
     pytest.param(lambda: npgpu.Stream(), id="Stream"),
     pytest.param(lambda: npgpu.synchronize(), id="synchronize"),
     pytest.param(lambda: npgpu.memory_info(), id="memory_info"),
@@ -71,6 +72,15 @@ def test_gpu_calls_without_gpu_raise_unavailable(make):
     msg = str(ei.value)
     assert "GPU" in msg
     assert npgpu.unavailable_reason() in msg
+
+
+@needs_no_gpu
+def test_arrays_default_to_the_host_without_gpu():
+    # Code written against arrays runs unchanged on a machine without a GPU: on the host device.
+    x = npgpu.asarray(np.arange(3.0))
+    assert x.device == npgpu.cpu and str(x.device) == "cpu"
+    assert npgpu.zeros(2).device == npgpu.cpu and npgpu.full(2, 1).device == "cpu"
+    assert np.array_equal(np.asarray(x + 1), np.arange(3.0) + 1)
 
 
 @needs_no_gpu

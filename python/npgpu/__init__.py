@@ -8,6 +8,8 @@ from npgpu._errors import CUDAError, GPUUnavailableError, OutOfMemoryError
 from npgpu._runtime import (
     Device,
     Event,
+    HostDevice,
+    cpu,
     Stream,
     device_count,
     get_backend,
@@ -57,7 +59,7 @@ from npgpu._elementwise_composed import *  # noqa: F401,F403
 __version__ = "0.1.0"
 
 __all__ = [
-    "Array", "CUDAError", "Device", "Event", "GPUUnavailableError", "LaunchIndices", "OutOfMemoryError",
+    "Array", "CUDAError", "Device", "Event", "HostDevice", "cpu", "GPUUnavailableError", "LaunchIndices", "OutOfMemoryError",
     "Stream", "SUPPORTED_DTYPES", "add", "asarray", "check_geometry", "device_count", "empty", "empty_pinned", "from_dlpack",
     "full", "get_backend", "get_cmake_dir", "get_current_stream", "get_device_id", "get_include",
     "get_library_dir", "is_available", "launch_indices", "memory_info", "profiler", "runtime_info",

@@ -32,9 +32,11 @@ _PINNED_RESULT_MAX = 256 << 20
 # ------------------------------------------------------------------------------------------------ helpers
 
 cdef object _result_dtype(str name, object da, object db):
-    """NumPy's promotion of the two operand dtypes, checked against what npgpu's products support."""
+    """NumPy's promotion of the two operand dtypes, checked against what npgpu's products support (bool and
+    integer operands convert to a floating result, as NumPy's)."""
     for d in (da, db):
-        _check_dtype(name, d)
+        if np.dtype(d).kind not in "biu":
+            _check_dtype(name, d)
     res = np.result_type(da, db)
     _check_dtype(name, res)
     return res
@@ -44,8 +46,8 @@ cdef _check_dtype(str name, object d):
     d = np.dtype(d)
     if d.name in _BLAS_DTYPES and d.isnative:
         return
-    raise TypeError(f"{name}: unsupported dtype {d} (npgpu's matrix products take float16, bfloat16, float32, "
-                    f"float64, complex64 and complex128; convert integer or bool arrays with astype first)")
+    raise TypeError(f"{name}: unsupported dtype {d} (npgpu's matrix products take bool, integers, float16, "
+                    f"bfloat16, float32, float64, complex64 and complex128)")
 
 
 _BLAS_DTYPES = ("float16", "bfloat16", "float32", "float64", "complex64", "complex128")
