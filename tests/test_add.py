@@ -441,7 +441,7 @@ def _cai_view(base, shape, strides, offset_elems=0, readonly=False):
     return npgpu.asarray(holder)
 
 
-@pytest.mark.gpu
+@pytest.mark.usefixtures("array_device")
 @pytest.mark.parametrize("n", SIZES)
 @pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
 def test_device_same_dtype(random_array, assert_same, dtype, n):
@@ -454,7 +454,7 @@ def test_device_same_dtype(random_array, assert_same, dtype, n):
     assert np.array_equal(da.get(), a) and np.array_equal(db.get(), b)  # inputs untouched
 
 
-@pytest.mark.gpu
+@pytest.mark.usefixtures("array_device")
 @pytest.mark.parametrize("dt1", DTYPES, ids=DTYPE_IDS)
 def test_device_mixed_dtypes(random_array, assert_same, dt1):
     for dt2 in DTYPES:
@@ -465,7 +465,7 @@ def test_device_mixed_dtypes(random_array, assert_same, dt1):
         assert_same(r.get(), np.add(a, b))
 
 
-@pytest.mark.gpu
+@pytest.mark.usefixtures("array_device")
 @pytest.mark.filterwarnings("ignore:overflow encountered in cast:RuntimeWarning")
 @pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
 def test_device_python_scalars(random_array, assert_same, dtype):
@@ -486,7 +486,7 @@ def test_device_python_scalars(random_array, assert_same, dtype):
         npgpu.add(npgpu.asarray(np.arange(3, dtype=np.int8)), 300)
 
 
-@pytest.mark.gpu
+@pytest.mark.usefixtures("array_device")
 @pytest.mark.parametrize("shapes", [((3, 1), (4,)), ((2, 1, 5), (1, 4, 1)), ((0, 3), (3,)), ((), (5,)),
                                     ((), ())], ids=str)
 def test_device_broadcasting(random_array, assert_same, shapes):
@@ -497,11 +497,11 @@ def test_device_broadcasting(random_array, assert_same, shapes):
     assert_same(r.get(), np.asarray(np.add(a, b)))  # .get() of a 0-d device array is a 0-d ndarray
 
 
-@pytest.mark.gpu
+@pytest.mark.usefixtures("array_device")
 def test_device_operators_and_ufunc(random_array):
     a = random_array((64, 33), np.float64)
     b = random_array((64, 33), np.float64)
-    da, db = npgpu.asarray(a), npgpu.asarray(b)
+    da, db = npgpu.asarray(a, copy=True), npgpu.asarray(b, copy=True)  # the host device would share a, b
     s = da + db
     assert isinstance(s, npgpu.Array) and np.array_equal(s.get(), a + b)
     assert np.array_equal((da + 2.5).get(), a + 2.5)
@@ -525,11 +525,11 @@ def test_device_operators_and_ufunc(random_array):
     assert np.array_equal(x.get(), np.ones(4, np.int32))
 
 
-@pytest.mark.gpu
+@pytest.mark.usefixtures("array_device")
 def test_device_out(random_array, poisoned):
     a = random_array(1000, np.float32)
     b = random_array(1000, np.float32)
-    da, db = npgpu.asarray(a), npgpu.asarray(b)
+    da, db = npgpu.asarray(a, copy=True), npgpu.asarray(b, copy=True)  # the host device would share a, b
     out = npgpu.asarray(poisoned(1000, np.float32))
     assert npgpu.add(da, db, out=out) is out
     assert np.array_equal(out.get(), a + b)
@@ -599,7 +599,7 @@ def test_device_partial_overlap_out(random_array, case):
     assert np.array_equal(d.get(), y)
 
 
-@pytest.mark.gpu
+@pytest.mark.usefixtures("array_device")
 def test_device_zero_dim():
     a = npgpu.asarray(np.float32(1.5))
     r = a + a
@@ -608,7 +608,7 @@ def test_device_zero_dim():
     assert isinstance(g, np.ndarray) and g.shape == () and g[()] == 3.0
 
 
-@pytest.mark.gpu
+@pytest.mark.usefixtures("array_device")
 def test_device_integer_wrap_and_nan():
     a = npgpu.asarray(np.array([127, -128], np.int8))
     assert (a + npgpu.asarray(np.array([1, -1], np.int8))).get().tolist() == [-128, 127]
@@ -617,7 +617,7 @@ def test_device_integer_wrap_and_nan():
     assert np.isnan(r[0]) and r[1] == np.inf and np.isnan(r[2])
 
 
-@pytest.mark.gpu
+@pytest.mark.usefixtures("array_device")
 def test_mixing_numpy_and_device_raises_type_error():
     d = npgpu.asarray(np.ones(4))
     h = np.ones(4)
@@ -640,7 +640,7 @@ def test_mixing_numpy_and_device_raises_type_error():
     assert np.array_equal(npgpu.add(d, np.array(2.0)).get(), h + 2)
 
 
-@pytest.mark.gpu
+@pytest.mark.usefixtures("array_device")
 def test_device_chain_stays_on_device(random_array):
     x = random_array(10000, np.float64)
     d = npgpu.asarray(x)

@@ -34,6 +34,12 @@ def test_empty_pinned_rejects_bad_shapes_before_allocating(shape):
         npgpu.empty_pinned(shape, dtype=np.float64)
 
 
+@pytest.mark.parametrize("shape", [(2**40, 2**40), (2**62, 4), (-1,)], ids=str)
+def test_bad_host_shapes_raise_before_allocating(shape):
+    with pytest.raises(ValueError):
+        npgpu.empty(shape, dtype=np.float32, device="cpu")
+
+
 def test_too_many_dimensions_rejected():
     with pytest.raises(ValueError, match="32"):
         npgpu.empty_pinned((1,) * 33)
@@ -41,7 +47,7 @@ def test_too_many_dimensions_rejected():
 
 # ----------------------------------------------------------------------------------- round trips
 
-@gpu
+@pytest.mark.usefixtures("array_device")
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
 @pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
 def test_round_trip(random_array, dtype, shape):
@@ -58,7 +64,7 @@ def test_round_trip(random_array, dtype, shape):
     assert np.array_equal(np.array(d, dtype=np.complex128), h.astype(np.complex128))
 
 
-@gpu
+@pytest.mark.gpu
 @pytest.mark.parametrize("dtype", [np.uint8, np.int32, np.float64, np.complex64], ids=lambda d: np.dtype(d).name)
 def test_round_trip_non_contiguous_input(random_array, dtype):
     base = random_array((30, 40, 3), dtype)
@@ -68,7 +74,7 @@ def test_round_trip_non_contiguous_input(random_array, dtype):
         assert np.array_equal(d.get(), h)
 
 
-@gpu
+@pytest.mark.gpu
 def test_asarray_variants(random_array):
     assert np.array_equal(npgpu.asarray([1, 2, 3]).get(), np.array([1, 2, 3]))
     assert npgpu.asarray(2.5).shape == () and npgpu.asarray(2.5).get()[()] == 2.5
@@ -86,7 +92,7 @@ def test_asarray_variants(random_array):
         npgpu.asarray(d, dtype=np.float64, copy=False)
 
 
-@gpu
+@pytest.mark.gpu
 def test_host_array_can_be_freed_after_asarray(rng):
     h = rng.random(1 << 20)
     expected = h.copy()
@@ -97,7 +103,7 @@ def test_host_array_can_be_freed_after_asarray(rng):
     assert np.array_equal(d.get(), expected)
 
 
-@gpu
+@pytest.mark.gpu
 def test_get_into_out(random_array):
     h = random_array((7, 9), np.float32)
     d = npgpu.asarray(h)
@@ -112,7 +118,7 @@ def test_get_into_out(random_array):
 
 # -------------------------------------------------------------------------------------- creation
 
-@gpu
+@pytest.mark.usefixtures("array_device")
 def test_empty():
     a = npgpu.empty((3, 4))
     assert a.shape == (3, 4) and a.dtype == np.float64
@@ -127,14 +133,14 @@ def test_empty():
             npgpu.empty(bad)
 
 
-@gpu
+@pytest.mark.usefixtures("array_device")
 def test_shape_entries_must_be_integers():
     for bad in ((2.5, 3), "12"):
         with pytest.raises(TypeError):
             npgpu.empty(bad)
 
 
-@gpu
+@pytest.mark.usefixtures("array_device")
 @pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
 def test_zeros(dtype):
     z = npgpu.zeros((4, 5), dtype=dtype)
@@ -143,7 +149,7 @@ def test_zeros(dtype):
     assert npgpu.zeros(3).dtype == np.float64
 
 
-@gpu
+@pytest.mark.usefixtures("array_device")
 def test_full():
     f = npgpu.full((1001,), 7.5, dtype=np.float32)
     assert f.dtype == np.float32 and np.array_equal(f.get(), np.full(1001, 7.5, np.float32))
@@ -166,14 +172,14 @@ def test_full():
         npgpu.full(3, 300, dtype=np.int8)
 
 
-@gpu
+@pytest.mark.usefixtures("array_device")
 @pytest.mark.parametrize("shape", [(-1,), (3, -2)], ids=str)
 def test_negative_dimension_raises_value_error(shape):
     with pytest.raises(ValueError, match="negative"):
         npgpu.empty(shape)
 
 
-@gpu
+@pytest.mark.gpu
 @pytest.mark.parametrize("shape,dtype", [((2**40, 2**40), np.uint8), ((2**62, 4), np.float32),
                                          ((2**61,), np.float64)], ids=str)
 def test_overflowing_shape_raises_before_allocating(shape, dtype):
@@ -189,7 +195,7 @@ def test_overflowing_shape_raises_before_allocating(shape, dtype):
     assert npgpu.empty(3).shape == (3,)
 
 
-@gpu
+@pytest.mark.gpu
 def test_out_of_memory_then_recovers():
     with pytest.raises(npgpu.OutOfMemoryError) as ei:
         npgpu.empty(2**50, dtype=np.uint8)
@@ -204,7 +210,7 @@ def test_out_of_memory_then_recovers():
     npgpu.synchronize()
 
 
-@gpu
+@pytest.mark.usefixtures("array_device")
 def test_unsupported_dtypes_raise_type_error():
     for dt in (object, "U3", "datetime64[s]", ">i4" if np.little_endian else "<i4"):
         with pytest.raises(TypeError, match="dtype"):
@@ -217,7 +223,7 @@ def test_unsupported_dtypes_raise_type_error():
         npgpu.asarray(np.ones(3)).astype("U3")
 
 
-@gpu
+@pytest.mark.usefixtures("array_device")
 def test_float16_storage_round_trips_and_converts_like_numpy(rng):
     # Every float16 bit pattern (NaNs included) survives a round trip; conversions round as NumPy does.
     bits = np.arange(1 << 16, dtype=np.uint16)
@@ -236,7 +242,7 @@ def test_float16_storage_round_trips_and_converts_like_numpy(rng):
 
 # ------------------------------------------------------------------------------ copies, conversions
 
-@gpu
+@pytest.mark.usefixtures("array_device")
 def test_copy(random_array):
     h = random_array((6, 7), np.complex64)
     d = npgpu.asarray(h)
@@ -247,7 +253,7 @@ def test_copy(random_array):
     assert np.array_equal(d.get(), h) and np.array_equal(c.get(), h + h)
 
 
-@gpu
+@pytest.mark.usefixtures("array_device")
 @pytest.mark.parametrize("src,dst", [
     (np.float64, np.float32), (np.float32, np.float64), (np.int32, np.float64), (np.float64, np.int32),
     (np.int64, np.int8), (np.uint8, np.int16), (np.bool_, np.float32), (np.int16, np.bool_),
@@ -263,14 +269,14 @@ def test_astype(random_array, src, dst):
     assert np.array_equal(r.get(), h.astype(dst))
 
 
-@gpu
+@pytest.mark.usefixtures("array_device")
 def test_astype_complex_to_real_drops_imaginary():
     h = np.array([1 + 2j, -3.5 - 1j], np.complex128)
     r = npgpu.asarray(h).astype(np.float64)
     assert r.get().tolist() == [1.0, -3.5]
 
 
-@gpu
+@pytest.mark.usefixtures("array_device")
 def test_astype_same_dtype(random_array):
     d = npgpu.asarray(random_array(10, np.int16))
     assert d.astype(np.int16, copy=False) is d
@@ -280,7 +286,7 @@ def test_astype_same_dtype(random_array):
 
 # --------------------------------------------------------------------------------------- attributes
 
-@gpu
+@pytest.mark.gpu
 @pytest.mark.parametrize("dtype", [np.bool_, np.int16, np.float32, np.complex128], ids=lambda d: np.dtype(d).name)
 def test_attributes(dtype):
     h = np.zeros((3, 4, 5), dtype)
@@ -309,7 +315,7 @@ def test_attributes(dtype):
 
 # --------------------------------------------------------------------------- CUDA Array Interface
 
-@gpu
+@pytest.mark.gpu
 @pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
 def test_cuda_array_interface(dtype):
     d = npgpu.zeros((4, 6), dtype=dtype)
@@ -324,7 +330,7 @@ def test_cuda_array_interface(dtype):
     assert set(cai) >= {"shape", "typestr", "data", "version", "strides", "stream"}
 
 
-@gpu
+@pytest.mark.gpu
 def test_cuda_array_interface_stream_and_strides():
     s = npgpu.Stream()
     with s:
@@ -354,7 +360,7 @@ def test_cuda_array_interface_stream_and_strides():
 
 # ------------------------------------------------------------------------------------------- DLPack
 
-@gpu
+@pytest.mark.gpu
 @pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
 def test_dlpack_round_trip_shares_memory(random_array, dtype):
     h = random_array((5, 3), dtype)
@@ -368,7 +374,7 @@ def test_dlpack_round_trip_shares_memory(random_array, dtype):
     assert c.ptr != d.ptr and np.array_equal(c.get(), h)
 
 
-@gpu
+@pytest.mark.gpu
 def test_dlpack_shared_writes_visible(random_array):
     h = random_array(64, np.float64)
     d = npgpu.asarray(h)
@@ -380,7 +386,7 @@ def test_dlpack_shared_writes_visible(random_array):
     assert np.array_equal(r.get(), h + 1.0)
 
 
-@gpu
+@pytest.mark.gpu
 def test_dlpack_capsules():
     d = npgpu.zeros(4)
     legacy = d.__dlpack__()
@@ -392,14 +398,14 @@ def test_dlpack_capsules():
         d.__dlpack__(dl_device=(1, 0))  # CPU
 
 
-@gpu
+@pytest.mark.usefixtures("array_device")
 def test_dlpack_from_cpu_producer_copies(random_array):
     h = random_array((4, 4), np.int64)
     r = npgpu.from_dlpack(h)  # NumPy exports a CPU tensor: copied to the device
     assert isinstance(r, npgpu.Array) and np.array_equal(r.get(), h)
 
 
-@gpu
+@pytest.mark.gpu
 def test_numpy_from_dlpack_refuses_device_memory():
     d = npgpu.zeros(4)
     with pytest.raises((BufferError, RuntimeError, TypeError, ValueError)):

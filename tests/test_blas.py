@@ -296,7 +296,7 @@ def test_matmul_reduce_zero_size(backend):
 
 
 @pytest.mark.slow
-@pytest.mark.gpu
+@pytest.mark.usefixtures("array_device")
 @pytest.mark.parametrize("axis", [0, 1])
 def test_matmul_reduce_reference_page(backend, axis):
     """Reference page 002's data: 10000 x 5000 by 5000 x 7000 float32 from default_rng(987654321)."""
@@ -323,7 +323,7 @@ class _CAI:
                                          "version": 3, "stream": None}
 
 
-@pytest.mark.gpu
+@pytest.mark.usefixtures("array_device")
 @pytest.mark.parametrize("dtype", FLOATS + ["bfloat16"])
 def test_device_matmul(random_array, dtype):
     a, b = operands(random_array, (2, 65, 40), (40, 33), dtype)
@@ -368,7 +368,7 @@ def test_device_out_and_inplace(random_array, poisoned):
         npgpu.matmul(da, b)
 
 
-@pytest.mark.gpu
+@pytest.mark.usefixtures("array_device")
 def test_device_dot_family(random_array):
     a = random_array((3, 4, 5), np.complex128)
     b = random_array((2, 5, 6), np.complex128)
@@ -382,7 +382,7 @@ def test_device_dot_family(random_array):
     check_close(npgpu.outer(da, npgpu.asarray(c)), np.outer, a, c)
 
 
-@pytest.mark.gpu
+@pytest.mark.usefixtures("array_device")
 @pytest.mark.parametrize("axis", [0, 1])
 @pytest.mark.parametrize("method", [0, 1])
 def test_device_matmul_reduce(rng, axis, method):

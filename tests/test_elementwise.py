@@ -254,7 +254,7 @@ def test_unsupported_inputs_raise(backend):
 
 # ------------------------------------------------------------------------------ device arrays
 
-@gpu
+@pytest.mark.usefixtures("array_device")
 @pytest.mark.parametrize("name", ["subtract", "true_divide", "power", "less_equal", "bitwise_or", "arctan2"])
 def test_device_views_of_every_kind(random_array, name):
     dt = np.int32 if name == "bitwise_or" else np.float64
@@ -273,7 +273,7 @@ def test_device_views_of_every_kind(random_array, name):
         check_close(name, got.get(), ref(nx, ny))
 
 
-@gpu
+@pytest.mark.usefixtures("array_device")
 @pytest.mark.parametrize("dt", [np.float32, np.complex64, np.int8, np.bool_, np.float64, np.complex128])
 def test_device_transposed_operands(random_array, dt):
     # inputs that run down the other axis (the tiled kernel when both extents are >= 32), ragged tile edges,
@@ -297,7 +297,7 @@ def test_device_transposed_operands(random_array, dt):
         np.testing.assert_array_equal(npgpu.add(da, db.T.astype(wide)).get(), np.add(a, b.T.astype(wide)))
 
 
-@gpu
+@pytest.mark.usefixtures("array_device")
 def test_device_unary_and_operators(random_array):
     a = random_array((33, 17), np.float32)
     b = random_array((33, 17), np.float32)
@@ -321,7 +321,7 @@ def test_device_unary_and_operators(random_array):
     assert (da == None) is False  # noqa: E711 (falls back to identity, as Python does)
 
 
-@gpu
+@pytest.mark.usefixtures("array_device")
 def test_indexing_reshape_transpose_real_imag(random_array):
     a = random_array((4, 5, 6), np.complex64)
     d = npgpu.asarray(a)
@@ -361,7 +361,7 @@ def test_indexing_reshape_transpose_real_imag(random_array):
         d[0] = np.ones((2, 2))
 
 
-@gpu
+@pytest.mark.usefixtures("array_device")
 def test_device_errors_are_clear(random_array):
     d = npgpu.asarray(random_array(10, np.float32))
     with pytest.raises(TypeError, match="host array"):
@@ -374,7 +374,7 @@ def test_device_errors_are_clear(random_array):
         npgpu.bitwise_and(d, d)
 
 
-@gpu
+@pytest.mark.usefixtures("array_device")
 def test_mixed_dtypes_and_strided_out_on_device(random_array):
     a = random_array((40, 50), np.int16)
     b = random_array((50,), np.float32)

@@ -263,7 +263,7 @@ def test_complex_var_std(backend, rng, dt, axis):
         npgpu.var(z, dtype=np.int32)
 
 
-@pytest.mark.gpu
+@pytest.mark.usefixtures("array_device")
 def test_complex_var_std_device(rng):
     z = rng.standard_normal((33, 40)) + 1j * rng.standard_normal((33, 40))
     d = npgpu.asarray(z)
@@ -350,7 +350,7 @@ def test_nanargmin_nanargmax(backend, rng, axis):
         npgpu.nanargmin(np.full(5, np.nan))
 
 
-@pytest.mark.gpu
+@pytest.mark.usefixtures("array_device")
 def test_nanargmax_device(rng):
     x = rng.standard_normal((33, 70))
     x[rng.random(x.shape) < 0.5] = np.nan
@@ -516,7 +516,7 @@ def _dev_check(name, x, dev, axis, **kw):
                                    equal_nan=True, err_msg=f"{name} axis={axis}")
 
 
-@pytest.mark.gpu
+@pytest.mark.usefixtures("array_device")
 @pytest.mark.parametrize("dt", ["float32", "float64", "int32", "uint8", "int64", "bool", "float16", "complex64"])
 @pytest.mark.parametrize("shape", [(1000,), (300, 257), (64, 33, 70), (5, 3000), (3000, 5), (2, 70000)], ids=str)
 def test_device_layouts(rng, random_array, dt, shape):
@@ -562,7 +562,7 @@ def test_device_strided_views(rng):
             _dev_check("sum", x, v, axis)
 
 
-@pytest.mark.gpu
+@pytest.mark.usefixtures("array_device")
 def test_device_methods_and_zero_d(rng):
     x = rng.standard_normal((64, 48)).astype(np.float32)
     d = npgpu.asarray(x)
@@ -588,7 +588,7 @@ def test_device_methods_and_zero_d(rng):
         d.sum(axis=2)
 
 
-@pytest.mark.gpu
+@pytest.mark.usefixtures("array_device")
 def test_device_exclusive_and_big_rows(rng):
     x = rng.integers(0, 1000, (3, 100000), dtype=np.int64)
     d = npgpu.asarray(x)

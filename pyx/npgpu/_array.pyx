@@ -1321,7 +1321,9 @@ cdef Array _from_host_data(object obj, object dtype, int device, object stream, 
             raise ValueError("moving host data to the GPU needs a copy, but copy=False")
         host = np.asarray(obj, dtype=dtype, order="C")  # not ascontiguousarray: it makes 0-d arrays 1-d
         return upload(host, device, resolve_stream(stream))
-    host = np.array(obj, dtype=dtype, copy=True if copy else (False if copy is False else None))
+    if copy:
+        return upload(np.asarray(obj, dtype=dtype, order="C"), device, resolve_stream(stream))
+    host = np.array(obj, dtype=dtype, copy=False if copy is False else None)
     dtype_code(host.dtype.newbyteorder("=") if host.dtype.byteorder not in "=|" else host.dtype)
     if not host.flags.aligned or host.dtype.byteorder not in "=|":
         if copy is False:
