@@ -303,8 +303,9 @@ def test_attributes(dtype):
     assert len(d) == 3
     assert d.ptr != 0 and d.readonly is False
     assert d.flags["C_CONTIGUOUS"] and d.flags["WRITEABLE"] and d.flags["OWNDATA"]
-    r = repr(d)
-    assert "(3, 4, 5)" in r and np.dtype(dtype).name in r
+    r = repr(d)  # NumPy's text, "Array" for "array", and the device
+    assert r.startswith("Array([[[") and r.endswith("device='cuda:0')")
+    assert (np.dtype(dtype).name in r) == (np.dtype(dtype).name not in ("bool", "int64", "float64", "complex128"))
     s = npgpu.asarray(np.float32(1))
     assert s.shape == () and s.ndim == 0 and s.size == 1 and s.strides == ()
     with pytest.raises(TypeError):
@@ -395,7 +396,10 @@ def test_dlpack_capsules():
     del legacy, versioned  # unconsumed capsules are released by their destructors
     gc.collect()
     with pytest.raises(BufferError):
-        d.__dlpack__(dl_device=(1, 0))  # CPU
+        d.__dlpack__(dl_device=(1, 0), copy=False)  # CPU memory needs a copy
+    assert np.array_equal(np.from_dlpack(npgpu.from_dlpack(d, device="cpu")), d.get())
+    with pytest.raises(BufferError):
+        d.__dlpack__(dl_device=(13, 0))  # no such export
 
 
 @pytest.mark.usefixtures("array_device")

@@ -280,8 +280,10 @@ def test_device_out_of_range_raises_value_error():
         npgpu.Device(npgpu.device_count())
     with pytest.raises(ValueError):
         npgpu.Device(-1)
-    with pytest.raises(TypeError):
-        npgpu.empty(3, device="cuda:0")
+    with pytest.raises(ValueError, match="unknown device"):
+        npgpu.empty(3, device="gpu0")
+    with pytest.raises(ValueError):
+        npgpu.empty(3, device=f"cuda:{npgpu.device_count()}")
 
 
 @pytest.mark.gpu
