@@ -1048,13 +1048,28 @@ def full(shape, fill_value, dtype=None, device=None, stream=None):
     return a
 
 
-def fill_arange(Array out, start, step):
+def broadcast_to(Array x, shape):
+    """A read-only view of `x` with `shape` (NumPy's broadcasting: new leading dimensions and extent-1
+    dimensions repeat without copies), as numpy.broadcast_to."""
+    shape = _normalize_shape(shape)
+    if len(shape) > 32:
+        raise ValueError(f"npgpu supports at most 32 dimensions, got {len(shape)}")
+    if any(d < 0 for d in shape):
+        raise ValueError(f"all elements of the broadcast shape must be non-negative, got {shape}")
+    cdef ArrayView v = _broadcast_to(x.view, shape, f"operands could not be broadcast together with remapped "
+                                     f"shapes [original->remapped]: {x.shape} and requested shape {shape}")
+    v.readonly = True
+    return x._view_of(v)
+
+
+def fill_arange(Array out, start, step, exact_step=False):
     """Write ``start + i * step`` into the C-contiguous array `out` (flat index i), in one pass on out's
     device, as numpy.arange fills a result of out's dtype: the first two values are start and start + step
-    converted to the dtype, and their difference (in the dtype) is the step from then on."""
+    converted to the dtype, and their difference (in the dtype) is the step from then on. With
+    `exact_step`, the step is `step` itself converted to the dtype (linspace's ``i * step + start``)."""
     dt = out._dtype
     b0 = np.array(start).astype(dt)
-    b1 = np.array(start + step).astype(dt)
+    b1 = b0 + np.array(step).astype(dt) if exact_step else np.array(start + step).astype(dt)
     cdef Scalar s0, d
     s0.dtype = out.view.dtype
     d.dtype = out.view.dtype
@@ -1062,7 +1077,7 @@ def fill_arange(Array out, start, step):
         s0.value.u = <uint64_t>(int(b0) & 0xFFFFFFFFFFFFFFFF)
         d.value.u = <uint64_t>((int(b1) - int(b0)) & 0xFFFFFFFFFFFFFFFF)
     elif dt.kind == "c":
-        delta = b1 - b0
+        delta = np.array(step).astype(dt) if exact_step else b1 - b0
         s0.value.c[0] = b0.real
         s0.value.c[1] = b0.imag
         d.value.c[0] = delta.real
@@ -1072,7 +1087,7 @@ def fill_arange(Array out, start, step):
         d.value.f = float(np.float32(float(b1)) - np.float32(float(b0)))
     else:
         s0.value.f = float(b0)
-        d.value.f = float(b1 - b0)
+        d.value.f = float(np.array(step).astype(dt)) if exact_step else float(b1 - b0)
     with nogil:
         arange_fill(out.view, s0, d, out.stream)
     return out
