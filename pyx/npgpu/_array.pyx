@@ -1062,6 +1062,17 @@ def broadcast_to(Array x, shape):
     return x._view_of(v)
 
 
+def reinterpret(Array x, dtype):
+    """A view of x's memory as `dtype` of the same item size (NumPy's ``x.view(dtype)``): float bits as
+    integers and back, for sign bits and next representable values."""
+    cdef DType dt = dtype_code(dtype)
+    if itemsize(dt) != itemsize(x.view.dtype):
+        raise ValueError(f"reinterpret: {x._dtype} and {numpy_dtype(dt)} differ in item size")
+    cdef ArrayView v = x.view
+    v.dtype = dt
+    return x._view_of(v, numpy_dtype(dt))
+
+
 def fill_arange(Array out, start, step, exact_step=False):
     """Write ``start + i * step`` into the C-contiguous array `out` (flat index i), in one pass on out's
     device, as numpy.arange fills a result of out's dtype: the first two values are start and start + step
