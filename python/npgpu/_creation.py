@@ -35,7 +35,9 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
         if isinstance(v, (complex, np.complexfloating)):
             raise TypeError("arange: complex bounds are not supported")
     n = max(math.ceil((stop - start) / step), 0)
-    dt = np.result_type(start, stop, step) if dtype is None else np.dtype(dtype)
+    # NumPy's arange picks its dtype from the arguments' types alone (a NumPy float32 start with Python
+    # bounds gives float64), so ask it with values of the same types.
+    dt = np.arange(type(start)(0), type(stop)(1), type(step)(1)).dtype if dtype is None else np.dtype(dtype)
     if dt.kind == "b" and n > 2:
         raise ValueError("arange: no fill-function for data-type bool (more than two values)")
     out = _array.empty((n,), dtype=dt, device=device)
