@@ -21,6 +21,9 @@
 #                           "none" for no file)
 #   NPGPU_AAT_SEED          Hypothesis seed (default 0, so reruns draw the same examples; "random" for a
 #                           fresh draw each run)
+#   NPGPU_AAT_SHRINK        1: let Hypothesis shrink and explain failing examples (minimal examples, but a
+#                           failing test then costs seconds to minutes); default 0: report the first
+#                           failing example as drawn
 #   NPGPU_AAT_JOBS          pytest-xdist workers (-n), only used when pytest-xdist is installed (default 1)
 #   NPGPU_AAT_TESTS         which tests (default "array_api_tests/"), e.g. "array_api_tests/test_linalg.py"
 #   NPGPU_AAT_PYTEST_ARGS   extra pytest arguments, e.g. "-k 'not special_cases'"
@@ -92,13 +95,40 @@ if [[ -z "${NPGPU_AAT_DEVICES:-}" ]]; then
   fi
 fi
 
+FAST_FAILURES='
+import sys, pytest
+from hypothesis import Phase, settings
+
+class NoShrink:
+    @pytest.hookimpl(trylast=True)
+    def pytest_configure(self, config):
+        parent = settings.get_profile("array-api-tests")
+        phases = [p for p in parent.phases if p not in (Phase.shrink, Phase.explain)]
+        settings.register_profile("npgpu-aat-no-shrink", parent=parent, phases=phases)
+        settings.load_profile("npgpu-aat-no-shrink")
+
+sys.exit(pytest.main(sys.argv[1:], plugins=[NoShrink()]))
+'
+
+JUNIT_FAILURES='
+import sys, xml.etree.ElementTree as ET
+for case in ET.parse(sys.argv[1]).iter("testcase"):
+    if case.find("failure") is None and case.find("error") is None:
+        continue
+    path = case.get("file", "")
+    module = path[:-3].replace("/", ".") if path.endswith(".py") else ""
+    cls = case.get("classname", "")
+    cls = cls[len(module) + 1:] if module and cls.startswith(module + ".") else ""
+    print("::".join([path] + ([cls] if cls else []) + [case.get("name")]))
+'
+
 # run_suite NAME MODULE GATES XFAILS_FILE [env assignments...]
 run_suite() {
   local name="$1" module="$2" gates="$3" xfails="$4"; shift 4
   local dir="$LOGDIR/$name"
   mkdir -p "$dir"
   # shellcheck disable=SC2206
-  local args=(-m pytest ${NPGPU_AAT_TESTS:-array_api_tests/} -q -rfE -p no:cacheprovider
+  local args=(${NPGPU_AAT_TESTS:-array_api_tests/} -q -rfE -p no:cacheprovider
               --max-examples "$MAX_EXAMPLES" --disable-deadline
               --junitxml "$dir/junit.xml" -o junit_family=xunit1)
   [[ "$SEED" != "random" ]] && args+=(--hypothesis-seed "$SEED")
@@ -106,15 +136,22 @@ run_suite() {
   if [[ "$JOBS" != 1 ]] && "$PY" -c 'import xdist' 2>/dev/null; then args+=(-n "$JOBS"); fi
   # shellcheck disable=SC2206
   [[ -n "${NPGPU_AAT_PYTEST_ARGS:-}" ]] && eval "args+=(${NPGPU_AAT_PYTEST_ARGS})"
+  local runner=(-m pytest)
+  if [[ "${NPGPU_AAT_SHRINK:-0}" != 1 ]]; then
+    # pytest with a plugin that, after the suite's conftest has loaded its Hypothesis profile, drops the
+    # shrink and explain phases from it
+    runner=(-c "$FAST_FAILURES")
+  fi
   local t0 rc secs
   t0=$(date +%s)
   # The suite imports its conftest and array_api_tests/ from its own folder; Hypothesis keeps its example
   # database in LOGDIR (the suite's folder may be read-only).
   (cd "$AAT" && env "$@" ARRAY_API_TESTS_MODULE="$module" ARRAY_API_TESTS_VERSION="$VERSION" \
-     HYPOTHESIS_STORAGE_DIRECTORY="$dir/.hypothesis" "$PY" "${args[@]}") >"$dir/log.txt" 2>&1
+     HYPOTHESIS_STORAGE_DIRECTORY="$dir/.hypothesis" "$PY" "${runner[@]}" "${args[@]}") >"$dir/log.txt" 2>&1
   rc=$?
   secs=$(( $(date +%s) - t0 ))
-  grep -E '^(FAILED|ERROR) ' "$dir/log.txt" | sed -E 's/^(FAILED|ERROR) ([^ ]+).*/\2/' | sort -u >"$dir/failures.txt"
+  # failing test ids (the suite's ids hold spaces, so they come from junit.xml rather than the log)
+  "$PY" -c "$JUNIT_FAILURES" "$dir/junit.xml" >"$dir/failures.txt" 2>/dev/null || : >"$dir/failures.txt"
   local counts
   counts=$(grep -E '^=*.*(passed|failed|error|skipped|xfailed|no tests ran).* in [0-9.]+s' "$dir/log.txt" | tail -1 \
            | sed -E 's/^=+ //; s/ =+$//')
