@@ -296,6 +296,12 @@ def test_isclose_python_scalars(array_device):
     check(npgpu.isclose(dev(f), True), np.isclose(f, True))
     check(npgpu.isclose(2.0, dev(a)), np.isclose(2.0, a))
     check(npgpu.isclose(np.nan, dev(f), equal_nan=True), np.isclose(np.nan, f, equal_nan=True))
+    # NumPy scalars are strong: with b = np.float16(1) the tolerance is a float16 product
+    h = np.array([1.0, 1.0 + 1.00013e-4, 1.0 - 1.00013e-4, 1.00001, 0.9999], np.float64)
+    assert np.isclose(h, np.float16(1), rtol=1e-4)[1] and not np.isclose(h, 1, rtol=1e-4)[1]
+    for b in (np.int8(1), np.float16(1), np.float32(1), np.uint64(1), np.float64(1)):
+        check(npgpu.isclose(dev(h), b, rtol=1e-4), np.isclose(h, b, rtol=1e-4))
+        check(npgpu.isclose(b, dev(h), rtol=1e-4), np.isclose(b, h, rtol=1e-4))
 
 
 def test_allclose(array_device):

@@ -192,8 +192,11 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
         b = _cast(b, np.result_type(b.dtype, 1.0))
         tol = _ew.add(atol, _ew.multiply(rtol, _ew.absolute(b)))
     else:
-        b = float(b) if isinstance(b, int) else b
-        tol = atol + rtol * builtins.abs(b)  # Python arithmetic, so the tolerance stays a weak scalar
+        if isinstance(b, np.generic):  # strong, as NumPy's 0-d array of it
+            b = b.astype(np.result_type(b.dtype, 1.0))
+        elif isinstance(b, int):
+            b = float(b)
+        tol = atol + rtol * builtins.abs(b)  # scalar arithmetic: a Python float tolerance stays weak
     within = _ew.less_equal(_ew.absolute(_ew.subtract(a, b)), tol)
     r = _ew.logical_or(_ew.logical_and(within, _ew.isfinite(b)), _ew.equal(a, b))
     if equal_nan:
