@@ -163,6 +163,28 @@ def test_finfo(array_device, dtype):
     assert npgpu.finfo(1.0).dtype == np.float64
 
 
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "complex128"])
+def test_finfo_attribute_types_are_the_standards(dtype):
+    # the standard: bits an int, eps/max/min/smallest_normal Python floats (NumPy's are NumPy scalars)
+    got = npgpu.finfo(np.dtype(dtype))
+    assert type(got.bits) is int
+    for name in ("eps", "max", "min", "smallest_normal"):
+        assert type(getattr(got, name)) is float, name
+        assert getattr(got, name) == getattr(np.finfo(dtype), name), name
+    assert got.dtype == np.finfo(dtype).dtype and isinstance(got.dtype, np.dtype)
+    # the rest of numpy.finfo stays reachable
+    assert got.tiny == np.finfo(dtype).tiny and got.resolution == np.finfo(dtype).resolution
+    assert got == npgpu.finfo(np.finfo(dtype).dtype) and hash(got) == hash(npgpu.finfo(got.dtype))
+    assert "smallest_normal" in repr(got)
+    with pytest.raises(AttributeError):
+        got.no_such_attribute
+
+
+def test_array_api_version():
+    assert npgpu.__array_api_version__ == "2024.12"
+    assert npgpu.asarray([1.0]).__array_namespace__(api_version=npgpu.__array_api_version__) is npgpu
+
+
 @pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"])
 def test_iinfo(array_device, dtype):
     want = np.iinfo(dtype)

@@ -465,11 +465,22 @@ def test_clip_out_numpy_inputs_and_errors(array_device):
     check(r, np.clip(a, -1, 1))
     check(npgpu.clip(a.astype(np.uint8), -1, 200), np.clip(a.astype(np.uint8), -1, 200))
     with pytest.raises(ValueError, match="give each bound once"):
-        npgpu.clip(dev(a), -1, 1, min=0)
+        npgpu.clip(dev(a), -1, a_min=0)
     with pytest.raises(ValueError, match="give each bound once"):
         npgpu.clip(dev(a), a_max=1, max=0)
+    with pytest.raises(TypeError, match="multiple values for argument 'min'"):
+        npgpu.clip(dev(a), -1, 1, min=0)
     with pytest.raises(TypeError, match="cannot mix"):
         npgpu.clip(dev(a), a, 1)
+
+
+def test_clip_signature_is_the_standards():
+    # clip(x, /, min=None, max=None): the second and third parameters are named min and max
+    import inspect
+    params = list(inspect.signature(npgpu.clip).parameters.values())
+    assert [p.name for p in params[:3]] == ["x", "min", "max"]
+    assert params[0].kind is params[0].POSITIONAL_ONLY
+    assert params[1].default is None and params[2].default is None
 
 
 # --------------------------------------------------------------------------------------------- cumulative

@@ -12,7 +12,7 @@ import numpy as np
 __all__ = [
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32",
     "float64", "complex64", "complex128", "isdtype", "result_type", "can_cast", "finfo", "iinfo", "e", "pi", "inf",
-    "nan", "newaxis", "__array_namespace_info__",
+    "nan", "newaxis", "__array_namespace_info__", "__array_api_version__",
 ]
 
 # The standard's names; `bool` shadows the builtin in this module, so the code below says builtins.bool.
@@ -27,6 +27,15 @@ pi = float(np.pi)
 inf = float("inf")
 nan = float("nan")
 newaxis = None
+
+
+def _api_version():
+    from npgpu import _array
+    # the newest version Array.__array_namespace__ accepts: one source for both
+    return getattr(_array, "_API_VERSIONS", ("2024.12",))[-1]
+
+
+__array_api_version__ = _api_version()
 
 # numpy.dtype.kind letters of each of the standard's kind names.
 _KINDS = {
@@ -97,14 +106,53 @@ def can_cast(from_, to, /, casting="safe"):
     return np.can_cast(_as_dtype(from_), np.dtype(to), casting=casting)
 
 
+class _FInfo:
+    """numpy.finfo with the standard's attribute types: ``bits`` an int, ``eps``, ``max``, ``min`` and
+    ``smallest_normal`` Python floats (NumPy's are NumPy scalars), ``dtype`` the real floating dtype; every
+    other attribute of numpy.finfo (``tiny``, ``resolution``, ``precision``, ...) is NumPy's."""
+
+    __slots__ = ("_info", "bits", "eps", "max", "min", "smallest_normal", "dtype")
+
+    def __init__(self, info):
+        self._info = info
+        self.bits = int(info.bits)
+        self.eps = float(info.eps)
+        self.max = float(info.max)
+        self.min = float(info.min)
+        self.smallest_normal = float(info.smallest_normal)
+        self.dtype = info.dtype
+
+    def __getattr__(self, name):
+        return getattr(self._info, name)
+
+    def __eq__(self, other):
+        return isinstance(other, _FInfo) and other.dtype == self.dtype
+
+    def __hash__(self):
+        return hash(("npgpu.finfo", self.dtype))
+
+    def __repr__(self):
+        return (f"npgpu.finfo(bits={self.bits}, eps={self.eps!r}, max={self.max!r}, min={self.min!r}, "
+                f"smallest_normal={self.smallest_normal!r}, dtype={self.dtype})")
+
+
+_finfo_cache = {}
+
+
 def finfo(type):  # noqa: A002  (the standard's parameter name)
-    """Machine limits (bits, eps, max, min, smallest_normal, dtype, ...) of a floating or complex dtype or of
-    an Array of one, as numpy.finfo (complex dtypes give their real part's limits)."""
-    return np.finfo(_as_dtype(type))
+    """Machine limits of a floating or complex dtype or of an Array of one (complex dtypes give their real
+    part's): numpy.finfo's values, with ``eps``, ``max``, ``min`` and ``smallest_normal`` as Python floats and
+    ``bits`` an int, as the standard asks."""
+    info = np.finfo(_as_dtype(type))
+    found = _finfo_cache.get(info.dtype)
+    if found is None:
+        found = _finfo_cache[info.dtype] = _FInfo(info)
+    return found
 
 
 def iinfo(type):  # noqa: A002
-    """Machine limits (bits, max, min, dtype) of an integer dtype or of an Array of one, as numpy.iinfo."""
+    """Machine limits (bits, max, min, dtype) of an integer dtype or of an Array of one, as numpy.iinfo (whose
+    bits, max and min are already Python ints)."""
     return np.iinfo(_as_dtype(type))
 
 

@@ -293,16 +293,21 @@ def degrees(x, /):
     return rad2deg(x)
 
 
-_UNSET = object()
+class _Unset:
+    def __repr__(self):
+        return "<no value>"
 
 
-def clip(x, /, a_min=_UNSET, a_max=_UNSET, out=None, *, min=None, max=None, stream=None):  # noqa: A002
-    """`x` limited to [min, max] elementwise (NaNs propagate), as numpy.clip and the Array API's clip: bounds
-    positionally (``clip(x, lo, hi)``, ``clip(x, lo)``), as NumPy's ``a_min=``/``a_max=`` or as the standard's
-    ``min=``/``max=``; None is no bound. Python-int bounds beyond an integer dtype's range are dropped, as
+_UNSET = _Unset()  # a_min/a_max not given (None is a given "no bound")
+
+
+def clip(x, /, min=None, max=None, out=None, *, a_min=_UNSET, a_max=_UNSET, stream=None):  # noqa: A002
+    """`x` limited to [min, max] elementwise (NaNs propagate), as the Array API's clip and numpy.clip: bounds
+    positionally (``clip(x, lo, hi)``, ``clip(x, lo)``), as the standard's ``min=``/``max=`` or as NumPy's
+    ``a_min=``/``a_max=``; None is no bound. Python-int bounds beyond an integer dtype's range are dropped, as
     NumPy 2 does; without any bound the result is a copy of `x`."""
     if (a_min is not _UNSET and min is not None) or (a_max is not _UNSET and max is not None):
-        raise ValueError("clip: give each bound once, positionally (a_min, a_max) or as min=/max=")
+        raise ValueError("clip: give each bound once, as min/max (positionally or by keyword) or as a_min/a_max")
     lo = min if a_min is _UNSET else a_min
     hi = max if a_max is _UNSET else a_max
     if not isinstance(x, _Array):
