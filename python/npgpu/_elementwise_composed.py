@@ -46,7 +46,8 @@ def _loop_dtype(ufunc, *xs):
 
 
 def _cast(x, dt):
-    """An Array in dtype `dt` (a conversion only where needed); scalars stay, weak."""
+    """An Array in dtype `dt` (a conversion only where needed); scalars stay as they are (Python scalars
+    weak, NumPy scalars strong, as in NumPy)."""
     return x.astype(dt) if isinstance(x, _Array) and x.dtype != dt else x
 
 
