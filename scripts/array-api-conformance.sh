@@ -79,6 +79,7 @@ MAX_EXAMPLES="${NPGPU_AAT_MAX_EXAMPLES:-20}"
 SEED="${NPGPU_AAT_SEED:-0}"
 JOBS="${NPGPU_AAT_JOBS:-1}"
 XFAILS="${NPGPU_AAT_XFAILS:-$REPO/tests/array-api-xfails.txt}"
+if [[ "$XFAILS" != none && ! -f "$XFAILS" ]]; then echo "no xfails file $XFAILS" >&2; exit 2; fi
 export PYTHONUNBUFFERED=1
 if [[ -d "$AAT/site-packages" ]]; then
   export PYTHONPATH="${PYTHONPATH:+$PYTHONPATH:}$AAT/site-packages"
