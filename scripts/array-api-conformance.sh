@@ -43,6 +43,8 @@
 # folder made on a networked machine with
 #   pip install --target aat/site-packages --no-deps hypothesis sortedcontainers ndindex \
 #       pytest-json-report pytest-metadata array-api-strict
+# (ndindex has binary wheels: make the folder with the GPU machine's Python version and platform, e.g. pip's
+# --python-version/--platform/--only-binary=:all: options, or leave ndindex to the machine.)
 # ARRAY_API_TESTS_DIR/site-packages, when present, is put on PYTHONPATH (after the existing entries, so the
 # machine's own pytest stays in charge). From the npgpu repository the device runner carries ignored paths,
 # so keep aat/ in an ignored folder of the checkout (e.g. build/aat) and pass that path.
