@@ -52,7 +52,7 @@ def check(got, want, rtol=0.0, zero_sign=True, device=None):
     dtype, shape, values (NaNs equal; exactly, with the signs of zeros, unless rtol)."""
     if device is not None:
         assert isinstance(got, npgpu.Array), type(got)
-        assert got.device == npgpu.asarray([0]).device if device is True else got.device == device
+        assert got.device == npgpu.asarray([0], device=None if device is True else device).device
     g, w = np.asarray(as_host(got)), np.asarray(want)
     assert g.dtype == w.dtype, (g.dtype, w.dtype)
     assert g.shape == w.shape, (g.shape, w.shape)
