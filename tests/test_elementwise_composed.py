@@ -137,18 +137,20 @@ def test_nextafter_special_values(array_device, dtype):
     a = special(dtype)
     x, y = np.repeat(a, a.size), np.tile(a, a.size)
     with np.errstate(over="ignore"):
-        check(npgpu.nextafter(dev(x), dev(y)), np.nextafter(x, y), zero_sign=True, device=array_device)
+        # float16 at equal zeros: NumPy 2.4 returns x1, NumPy 2.5 x2 (the sign of the zero differs)
+        check(npgpu.nextafter(dev(x), dev(y)), np.nextafter(x, y), zero_sign=dtype != "float16",
+              device=array_device)
         for t in (0.0, -0.0, np.inf, -np.inf, 1.0):
             check(npgpu.nextafter(dev(a), t), np.nextafter(a, np.dtype(dtype).type(t)))
             check(npgpu.nextafter(t, dev(a)), np.nextafter(np.dtype(dtype).type(t), a))
 
 
 def test_nextafter_float16_keeps_x_where_equal(array_device):
-    # NumPy's half nextafter returns x1 (not x2) where they compare equal: nextafter(0.0, -0.0) == +0.0
+    # NumPy 2.4's half nextafter returns x1 where they compare equal (nextafter(0.0, -0.0) == +0.0); NumPy 2.5
+    # returns x2 as for the other floats: only the values, not the zero signs, are compared here.
     a = np.array([0.0, -0.0], np.float16)
     b = np.array([-0.0, 0.0], np.float16)
-    check(npgpu.nextafter(dev(a), dev(b)), np.nextafter(a, b))
-    assert not np.signbit(npgpu.nextafter(dev(a), dev(b)).get()[0])
+    check(npgpu.nextafter(dev(a), dev(b)), np.nextafter(a, b), zero_sign=False)
     check(npgpu.nextafter(dev(a.astype(np.float32)), dev(b.astype(np.float32))),
           np.nextafter(a.astype(np.float32), b.astype(np.float32)))
 
@@ -230,7 +232,7 @@ def test_round_integers(array_device, dtype, decimals):
     check(r, np.round(a, decimals), device=array_device)
     x = dev(a)
     if decimals >= 0:
-        assert npgpu.round(x, decimals).ptr != x.ptr  # a new array, as NumPy's copy
+        assert x.size == 0 or npgpu.round(x, decimals).ptr != x.ptr  # a new array, as NumPy's copy
 
 
 def test_round_bool_and_errors(array_device):
