@@ -190,3 +190,14 @@ def test_numpy_functions_npgpu_lacks_raise(array_device):
         np.histogram(x)
     with pytest.raises(TypeError, match="npgpu's sum does not take"):
         np.sum(x, initial=2.0)
+
+
+def test_standard_names_of_existing_ufuncs(array_device, random_array):
+    h = random_array(16, np.float64) / 1000
+    x = npgpu.asarray(h)
+    for name, ref in (("acos", np.arccos), ("asin", np.arcsin), ("atan", np.arctan)):
+        np.testing.assert_allclose(getattr(npgpu, name)(x).get(), ref(h), rtol=1e-14)
+    np.testing.assert_allclose(npgpu.atan2(x, x[::-1]).get(), np.arctan2(h, h[::-1]), rtol=1e-14)
+    np.testing.assert_allclose(npgpu.pow(x, 2).get(), h ** 2, rtol=1e-15)
+    i = random_array(8, np.int32)
+    assert np.array_equal(npgpu.bitwise_invert(npgpu.asarray(i)).get(), ~i)

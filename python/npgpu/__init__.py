@@ -81,4 +81,7 @@ __all__ = [
     "nanargmax", "nanargmin", "nanmax", "nanmean", "nanmin", "nanprod", "nanstd", "nansum", "nanvar", "norm",
     "prod", "std", "sum", "var",
 ]
+# The Array API standard's (and NumPy 2's) names of ufuncs npgpu already has under NumPy 1's names.
+acos, asin, atan, atan2, pow, bitwise_invert = arccos, arcsin, arctan, arctan2, power, invert
+__all__ += ["acos", "asin", "atan", "atan2", "pow", "bitwise_invert"]
 __all__ += _dtypes.__all__ + _creation.__all__ + _manipulation.__all__ + _elementwise_composed.__all__
