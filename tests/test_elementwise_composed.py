@@ -141,8 +141,8 @@ def test_nextafter_special_values(array_device, dtype):
         check(npgpu.nextafter(dev(x), dev(y)), np.nextafter(x, y), zero_sign=dtype != "float16",
               device=array_device)
         for t in (0.0, -0.0, np.inf, -np.inf, 1.0):
-            check(npgpu.nextafter(dev(a), t), np.nextafter(a, np.dtype(dtype).type(t)))
-            check(npgpu.nextafter(t, dev(a)), np.nextafter(np.dtype(dtype).type(t), a))
+            check(npgpu.nextafter(dev(a), t), np.nextafter(a, np.dtype(dtype).type(t)), zero_sign=dtype != "float16")
+            check(npgpu.nextafter(t, dev(a)), np.nextafter(np.dtype(dtype).type(t), a), zero_sign=dtype != "float16")
 
 
 def test_nextafter_float16_keeps_x_where_equal(array_device):
