@@ -1,105 +1,256 @@
-"""Creation functions of the namespace against NumPy, on each device (array_device)."""
+"""Creation functions of the namespace (npgpu._creation) against NumPy, on each device (array_device): dtype,
+shape and values exactly equal, results on the right device, NumPy's exceptions for bad input."""
 import numpy as np
 import pytest
+from numpy.exceptions import AxisError
 
 import npgpu
 
-DTYPES = ["int8", "uint16", "int32", "int64", "float16", "float32", "float64", "complex64", "complex128"]
+DTYPES = ["bool", "int8", "int64", "uint16", "float32", "float64", "complex64"]
+NUMERIC = ["int8", "uint16", "int32", "int64", "float16", "float32", "float64", "complex64", "complex128"]
 
 
-def same(got, want):
-    assert isinstance(got, npgpu.Array)
-    g = np.asarray(got.get())
-    assert g.dtype == want.dtype, (g.dtype, want.dtype)
-    assert g.shape == want.shape
-    assert np.array_equal(g, want, equal_nan=want.dtype.kind in "fc"), (g, want)
+@pytest.fixture
+def same(assert_same, array_device):
+    """same(got, want): got is an npgpu.Array on the test's device holding NumPy's result exactly."""
+    def check(got, want, device=None):
+        assert isinstance(got, npgpu.Array), type(got)
+        assert str(got.device) == str(npgpu.empty(0, device=device or array_device).device)
+        assert_same(got.get(), np.asarray(want))
+    return check
 
 
-@pytest.mark.parametrize("args", [(10,), (0,), (-3,), (2, 17), (17, 2, -3), (0.5, 7.25, 0.25), (1.0, -2.0, -0.1),
-                                  (3, 4.5), (np.float32(0.1), 3, 0.2), (-5, 1000, 7)], ids=str)
-def test_arange(array_device, args):
-    got = npgpu.arange(*args)
-    assert got.device == npgpu.asarray(0).device
-    same(got, np.arange(*args))
+# ------------------------------------------------------------------------------------------------ arange
+
+@pytest.mark.parametrize("args", [(10,), (0,), (-3,), (1,), (2, 17), (17, 2, -3), (17, 2), (0.5, 7.25, 0.25),
+                                  (1.0, -2.0, -0.1), (3, 4.5), (np.float32(0.1), 3, 0.2),
+                                  (np.float32(0.5), np.float32(9.5), np.float32(0.75)), (np.int8(3), np.int8(90)),
+                                  (np.uint16(7),), (-5, 1000, 7), (1e-300, 1e-299, 1e-301), (True,)], ids=repr)
+def test_arange(array_device, same, args):
+    same(npgpu.arange(*args), np.arange(*args))
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
-def test_arange_dtypes(array_device, dtype):
+@pytest.mark.parametrize("dtype", NUMERIC)
+def test_arange_dtypes(array_device, same, dtype):
     same(npgpu.arange(3, 250, 3, dtype=dtype), np.arange(3, 250, 3, dtype=dtype))
+    same(npgpu.arange(0.5, 5.5, 1.5, dtype=dtype), np.arange(0.5, 5.5, 1.5, dtype=dtype))
+    same(npgpu.arange(7, dtype=dtype), np.arange(7, dtype=dtype))
+
+
+def test_arange_bool_scalar_bounds_and_device(array_device, same):
+    same(npgpu.arange(2, dtype=bool), np.arange(2, dtype=bool))
+    # a 0-d npgpu.Array as a bound; an explicit device
+    same(npgpu.arange(npgpu.asarray(np.int16(5)), 12), np.arange(np.int16(5), 12))
+    same(npgpu.arange(4, device="cpu"), np.arange(4), device="cpu")
+    same(npgpu.arange(3, device=npgpu.asarray(0).device), np.arange(3))
 
 
 def test_arange_errors(array_device):
-    with pytest.raises(ZeroDivisionError):
+    with pytest.raises(ZeroDivisionError, match="step"):
         npgpu.arange(0, 5, 0)
     with pytest.raises(TypeError, match="scalar"):
         npgpu.arange(np.arange(3))
+    with pytest.raises(TypeError, match="scalar"):
+        npgpu.arange(npgpu.asarray(np.arange(3)))
+    with pytest.raises(TypeError, match="complex"):
+        npgpu.arange(1j)
+    with pytest.raises(TypeError, match="numbers"):
+        npgpu.arange("3")
+    with pytest.raises(ValueError, match="NaN"):
+        npgpu.arange(0, np.nan)
+    with pytest.raises(ValueError, match="size"):
+        npgpu.arange(0, np.inf)
+    with pytest.raises(ValueError, match="bool"):
+        npgpu.arange(3, dtype=bool)
 
 
-@pytest.mark.parametrize("args,kw", [((0, 1), {}), ((2.5, -7), {"num": 13}), ((0, 1), {"num": 1}),
-                                     ((0, 1), {"num": 0}), ((-3, 3), {"num": 10, "endpoint": False}),
-                                     ((1, 10), {"num": 7, "dtype": np.int32}), ((1, 1), {"num": 5}),
-                                     ((0, 1e-300), {"num": 9}), ((1 + 2j, 3 - 1j), {"num": 6})], ids=str)
-def test_linspace(array_device, args, kw):
-    want = np.linspace(*args, **kw)
-    got = npgpu.linspace(*args, **kw)
+# ------------------------------------------------------------------------------------------------ linspace
+
+@pytest.mark.parametrize("args,kw", [
+    ((0, 1), {}), ((2.5, -7), {"num": 13}), ((0, 1), {"num": 1}), ((0, 1), {"num": 0}),
+    ((-3, 3), {"num": 10, "endpoint": False}), ((0, 1), {"num": 1, "endpoint": False}),
+    ((1, 10), {"num": 7, "dtype": np.int32}), ((-7.5, 10), {"num": 9, "dtype": np.int8}),
+    ((0, 3), {"num": 5, "dtype": np.uint16}), ((0, 1), {"num": 4, "dtype": bool}),
+    ((0, 1), {"num": 11, "dtype": np.float32}), ((1, 1), {"num": 5}), ((0, 1e-300), {"num": 9}),
+    ((0, 5e-324), {"num": 7}), ((0, np.inf), {"num": 1}), ((-np.inf, np.inf), {"num": 3}),
+    ((np.float32(0.1), np.float32(7.3)), {"num": 23}), ((np.float32(0.1), 33), {"num": 17}),
+    ((np.float16(0.1), 33), {"num": 17}), ((np.float16(-2), np.float16(0.3)), {"num": 9, "endpoint": False}),
+    ((np.int8(-3), np.int8(100)), {"num": 6}), ((np.uint16(3), 9.5), {"num": 4}),
+    ((1 + 2j, 3 - 1j), {"num": 6}), ((np.complex64(1 + 2j), 3), {"num": 5}),
+], ids=repr)
+def test_linspace(array_device, same, args, kw):
+    with np.errstate(all="ignore"):
+        want = np.linspace(*args, **kw)
+        got = npgpu.linspace(*args, **kw)
     if want.dtype.kind == "c":  # NumPy's complex multiply may fuse (SIMD fmaddsub): equal to an ulp
-        assert got.dtype == want.dtype
-        np.testing.assert_allclose(got.get(), want, rtol=4e-16, atol=4e-16)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_allclose(got.get(), want, rtol=4e-16 if want.dtype == np.complex128 else 2e-7)
     else:
         same(got, want)
 
 
-def test_linspace_retstep_and_errors(array_device):
+def test_linspace_retstep(array_device, same):
     y, step = npgpu.linspace(0, 2, 5, retstep=True)
-    assert step == np.linspace(0, 2, 5, retstep=True)[1]
-    same(y, np.linspace(0, 2, 5))
+    want, wstep = np.linspace(0, 2, 5, retstep=True)
+    same(y, want)
+    assert type(step) is type(wstep) and step == wstep
+    y, step = npgpu.linspace(np.float32(0), 1, 4, endpoint=False, retstep=True)
+    want, wstep = np.linspace(np.float32(0), 1, 4, endpoint=False, retstep=True)
+    assert type(step) is type(wstep) and step == wstep
+    assert np.isnan(npgpu.linspace(0, 1, 1, retstep=True)[1])
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_linspace_array_bounds(array_device, same, random_array, axis):
+    start, stop = random_array((3,), np.float32), random_array((2, 3), np.float64)
+    same(npgpu.linspace(npgpu.asarray(start), npgpu.asarray(stop), 6, axis=axis),
+         np.linspace(start, stop, 6, axis=axis))
+    # one bound a Python scalar, the other a NumPy array (converted to the default device); integer dtype
+    same(npgpu.linspace(0, stop, 5, axis=axis, dtype=np.int16), np.linspace(0, stop, 5, axis=axis, dtype=np.int16))
+    same(npgpu.linspace(npgpu.asarray(start), 7, 4, endpoint=False, axis=axis),
+         np.linspace(start, 7, 4, endpoint=False, axis=axis))
+    # a zero step in one column (NumPy's denormal-safe branch)
+    s2 = stop.copy()
+    s2[0, 0] = start[0]
+    y, step = npgpu.linspace(npgpu.asarray(start), npgpu.asarray(s2), 5, axis=axis, retstep=True)
+    want, wstep = np.linspace(start, s2, 5, axis=axis, retstep=True)
+    same(y, want)
+    same(step, wstep)
+
+
+def test_linspace_errors(array_device):
     with pytest.raises(ValueError, match="non-negative"):
         npgpu.linspace(0, 1, -1)
+    with pytest.raises(TypeError):
+        npgpu.linspace(0, 1, 2.5)
+    with pytest.raises(AxisError):
+        npgpu.linspace(0, 1, 5, axis=1)
+    with pytest.raises(ValueError, match="broadcast"):
+        npgpu.linspace(npgpu.asarray(np.ones(2)), npgpu.asarray(np.ones(3)), 4)
 
 
-@pytest.mark.parametrize("dtype", [None, "bool", "int16", "float32", "complex64"])
-def test_ones_full_zeros_empty(array_device, dtype):
+# ------------------------------------------------------------------------------------------------ ones, eye
+
+@pytest.mark.parametrize("dtype", [None] + DTYPES)
+def test_ones(array_device, same, dtype):
     same(npgpu.ones((3, 4), dtype=dtype), np.ones((3, 4), dtype=dtype))
-    same(npgpu.zeros(5, dtype=dtype), np.zeros(5, dtype=dtype))
-    assert npgpu.empty((2, 0), dtype=dtype).shape == (2, 0)
+    same(npgpu.ones(5, dtype), np.ones(5, dtype))
+    same(npgpu.ones((), dtype=dtype), np.ones((), dtype=dtype))
+    same(npgpu.ones((2, 0), dtype=dtype), np.ones((2, 0), dtype=dtype))
+    same(npgpu.ones(3, dtype=dtype, device="cpu"), np.ones(3, dtype=dtype), device="cpu")
 
 
-@pytest.mark.parametrize("n,m,k", [(4, None, 0), (4, 6, 1), (5, 3, -2), (3, 3, 5), (0, 2, 0), (3, 4, -3)])
-def test_eye(array_device, n, m, k):
+@pytest.mark.parametrize("n,m,k", [(4, None, 0), (4, 6, 1), (5, 3, -2), (3, 3, 5), (3, 3, -5), (0, 2, 0),
+                                   (3, 4, -3), (1, 1, 0), (7, 2, -6), (3, 0, 0), (4, 4, 2**62)])
+def test_eye_identity(array_device, same, n, m, k):
     same(npgpu.eye(n, m, k=k), np.eye(n, m, k=k))
-    same(npgpu.eye(n, m, k=k, dtype=np.int8), np.eye(n, m, k=k, dtype=np.int8))
+    same(npgpu.eye(n, m, k, np.int8), np.eye(n, m, k, np.int8))
+    same(npgpu.eye(n, m, k=k, dtype=bool), np.eye(n, m, k=k, dtype=bool))
     same(npgpu.identity(n), np.identity(n))
+    same(npgpu.identity(n, dtype=np.complex64), np.identity(n, dtype=np.complex64))
 
 
-def test_like_functions(array_device, random_array):
-    h = random_array((3, 5), np.float32)
-    x = npgpu.asarray(h)[:, ::2]
-    for fn, want in ((npgpu.zeros_like, np.zeros_like(h[:, ::2])), (npgpu.ones_like, np.ones_like(h[:, ::2]))):
-        r = fn(x)
-        assert r.device == x.device
-        same(r, want)
-    same(npgpu.full_like(x, 2.75), np.full_like(h[:, ::2], 2.75))
-    same(npgpu.full_like(x, 7, dtype=np.int16), np.full_like(h[:, ::2], 7, dtype=np.int16))
-    e = npgpu.empty_like(x, dtype=np.int64)
-    assert e.shape == (3, 3) and e.dtype == np.int64 and e.device == x.device
+def test_eye_errors(array_device):
+    with pytest.raises(ValueError, match="negative"):
+        npgpu.eye(-1)
+    with pytest.raises(ValueError, match="negative"):
+        npgpu.eye(2, -3)
+    with pytest.raises(TypeError):
+        npgpu.eye(2.5)
+    with pytest.raises(TypeError):
+        npgpu.eye(2, k=0.5)
 
+
+# ------------------------------------------------------------------------------------------------ *_like
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_like_functions(array_device, same, random_array, dtype):
+    h = random_array((3, 5), dtype)
+    x = npgpu.asarray(h)[:, ::-2]
+    v = h[:, ::-2]
+    same(npgpu.zeros_like(x), np.zeros_like(v))
+    same(npgpu.ones_like(x), np.ones_like(v))
+    same(npgpu.full_like(x, 3), np.full_like(v, 3))
+    same(npgpu.full_like(x, 2.75, dtype=np.float32), np.full_like(v, 2.75, dtype=np.float32))
+    same(npgpu.zeros_like(x, np.int16), np.zeros_like(v, np.int16))
+    same(npgpu.ones_like(x, shape=(2, 0, 4)), np.ones_like(v, shape=(2, 0, 4)))
+    same(npgpu.full_like(x[0, 0], 7), np.full_like(v[0, 0], 7))
+    e = npgpu.empty_like(x)
+    assert e.shape == v.shape and e.dtype == v.dtype and str(e.device) == str(x.device)
+    e = npgpu.empty_like(x, dtype=np.int64, shape=7)
+    assert e.shape == (7,) and e.dtype == np.int64
+
+
+def test_like_functions_details(array_device, same):
+    x = npgpu.asarray(np.arange(6, dtype=np.int32).reshape(2, 3))
+    same(npgpu.full_like(x, 2.9), np.full_like(np.zeros((2, 3), np.int32), 2.9))     # unsafe cast, as NumPy
+    same(npgpu.full_like(x, np.int64(-1), dtype=np.uint16), np.full((2, 3), 65535, np.uint16))  # wraps
+    with pytest.raises(OverflowError):  # a Python int out of range, as NumPy
+        npgpu.full_like(x, -1, dtype=np.uint16)
+    same(npgpu.full_like(x, npgpu.asarray(np.float64(1.5)), dtype=float), np.full((2, 3), 1.5))   # 0-d fill
+    same(npgpu.full_like(x, [1, 2, 3]), np.full_like(np.zeros((2, 3), np.int32), [1, 2, 3]))     # broadcast
+    same(npgpu.full_like(x, npgpu.asarray(np.array([4.5, 5.5, 6.5]))), np.array([[4, 5, 6]] * 2, np.int32))
+    same(npgpu.zeros_like(np.ones((2, 2), np.float32)), np.zeros((2, 2), np.float32))  # NumPy input
+    same(npgpu.ones_like(x, device="cpu"), np.ones((2, 3), np.int32), device="cpu")
+    with pytest.raises(ValueError, match="broadcast"):
+        npgpu.full_like(x, [1, 2])
+
+
+# ------------------------------------------------------------------------------------------------ meshgrid
 
 @pytest.mark.parametrize("indexing", ["xy", "ij"])
-def test_meshgrid(array_device, indexing):
-    a, b, c = np.arange(3.0), np.arange(4, dtype=np.int32), np.linspace(0, 1, 2)
-    got = npgpu.meshgrid(npgpu.asarray(a), npgpu.asarray(b), npgpu.asarray(c), indexing=indexing)
-    for g, w in zip(got, np.meshgrid(a, b, c, indexing=indexing)):
+@pytest.mark.parametrize("n", [0, 1, 2, 3])
+def test_meshgrid(array_device, same, random_array, indexing, n):
+    hs = [random_array(5, np.float64), random_array(3, np.int8), random_array(4, np.complex64)][:n]
+    xs = [npgpu.asarray(h) for h in hs]
+    got = npgpu.meshgrid(*xs, indexing=indexing)
+    want = np.meshgrid(*hs, indexing=indexing)
+    assert isinstance(got, list) and len(got) == len(want)
+    for g, w in zip(got, want):
         same(g, w)
+        assert not g.readonly
+    for g, w in zip(npgpu.meshgrid(*xs, indexing=indexing, sparse=True),
+                    np.meshgrid(*hs, indexing=indexing, sparse=True)):
+        same(g, w)
+    for g, w in zip(npgpu.meshgrid(*xs, indexing=indexing, copy=False), want):
+        same(g, w)
+
+
+def test_meshgrid_inputs_and_errors(array_device, same):
+    a, b = np.arange(6.0).reshape(2, 3)[:, ::-1], np.arange(4, dtype=np.uint16)
+    x = npgpu.asarray(a)
+    got = npgpu.meshgrid(x, b)  # N-d input flattened, NumPy input moved to x's device
+    for g, w in zip(got, np.meshgrid(a, b)):
+        same(g, w)
+    same(npgpu.meshgrid(x, npgpu.asarray(np.zeros(0)))[0], np.meshgrid(a, np.zeros(0))[0])
     with pytest.raises(ValueError, match="indexing"):
-        npgpu.meshgrid(npgpu.asarray(a), indexing="zz")
+        npgpu.meshgrid(x, indexing="zz")
 
 
-@pytest.mark.parametrize("k", [-2, -1, 0, 1, 3])
-@pytest.mark.parametrize("dtype", ["bool", "int32", "float64", "complex64"])
-def test_tril_triu(array_device, random_array, k, dtype):
+# ------------------------------------------------------------------------------------------------ tril, triu
+
+@pytest.mark.parametrize("k", [-2, -1, 0, 1, 3, -100, 2**62])
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_tril_triu(array_device, same, random_array, k, dtype):
     h = random_array((2, 4, 5), dtype)
     x = npgpu.asarray(h)
     same(npgpu.tril(x, k=k), np.tril(h, k=k))
-    same(npgpu.triu(x, k=k), np.triu(h, k=k))
-    with pytest.raises(ValueError, match="2-D"):
-        npgpu.tril(npgpu.asarray(h[0, 0]))
+    same(npgpu.triu(x, k), np.triu(h, k))
+    same(npgpu.tril(x.mT[:, ::-1]), np.tril(h.swapaxes(-1, -2)[:, ::-1]))  # non-contiguous
+
+
+@pytest.mark.parametrize("shape", [(3,), (0,), (4, 0), (0, 3), (1, 1), (2, 1, 3, 3)])
+def test_tril_triu_shapes(array_device, same, random_array, shape):
+    h = random_array(shape, np.int64)
+    x = npgpu.asarray(h)
+    same(npgpu.tril(x, -1), np.tril(h, -1))  # 1-D: the rows of an n x n matrix, as NumPy
+    same(npgpu.triu(x, 1), np.triu(h, 1))
+
+
+def test_tril_errors(array_device):
+    with pytest.raises(TypeError, match="at least 1-D"):
+        npgpu.tril(npgpu.asarray(np.float64(1)))
+    with pytest.raises(TypeError, match="at least 1-D"):
+        npgpu.triu(npgpu.asarray(np.float64(1)))
+    with pytest.raises(TypeError):
+        npgpu.tril(npgpu.ones((2, 2)), 0.5)

@@ -169,6 +169,8 @@ def test_pad(array_device, random_array, mode, widths):
 def test_pad_errors(array_device):
     x = npgpu.zeros((2, 2))
     with pytest.raises(ValueError, match="mode"):
+        npgpu.pad(x, 1, mode="nonsense")
+    with pytest.raises(NotImplementedError, match="median"):
         npgpu.pad(x, 1, mode="median")
     with pytest.raises(ValueError, match="negative"):
         npgpu.pad(x, -1)
