@@ -218,7 +218,7 @@ def test_meshgrid(array_device, same, random_array, indexing, n):
 
 def test_meshgrid_inputs_and_errors(array_device, same):
     a, b = np.arange(6.0).reshape(2, 3)[:, ::-1], np.arange(4, dtype=np.uint16)
-    x = npgpu.asarray(a)
+    x = npgpu.asarray(np.arange(6.0).reshape(2, 3))[:, ::-1]
     got = npgpu.meshgrid(x, b)  # N-d input flattened, NumPy input moved to x's device
     for g, w in zip(got, np.meshgrid(a, b)):
         same(g, w)

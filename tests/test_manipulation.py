@@ -1,48 +1,112 @@
-"""Manipulation functions of the namespace against NumPy, on each device (array_device), with odd shapes,
-non-contiguous inputs, 0-size and 0-d arrays, and their errors."""
+"""Manipulation functions of the namespace (npgpu._manipulation) against NumPy, on each device
+(array_device): odd shapes, non-contiguous inputs (transposes, negative steps), 0-size and 0-d arrays,
+negative axes, several dtypes, views where NumPy gives views, and NumPy's exceptions for bad input."""
 import numpy as np
 import pytest
 from numpy.exceptions import AxisError
 
 import npgpu
 
+DTYPES = ["bool", "int8", "int64", "uint16", "float32", "float64", "complex64"]
 
-def same(got, want):
-    assert isinstance(got, npgpu.Array), type(got)
-    g = got.get()
-    assert g.dtype == want.dtype and g.shape == want.shape, (g.dtype, g.shape, want.dtype, want.shape)
-    assert np.array_equal(g, want, equal_nan=want.dtype.kind in "fc")
+
+@pytest.fixture
+def same(assert_same, array_device):
+    """same(got, want): got is an npgpu.Array on the test's device holding NumPy's result exactly."""
+    def check(got, want):
+        assert isinstance(got, npgpu.Array), type(got)
+        assert str(got.device) == str(npgpu.empty(0, device=array_device).device)
+        assert_same(got.get(), np.asarray(want))
+    return check
 
 
 @pytest.fixture
 def pair(random_array):
-    """(NumPy array, npgpu.Array) of one 3-D non-contiguous float32 view."""
+    """(NumPy array, npgpu.Array) of one 3-D non-contiguous float32 view (negative step, offset)."""
     base = random_array((5, 7, 6), np.float32)
     return base[:, ::-2, 1:], npgpu.asarray(base, copy=True)[:, ::-2, 1:]
 
 
-@pytest.mark.parametrize("axis", [0, 1, -1, None])
-def test_concatenate(array_device, random_array, axis):
-    hs = [random_array((3, 4, 5), np.float32), random_array((3, 4, 5), np.int16)[:, ::-1],
-          random_array((3, 4, 5), np.float64).transpose(0, 1, 2)]
+def both(h, view=lambda a: a):
+    """(view of the NumPy array h, the same view of an npgpu copy of h): non-contiguous on every device
+    (an npgpu.Array made from a NumPy view on a GPU would be C-contiguous)."""
+    return view(h), view(npgpu.asarray(h, copy=True))
+
+
+LAYOUTS_2D = [lambda a: a, lambda a: a.T, lambda a: a[::-1, ::2], lambda a: a.T[1:, ::-1]]
+
+
+def shares_memory(view, base):
+    """Whether an npgpu.Array `view` lies inside `base`'s memory (a view, not a copy)."""
+    lo = base.ptr + min(0, *[(n - 1) * s for n, s in zip(base.shape, base.strides)])
+    hi = base.ptr + sum((n - 1) * s for n, s in zip(base.shape, base.strides) if s > 0) + base.dtype.itemsize
+    return lo <= view.ptr < hi
+
+
+# ------------------------------------------------------------------------------------------------ joining
+
+@pytest.mark.parametrize("axis", [0, 1, -1, -3, None])
+def test_concatenate(array_device, same, random_array, axis):
+    pairs = [both(random_array((3, 4, 5), np.float32)), both(random_array((3, 4, 5), np.int16), lambda a: a[:, ::-1]),
+             both(random_array((5, 4, 3), np.float64), lambda a: a.transpose(2, 1, 0))]
     if axis is not None:
-        hs[1] = np.concatenate([hs[1], hs[1]], axis=axis)
-    xs = [npgpu.asarray(h) for h in hs]
-    same(npgpu.concatenate(xs, axis=axis), np.concatenate(hs, axis=axis))
-    same(npgpu.concat(xs, axis=axis), np.concatenate(hs, axis=axis))
-    same(np.concatenate(xs, axis=axis), np.concatenate(hs, axis=axis))  # __array_function__
+        empty = (slice(None),) * (axis % 3) + (slice(0, 0),)  # 0-length along the axis
+        pairs.insert(2, (pairs[1][0][empty], pairs[1][1][empty]))
+        pairs.append(pairs[1])
+    hs, xs = [p[0] for p in pairs], [p[1] for p in pairs]
+    want = np.concatenate(hs, axis=axis)
+    same(npgpu.concatenate(xs, axis=axis), want)
+    same(npgpu.concat(xs, axis=axis), want)
+    same(np.concatenate(xs, axis=axis), want)  # __array_function__
+    same(npgpu.concatenate(tuple(xs), axis), want)
 
 
-def test_concatenate_dtype_out_and_errors(array_device, random_array):
+@pytest.mark.parametrize("dtypes", [("bool", "int8"), ("uint16", "int8"), ("int64", "uint16"),
+                                    ("float32", "complex64", "bool"), ("uint16", "float32"),
+                                    ("int8", "float16"), ("float64", "complex64"), ("bool", "bool")], ids=str)
+def test_concatenate_promotion(array_device, same, random_array, dtypes):
+    hs = [random_array((2, 3), d) for d in dtypes]
+    want = np.concatenate(hs, axis=1)
+    same(npgpu.concatenate([npgpu.asarray(h) for h in hs], axis=1), want)
+    same(npgpu.stack([npgpu.asarray(h) for h in hs], axis=-1), np.stack(hs, axis=-1))
+
+
+def test_concatenate_flat_and_sequences(array_device, same, random_array):
+    a = random_array((3, 4), np.int64)
+    pairs = [both(a, lambda v: v.T), both(np.int64(5)), both(a, lambda v: v[::-1, 1:3]),
+             both(np.ones((0, 2), np.int64))]
+    hs, xs = [p[0] for p in pairs], [p[1] for p in pairs]
+    same(npgpu.concatenate(xs, axis=None), np.concatenate(hs, axis=None))
+    # an npgpu.Array or a NumPy array as the sequence: its sub-arrays
+    same(npgpu.concatenate(npgpu.asarray(a)), np.concatenate(a))
+    same(npgpu.concatenate(a, axis=None), np.concatenate(a, axis=None))
+    # NumPy arrays beside npgpu arrays go to the npgpu arrays' device
+    same(npgpu.concatenate([xs[0], a.T, [[7] * 3]]), np.concatenate([a.T, a.T, [[7] * 3]]))
+
+
+def test_concatenate_dtype_out_and_casting(array_device, same, random_array):
     a, b = random_array((2, 3), np.int32), random_array((4, 3), np.int32)
     x, y = npgpu.asarray(a), npgpu.asarray(b)
     same(npgpu.concatenate([x, y], dtype=np.float32), np.concatenate([a, b], dtype=np.float32))
-    out = npgpu.full((6, 3), -1, dtype=np.int32)
+    same(npgpu.concatenate([x, y], dtype=np.int8, casting="unsafe"),
+         np.concatenate([a, b], dtype=np.int8, casting="unsafe"))
+    out = npgpu.full((6, 3), -1, dtype=np.int64)
     assert npgpu.concatenate([x, y], out=out) is out
-    same(out, np.concatenate([a, b]))
-    same(npgpu.concatenate([x[:0], y]), np.concatenate([a[:0], b]))
-    with pytest.raises(ValueError, match="dimension 1"):
+    same(out, np.concatenate([a, b]).astype(np.int64))
+    flat = npgpu.zeros(14, dtype=np.float64)[::-2]  # a non-contiguous out with axis=None
+    assert npgpu.concatenate([x[:, :2], y[:1, ::-1]], axis=None, out=flat) is flat
+    same(flat, np.concatenate([a[:, :2], b[:1, ::-1]], axis=None).astype(np.float64))
+    same(npgpu.concatenate([x.T, y[:1]], axis=None, dtype=np.complex64),
+         np.concatenate([a.T, b[:1]], axis=None, dtype=np.complex64))
+
+
+def test_concatenate_errors(array_device, random_array):
+    x, y = npgpu.asarray(random_array((2, 3), np.int32)), npgpu.asarray(random_array((4, 3), np.float64))
+    with pytest.raises(ValueError, match="along dimension 1, the array at index 0 has size 3 and the array at "
+                                         "index 1 has size 2"):
         npgpu.concatenate([x, y[:, :2]])
+    with pytest.raises(ValueError, match="same number of dimensions"):
+        npgpu.concatenate([x, y[0]])
     with pytest.raises(ValueError, match="zero-dimensional"):
         npgpu.concatenate([x[0, 0], y[0, 0]])
     with pytest.raises(ValueError, match="at least one"):
@@ -51,137 +115,459 @@ def test_concatenate_dtype_out_and_errors(array_device, random_array):
         npgpu.concatenate([x, y], axis=2)
     with pytest.raises(TypeError, match="Cannot cast"):
         npgpu.concatenate([x, y], dtype=np.int8, casting="safe")
+    with pytest.raises(TypeError, match="Cannot cast"):
+        npgpu.concatenate([x, y], out=npgpu.empty((6, 3), dtype=np.int32))  # float64 into int32
+    with pytest.raises(TypeError, match="both"):
+        npgpu.concatenate([x, x], out=npgpu.empty((4, 3)), dtype=np.float64)
+    with pytest.raises(ValueError, match="wrong shape"):
+        npgpu.concatenate([x, x], out=npgpu.empty((4, 4)))
+    with pytest.raises(TypeError, match="out must be an npgpu.Array"):
+        npgpu.concatenate([x, x], out=np.empty((4, 3), np.int32))
+    with pytest.raises(TypeError, match="sequence"):
+        npgpu.concatenate(3)
 
 
-@pytest.mark.parametrize("axis", [0, 1, 2, -1])
-def test_stack_unstack(array_device, random_array, axis):
-    hs = [random_array((4, 3), np.complex64) for _ in range(3)]
-    xs = [npgpu.asarray(h) for h in hs]
-    same(npgpu.stack(xs, axis=axis), np.stack(hs, axis=axis))
+@pytest.mark.parametrize("axis", [0, 1, 2, -1, -3])
+def test_stack_unstack(array_device, same, random_array, axis):
+    pairs = [both(random_array((4, 3), np.complex64)), both(random_array((3, 4), np.complex64), lambda a: a.T),
+             both(random_array((4, 3), np.complex64), lambda a: a[::-1])]
+    hs, xs = [p[0] for p in pairs], [p[1] for p in pairs]
     s = np.stack(hs, axis=axis)
+    same(npgpu.stack(xs, axis=axis), s)
+    same(npgpu.stack(xs, axis), s)
     parts = npgpu.unstack(npgpu.asarray(s), axis=axis)
-    assert len(parts) == 3
-    for p, h in zip(parts, hs):
-        same(p, h)
+    assert isinstance(parts, tuple) and len(parts) == 3
+    for p, w in zip(parts, np.unstack(s, axis=axis)):
+        same(p, w)
+
+
+def test_stack_details(array_device, same, random_array):
+    hs = [random_array((), np.int8), random_array((), np.int8)]
+    same(npgpu.stack([npgpu.asarray(h) for h in hs]), np.stack(hs))  # 0-d inputs
+    same(npgpu.stack([npgpu.asarray(np.zeros((0, 2)))] * 3, axis=1), np.stack([np.zeros((0, 2))] * 3, axis=1))
+    a = random_array((2, 3), np.uint16)
+    out = npgpu.empty((2, 2, 3), dtype=np.int64)
+    assert npgpu.stack([npgpu.asarray(a), a], out=out) is out
+    same(out, np.stack([a, a]).astype(np.int64))
+    same(npgpu.stack([npgpu.asarray(a)] * 2, dtype=np.float32), np.stack([a] * 2, dtype=np.float32))
+    x = npgpu.asarray(a)
     with pytest.raises(ValueError, match="same shape"):
-        npgpu.stack([xs[0], xs[1][:2]])
+        npgpu.stack([x, x[:1]])
+    with pytest.raises(ValueError, match="at least one"):
+        npgpu.stack([])
+    with pytest.raises(AxisError):
+        npgpu.stack([x, x], axis=3)
+    with pytest.raises(TypeError, match="Cannot cast"):
+        npgpu.stack([x, x], dtype=np.int8, casting="safe")
+    with pytest.raises(ValueError, match="at least 1-d"):
+        npgpu.unstack(x[0, 0])
+    with pytest.raises(AxisError):
+        npgpu.unstack(x, axis=-3)
 
 
-def test_splits(array_device, random_array):
-    h = random_array((10, 7), np.int64)
-    x = npgpu.asarray(h)
-    for got, want in zip(npgpu.array_split(x, 3, axis=1), np.array_split(h, 3, axis=1)):
-        same(got, want)
-    for got, want in zip(npgpu.split(x, [2, 5, 20], axis=0), np.split(h, [2, 5, 20], axis=0)):
-        same(got, want)
-    for got, want in zip(npgpu.split(x, 5), np.split(h, 5)):
-        same(got, want)
+@pytest.mark.parametrize("layout", range(4))
+def test_splits(array_device, same, random_array, layout):
+    h, x = both(random_array((10, 7), np.int64), LAYOUTS_2D[layout])
+    n0, n1 = h.shape
+    cases = [(3, 0), (3, -1), (1, 1), (n0 + 2, 0), ([2, 5, 20], 0), ([-3, 4, 2], -1), ([], 1), (np.array([1, 2]), 0)]
+    for ios, axis in cases:
+        got, want = npgpu.array_split(x, ios, axis=axis), np.array_split(h, ios, axis=axis)
+        assert isinstance(got, list) and len(got) == len(want)
+        for g, w in zip(got, want):
+            same(g, w)
+            assert g.size == 0 or shares_memory(g, x)  # views
+    for ios, axis in [(n0, 0), (1, -1), ([2, 3], 1), (npgpu.asarray(np.array([1, 4])), 0)]:
+        want = np.split(h, ios.get() if isinstance(ios, npgpu.Array) else ios, axis=axis)
+        for g, w in zip(npgpu.split(x, ios, axis=axis), want):
+            same(g, w)
+
+
+def test_split_errors(array_device):
+    x = npgpu.asarray(np.arange(10.0).reshape(5, 2))
     with pytest.raises(ValueError, match="equal division"):
         npgpu.split(x, 3)
+    with pytest.raises(ZeroDivisionError):
+        npgpu.split(x, 0)
+    with pytest.raises(ValueError, match="larger than 0"):
+        npgpu.array_split(x, 0)
+    with pytest.raises(ValueError, match="larger than 0"):
+        npgpu.split(x, -5)
+    with pytest.raises(AxisError):
+        npgpu.array_split(x, 2, axis=2)
+    with pytest.raises(AxisError):
+        npgpu.split(x[0, 0], 1)
 
 
-def test_stacking_helpers(array_device, random_array):
-    a, b = random_array(5, np.float64), random_array(5, np.float64)
-    x, y = npgpu.asarray(a), npgpu.asarray(b)
-    same(npgpu.vstack([x, y]), np.vstack([a, b]))
-    same(npgpu.hstack([x, y]), np.hstack([a, b]))
-    same(npgpu.dstack([x, y]), np.dstack([a, b]))
-    same(npgpu.column_stack([x, y]), np.column_stack([a, b]))
-    same(npgpu.atleast_3d(x), np.atleast_3d(a))
-    same(npgpu.atleast_2d(npgpu.asarray(np.float32(3))), np.atleast_2d(np.float32(3)))
+def test_stacking_helpers(array_device, same, random_array):
+    a, b = random_array(5, np.float64), random_array(5, np.int8)
+    (m, mx), s = both(random_array((3, 5), np.float32), lambda v: v[::-1]), random_array((), np.float64)
+    x, y, sx = (npgpu.asarray(v) for v in (a, b, s))
+    for fn, args, hargs in [("vstack", [x, y, mx], [a, b, m]), ("vstack", [sx, x[:1]], [s, a[:1]]),
+                            ("hstack", [x, y], [a, b]), ("hstack", [mx.T, mx.T], [m.T, m.T]),
+                            ("hstack", [sx, x], [s, a]), ("dstack", [x, y], [a, b]),
+                            ("dstack", [mx, mx[..., None]], [m, m[..., None]]), ("dstack", [sx, sx], [s, s]),
+                            ("column_stack", [x, y, mx.T], [a, b, m.T]), ("column_stack", [sx, sx], [s, s])]:
+        same(getattr(npgpu, fn)(args), getattr(np, fn)(hargs))
+    same(npgpu.vstack([x, y], dtype=np.float32), np.vstack([a, b], dtype=np.float32))
+    same(npgpu.hstack([x, b]), np.hstack([a, b]))  # a NumPy array beside: moved to x's device
+    same(npgpu.vstack(mx), np.vstack(m))  # an array as the sequence of its rows
+    for fn in ("vstack", "hstack", "dstack", "column_stack"):
+        with pytest.raises(ValueError, match="need at least one array"):
+            getattr(npgpu, fn)([])
+    with pytest.raises(ValueError, match="dimension"):
+        npgpu.vstack([x, x[:3]])
 
 
-def test_broadcasting(array_device, random_array):
+def test_atleast(array_device, same, random_array):
+    hs = [random_array((), np.uint16), random_array(4, np.bool_), random_array((2, 3), np.int8),
+          random_array((2, 3, 4), np.complex64), random_array((1, 2, 3, 2), np.float32)]
+    xs = [npgpu.asarray(h) for h in hs]
+    for name in ("atleast_1d", "atleast_2d", "atleast_3d"):
+        fn, nfn = getattr(npgpu, name), getattr(np, name)
+        got, want = fn(*xs), nfn(*hs)
+        assert isinstance(got, tuple) and len(got) == len(want)
+        for g, w, x in zip(got, want, xs):
+            same(g, w)
+            assert g.ptr == x.ptr  # views
+        same(fn(xs[1]), nfn(hs[1]))  # one input: the array, not a tuple
+        assert fn() == ()
+        same(fn(hs[0]), nfn(hs[0]))  # a NumPy input is converted
+
+
+# ------------------------------------------------------------------------------------------------ broadcasting
+
+def test_broadcasting(array_device, same, random_array):
     h = random_array((3, 1, 5), np.uint16)
     x = npgpu.asarray(h)
     b = npgpu.broadcast_to(x, (2, 3, 4, 5))
-    assert b.readonly
+    assert b.readonly and b.ptr == x.ptr
     same(b, np.broadcast_to(h, (2, 3, 4, 5)))
-    p, q = npgpu.broadcast_arrays(x, npgpu.asarray(random_array((4, 1), np.uint16)))
-    assert p.shape == q.shape == (3, 4, 5)
-    assert npgpu.broadcast_shapes((3, 1), (1, 4)) == (3, 4)
+    same(npgpu.broadcast_to(x[0, 0, 0], ()), h[0, 0, 0])
+    same(npgpu.broadcast_to(h, (0, 3, 0, 5)), np.broadcast_to(h, (0, 3, 0, 5)))  # NumPy input converted
+    q_h = random_array((4, 1), np.uint16)
+    got = npgpu.broadcast_arrays(x, npgpu.asarray(q_h), npgpu.asarray(np.float32(2)))
+    want = np.broadcast_arrays(h, q_h, np.float32(2))
+    assert isinstance(got, list) and len(got) == 3  # a list, as the Array API standard says
+    for g, w in zip(got, want):
+        same(g, w)
+    p, q = npgpu.broadcast_arrays(x, x)
+    assert p is x and q is x  # already of the shape: returned as they are, as NumPy does
+    assert npgpu.broadcast_arrays() == []
+    assert npgpu.broadcast_shapes((3, 1), (1, 4), ()) == (3, 4)
+    assert npgpu.broadcast_shapes() == ()
     with pytest.raises(ValueError, match="broadcast"):
         npgpu.broadcast_to(x, (3, 2, 4))
+    with pytest.raises(ValueError, match="broadcast"):
+        npgpu.broadcast_to(x, (5,))
+    with pytest.raises(ValueError, match="non-negative"):
+        npgpu.broadcast_to(x, (-1, 3, 1, 5))
+    with pytest.raises(ValueError, match="broadcast"):
+        npgpu.broadcast_arrays(x, npgpu.ones(4))
+    with pytest.raises(ValueError, match="mismatch"):
+        npgpu.broadcast_shapes((2,), (3,))
 
 
-def test_axis_views(array_device, pair):
+# ------------------------------------------------------------------------------------------------ axes
+
+def test_axis_views(array_device, same, pair):
     h, x = pair
-    same(npgpu.expand_dims(x, (0, -1)), np.expand_dims(h, (0, -1)))
-    same(npgpu.squeeze(npgpu.expand_dims(x, 1), axis=1), h)
-    same(npgpu.flip(x), np.flip(h))
-    same(npgpu.flip(x, axis=(0, 2)), np.flip(h, axis=(0, 2)))
-    same(npgpu.moveaxis(x, 0, -1), np.moveaxis(h, 0, -1))
-    same(npgpu.moveaxis(x, (0, 1), (2, 0)), np.moveaxis(h, (0, 1), (2, 0)))
-    same(npgpu.permute_dims(x, (2, 0, 1)), np.transpose(h, (2, 0, 1)))
-    same(npgpu.swapaxes(x, 0, 2), np.swapaxes(h, 0, 2))
-    with pytest.raises(ValueError, match="repeated"):
+    for got, want in [
+        (npgpu.expand_dims(x, 0), np.expand_dims(h, 0)), (npgpu.expand_dims(x, (0, -1)), np.expand_dims(h, (0, -1))),
+        (npgpu.expand_dims(x, [3, 1]), np.expand_dims(h, [3, 1])),
+        (npgpu.expand_dims(x, -4), np.expand_dims(h, -4)),
+        (npgpu.squeeze(npgpu.expand_dims(x, (1, 3)), axis=(1, -2)), h),
+        (npgpu.squeeze(npgpu.expand_dims(x, (1, 3))), h),
+        (npgpu.squeeze(x[:, :1, 2:3], 1), np.squeeze(h[:, :1, 2:3], 1)),
+        (npgpu.flip(x), np.flip(h)), (npgpu.flip(x, axis=(0, 2)), np.flip(h, axis=(0, 2))),
+        (npgpu.flip(x, -1), np.flip(h, -1)), (npgpu.moveaxis(x, 0, -1), np.moveaxis(h, 0, -1)),
+        (npgpu.moveaxis(x, (0, 1), (2, 0)), np.moveaxis(h, (0, 1), (2, 0))),
+        (npgpu.moveaxis(x, [-1, 0], [0, -1]), np.moveaxis(h, [-1, 0], [0, -1])),
+        (npgpu.permute_dims(x, (2, 0, 1)), np.permute_dims(h, (2, 0, 1))),
+        (npgpu.permute_dims(x, [-1, 0, 1]), np.permute_dims(h, [-1, 0, 1])),
+        (npgpu.transpose(x), np.transpose(h)), (npgpu.transpose(x, (1, 2, 0)), np.transpose(h, (1, 2, 0))),
+        (npgpu.swapaxes(x, 0, 2), np.swapaxes(h, 0, 2)), (npgpu.swapaxes(x, -1, 1), np.swapaxes(h, -1, 1)),
+    ]:
+        same(got, want)
+        assert shares_memory(got, x)  # views
+    z = npgpu.asarray(np.float64(3.5))
+    same(npgpu.expand_dims(z, 0), np.expand_dims(3.5, 0))
+    same(npgpu.flip(z), np.flip(np.float64(3.5)))
+    same(npgpu.squeeze(npgpu.ones((1, 1))), np.ones(()))
+    same(npgpu.transpose(z), np.float64(3.5))
+    same(npgpu.flip(np.arange(3)), np.arange(3)[::-1])  # NumPy input converted
+
+
+def test_axis_errors(array_device, pair):
+    h, x = pair
+    with pytest.raises(ValueError, match="repeated axis"):
         npgpu.expand_dims(x, (1, 1))
+    with pytest.raises(ValueError, match="repeated axis"):
+        npgpu.expand_dims(x, (0, -5))
+    with pytest.raises(AxisError):
+        npgpu.expand_dims(x, 4)
     with pytest.raises(AxisError):
         npgpu.flip(x, axis=3)
+    with pytest.raises(ValueError, match="repeated axis"):
+        npgpu.flip(x, axis=(0, -3))
+    with pytest.raises(ValueError, match="size not equal to one"):
+        npgpu.squeeze(x, 0)
+    with pytest.raises(AxisError):
+        npgpu.squeeze(x, 3)
+    with pytest.raises(AxisError, match="source"):
+        npgpu.moveaxis(x, 3, 0)
+    with pytest.raises(AxisError, match="destination"):
+        npgpu.moveaxis(x, 0, -4)
+    with pytest.raises(ValueError, match="same number of elements"):
+        npgpu.moveaxis(x, (0, 1), 2)
+    with pytest.raises(ValueError, match="repeated axis in `source`"):
+        npgpu.moveaxis(x, (0, 0), (1, 2))
+    with pytest.raises(ValueError, match="axes don't match"):
+        npgpu.permute_dims(x, (0, 1))
+    with pytest.raises(ValueError, match="repeated axis"):
+        npgpu.permute_dims(x, (0, 1, 1))
+    with pytest.raises(AxisError):
+        npgpu.swapaxes(x, 0, 3)
 
 
-@pytest.mark.parametrize("shift,axis", [(3, None), (-2, 0), (10, 1), ((1, -4), (0, 2)), (2, (0, 1)), (0, 1)])
-def test_roll(array_device, pair, shift, axis):
+# ------------------------------------------------------------------------------------------------ reshape
+
+def test_reshape_views_and_copies(array_device, same, pair, random_array):
     h, x = pair
-    same(npgpu.roll(x, shift, axis=axis), np.roll(h, shift, axis=axis))
+    for shape in [(-1, 5), (5, 4, 5), (2, 2, 5, 5), 100, (100, 1), (1, -1, 1, 4), (5, 1, 20)]:
+        same(npgpu.reshape(x, shape), h.reshape(shape))
+    c = npgpu.asarray(random_array((4, 6), np.int8))
+    v = npgpu.reshape(c, (3, -1), copy=False)
+    assert v.ptr == c.ptr
+    assert npgpu.reshape(c, (3, -1)).ptr == c.ptr
+    assert npgpu.reshape(c, (3, -1), copy=True).ptr != c.ptr
+    # adding and removing length-1 axes of a non-contiguous array: a view, so copy=False works
+    t = c.T[::-1]
+    for shape in [(6, 1, 4), (1, 6, 4, 1), (6, 4)]:
+        r = npgpu.reshape(t, shape, copy=False)
+        same(r, np.asarray(c.get()).T[::-1].reshape(shape))
+        assert r.ptr == t.ptr
+    s = npgpu.asarray(random_array((3, 1, 5), np.float64))[:, :, ::2]
+    same(npgpu.reshape(s, (3, 3), copy=False), s.get().reshape(3, 3))
+    # 0-d and size-1
+    z = npgpu.asarray(np.float32(2.5))
+    same(npgpu.reshape(z, (1, 1)), np.float32(2.5).reshape(1, 1))
+    same(npgpu.reshape(npgpu.ones((1, 1)), ()), np.ones(()))
+    same(npgpu.reshape(npgpu.zeros((0, 3)), (3, 0, 5)), np.zeros((3, 0, 5)))
+    same(npgpu.reshape(np.arange(6), (2, 3)), np.arange(6).reshape(2, 3))  # NumPy input
 
 
-def test_reshape_and_ravel(array_device, pair):
+def test_reshape_errors(array_device, pair):
     h, x = pair
-    same(npgpu.reshape(x, (-1, 5)), h.reshape(-1, 5))
-    same(npgpu.ravel(x), h.ravel())
-    c = npgpu.asarray(np.ascontiguousarray(h))
-    assert npgpu.reshape(c, (5, -1), copy=False).ptr == c.ptr
-    assert npgpu.reshape(c, (5, -1), copy=True).ptr != c.ptr
     with pytest.raises(ValueError, match="copy"):
-        npgpu.reshape(c.T, (-1,), copy=False)
+        npgpu.reshape(x, (-1,), copy=False)
+    with pytest.raises(ValueError, match="copy"):
+        npgpu.reshape(npgpu.ones((4, 6)).T, (24,), copy=False)
+    with pytest.raises(ValueError, match="cannot reshape array of size 100 into shape"):
+        npgpu.reshape(x, (3, -1))
+    with pytest.raises(ValueError, match="cannot reshape"):
+        npgpu.reshape(x, (101,))
+    with pytest.raises(ValueError, match="cannot reshape"):
+        npgpu.reshape(x, (0, -1))
+    with pytest.raises(ValueError, match="one unknown dimension"):
+        npgpu.reshape(x, (-1, -1))
+    with pytest.raises(ValueError, match="negative dimensions"):
+        npgpu.reshape(x, (-4, -25))
+    with pytest.raises(TypeError):
+        npgpu.reshape(x, (2.5, 30))
 
 
-@pytest.mark.parametrize("repeats,axis", [(3, None), (2, 0), (0, 1), ([1, 0, 3, 2, 1], 0), (4, -1)])
-def test_repeat(array_device, pair, repeats, axis):
+@pytest.mark.parametrize("order", ["C", "F", "A", "K"])
+def test_ravel(array_device, same, random_array, order):
+    h = random_array((4, 6, 3), np.int64)
+    layouts = [lambda a, bt: a, lambda a, bt: a.transpose(2, 0, 1), lambda a, bt: a.transpose(2, 1, 0),
+               lambda a, bt: a[::-1, ::2], lambda a, bt: a.transpose(1, 2, 0)[::-1, :, 1:],
+               lambda a, bt: bt(a[:1, :, :1], (4, 6, 3)), lambda a, bt: bt(a[:1, :, 1:2], (2, 6, 3)),
+               lambda a, bt: a[0, 0, 0], lambda a, bt: a[:0]]
+    for layout in layouts:
+        v, x = layout(h, np.broadcast_to), layout(npgpu.asarray(h, copy=True), npgpu.broadcast_to)
+        same(npgpu.ravel(x, order=order), np.ravel(v, order=order))
+    c = npgpu.asarray(h)
+    if order != "F":
+        assert npgpu.ravel(c, order=order).ptr == c.ptr  # a view of a C-contiguous array
+    f = npgpu.asarray(h).transpose(2, 1, 0)  # Fortran-contiguous
+    if order != "C":
+        assert npgpu.ravel(f, order=order).ptr == f.ptr
+    with pytest.raises(ValueError, match="order"):
+        npgpu.ravel(c, order="X")
+
+
+# ------------------------------------------------------------------------------------------------ roll
+
+@pytest.mark.parametrize("shift,axis", [(3, None), (-2, 0), (10, 1), ((1, -4), (0, 2)), (2, (0, 1)), (0, 1),
+                                        ((1, 2), (1, 1)), (-76, None), ((3, 1, 2), -1), (5, -1), (7, (0, 1, 2))],
+                         ids=str)
+def test_roll(array_device, same, pair, shift, axis):
+    h, x = pair
+    got = npgpu.roll(x, shift, axis=axis)
+    same(got, np.roll(h, shift, axis=axis))
+    assert not shares_memory(got, x)  # a new array, as NumPy's
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_roll_shapes(array_device, same, random_array, dtype):
+    for shape, shift, axis in [((), 3, None), ((0, 3), 1, 0), ((0, 3), 2, 1), ((5,), 7, 0), ((1, 4), 1, 0)]:
+        h = random_array(shape, dtype)
+        same(npgpu.roll(npgpu.asarray(h), shift, axis=axis), np.roll(h, shift, axis=axis))
+    h = random_array((2, 3, 2, 3, 2, 3), dtype)  # six rolled axes: blocks of four axes at a time
+    sh, ax = (1, -1, 1, 2, 1, 4), (0, 1, 2, 3, 4, 5)
+    same(npgpu.roll(npgpu.asarray(h), sh, axis=ax), np.roll(h, sh, axis=ax))
+
+
+def test_roll_errors(array_device, pair):
+    h, x = pair
+    with pytest.raises(ValueError, match="shift"):
+        npgpu.roll(x, (1, 2), axis=(0, 1, 2))
+    with pytest.raises(AxisError):
+        npgpu.roll(x, 1, axis=3)
+    with pytest.raises(AxisError):
+        npgpu.roll(npgpu.asarray(np.float64(1)), 1, axis=0)
+
+
+# ------------------------------------------------------------------------------------------------ repeat, tile
+
+@pytest.mark.parametrize("repeats,axis", [(3, None), (2, 0), (0, 1), ([1, 0, 3, 2, 1], 0), (4, -1), ([2], 1),
+                                          ([1, 1, 2, 2, 2], 0), ([0, 3, 3, 0, 1], 2), ([2, 2, 2, 1], 1),
+                                          ([3, 3, 3, 3, 3], -3),
+                                          (np.array([2, 2, 1, 0, 3]), 0), ([1.7, 2.2, 0.5, 1, 1], 0), (True, None)],
+                         ids=str)
+def test_repeat(array_device, same, pair, repeats, axis):
     h, x = pair
     same(npgpu.repeat(x, repeats, axis=axis), np.repeat(h, repeats, axis=axis))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_repeat_shapes(array_device, same, random_array, dtype):
+    h = random_array((3, 4), dtype)
+    x = npgpu.asarray(h)
+    counts = [2, 0, 3, 3]
+    same(npgpu.repeat(x.T, counts, 0), np.repeat(h.T, counts, 0))
+    same(npgpu.repeat(x, npgpu.asarray(np.array(counts)), axis=1), np.repeat(h, counts, axis=1))
+    same(npgpu.repeat(x[::-1], [1, 2, 2], axis=-2), np.repeat(h[::-1], [1, 2, 2], axis=-2))
+    same(npgpu.repeat(x[0, 0], 3), np.repeat(h[0, 0], 3))           # 0-d
+    same(npgpu.repeat(x[:0], 3, axis=0), np.repeat(h[:0], 3, axis=0))  # 0-size
+    same(npgpu.repeat(x[:0], [], axis=0), np.repeat(h[:0], [], axis=0))
 
 
 def test_repeat_errors(array_device, pair):
     h, x = pair
     with pytest.raises(ValueError, match="negative"):
         npgpu.repeat(x, -1)
+    with pytest.raises(ValueError, match="negative"):
+        npgpu.repeat(x, [1, -1, 1, 1, 1], axis=0)
     with pytest.raises(ValueError, match="broadcast"):
         npgpu.repeat(x, [1, 2], axis=0)
+    with pytest.raises(TypeError, match="integers"):
+        npgpu.repeat(x, "ab")
+    with pytest.raises(ValueError, match="1-D"):
+        npgpu.repeat(x, [[1, 2]])
+    with pytest.raises(AxisError):
+        npgpu.repeat(x, 2, axis=3)
 
 
-@pytest.mark.parametrize("reps", [2, (2, 1), (1, 3, 1, 2), (0, 2)])
-def test_tile(array_device, random_array, reps):
-    h = random_array((3, 4), np.int8)
-    same(npgpu.tile(npgpu.asarray(h), reps), np.tile(h, reps))
+@pytest.mark.parametrize("reps", [2, (2, 1), (1, 3, 1, 2), (0, 2), (), 1, (3,), [2, 2]], ids=str)
+@pytest.mark.parametrize("layout", range(2))
+def test_tile(array_device, same, random_array, reps, layout):
+    h, x = both(random_array((3, 4), np.int8), LAYOUTS_2D[layout * 2])
+    same(npgpu.tile(x, reps), np.tile(h, reps))
 
+
+def test_tile_shapes_and_errors(array_device, same, random_array):
+    for shape, reps in [((), 3), ((), (2, 2)), ((0, 2), 3), ((5,), (2, 3)), ((2, 1, 3), (2,))]:
+        h = random_array(shape, np.complex64)
+        same(npgpu.tile(npgpu.asarray(h), reps), np.tile(h, reps))
+    with pytest.raises(ValueError, match="negative"):
+        npgpu.tile(npgpu.ones(3), -1)
+    with pytest.raises(TypeError):
+        npgpu.tile(npgpu.ones(3), 1.5)
+
+
+# ------------------------------------------------------------------------------------------------ pad
 
 @pytest.mark.parametrize("mode", ["constant", "edge", "reflect", "symmetric", "wrap"])
-@pytest.mark.parametrize("widths", [2, ((1, 2), (0, 3)), ((7, 9), (11, 1)), ((0, 0), (4, 0))], ids=str)
-def test_pad(array_device, random_array, mode, widths):
+@pytest.mark.parametrize("widths", [2, (1, 3), ((1, 2), (0, 3)), ((7, 9), (11, 1)), ((0, 0), (4, 0)), 0,
+                                    ((13, 0), (0, 10))], ids=str)
+def test_pad(array_device, same, random_array, mode, widths):
     h = random_array((4, 3), np.float64)
+    for v, x in (both(h), both(h, lambda a: a.T[::-1])):
+        kw = {"constant_values": 2.5} if mode == "constant" else {}
+        same(npgpu.pad(x, widths, mode=mode, **kw), np.pad(v, widths, mode=mode, **kw))
+    same(npgpu.pad(npgpu.asarray(h[:1]), widths, mode=mode), np.pad(h[:1], widths, mode=mode))  # length-1 axis
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("mode", ["constant", "edge", "reflect", "symmetric", "wrap"])
+def test_pad_dtypes_3d(array_device, same, random_array, dtype, mode):
+    h, x = both(random_array((3, 2, 5), dtype), lambda a: a[:, ::-1])
+    widths = ((2, 1), (3, 4), (0, 6))
+    same(npgpu.pad(x, widths, mode=mode), np.pad(h, widths, mode=mode))
+    same(npgpu.pad(npgpu.asarray(h[0, 0, 0]), 3, mode=mode), np.pad(h[0, 0, 0], 3, mode=mode))  # 0-d
+
+
+def test_pad_constant_values(array_device, same, random_array):
+    h = random_array((3, 4), np.int16)
     x = npgpu.asarray(h)
-    kw = {"constant_values": 2.5} if mode == "constant" else {}
-    same(npgpu.pad(x, widths, mode=mode, **kw), np.pad(h, widths, mode=mode, **kw))
+    for values in [7, (1, 2), ((1, 2), (3, 4)), [[-5, 6]], 2.7, np.int64(-1)]:
+        same(npgpu.pad(x, ((1, 2), (3, 1)), constant_values=values),
+             np.pad(h, ((1, 2), (3, 1)), constant_values=values))
+    same(npgpu.pad(x, 2, "constant", constant_values=npgpu.asarray(np.int16(9))), np.pad(h, 2, constant_values=9))
+    # empty inputs: constant pads them; the other modes only where the empty axis is not padded
+    e = np.zeros((0, 3), np.float32)
+    same(npgpu.pad(npgpu.asarray(e), ((1, 2), (0, 1)), constant_values=4), np.pad(e, ((1, 2), (0, 1)),
+                                                                                  constant_values=4))
+    same(npgpu.pad(npgpu.asarray(e), ((0, 0), (2, 1)), mode="edge"), np.pad(e, ((0, 0), (2, 1)), mode="edge"))
+    r = npgpu.pad(x, ((1, 0), (2, 2)), mode="empty")
+    assert r.shape == (4, 8) and r.dtype == np.int16
+    same(r[1:, 2:6], h)
 
 
 def test_pad_errors(array_device):
     x = npgpu.zeros((2, 2))
-    with pytest.raises(ValueError, match="mode"):
+    with pytest.raises(ValueError, match="mode 'nonsense' is not supported"):
         npgpu.pad(x, 1, mode="nonsense")
     with pytest.raises(NotImplementedError, match="median"):
         npgpu.pad(x, 1, mode="median")
+    with pytest.raises(NotImplementedError, match="odd"):
+        npgpu.pad(x, 1, mode="reflect", reflect_type="odd")
+    with pytest.raises(ValueError, match="unsupported keyword arguments for mode 'edge'"):
+        npgpu.pad(x, 1, mode="edge", constant_values=3)
     with pytest.raises(ValueError, match="negative"):
         npgpu.pad(x, -1)
+    with pytest.raises(ValueError, match="negative"):
+        npgpu.pad(x, ((1, 1), (0, -2)))
     with pytest.raises(TypeError, match="integral"):
         npgpu.pad(x, 1.5)
+    with pytest.raises(ValueError, match="pad_width"):
+        npgpu.pad(x, (1, 2, 3))
+    with pytest.raises(ValueError, match="constant_values"):
+        npgpu.pad(x, 1, constant_values=(1, 2, 3))
+    with pytest.raises(ValueError, match="empty axis 0"):
+        npgpu.pad(npgpu.zeros((0, 2)), 1, mode="wrap")
 
 
-def test_mixed_devices_refused(array_device):
-    x = npgpu.asarray([1.0, 2.0])
-    if npgpu.is_available():
-        other = x.to_device("cpu" if array_device == "cuda" else "cuda")
-        with pytest.raises(ValueError, match="different devices"):
-            npgpu.concatenate([x, other])
-    same(npgpu.concatenate([x, np.array([3.0])]), np.array([1.0, 2.0, 3.0]))  # NumPy input moved to x's device
+# ------------------------------------------------------------------------------------------------ devices
+
+def test_numpy_inputs_join_the_arrays_device(array_device, same, random_array):
+    h = random_array((2, 3), np.float32)
+    x = npgpu.asarray(h, device="cpu")  # wherever the default device is, NumPy inputs follow x
+    for got in (npgpu.concatenate([h, x]), npgpu.stack([h, x]), npgpu.broadcast_arrays(h, x)[0],
+                npgpu.meshgrid(h[0], x[0])[0], npgpu.column_stack([h, x])):
+        assert str(got.device) == "cpu"
+
+
+@pytest.mark.gpu
+def test_mixed_devices_refused(random_array):
+    h = random_array((2, 3), np.float64)
+    c, g = npgpu.asarray(h, device="cpu"), npgpu.asarray(h, device="cuda")
+    for call in (lambda: npgpu.concatenate([c, g]), lambda: npgpu.stack([g, c]),
+                 lambda: npgpu.broadcast_arrays(c, g), lambda: npgpu.vstack([c, g]),
+                 lambda: npgpu.meshgrid(c[0], g[0]), lambda: npgpu.concatenate([c], out=npgpu.empty_like(g)),
+                 lambda: npgpu.linspace(c, g, 3), lambda: npgpu.full_like(c, g[0])):
+        with pytest.raises(ValueError, match="device"):
+            call()
+    same_dev = npgpu.concatenate([g, h])  # a NumPy array beside GPU arrays goes to the GPU
+    assert same_dev.device == g.device
