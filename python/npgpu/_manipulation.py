@@ -1,7 +1,8 @@
 """Array manipulation of the Array API standard and NumPy: joining, splitting, broadcasting, reordering,
 repeating and padding. Views wherever NumPy gives views (flip, expand_dims, broadcast_to, split, moveaxis);
 otherwise one output allocation filled by slice assignments, which run the copy kernel of the array's device
-(memory-speed copies on the GPU), never loops over elements.
+(memory-speed copies on the GPU), never loops over elements (`repeat` with one count per element: one copy per
+run of equal counts).
 
 Inputs that are not npgpu.Arrays (NumPy arrays, lists, scalars) are converted with ``npgpu.asarray`` onto the
 device of the npgpu.Arrays beside them (the default device when there are none); npgpu.Arrays on different
