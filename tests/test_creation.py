@@ -254,3 +254,16 @@ def test_tril_errors(array_device):
         npgpu.triu(npgpu.asarray(np.float64(1)))
     with pytest.raises(TypeError):
         npgpu.tril(npgpu.ones((2, 2)), 0.5)
+
+
+def test_full_values_that_compare_equal_keep_their_bits(array_device):
+    # 0.0 == -0.0, 1 == 1.0 == True and NaN != NaN: each still gives its own dtype and bits
+    for first, second in [(0.0, -0.0), (-0.0, 0.0), (1, 1.0), (True, 1), (1.0, True), (np.nan, np.nan),
+                          (np.float32(2), 2.0), (0j, complex(-0.0, -0.0))]:
+        for v in (first, second):
+            got = npgpu.full(3, v, device=array_device).get()
+            want = np.full(3, v)
+            assert got.dtype == want.dtype and got.tobytes() == want.tobytes(), (first, second, v)
+    assert npgpu.full(2, 7, dtype=np.int8, device=array_device).get().tobytes() == np.full(2, 7, np.int8).tobytes()
+    with pytest.raises(ValueError, match="scalar"):
+        npgpu.full(2, [1, 2], device=array_device)

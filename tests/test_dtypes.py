@@ -233,11 +233,12 @@ def test_namespace_info_default_device(array_device):
 def test_namespace_info_dtypes():
     info = npgpu.__array_namespace_info__()
     everything = info.dtypes()
-    assert everything == {n: np.dtype(n) for n in NAMES}
-    assert set(everything.values()) == set(npgpu.SUPPORTED_DTYPES) | {np.dtype(np.float16)}
+    # float16 arrays exist, but the standard has no float16: its array-api-tests refuse it in dtypes()
+    assert everything == {n: np.dtype(n) for n in NAMES if n != "float16"}
+    assert set(everything.values()) == set(npgpu.SUPPORTED_DTYPES)
     for kind in KINDS:
         assert info.dtypes(kind=kind) == {n: d for n, d in everything.items() if np.isdtype(d, kind)}, kind
-    assert list(info.dtypes(kind="real floating")) == ["float16", "float32", "float64"]
+    assert list(info.dtypes(kind="real floating")) == ["float32", "float64"]
     assert list(info.dtypes(kind=("bool", "complex floating"))) == ["bool", "complex64", "complex128"]
     assert info.dtypes(kind=npgpu.int32) == {"int32": np.dtype(np.int32)}
     assert info.dtypes(device=npgpu.cpu, kind="bool") == {"bool": np.dtype(bool)}

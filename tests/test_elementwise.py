@@ -13,14 +13,14 @@ DTYPES = tuple(npgpu.SUPPORTED_DTYPES)
 
 BINARY = ("add subtract multiply true_divide floor_divide remainder power maximum minimum hypot arctan2 equal "
           "not_equal less less_equal greater greater_equal logical_and logical_or logical_xor bitwise_and "
-          "bitwise_or bitwise_xor").split()
+          "bitwise_or bitwise_xor left_shift right_shift").split()
 UNARY = ("negative positive absolute sign square reciprocal sqrt cbrt exp expm1 exp2 log log1p log2 log10 sin "
-         "cos tan arcsin arccos arctan sinh cosh tanh floor ceil trunc rint isnan isinf isfinite logical_not "
-         "invert conjugate").split()
+         "cos tan arcsin arccos arctan sinh cosh tanh arcsinh arccosh arctanh floor ceil trunc rint isnan isinf "
+         "isfinite logical_not invert conjugate").split()
 # Ufuncs computed with the hardware's libm rather than exactly rounded operations: compared with a
 # tolerance (CUDA's and NumPy's float32 functions are each within a few ulps).
 TRANSCENDENTAL = set("true_divide power hypot arctan2 sqrt cbrt exp expm1 exp2 log log1p log2 log10 sin cos tan "
-                     "arcsin arccos arctan sinh cosh tanh reciprocal sign absolute".split())
+                     "arcsin arccos arctan sinh cosh tanh arcsinh arccosh arctanh reciprocal sign absolute".split())
 
 
 def numpy_or_error(fn, *args):
@@ -155,6 +155,60 @@ def test_binary_special_values(backend, name, dtype):
     if name in ("power",) and np.dtype(dtype).kind == "c":
         return  # complex power at infinities/NaNs: implementation-defined in C99, differs between libms
     check_close(name, fn(a, b), want, ref, (a, b))
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "uint32", "uint64"])
+def test_shifts_out_of_range_counts_follow_numpy(backend, dtype):
+    info = np.iinfo(dtype)
+    bits = info.bits
+    a = np.resize(np.array([info.min, info.max, 0, 1, 5, -3 if info.min else 3], dtype=dtype), 48)
+    counts = [0, 1, bits - 1, bits, bits + 1, 2 * bits, info.max] + ([-1, -bits, info.min] if info.min else [])
+    b = np.resize(np.array(counts, dtype=dtype), 48)
+    for name in ("left_shift", "right_shift"):
+        got = getattr(npgpu, name)(a, b)
+        assert got.dtype == np.dtype(dtype)
+        np.testing.assert_array_equal(got, getattr(np, name)(a, b), err_msg=name)
+    assert npgpu.bitwise_left_shift is npgpu.left_shift and npgpu.bitwise_right_shift is npgpu.right_shift
+    with pytest.raises(TypeError):
+        npgpu.left_shift(np.ones(3, np.float32), 1)
+    np.testing.assert_array_equal(npgpu.left_shift(np.array([True, False]), 3), np.left_shift([True, False], 3))
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_complex_inverse_functions_for_large_and_small_arguments(backend, dtype):
+    # Large |z| cancel every digit in log(iz + sqrt(1 - z^2)); near the branch points and 0 the formulas
+    # must keep the small parts. Compared with NumPy in complex128.
+    big = 1e16 if dtype == np.complex64 else 1e200
+    z = np.array([5.58e16 + 2.718j, -4.48e16 - 1e-5j, big + 1j, -big * (1 + 1j), 1e5 + 1e5j, 1 + 1e-7j,
+                  -1 - 1e-9j, 1e-8 + 1e-8j, 0.5 - 0.25j, 1j * big, 3e-20 - 2j, 2.0 + 0j, -2.0 - 0j],
+                 dtype=dtype)
+    for name in ("arcsin", "arccos", "arcsinh", "arccosh", "arctanh", "arctan"):
+        got = getattr(npgpu, name)(z).astype(np.complex128)
+        want = getattr(np, name)(z.astype(np.complex128))
+        rtol = 1e-6 if dtype == np.complex64 else 1e-13
+        scale = np.abs(want)
+        for part in ("real", "imag"):
+            g, w = getattr(got, part), getattr(want, part)
+            assert np.all(np.abs(g - w) <= rtol * scale), (name, part, z, g, w)
+
+
+def test_complex_tanh_and_inverse_functions_special_values(backend):
+    nan, inf = np.nan, np.inf
+    z = np.array([complex(0.0, inf), complex(-0.0, inf), complex(0.0, nan), complex(-0.0, -nan)])
+    got = npgpu.tanh(z)
+    assert np.array_equal(np.signbit(got.real), np.signbit(z.real)) and np.all(got.real == 0)
+    assert np.all(np.isnan(got.imag))
+    special = np.array([complex(inf, 1), complex(-inf, -1), complex(1, inf), complex(nan, 0), complex(0, nan),
+                        complex(inf, inf), complex(nan, nan), 0j, complex(-0.0, 0.0)])
+    for name in ("arcsin", "arccos", "arcsinh", "arccosh", "arctanh", "tanh"):
+        with np.errstate(all="ignore"):
+            want = getattr(np, name)(special)
+        got = getattr(npgpu, name)(special)
+        for part in ("real", "imag"):
+            g, w = getattr(got, part), getattr(want, part)
+            assert np.array_equal(np.isnan(g), np.isnan(w)), (name, part, g, w)
+            keep = ~np.isnan(w)
+            np.testing.assert_allclose(np.abs(g[keep]), np.abs(w[keep]), rtol=1e-12, err_msg=f"{name} {part}")
 
 
 def test_integer_division_by_zero_and_overflow_follow_numpy(backend):
@@ -310,6 +364,17 @@ def test_device_unary_and_operators(random_array):
         np.testing.assert_allclose(got.get(), want, rtol=1e-6)
     i = npgpu.asarray(np.arange(12, dtype=np.int32))
     np.testing.assert_array_equal((~i & 5 | 2 ^ i).get(), ~np.arange(12, dtype=np.int32) & 5 | 2 ^ np.arange(12))
+    n = np.arange(12, dtype=np.int32)
+    np.testing.assert_array_equal((i << 3).get(), n << 3)
+    np.testing.assert_array_equal((i >> 1).get(), n >> 1)
+    np.testing.assert_array_equal((2 << i).get(), 2 << n)
+    np.testing.assert_array_equal((1024 >> i).get(), 1024 >> n)
+    j = i.copy()
+    j <<= 2
+    j >>= 1
+    np.testing.assert_array_equal(j.get(), (n << 2) >> 1)
+    with pytest.raises(TypeError):
+        da << 1
     c = da.copy()
     c += db
     c *= 2

@@ -61,6 +61,45 @@ def test_concatenate(array_device, same, random_array, axis):
     same(npgpu.concatenate(tuple(xs), axis), want)
 
 
+@pytest.mark.parametrize("dt", DTYPES)
+def test_concatenate_and_stack_of_contiguous_arrays_in_one_batch(array_device, same, random_array, dt):
+    # Contiguous inputs of the result's dtype joined along the first axis (or flattened) take the batched
+    # copy: sizes from 0 to large, a 0-size input in the middle, the same array twice.
+    hs = [random_array(n, dt) for n in (1, 1000, 0, 70_001, 3)]
+    xs = [npgpu.asarray(h, copy=True) for h in hs]
+    same(npgpu.concatenate(xs + [xs[1]]), np.concatenate(hs + [hs[1]]))
+    ms = [random_array((k, 6), dt) for k in (4, 0, 9)]
+    same(npgpu.concatenate([npgpu.asarray(m) for m in ms], axis=None), np.concatenate(ms, axis=None))
+    same(npgpu.concatenate([npgpu.asarray(m) for m in ms], axis=-2), np.concatenate(ms, axis=0))
+    same(npgpu.concatenate([npgpu.asarray(m[None]) for m in ms[:1] * 3], axis=1),
+         np.concatenate([m[None] for m in ms[:1] * 3], axis=1))  # leading extent 1: still contiguous blocks
+    sq = [random_array((3, 5), dt) for _ in range(4)]
+    same(npgpu.stack([npgpu.asarray(m) for m in sq]), np.stack(sq))
+    out = npgpu.empty((4, 3, 5), dtype=dt, device=array_device)
+    assert npgpu.stack([npgpu.asarray(m) for m in sq], out=out) is out
+    same(out, np.stack(sq))
+
+
+def test_copy_batch_refuses_what_it_cannot_copy(array_device, random_array):
+    from npgpu import _array
+    a = npgpu.asarray(random_array(10, np.float32), copy=True)
+    b = npgpu.empty(10, dtype=np.float32, device=array_device)
+    with pytest.raises(ValueError, match="overlaps"):
+        _array.copy_batch([a, b], [b, npgpu.empty(10, dtype=np.float32, device=array_device)])
+    with pytest.raises(ValueError, match="overlaps"):
+        _array.copy_batch([a[:9]], [a[1:]])
+    with pytest.raises(ValueError, match="dtype or size"):
+        _array.copy_batch([a], [npgpu.empty(10, dtype=np.float64, device=array_device)])
+    with pytest.raises(ValueError, match="dtype or size"):
+        _array.copy_batch([a], [npgpu.empty(9, dtype=np.float32, device=array_device)])
+    with pytest.raises(ValueError, match="C-contiguous"):
+        _array.copy_batch([a[::2]], [npgpu.empty(5, dtype=np.float32, device=array_device)])
+    with pytest.raises(ValueError, match="sources but"):
+        _array.copy_batch([a], [])
+    _array.copy_batch([a, a], [b, c := npgpu.empty(10, dtype=np.float32, device=array_device)])
+    assert np.array_equal(b.get(), a.get()) and np.array_equal(c.get(), a.get())
+
+
 @pytest.mark.parametrize("dtypes", [("bool", "int8"), ("uint16", "int8"), ("int64", "uint16"),
                                     ("float32", "complex64", "bool"), ("uint16", "float32"),
                                     ("int8", "float16"), ("float64", "complex64"), ("bool", "bool")], ids=str)

@@ -220,6 +220,31 @@ def test_nan_propagation(backend):
     check_close(npgpu.nansum(z), np.nansum(z))
 
 
+@pytest.mark.parametrize("dt", ["float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16",
+                                "uint32", "uint64"])
+def test_min_max_long_contiguous_ranges(backend, rng, dt, random_array):
+    # Long rows take the host backend's vectorised loop: the extremes at either end, NaNs anywhere.
+    for n in (1, 7, 64, 1000, 100_003):
+        x = random_array(n, dt)
+        for name in ("max", "min"):
+            check_close(getattr(npgpu, name)(x), getattr(np, name)(x))
+            if n > 1:
+                check_close(getattr(npgpu, name)(x.reshape(1, n), axis=1), getattr(np, name)(x.reshape(1, n), axis=1))
+        if np.dtype(dt).kind == "f" and n > 1:
+            for pos in (0, n // 2, n - 1):
+                y = x.copy()
+                y[pos] = np.nan
+                assert np.isnan(npgpu.max(y)) and np.isnan(npgpu.min(y)), (n, pos)
+            y = x.copy()
+            y[-1] = np.inf
+            y[0] = -np.inf
+            assert npgpu.max(y) == np.inf and npgpu.min(y) == -np.inf
+    m = random_array((13, 257), dt)
+    for axis in (0, 1):
+        check_close(npgpu.max(m, axis=axis), np.max(m, axis=axis))
+        check_close(npgpu.min(m[:, ::3], axis=axis), np.min(m[:, ::3], axis=axis))
+
+
 def test_argmax_first_occurrence(backend):
     x = np.array([3, 7, 1, 7, 7, 0], dtype=np.int32)
     assert npgpu.argmax(x) == 1 and npgpu.argmin(x) == 5
@@ -274,6 +299,24 @@ def test_complex_var_std_device(rng):
     o = npgpu.empty(40, np.float64)
     assert npgpu.var(d, axis=0, out=o) is o
     np.testing.assert_allclose(o.get(), np.var(z, axis=0), rtol=1e-12)
+
+
+def test_var_std_correction_is_the_standards_ddof(backend, rng):
+    x = rng.standard_normal((6, 5))
+    for name in ("var", "std", "nanvar", "nanstd"):
+        fn = getattr(npgpu, name)
+        for correction in (0, 1, 2.5):
+            check_close(fn(x, axis=0, correction=correction), getattr(np, name)(x, axis=0, ddof=correction))
+        with pytest.raises(ValueError, match="ddof and correction"):
+            fn(x, ddof=1, correction=1)
+
+
+@pytest.mark.usefixtures("array_device")
+def test_var_std_correction_on_arrays(rng):
+    x = rng.standard_normal((6, 5))
+    d = npgpu.asarray(x)
+    check_close(d.var(axis=1, correction=1).get(), np.var(x, axis=1, ddof=1))
+    check_close(d.std(correction=1).get()[()], np.std(x, ddof=1))
 
 
 def test_var_ddof_too_large(backend):

@@ -65,6 +65,8 @@ const char* elementwise_op_name(ElementwiseOp op) {
     case ElementwiseOp::BitwiseAnd: return "bitwise_and";
     case ElementwiseOp::BitwiseOr: return "bitwise_or";
     case ElementwiseOp::BitwiseXor: return "bitwise_xor";
+    case ElementwiseOp::LeftShift: return "left_shift";
+    case ElementwiseOp::RightShift: return "right_shift";
     case ElementwiseOp::Negative: return "negative";
     case ElementwiseOp::Positive: return "positive";
     case ElementwiseOp::Absolute: return "absolute";
@@ -89,6 +91,9 @@ const char* elementwise_op_name(ElementwiseOp op) {
     case ElementwiseOp::Sinh: return "sinh";
     case ElementwiseOp::Cosh: return "cosh";
     case ElementwiseOp::Tanh: return "tanh";
+    case ElementwiseOp::Arcsinh: return "arcsinh";
+    case ElementwiseOp::Arccosh: return "arccosh";
+    case ElementwiseOp::Arctanh: return "arctanh";
     case ElementwiseOp::Floor: return "floor";
     case ElementwiseOp::Ceil: return "ceil";
     case ElementwiseOp::Trunc: return "trunc";

@@ -27,11 +27,11 @@ from npgpu._runtime import (
 )
 from npgpu._array import SUPPORTED_DTYPES, Array, asarray, empty, empty_pinned, from_dlpack, full, zeros
 from npgpu._elementwise import (
-    abs, absolute, add, arccos, arcsin, arctan, arctan2, astype, axpy, bitwise_and, bitwise_not, bitwise_or,
+    abs, absolute, add, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh, astype, axpy, bitwise_and, bitwise_not, bitwise_or,
     bitwise_xor, cbrt, ceil, clip, conj, conjugate, cos, cosh, divide, equal, exp, exp2, expm1, floor,
     floor_divide, greater, greater_equal, hypot, imag, invert, isfinite, isinf, isnan, less, less_equal, log,
-    log1p, log2, log10, logical_and, logical_not, logical_or, logical_xor, maximum, minimum, mod, multiply,
-    negative, not_equal, positive, power, real, reciprocal, remainder, rint, sign, sin, sinh, sqrt, square,
+    left_shift, log1p, log2, log10, logical_and, logical_not, logical_or, logical_xor, maximum, minimum, mod, multiply,
+    negative, not_equal, positive, power, real, reciprocal, remainder, right_shift, rint, sign, sin, sinh, sqrt, square,
     subtract, tan, tanh, true_divide, trunc, where,
 )
 from npgpu._elementwise import add
@@ -49,12 +49,14 @@ from npgpu._rtc_elementwise import ElementwiseKernel
 from npgpu._vectorize import vectorize
 from npgpu._paths import get_cmake_dir, get_include, get_library_dir
 # The Array API namespace: dtypes and their functions, creation, manipulation, composed elementwise
-# functions, and the table behind Array.__array_function__ (each module lists its names in __all__).
-from npgpu import _creation, _dtypes, _elementwise_composed, _manipulation, _numpy_functions
+# functions, main-namespace linear algebra, and the table behind Array.__array_function__ (each module
+# lists its names in __all__).
+from npgpu import _creation, _dtypes, _elementwise_composed, _linear_algebra, _manipulation, _numpy_functions
 from npgpu._dtypes import *  # noqa: F401,F403
 from npgpu._creation import *  # noqa: F401,F403
 from npgpu._manipulation import *  # noqa: F401,F403
 from npgpu._elementwise_composed import *  # noqa: F401,F403
+from npgpu._linear_algebra import *  # noqa: F401,F403
 
 __version__ = "0.1.0"
 
@@ -67,12 +69,12 @@ __all__ = [
     "use_backend", "zeros",
     "diffusion", "laplacian",
     # elementwise
-    "abs", "absolute", "arccos", "arcsin", "arctan", "arctan2", "astype", "axpy", "bitwise_and", "bitwise_not",
+    "abs", "absolute", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "astype", "axpy", "bitwise_and", "bitwise_not",
     "bitwise_or", "bitwise_xor", "cbrt", "ceil", "clip", "conj", "conjugate", "cos", "cosh", "divide", "equal",
     "exp", "exp2", "expm1", "floor", "floor_divide", "greater", "greater_equal", "hypot", "imag", "invert",
-    "isfinite", "isinf", "isnan", "less", "less_equal", "log", "log1p", "log2", "log10", "logical_and",
+    "isfinite", "isinf", "isnan", "left_shift", "less", "less_equal", "log", "log1p", "log2", "log10", "logical_and",
     "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "mod", "multiply", "negative",
-    "not_equal", "positive", "power", "real", "reciprocal", "remainder", "rint", "sign", "sin", "sinh",
+    "not_equal", "positive", "power", "real", "reciprocal", "remainder", "right_shift", "rint", "sign", "sin", "sinh",
     "sqrt", "square", "subtract", "tan", "tanh", "true_divide", "trunc", "where",
     "monte_carlo_pi", "random",
     "dot", "inner", "matmul", "matmul_reduce", "outer", "vdot",
@@ -83,5 +85,9 @@ __all__ = [
 ]
 # The Array API standard's (and NumPy 2's) names of ufuncs npgpu already has under NumPy 1's names.
 acos, asin, atan, atan2, pow, bitwise_invert = arccos, arcsin, arctan, arctan2, power, invert
-__all__ += ["acos", "asin", "atan", "atan2", "pow", "bitwise_invert"]
-__all__ += _dtypes.__all__ + _creation.__all__ + _manipulation.__all__ + _elementwise_composed.__all__
+acosh, asinh, atanh = arccosh, arcsinh, arctanh
+bitwise_left_shift, bitwise_right_shift = left_shift, right_shift
+__all__ += ["acos", "asin", "atan", "atan2", "pow", "bitwise_invert", "acosh", "asinh", "atanh",
+            "bitwise_left_shift", "bitwise_right_shift"]
+__all__ += (_dtypes.__all__ + _creation.__all__ + _manipulation.__all__ + _elementwise_composed.__all__ +
+            _linear_algebra.__all__)

@@ -206,13 +206,13 @@ class _NamespaceInfo:
                 "integral": np.dtype(np.int64), "indexing": np.dtype(np.int64)}
 
     def dtypes(self, *, device=None, kind=None):
-        """The dtypes npgpu supports (the same on every device), name -> numpy.dtype, optionally only those of
-        `kind` (a kind name, a dtype or a tuple of them, as isdtype)."""
+        """The Array API standard's dtypes npgpu supports (the same on every device), name -> numpy.dtype,
+        optionally only those of `kind` (a kind name, a dtype or a tuple of them, as isdtype). ``npgpu.float16``
+        arrays exist too, as NumPy's, but float16 is no dtype of the standard, so it is not listed."""
         _check_device(device)
         from npgpu import _array
-        # float16 is beside SUPPORTED_DTYPES: arrays of it exist and convert, with fewer kernels behind it.
-        found = {np.dtype(d) for d in _array.SUPPORTED_DTYPES} | {np.dtype(np.float16)}
-        order = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
+        found = {np.dtype(d) for d in _array.SUPPORTED_DTYPES}
+        order = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
                  "float32", "float64", "complex64", "complex128")
         out = {n: np.dtype(n) for n in order if np.dtype(n) in found}
         if kind is None:

@@ -9,6 +9,7 @@ device of the npgpu.Arrays beside them (the default device when there are none);
 devices raise ValueError. Shapes, axes and counts live on the host, so no function here reads array data back
 from the device except `repeat` with an npgpu.Array of counts (the output shape depends on them)."""
 import itertools
+import math
 import operator
 
 import numpy as np
@@ -137,6 +138,8 @@ def concatenate(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
     # With axis=None an output block is C-contiguous (when out is): each input is copied into a view of
     # its block in the input's own shape, without flattening it first.
     dst_flat = out if axis is None and _is_contiguous(out, "C") else None
+    if _join_in_one_batch(arrays, out, axis if axis is None else ax):
+        return out
     pos = 0
     for a in arrays:
         n = a.size if axis is None else a.shape[ax]
@@ -149,6 +152,25 @@ def concatenate(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
             out[_key(nd, ax, slice(pos, pos + n))] = a
         pos += n
     return out
+
+
+def _join_in_one_batch(arrays, out, axis):
+    """Copy `arrays` into their blocks of `out` with one batched copy (one launch on a GPU), where every
+    block is a C-contiguous run of out and every input a C-contiguous array of out's dtype; False (nothing
+    done) otherwise."""
+    if len(arrays) < 2 or not _is_contiguous(out, "C"):
+        return False
+    if axis is not None and math.prod(out.shape[:axis]) != 1:
+        return False
+    if any(a.dtype != out.dtype or not _is_contiguous(a, "C") for a in arrays):
+        return False
+    flat = out.reshape(-1)
+    dsts, pos = [], 0
+    for a in arrays:
+        dsts.append(flat[pos:pos + a.size])
+        pos += a.size
+    _array.copy_batch(arrays, dsts)
+    return True
 
 
 def concat(arrays, /, *, axis=0):

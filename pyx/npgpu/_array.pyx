@@ -19,6 +19,8 @@ from npgpu.lib.memory cimport PinnedBuffer, copy_bytes, fill_pattern, make_devic
 from npgpu.lib.view cimport ArrayView, DType, itemsize, kHostDevice
 from npgpu.lib.elementwise cimport copy as c_copy
 from npgpu.lib.creation cimport arange_fill
+from npgpu.lib.manipulation cimport copy_batch as c_copy_batch
+from libcpp.vector cimport vector
 from npgpu.lib.view cimport Scalar
 
 from npgpu._errors cimport raise_py_error
@@ -443,8 +445,11 @@ cdef class Array:
             c_copy(self.view, out.view, s)
         return out
 
-    def astype(self, dtype, copy=True, stream=None):
-        """A copy converted to `dtype` (NumPy's unsafe casting, as ndarray.astype)."""
+    def astype(self, dtype, copy=True, stream=None, *, device=None):
+        """A copy converted to `dtype` (NumPy's unsafe casting, as ndarray.astype); with ``copy=False`` and
+        the same dtype, ``self``. ``device=`` moves the result there (the Array API standard's keyword)."""
+        if device is not None and resolve_array_device(device) != self.view.device:
+            return self.to_device(device, stream=stream).astype(dtype, copy=False, stream=stream)
         cdef DType dt = dtype_code(dtype)
         if dt == self.view.dtype and not copy:
             return self
@@ -742,6 +747,24 @@ cdef class Array:
     def __ixor__(self, other):
         return _ops["bitwise_xor"](self, other, out=self)
 
+    def __lshift__(self, other):
+        return _binary_operator("left_shift", self, other)
+
+    def __rlshift__(self, other):
+        return _binary_operator("left_shift", other, self)
+
+    def __ilshift__(self, other):
+        return _ops["left_shift"](self, other, out=self)
+
+    def __rshift__(self, other):
+        return _binary_operator("right_shift", self, other)
+
+    def __rrshift__(self, other):
+        return _binary_operator("right_shift", other, self)
+
+    def __irshift__(self, other):
+        return _ops["right_shift"](self, other, out=self)
+
     def __eq__(self, other):
         return _binary_operator("equal", self, other)
 
@@ -824,11 +847,13 @@ cdef class Array:
     def mean(self, axis=None, dtype=None, out=None, keepdims=False):
         return _ops["mean"](self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
 
-    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-        return _ops["var"](self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
+    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
+        return _ops["var"](self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
+                           correction=correction)
 
-    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-        return _ops["std"](self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
+    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
+        return _ops["std"](self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
+                           correction=correction)
 
     def argmin(self, axis=None, out=None, keepdims=False):
         return _ops["argmin"](self, axis=axis, out=out, keepdims=keepdims)
@@ -1031,21 +1056,46 @@ def full(shape, fill_value, dtype=None, device=None, stream=None):
         if (<Array>fill_value).view.ndim != 0:
             raise ValueError("fill_value must be a scalar")
         fill_value = (<Array>fill_value)._scalar_value()
-    value = np.array(fill_value, dtype=dtype)
-    if value.ndim != 0:
-        raise ValueError("fill_value must be a scalar")
+    value, pattern = _fill_pattern(fill_value, dtype)
     cdef StreamHandle s = resolve_stream(stream)
     cdef Array a = new_array(shape, value.dtype, resolve_array_device(device), s)
     cdef int64_t n = a.view.size()
     if n and a.view.device == kHostDevice:
         host_ndarray(a)[...] = value
         return a
-    pattern = value.tobytes()
-    cdef const unsigned char[:] pat = pattern
+    cdef const unsigned char* pat = pattern
+    cdef int pat_size = len(pattern)
     if n:
         with nogil:
-            fill_pattern(a.view.data, n, &pat[0], <int>pat.shape[0], s)
+            fill_pattern(a.view.data, n, pat, pat_size, s)
     return a
+
+
+# (type, value, dtype) -> (0-d value, its bytes) of recent fill values: a small array's creation costs
+# about its launch, and NumPy's conversion of the value would add a third to it.
+_FILL_PATTERNS = {}
+
+
+cdef tuple _fill_pattern(fill_value, dtype):
+    key = (type(fill_value), fill_value, dtype)
+    try:
+        return _FILL_PATTERNS[key]
+    except (KeyError, TypeError):  # TypeError: an unhashable value or dtype
+        pass
+    value = np.array(fill_value, dtype=dtype)
+    if value.ndim != 0:
+        raise ValueError("fill_value must be a scalar")
+    entry = (value, value.tobytes())
+    # -0.0 == 0.0 (one key for both) and NaN != NaN (never found): floating zeros are not kept
+    if (type(fill_value) in (bool, int) or (type(fill_value) in (float, complex) and fill_value != 0) or
+            (isinstance(fill_value, np.generic) and (value.dtype.kind in "biu" or fill_value != 0))):
+        if len(_FILL_PATTERNS) >= 256:
+            _FILL_PATTERNS.clear()
+        try:
+            _FILL_PATTERNS[key] = entry
+        except TypeError:
+            pass
+    return entry
 
 
 def broadcast_to(Array x, shape):
@@ -1071,6 +1121,26 @@ def reinterpret(Array x, dtype):
     cdef ArrayView v = x.view
     v.dtype = dt
     return x._view_of(v, numpy_dtype(dt))
+
+
+def copy_batch(srcs, dsts):
+    """``dsts[k][...] = srcs[k]`` for each pair of npgpu.Arrays: C-contiguous, one dtype and size per pair,
+    all on one device; one launch on a GPU (in the first destination's stream), whatever their number.
+    ValueError for any other pair (npgpu's slice assignment copies those) or a destination overlapping a
+    source."""
+    cdef vector[ArrayView] src_views, dst_views
+    cdef Array a
+    if len(srcs) != len(dsts):
+        raise ValueError(f"copy_batch: {len(srcs)} sources but {len(dsts)} destinations")
+    if not srcs:
+        return
+    for a in srcs:
+        src_views.push_back(a.view)
+    for a in dsts:
+        dst_views.push_back(a.view)
+    cdef StreamHandle s = (<Array>dsts[0]).stream
+    with nogil:
+        c_copy_batch(src_views.data(), dst_views.data(), <int>src_views.size(), s)
 
 
 def fill_arange(Array out, start, step, exact_step=False):

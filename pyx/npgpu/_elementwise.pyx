@@ -341,7 +341,7 @@ def _overlaps(x, out):
 # own loop, -1 when they do not (another loop, or integer power, whose negative exponents the general path
 # checks), kUnresolved before the first call. A C table: the fast path does no Python-level lookups.
 cdef enum:
-    kMaxOps = 64
+    kMaxOps = 80
     kUnresolved = -2
 cdef signed char _fast_result[kMaxOps][kNumDTypes]
 for _i in range(kMaxOps):
@@ -466,6 +466,12 @@ logical_xor = _make(<int>ElementwiseOp.LogicalXor, "logical_xor", np.logical_xor
 bitwise_and = _make(<int>ElementwiseOp.BitwiseAnd, "bitwise_and", np.bitwise_and, "x1 & x2", 2)
 bitwise_or = _make(<int>ElementwiseOp.BitwiseOr, "bitwise_or", np.bitwise_or, "x1 | x2", 2)
 bitwise_xor = _make(<int>ElementwiseOp.BitwiseXor, "bitwise_xor", np.bitwise_xor, "x1 ^ x2", 2)
+_SHIFT = ("\n\nA count outside [0, bits) (negative ones too) shifts every bit out, as NumPy: 0, or -1 "
+          "for a negative x1 shifted right.")
+left_shift = bitwise_left_shift = _make(<int>ElementwiseOp.LeftShift, "left_shift", np.left_shift,
+                                        "x1 << x2", 2, _SHIFT)
+right_shift = bitwise_right_shift = _make(<int>ElementwiseOp.RightShift, "right_shift", np.right_shift,
+                                          "x1 >> x2 (arithmetic for signed x1)", 2, _SHIFT)
 
 negative = _make(<int>ElementwiseOp.Negative, "negative", np.negative, "-x", 1)
 positive = _make(<int>ElementwiseOp.Positive, "positive", np.positive, "+x", 1)
@@ -492,6 +498,9 @@ arctan = _make(<int>ElementwiseOp.Arctan, "arctan", np.arctan, "arctan(x)", 1)
 sinh = _make(<int>ElementwiseOp.Sinh, "sinh", np.sinh, "sinh(x)", 1)
 cosh = _make(<int>ElementwiseOp.Cosh, "cosh", np.cosh, "cosh(x)", 1)
 tanh = _make(<int>ElementwiseOp.Tanh, "tanh", np.tanh, "tanh(x)", 1)
+arcsinh = asinh = _make(<int>ElementwiseOp.Arcsinh, "arcsinh", np.arcsinh, "arcsinh(x)", 1)
+arccosh = acosh = _make(<int>ElementwiseOp.Arccosh, "arccosh", np.arccosh, "arccosh(x)", 1)
+arctanh = atanh = _make(<int>ElementwiseOp.Arctanh, "arctanh", np.arctanh, "arctanh(x)", 1)
 floor = _make(<int>ElementwiseOp.Floor, "floor", np.floor, "floor(x)", 1)
 ceil = _make(<int>ElementwiseOp.Ceil, "ceil", np.ceil, "ceil(x)", 1)
 trunc = _make(<int>ElementwiseOp.Trunc, "trunc", np.trunc, "trunc(x)", 1)
@@ -574,12 +583,15 @@ def axpy(alpha, x, y, stream=None):
     return _axpy(alpha, x, y, out=y, stream=stream)
 
 
-def astype(x, dtype, stream=None):
-    """``x`` converted to `dtype` (NumPy's unsafe casting, as ndarray.astype): npgpu.Array in, npgpu.Array
-    out; NumPy in, NumPy out (``x.astype(dtype)``)."""
+def astype(x, dtype, /, *, copy=True, device=None, stream=None):
+    """``x`` converted to `dtype` (NumPy's unsafe casting, as ndarray.astype), the Array API standard's
+    ``astype``: a new array unless ``copy=False`` and nothing changes; ``device=`` moves the result.
+    npgpu.Array in, npgpu.Array out; NumPy in, NumPy out (``x.astype(dtype, copy=copy)``)."""
     if isinstance(x, Array):
-        return x.astype(dtype, stream=stream)
-    return np.asarray(x).astype(dtype)
+        return x.astype(dtype, copy=copy, stream=stream, device=device)
+    if device is not None:
+        return _array.asarray(x, device=device).astype(dtype, copy=copy, stream=stream, device=device)
+    return np.asarray(x).astype(dtype, copy=copy)
 
 
 def real(x):
@@ -594,6 +606,6 @@ def imag(x):
 
 UFUNCS = ("add subtract multiply true_divide floor_divide remainder power maximum minimum hypot arctan2 "
           "equal not_equal less less_equal greater greater_equal logical_and logical_or logical_xor "
-          "bitwise_and bitwise_or bitwise_xor negative positive absolute sign square reciprocal sqrt cbrt exp "
-          "expm1 exp2 log log1p log2 log10 sin cos tan arcsin arccos arctan sinh cosh tanh floor ceil trunc "
+          "bitwise_and bitwise_or bitwise_xor left_shift right_shift negative positive absolute sign square reciprocal sqrt cbrt exp "
+          "expm1 exp2 log log1p log2 log10 sin cos tan arcsin arccos arctan sinh cosh tanh arcsinh arccosh arctanh floor ceil trunc "
           "rint isnan isinf isfinite logical_not invert conjugate").split()

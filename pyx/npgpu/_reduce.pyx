@@ -295,7 +295,11 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, stream=None):
     return _reduce(ReduceOp.Mean, a, axis, res, res, out, keepdims, 0.0, stream)
 
 
-cdef object _moment(ReduceOp op, a, axis, dtype, out, ddof, keepdims, stream):
+cdef object _moment(ReduceOp op, a, axis, dtype, out, ddof, keepdims, stream, correction=None):
+    if correction is not None:  # the Array API standard's (and NumPy 2's) name for ddof
+        if ddof != 0:
+            raise ValueError("ddof and correction can't be provided simultaneously.")
+        ddof = correction
     _warn_small_count(a, axis, float(ddof), True)
     dt = _dtype_of(a)
     res = np.dtype(dtype) if dtype is not None else _real_dtype(dt)
@@ -341,17 +345,18 @@ cdef object _complex_moment(ReduceOp op, a, axis, res, out, ddof, keepdims, stre
     return out
 
 
-def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, stream=None):
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, stream=None, *, correction=None):
     """Variance ``sum((x - mean)^2) / (n - ddof)``, computed in float64 by merging (count, mean, M2)
     partials (Chan et al.); NaN when n - ddof <= 0 ... as NumPy (inf for a nonzero sum over 0), with NumPy's
     RuntimeWarning. Complex data give a real result, as NumPy: the variance of the real parts plus that of
-    the imaginary parts (nanvar/nanstd refuse complex data)."""
-    return _moment(ReduceOp.Var, a, axis, dtype, out, ddof, keepdims, stream)
+    the imaginary parts (nanvar/nanstd refuse complex data). ``correction`` is the Array API standard's
+    name for ``ddof`` (NumPy 2 takes either, not both)."""
+    return _moment(ReduceOp.Var, a, axis, dtype, out, ddof, keepdims, stream, correction)
 
 
-def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, stream=None):
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, stream=None, *, correction=None):
     """Standard deviation: sqrt(var)."""
-    return _moment(ReduceOp.Std, a, axis, dtype, out, ddof, keepdims, stream)
+    return _moment(ReduceOp.Std, a, axis, dtype, out, ddof, keepdims, stream, correction)
 
 
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, stream=None):
@@ -361,14 +366,14 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, stream=None):
     return _reduce(ReduceOp.NanMean, a, axis, res, _FLOAT64, out, keepdims, 0.0, stream)
 
 
-def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, stream=None):
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, stream=None, *, correction=None):
     """Variance ignoring NaNs."""
-    return _moment(ReduceOp.NanVar, a, axis, dtype, out, ddof, keepdims, stream)
+    return _moment(ReduceOp.NanVar, a, axis, dtype, out, ddof, keepdims, stream, correction)
 
 
-def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, stream=None):
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, stream=None, *, correction=None):
     """Standard deviation ignoring NaNs."""
-    return _moment(ReduceOp.NanStd, a, axis, dtype, out, ddof, keepdims, stream)
+    return _moment(ReduceOp.NanStd, a, axis, dtype, out, ddof, keepdims, stream, correction)
 
 
 def norm(x, ord=None, axis=None, keepdims=False, stream=None):

@@ -16,10 +16,12 @@ namespace npgpu {
 #define NPGPU_ELEMENTWISE_OPS(X)                                                                       \
   X(Add) X(Subtract) X(Multiply) X(TrueDivide) X(FloorDivide) X(Remainder) X(Power) X(Maximum)         \
   X(Minimum) X(Hypot) X(Arctan2) X(Equal) X(NotEqual) X(Less) X(LessEqual) X(Greater) X(GreaterEqual)  \
-  X(LogicalAnd) X(LogicalOr) X(LogicalXor) X(BitwiseAnd) X(BitwiseOr) X(BitwiseXor)                    \
+  X(LogicalAnd) X(LogicalOr) X(LogicalXor) X(BitwiseAnd) X(BitwiseOr) X(BitwiseXor) X(LeftShift)       \
+  X(RightShift)                                                                                        \
   X(Negative) X(Positive) X(Absolute) X(Sign) X(Square) X(Reciprocal) X(Sqrt) X(Cbrt) X(Exp) X(Expm1)  \
   X(Exp2) X(Log) X(Log1p) X(Log2) X(Log10) X(Sin) X(Cos) X(Tan) X(Arcsin) X(Arccos) X(Arctan) X(Sinh)  \
-  X(Cosh) X(Tanh) X(Floor) X(Ceil) X(Trunc) X(Rint) X(IsNan) X(IsInf) X(IsFinite) X(LogicalNot)         \
+  X(Cosh) X(Tanh) X(Arcsinh) X(Arccosh) X(Arctanh) X(Floor) X(Ceil) X(Trunc) X(Rint) X(IsNan) X(IsInf)  \
+  X(IsFinite) X(LogicalNot)                                                                            \
   X(Invert) X(Conjugate)                                                                               \
   X(Where) X(Clip) X(Axpy)
 

@@ -92,6 +92,75 @@ NPGPU_HD std_complex complex_expm1(std_complex z) {
   return {x * c - 2.0 * ::cuda::std::sin(z.imag() / 2) * ::cuda::std::sin(z.imag() / 2), (x + 1.0) * s};
 }
 
+// Inverse sines and cosines by Kahan's formulas ("Branch cuts for complex elementary functions", 1987):
+// the textbook log(iz + sqrt(1 - z^2)) cancels every digit for large |z|. Non-finite z keeps the
+// library's special values.
+NPGPU_HD bool complex_isfinite(std_complex z) {
+  return ::cuda::std::isfinite(z.real()) && ::cuda::std::isfinite(z.imag());
+}
+// The principal square root of a finite z, exact on the axes (the library's goes through polar form, so
+// sqrt(-1) has a real part of 6e-17), without overflow for any finite z.
+NPGPU_HD std_complex complex_sqrt(std_complex z) {
+  const double x = z.real(), y = z.imag();
+  if (x == 0.0 && y == 0.0) return {0.0, y};
+  const double t = ::cuda::std::sqrt(0.5 * ::cuda::std::fabs(x) + 0.5 * ::cuda::std::hypot(x, y));
+  if (x >= 0.0) return {t, y / (2.0 * t)};
+  return {::cuda::std::fabs(y) / (2.0 * t), ::cuda::std::copysign(t, y)};
+}
+NPGPU_HD std_complex complex_asin(std_complex z) {
+  if (!complex_isfinite(z)) return ::cuda::std::asin(z);
+  const std_complex a = complex_sqrt(1.0 - z), b = complex_sqrt(1.0 + z);
+  return {::cuda::std::atan2(z.real(), a.real() * b.real() - a.imag() * b.imag()),
+          ::cuda::std::asinh(a.real() * b.imag() - a.imag() * b.real())};
+}
+NPGPU_HD std_complex complex_acos(std_complex z) {
+  if (!complex_isfinite(z)) return ::cuda::std::acos(z);
+  const std_complex a = complex_sqrt(1.0 - z), b = complex_sqrt(1.0 + z);
+  return {2.0 * ::cuda::std::atan2(a.real(), b.real()),
+          ::cuda::std::asinh(b.real() * a.imag() - b.imag() * a.real())};
+}
+NPGPU_HD std_complex complex_asinh(std_complex z) {  // -i asin(iz)
+  if (!complex_isfinite(z)) return ::cuda::std::asinh(z);
+  const std_complex s = complex_asin(std_complex(-z.imag(), z.real()));
+  return {s.imag(), -s.real()};
+}
+NPGPU_HD std_complex complex_acosh(std_complex z) {
+  if (!complex_isfinite(z)) {
+    if (z.real() == 0.0 && z.imag() != z.imag())  // the standard's and NumPy's NaN + pi/2 j
+      return {z.imag(), 1.5707963267948966};
+    return ::cuda::std::acosh(z);
+  }
+  const std_complex a = complex_sqrt(z - 1.0), b = complex_sqrt(z + 1.0);
+  return {::cuda::std::asinh(a.real() * b.real() + a.imag() * b.imag()),
+          2.0 * ::cuda::std::atan2(a.imag(), b.real())};
+}
+// atanh(z) = log((1 + z) / (1 - z)) / 2 with the real part through log1p (no loss for small z; computed
+// for Re z >= 0, the rest by atanh(-z) = -atanh(z)) and, for huge |z|, 1/z's real part beside +-pi/2 (no
+// overflow in |1 - z|^2).
+NPGPU_HD std_complex complex_atanh(std_complex z) {
+  if (!complex_isfinite(z)) return ::cuda::std::atanh(z);
+  const double sign = ::cuda::std::signbit(z.real()) ? -1.0 : 1.0;
+  const double x = sign * z.real(), y = sign * z.imag();
+  if (x > 1e150 || ::cuda::std::fabs(y) > 1e150) {
+    const double h = ::cuda::std::hypot(x, y);
+    return {sign * ((x / h) / h), sign * ::cuda::std::copysign(1.5707963267948966, y)};
+  }
+  const double d = (1.0 - x) * (1.0 - x) + y * y;
+  return {sign * 0.25 * ::cuda::std::log1p(4.0 * x / d),
+          sign * 0.5 * ::cuda::std::atan2(2.0 * y, (1.0 - x) * (1.0 + x) - y * y)};
+}
+NPGPU_HD std_complex complex_atan(std_complex z) {  // -i atanh(iz)
+  if (!complex_isfinite(z)) return ::cuda::std::atan(z);
+  const std_complex t = complex_atanh(std_complex(-z.imag(), z.real()));
+  return {t.imag(), -t.real()};
+}
+// The standard's and NumPy's tanh(+-0 + inf j) and tanh(+-0 + NaN j): +-0 + NaN j (the library gives NaN + NaN j).
+NPGPU_HD std_complex complex_tanh(std_complex z) {
+  if (z.real() == 0.0 && !::cuda::std::isfinite(z.imag()))
+    return {z.real(), ::cuda::std::numeric_limits<double>::quiet_NaN()};
+  return ::cuda::std::tanh(z);
+}
+
 // a / b as NumPy's complex loops compute it (Smith's algorithm; a zero divisor divides the parts by 0).
 template <class T>
 NPGPU_HD T complex_divide(T a, T b) {
@@ -404,6 +473,26 @@ struct BitwiseXorOp : Binary {
   template <class T>
   NPGPU_HD T operator()(T a, T b) const { return static_cast<T>(a ^ b); }
 };
+// NumPy's shifts: a count outside [0, bits) (negative ones included) shifts every bit out, so << gives 0
+// and >> gives 0 or, for negative a, -1; computed in the unsigned type (no signed-shift UB).
+struct LeftShiftOp : Binary {
+  template <class T> static constexpr bool supports = ew::is_int<T>;
+  template <class T>
+  NPGPU_HD T operator()(T a, T b) const {
+    using U = ::cuda::std::make_unsigned_t<T>;
+    if (static_cast<U>(b) >= sizeof(T) * 8) return T(0);
+    return static_cast<T>(static_cast<U>(static_cast<U>(a) << static_cast<U>(b)));
+  }
+};
+struct RightShiftOp : Binary {
+  template <class T> static constexpr bool supports = ew::is_int<T>;
+  template <class T>
+  NPGPU_HD T operator()(T a, T b) const {
+    using U = ::cuda::std::make_unsigned_t<T>;
+    if (static_cast<U>(b) >= sizeof(T) * 8) return a < T(0) ? T(-1) : T(0);
+    return static_cast<T>(a >> static_cast<U>(b));
+  }
+};
 
 // ---------------------------------------------------------------------------------------------- unary
 
@@ -520,12 +609,15 @@ NPGPU_FLOAT_COMPLEX_FN(Log10Op, ::cuda::std::log10(a), ::cuda::std::log10(z))
 NPGPU_FLOAT_COMPLEX_FN(SinOp, ::cuda::std::sin(a), ::cuda::std::sin(z))
 NPGPU_FLOAT_COMPLEX_FN(CosOp, ::cuda::std::cos(a), ::cuda::std::cos(z))
 NPGPU_FLOAT_COMPLEX_FN(TanOp, ::cuda::std::tan(a), ::cuda::std::tan(z))
-NPGPU_FLOAT_COMPLEX_FN(ArcsinOp, ::cuda::std::asin(a), ::cuda::std::asin(z))
-NPGPU_FLOAT_COMPLEX_FN(ArccosOp, ::cuda::std::acos(a), ::cuda::std::acos(z))
-NPGPU_FLOAT_COMPLEX_FN(ArctanOp, ::cuda::std::atan(a), ::cuda::std::atan(z))
+NPGPU_FLOAT_COMPLEX_FN(ArcsinOp, ::cuda::std::asin(a), ew::complex_asin(z))
+NPGPU_FLOAT_COMPLEX_FN(ArccosOp, ::cuda::std::acos(a), ew::complex_acos(z))
+NPGPU_FLOAT_COMPLEX_FN(ArctanOp, ::cuda::std::atan(a), ew::complex_atan(z))
 NPGPU_FLOAT_COMPLEX_FN(SinhOp, ::cuda::std::sinh(a), ::cuda::std::sinh(z))
 NPGPU_FLOAT_COMPLEX_FN(CoshOp, ::cuda::std::cosh(a), ::cuda::std::cosh(z))
-NPGPU_FLOAT_COMPLEX_FN(TanhOp, ::cuda::std::tanh(a), ::cuda::std::tanh(z))
+NPGPU_FLOAT_COMPLEX_FN(TanhOp, ::cuda::std::tanh(a), ew::complex_tanh(z))
+NPGPU_FLOAT_COMPLEX_FN(ArcsinhOp, ::cuda::std::asinh(a), ew::complex_asinh(z))
+NPGPU_FLOAT_COMPLEX_FN(ArccoshOp, ::cuda::std::acosh(a), ew::complex_acosh(z))
+NPGPU_FLOAT_COMPLEX_FN(ArctanhOp, ::cuda::std::atanh(a), ew::complex_atanh(z))
 #undef NPGPU_FLOAT_COMPLEX_FN
 
 struct CbrtOp : Unary {

@@ -8,6 +8,9 @@
 #include <cuda_runtime.h>
 
 #include <atomic>
+#include <tuple>
+
+#include "common/cuda_check.hpp"
 
 namespace npgpu::cuda {
 
@@ -25,5 +28,22 @@ struct KernelSlots {
 // then launches through cudaLaunchKernel, which reports any error in the runtime's terms.
 bool driver_launch(KernelSlots& slots, const void* kernel, int device, dim3 grid, dim3 block, unsigned shared,
                    cudaStream_t stream, void** args) noexcept;
+
+// kernel<<<grid, block, 0, stream>>>(args...) on `device` (the current one) through driver_launch, else
+// through cudaLaunchKernel: a small operation's time is mostly its launch.
+template <class... P, class... A>
+void launch_direct(void (*kernel)(P...), dim3 grid, dim3 block, int device, cudaStream_t stream,
+                   const A&... args) {
+  static KernelSlots slots;  // one per kernel instantiation
+  std::tuple<P...> params(args...);
+  std::apply(
+      [&](P&... p) {
+        void* argv[] = {static_cast<void*>(&p)...};
+        const void* k = reinterpret_cast<const void*>(kernel);
+        if (!driver_launch(slots, k, device, grid, block, 0, stream, argv))
+          NPGPU_CUDA_TRY(cudaLaunchKernel(k, grid, block, argv, 0, stream));
+      },
+      params);
+}
 
 }  // namespace npgpu::cuda

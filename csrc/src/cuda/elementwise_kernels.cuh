@@ -331,23 +331,6 @@ bool row_vectors_ok(const StridedPlan<N>& plan, int V, const void* out, std::siz
   return n_in + 1 == N;
 }
 
-// kernel<<<grid, kThreads, 0, stream>>>(args...) on `device` (the current one) through the driver's
-// cuLaunchKernel with the kernel's function cached (driver_launch.hpp), else through cudaLaunchKernel: a small
-// operation's time is mostly its launch.
-template <class... P, class... A>
-void launch_direct(void (*kernel)(P...), unsigned grid, int device, cudaStream_t stream, const A&... args) {
-  static KernelSlots slots;  // one per kernel instantiation
-  std::tuple<P...> params(args...);
-  std::apply(
-      [&](P&... p) {
-        void* argv[] = {static_cast<void*>(&p)...};
-        const void* k = reinterpret_cast<const void*>(kernel);
-        if (!driver_launch(slots, k, device, dim3(grid), dim3(kThreads), 0, stream, argv))
-          NPGPU_CUDA_TRY(cudaLaunchKernel(k, dim3(grid), dim3(kThreads), argv, 0, stream));
-      },
-      params);
-}
-
 // out = op(src...) for one (operation, loop type): operands already of the loop's types, out of type R.
 template <class Op, class R, class... Ts>
 void launch(Op op, const ArrayView& out, const Operand* in, cudaStream_t stream, const Src<Ts>&... src) {
@@ -359,7 +342,7 @@ void launch(Op op, const ArrayView& out, const Operand* in, cudaStream_t stream,
   for (std::size_t k = 0; k < sizeof...(Ts) && contiguous; ++k)
     contiguous = (in[k].is_scalar || in[k].view.is_c_contiguous()) && aligned_to(ptrs[k], V * sizes[k]);
   if (contiguous) {
-    launch_direct(&contiguous_kernel<V, Op, R, Ts...>, grid_for(std::max<std::int64_t>(n / V, 1)), out.device,
+    launch_direct(&contiguous_kernel<V, Op, R, Ts...>, dim3(grid_for(std::max<std::int64_t>(n / V, 1))), dim3(kThreads), out.device,
                   stream, op, static_cast<R*>(out.data), n, src...);
     return;
   }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/cuda_check.hpp"
+#include "cuda/driver_launch.hpp"
 #include "npgpu/errors.hpp"
 #include "npgpu/memory.hpp"
 
@@ -24,8 +25,10 @@ void launch_fill(void* dst, std::int64_t count, const void* pattern, cudaStream_
   W v;
   std::memcpy(&v, pattern, sizeof(W));
   const std::int64_t blocks = std::min<std::int64_t>((count + 255) / 256, 1 << 20);
-  fill_kernel<W><<<static_cast<unsigned>(blocks), 256, 0, s>>>(static_cast<W*>(dst), count, v);
-  NPGPU_CHECK_LAUNCH("fill");
+  int device = 0;
+  NPGPU_CUDA_TRY(cudaGetDevice(&device));
+  cuda::launch_direct(&fill_kernel<W>, dim3(static_cast<unsigned>(blocks)), dim3(256), device, s,
+                      static_cast<W*>(dst), count, v);
 }
 
 }  // namespace

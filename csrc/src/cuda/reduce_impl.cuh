@@ -46,6 +46,7 @@
 
 #include "common/backends.hpp"
 #include "common/cuda_check.hpp"
+#include "cuda/cub_run.cuh"
 #include "common/reduce_backends.hpp"
 #include "common/strided.hpp"
 #include "npgpu/memory.hpp"
@@ -66,15 +67,6 @@ constexpr int kThreads = 256;
 unsigned grid_for(std::int64_t items) {
   const std::int64_t blocks = (items + kThreads - 1) / kThreads;
   return static_cast<unsigned>(std::min<std::int64_t>(std::max<std::int64_t>(blocks, 1), 1 << 20));
-}
-
-// Query CUB's temporary storage, take it from npgpu's pool on the stream, run, check the status.
-template <class F>
-void cub_run(F&& f, int device, cudaStream_t s) {
-  size_t bytes = 0;
-  NPGPU_CUDA_TRY(f(nullptr, bytes));
-  DeviceBuffer tmp(static_cast<std::int64_t>(std::max<size_t>(bytes, 16)), device, s);
-  NPGPU_CUDA_TRY(f(tmp.data(), bytes));
 }
 
 template <class T, int N>

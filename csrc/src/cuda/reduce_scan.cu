@@ -23,6 +23,7 @@
 
 #include "common/backends.hpp"
 #include "common/cuda_check.hpp"
+#include "cuda/cub_run.cuh"
 #include "common/reduce_backends.hpp"
 #include "npgpu/memory.hpp"
 #include "vec16.cuh"
@@ -32,14 +33,6 @@ namespace {
 
 using detail::complex128;
 using detail::complex64;
-
-template <class F>
-void cub_run(F&& f, int device, cudaStream_t s) {
-  size_t bytes = 0;
-  NPGPU_CUDA_TRY(f(nullptr, bytes));
-  DeviceBuffer tmp(static_cast<std::int64_t>(std::max<size_t>(bytes, 16)), device, s);
-  NPGPU_CUDA_TRY(f(tmp.data(), bytes));
-}
 
 // ------------------------------------------------------------------------------------------ scans
 

@@ -5,6 +5,8 @@
 // output's range split over the threads.
 #include <algorithm>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 #include <vector>
 
 #ifdef _OPENMP
@@ -29,6 +31,67 @@ int max_threads() {
 }
 
 template <class R>
+inline constexpr bool is_plain_minmax =
+    std::is_same_v<R, detail::MaxR<double>> || std::is_same_v<R, detail::MinR<double>> ||
+    std::is_same_v<R, detail::MaxR<std::int64_t>> || std::is_same_v<R, detail::MinR<std::int64_t>> ||
+    std::is_same_v<R, detail::MaxR<std::uint64_t>> || std::is_same_v<R, detail::MinR<std::uint64_t>>;
+
+// max (or min) of n > 0 elements of type T at p, NaN if any is NaN (as MaxR/MinR). The NaN test is kept
+// apart from the comparison so that the loop is a plain vector max.
+template <bool IsMax, class T>
+T minmax_typed(const T* p, std::int64_t n, bool* saw_nan) {
+  T m = p[0];
+  bool nan = false;
+  if constexpr (IsMax) {
+#pragma omp simd reduction(max : m) reduction(| : nan)
+    for (std::int64_t i = 0; i < n; ++i) {
+      nan |= p[i] != p[i];
+      m = p[i] > m ? p[i] : m;
+    }
+  } else {
+#pragma omp simd reduction(min : m) reduction(| : nan)
+    for (std::int64_t i = 0; i < n; ++i) {
+      nan |= p[i] != p[i];
+      m = p[i] < m ? p[i] : m;
+    }
+  }
+  *saw_nan = nan;
+  return m;
+}
+
+// R's result over n contiguous elements of dtype d at p, when d converts to R's type without loss
+// (floats to double, signed integers to int64, unsigned to uint64); false for other dtypes.
+template <class R>
+bool minmax_contiguous(const char* p, DType d, std::int64_t n, typename R::Acc* out) {
+  using A = typename R::Acc;
+  constexpr bool is_max = std::is_same_v<R, detail::MaxR<A>>;
+  bool nan = false;
+  auto run = [&](auto tag) {
+    using T = decltype(tag);
+    *out = static_cast<A>(minmax_typed<is_max>(reinterpret_cast<const T*>(p), n, &nan));
+  };
+  if constexpr (std::is_same_v<A, double>) {
+    if (d == DType::Float64) run(double{});
+    else if (d == DType::Float32) run(float{});
+    else return false;
+    if (nan) *out = std::numeric_limits<double>::quiet_NaN();
+  } else if constexpr (std::is_same_v<A, std::int64_t>) {
+    if (d == DType::Int64) run(std::int64_t{});
+    else if (d == DType::Int32) run(std::int32_t{});
+    else if (d == DType::Int16) run(std::int16_t{});
+    else if (d == DType::Int8) run(std::int8_t{});
+    else return false;
+  } else {
+    if (d == DType::UInt64) run(std::uint64_t{});
+    else if (d == DType::UInt32) run(std::uint32_t{});
+    else if (d == DType::UInt16) run(std::uint16_t{});
+    else if (d == DType::UInt8) run(std::uint8_t{});
+    else return false;
+  }
+  return true;
+}
+
+template <class R>
 struct RangeReducer {
   const char* base;
   DType dtype;
@@ -36,6 +99,7 @@ struct RangeReducer {
   bool skip_nan;
   StridedPlan<1> plan;
   std::int64_t stride0;  // plan.ndim <= 1: the byte stride of the one dimension
+  bool contiguous;       // plan.ndim <= 1 and stride0 is the itemsize, and no pre-transform
 
   std::int64_t offset(std::int64_t r) const {
     if (plan.ndim <= 1) return r * stride0;
@@ -50,8 +114,14 @@ struct RangeReducer {
     return detail::make_acc<R>(v, r, skip_nan);
   }
 
-  // Pairwise: blocks of up to 128 elements in order, halves combined recursively.
+  // Pairwise: blocks of up to 128 elements in order, halves combined recursively; min and max of a
+  // contiguous range of a real dtype in a typed loop the compiler vectorises.
   typename R::Acc run(std::int64_t m_off, std::int64_t lo, std::int64_t hi) const {
+    if constexpr (is_plain_minmax<R>) {
+      typename R::Acc m;
+      if (contiguous && lo < hi && minmax_contiguous<R>(base + m_off + lo * stride0, dtype, hi - lo, &m))
+        return m;
+    }
     const R op{};
     if (hi - lo <= 128) {
       typename R::Acc acc = R::identity();
@@ -69,8 +139,9 @@ void reduce_impl(const detail::ReduceArgs& a) {
   const auto kplan = detail::make_plan<2>(kv);
   const ArrayView* rv[1] = {&a.in_r};
   RangeReducer<R> rr{static_cast<const char*>(a.in_r.data), a.in_r.dtype, a.pre, a.skip_nan,
-                     detail::make_plan<1>(rv), 0};
+                     detail::make_plan<1>(rv), 0, false};
   rr.stride0 = rr.plan.ndim == 1 ? rr.plan.strides[0][0] : 0;
+  rr.contiguous = rr.plan.ndim == 1 && rr.stride0 == itemsize(a.in_r.dtype) && a.pre == detail::Pre::None;
   char* out = static_cast<char*>(a.out_k.data);
   const std::int64_t M = a.outputs, K = a.count;
   const int T = max_threads();

@@ -29,6 +29,8 @@ cdef extern from "npgpu/elementwise.hpp" namespace "npgpu" nogil:
         BitwiseAnd
         BitwiseOr
         BitwiseXor
+        LeftShift
+        RightShift
         Negative
         Positive
         Absolute
@@ -53,6 +55,9 @@ cdef extern from "npgpu/elementwise.hpp" namespace "npgpu" nogil:
         Sinh
         Cosh
         Tanh
+        Arcsinh
+        Arccosh
+        Arctanh
         Floor
         Ceil
         Trunc

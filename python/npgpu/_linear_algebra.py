@@ -1,0 +1,84 @@
+"""The Array API standard's linear algebra functions of the main namespace, beside ``matmul``:
+``matrix_transpose``, ``tensordot`` and ``vecdot`` (NumPy's semantics and dtype rules). Each one is a view or
+a reordering plus one matrix product or one reduction, so it runs where ``matmul`` and ``sum`` run: cuBLAS
+on a GPU, the host backend on the host device, exact wrap-around for integers.
+
+Inputs that are not npgpu.Arrays are converted with ``npgpu.asarray`` onto the device of the npgpu.Arrays
+beside them; the results are npgpu.Arrays."""
+import math
+import operator
+
+import numpy as np
+
+from npgpu import _blas, _reduce
+from npgpu._manipulation import _axis, _on_one_device, _one, broadcast_arrays, permute_dims, reshape
+
+__all__ = ["matrix_transpose", "tensordot", "vecdot"]
+
+
+def matrix_transpose(x, /):
+    """The transpose of each matrix in a stack (the last two axes swapped): a view, ``x.mT``."""
+    x = _one(x)
+    if x.ndim < 2:
+        raise ValueError(f"matrix_transpose: x must have at least 2 dimensions, not {x.ndim}")
+    return x.mT
+
+
+def _axes_pair(axes, nd1, nd2):
+    """tensordot's ``axes`` as two equally long lists of normalised axes of x1 and x2."""
+    if isinstance(axes, (int, np.integer)):
+        n = operator.index(axes)
+        if n < 0:
+            raise ValueError(f"tensordot: axes must be a non-negative integer, not {n}")
+        if n > min(nd1, nd2):
+            raise ValueError(f"tensordot: axes={n} exceeds the dimensions of the arrays ({nd1} and {nd2})")
+        return list(range(nd1 - n, nd1)), list(range(n))
+    try:
+        a1, a2 = axes
+    except (TypeError, ValueError):
+        raise ValueError("tensordot: axes must be an integer or a pair of axis sequences") from None
+    a1 = [a1] if isinstance(a1, (int, np.integer)) else list(a1)
+    a2 = [a2] if isinstance(a2, (int, np.integer)) else list(a2)
+    if len(a1) != len(a2):
+        raise ValueError("shape-mismatch for sum")
+    a1 = [_axis(a, nd1) for a in a1]
+    a2 = [_axis(a, nd2) for a in a2]
+    if len(set(a1)) != len(a1) or len(set(a2)) != len(a2):
+        raise ValueError("tensordot: repeated axis in axes")
+    return a1, a2
+
+
+def tensordot(x1, x2, /, axes=2):
+    """Sum of products over the given axes, as numpy.tensordot: ``axes`` is N (the last N axes of x1 with the
+    first N of x2) or a pair of axis sequences. One matrix product of the reordered operands."""
+    x1, x2 = _on_one_device((x1, x2), "tensordot")
+    a1, a2 = _axes_pair(axes, x1.ndim, x2.ndim)
+    for i, j in zip(a1, a2):
+        if x1.shape[i] != x2.shape[j]:
+            raise ValueError(f"shape-mismatch for sum: axis {i} of x1 has {x1.shape[i]} elements, "
+                             f"axis {j} of x2 has {x2.shape[j]}")
+    free1 = [i for i in range(x1.ndim) if i not in a1]
+    free2 = [j for j in range(x2.ndim) if j not in a2]
+    k = math.prod(x1.shape[i] for i in a1)
+    m = math.prod(x1.shape[i] for i in free1)
+    n = math.prod(x2.shape[j] for j in free2)
+    lhs = reshape(permute_dims(x1, tuple(free1 + a1)), (m, k))
+    rhs = reshape(permute_dims(x2, tuple(a2 + free2)), (k, n))
+    out_shape = tuple(x1.shape[i] for i in free1) + tuple(x2.shape[j] for j in free2)
+    return reshape(_blas.matmul(lhs, rhs), out_shape)
+
+
+def vecdot(x1, x2, /, *, axis=-1):
+    """Dot products of vectors along ``axis`` (complex x1 conjugated), as numpy.vecdot: the other axes
+    broadcast, the result dtype is result_type(x1, x2) (integers wrap around as NumPy's)."""
+    x1, x2 = _on_one_device((x1, x2), "vecdot")
+    nd = max(x1.ndim, x2.ndim)
+    if min(x1.ndim, x2.ndim) == 0:
+        raise ValueError("vecdot: x1 and x2 must have at least one dimension")
+    ax = _axis(axis, nd)
+    n1, n2 = x1.shape[ax - nd] if ax - nd >= -x1.ndim else 1, x2.shape[ax - nd] if ax - nd >= -x2.ndim else 1
+    if n1 != n2:
+        raise ValueError(f"vecdot: the contracted axis has {n1} elements in x1 and {n2} in x2")
+    b1, b2 = broadcast_arrays(x1, x2)
+    prod = b1.conj() * b2 if np.isdtype(b1.dtype, "complex floating") else b1 * b2
+    return _reduce.sum(prod, axis=ax, dtype=prod.dtype)

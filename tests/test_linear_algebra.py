@@ -1,0 +1,95 @@
+"""The main namespace's linear algebra beside matmul (matrix_transpose, tensordot, vecdot) against NumPy
+on each device: dtypes (integers wrap as NumPy's, complex conjugated), axes, broadcasting, 0-size operands
+and errors."""
+import numpy as np
+import pytest
+
+import npgpu
+
+pytestmark = pytest.mark.usefixtures("array_device")
+
+
+def _check(got, want, rtol=1e-12):
+    assert isinstance(got, npgpu.Array)
+    assert got.shape == want.shape and got.dtype == want.dtype, (got.shape, got.dtype, want.shape, want.dtype)
+    if want.dtype.kind in "fc":
+        np.testing.assert_allclose(got.get(), want, rtol=rtol, atol=rtol)
+    else:
+        np.testing.assert_array_equal(got.get(), want)
+
+
+def test_matrix_transpose_is_a_view(random_array):
+    a = random_array((2, 3, 4), np.float32)
+    d = npgpu.asarray(a)
+    t = npgpu.matrix_transpose(d)
+    _check(t, np.matrix_transpose(a))
+    t[0, 0, 0] = 99
+    assert float(d[0, 0, 0]) == 99
+    with pytest.raises(ValueError, match="at least 2"):
+        npgpu.matrix_transpose(npgpu.asarray(a[0, 0]))
+
+
+@pytest.mark.parametrize("axes, b_shape", [
+    (0, (2, 3)), (1, (5, 2)), (2, (4, 5, 2)), (([1, 0], [0, 1]), (4, 3, 2)), (((2,), (1,)), (6, 5, 3)),
+    ((-1, 0), (5, 6)), (([], []), (2,)), (3, (3, 4, 5)),
+], ids=str)
+def test_tensordot_axes(random_array, axes, b_shape):
+    a, b = random_array((3, 4, 5), np.float64), random_array(b_shape, np.float64)
+    want = np.tensordot(a, b, axes=axes)
+    _check(npgpu.tensordot(npgpu.asarray(a), npgpu.asarray(b), axes=axes), want)
+
+
+@pytest.mark.parametrize("dt", [np.int8, np.int32, np.uint16, np.bool_, np.float32, np.complex128])
+def test_tensordot_dtypes(random_array, dt):
+    a, b = random_array((6, 7), dt), random_array((7, 5), dt)
+    want = np.tensordot(a, b, axes=1)
+    _check(npgpu.tensordot(npgpu.asarray(a), npgpu.asarray(b), axes=1), want,
+           rtol=1e-5 if dt == np.float32 else 1e-12)
+    # through NumPy's own function on npgpu arrays
+    _check(np.tensordot(npgpu.asarray(a), npgpu.asarray(b), 1), want, rtol=1e-5 if dt == np.float32 else 1e-12)
+
+
+def test_tensordot_zero_size_and_errors(random_array):
+    a, b = npgpu.asarray(random_array((3, 0), np.float64)), npgpu.asarray(random_array((0, 4), np.float64))
+    got = npgpu.tensordot(a, b, axes=1)
+    _check(got, np.zeros((3, 4)))
+    x, y = npgpu.asarray(random_array((3, 4), np.float64)), npgpu.asarray(random_array((5, 4), np.float64))
+    with pytest.raises(ValueError, match="shape-mismatch"):
+        npgpu.tensordot(x, y, axes=1)
+    with pytest.raises(ValueError, match="shape-mismatch"):
+        npgpu.tensordot(x, y, axes=([0, 1], [1]))
+    with pytest.raises(ValueError, match="non-negative"):
+        npgpu.tensordot(x, y, axes=-1)
+    with pytest.raises(ValueError, match="exceeds"):
+        npgpu.tensordot(x, y, axes=3)
+
+
+@pytest.mark.parametrize("dt", [np.int8, np.int64, np.uint32, np.float32, np.float64, np.complex64])
+def test_vecdot_matches_numpy(random_array, dt):
+    a, b = random_array((4, 1, 6), dt), random_array((3, 6), dt)
+    for axis in (-1, 2):
+        want = np.vecdot(a, b, axis=-1)
+        _check(npgpu.vecdot(npgpu.asarray(a), npgpu.asarray(b), axis=axis), want,
+               rtol=1e-5 if np.dtype(dt).itemsize <= 8 and np.dtype(dt).kind in "fc" else 1e-12)
+    c, d = random_array((5, 3), dt), random_array((5, 3), dt)
+    want = np.vecdot(c, d, axis=0)
+    _check(npgpu.vecdot(npgpu.asarray(c), npgpu.asarray(d), axis=0), want,
+           rtol=1e-5 if np.dtype(dt).itemsize <= 8 and np.dtype(dt).kind in "fc" else 1e-12)
+
+
+def test_vecdot_conjugates_the_first_argument_and_mixes_dtypes():
+    a = np.array([1 + 2j, 3 - 1j])
+    b = np.array([2 - 1j, 1j])
+    _check(npgpu.vecdot(npgpu.asarray(a), npgpu.asarray(b)), np.vecdot(a, b))
+    i = np.arange(4, dtype=np.int16)
+    f = np.linspace(0, 1, 4, dtype=np.float32)
+    _check(npgpu.vecdot(npgpu.asarray(i), npgpu.asarray(f)), np.vecdot(i, f), rtol=1e-6)
+
+
+def test_vecdot_errors():
+    with pytest.raises(ValueError, match="contracted axis"):
+        npgpu.vecdot(npgpu.asarray(np.ones((2, 3))), npgpu.asarray(np.ones((2, 4))))
+    with pytest.raises(ValueError, match="at least one dimension"):
+        npgpu.vecdot(npgpu.asarray(np.ones(3)), npgpu.asarray(np.float64(2.0)))
+    with pytest.raises(np.exceptions.AxisError):
+        npgpu.vecdot(npgpu.asarray(np.ones(3)), npgpu.asarray(np.ones(3)), axis=1)
