@@ -7,8 +7,8 @@
 namespace npgpu {
 
 // dst[k] = src[k] for k < n: each pair C-contiguous, of one dtype and one size, every view on one device
-// (or all on the host). On a GPU the n copies run in one launch (cub::DeviceMemcpy::Batched), so a join of
-// many arrays pays no gap between copies. Throws InvalidArgument for any other pair (callers copy those with
+// (or all on the host). On a GPU the n copies run in one launch, so a join of many arrays pays no gap
+// between copies. Throws InvalidArgument for any other pair (callers copy those with
 // npgpu::copy, which also converts and follows strides) or an overlap of a destination with a source.
 NPGPU_API void copy_batch(const ArrayView* src, const ArrayView* dst, int n, StreamHandle stream);
 
