@@ -39,6 +39,8 @@ from npgpu._reduce import (all, amax, amin, any, argmax, argmin, count_nonzero, 
                            nanargmax, nanargmin, nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar, norm,
                            prod, std, sum, var)
 from npgpu._stencil import diffusion, laplacian
+from npgpu._sorting import argsort, sort
+from npgpu._indexing import argwhere, flatnonzero, nonzero, put, searchsorted, take, take_along_axis
 from npgpu._launch import LaunchIndices, check_geometry, launch_indices
 from npgpu import profiler
 from npgpu import random
@@ -49,14 +51,16 @@ from npgpu._rtc_elementwise import ElementwiseKernel
 from npgpu._vectorize import vectorize
 from npgpu._paths import get_cmake_dir, get_include, get_library_dir
 # The Array API namespace: dtypes and their functions, creation, manipulation, composed elementwise
-# functions, main-namespace linear algebra, and the table behind Array.__array_function__ (each module
-# lists its names in __all__).
-from npgpu import _creation, _dtypes, _elementwise_composed, _linear_algebra, _manipulation, _numpy_functions
+# functions, main-namespace linear algebra, set functions, and the table behind Array.__array_function__
+# (each module lists its names in __all__).
+from npgpu import (_creation, _dtypes, _elementwise_composed, _linear_algebra, _manipulation, _numpy_functions,
+                   _set_functions)
 from npgpu._dtypes import *  # noqa: F401,F403
 from npgpu._creation import *  # noqa: F401,F403
 from npgpu._manipulation import *  # noqa: F401,F403
 from npgpu._elementwise_composed import *  # noqa: F401,F403
 from npgpu._linear_algebra import *  # noqa: F401,F403
+from npgpu._set_functions import *  # noqa: F401,F403
 
 __version__ = "0.1.0"
 
@@ -82,6 +86,8 @@ __all__ = [
     "all", "amax", "amin", "any", "argmax", "argmin", "count_nonzero", "cumprod", "cumsum", "max", "mean", "min",
     "nanargmax", "nanargmin", "nanmax", "nanmean", "nanmin", "nanprod", "nanstd", "nansum", "nanvar", "norm",
     "prod", "std", "sum", "var",
+    "argsort", "sort",
+    "argwhere", "flatnonzero", "nonzero", "put", "searchsorted", "take", "take_along_axis",
 ]
 # The Array API standard's (and NumPy 2's) names of ufuncs npgpu already has under NumPy 1's names.
 acos, asin, atan, atan2, pow, bitwise_invert = arccos, arcsin, arctan, arctan2, power, invert
@@ -90,4 +96,4 @@ bitwise_left_shift, bitwise_right_shift = left_shift, right_shift
 __all__ += ["acos", "asin", "atan", "atan2", "pow", "bitwise_invert", "acosh", "asinh", "atanh",
             "bitwise_left_shift", "bitwise_right_shift"]
 __all__ += (_dtypes.__all__ + _creation.__all__ + _manipulation.__all__ + _elementwise_composed.__all__ +
-            _linear_algebra.__all__)
+            _linear_algebra.__all__ + _set_functions.__all__)

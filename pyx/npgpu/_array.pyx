@@ -466,8 +466,11 @@ cdef class Array:
 
     def __getitem__(self, key):
         """Basic indexing (integers, slices, Ellipsis, None) returns a view, as NumPy's; a 0-d result is a
-        0-d npgpu.Array (``float(a[i])`` or ``a[i].get()`` brings it to the host)."""
+        0-d npgpu.Array (``float(a[i])`` or ``a[i].get()`` brings it to the host). Index arrays and boolean
+        masks (NumPy's advanced indexing, mixed with the basic kinds) return a new array."""
         cdef ArrayView v
+        if _is_advanced_key(key):
+            return _ops["getitem_advanced"](self, key)
         _index_view(self.view, key, &v)
         return self._view_of(v)
 
@@ -475,6 +478,9 @@ cdef class Array:
         """``a[key] = value``: value (a scalar, an npgpu.Array, or a host array, copied over) broadcast to the
         selected view and converted to this array's dtype."""
         cdef ArrayView dst
+        if _is_advanced_key(key):
+            _ops["setitem_advanced"](self, key, value)
+            return
         _index_view(self.view, key, &dst)
         if self.view.readonly:
             raise ValueError("assignment destination is read-only")
@@ -855,6 +861,14 @@ cdef class Array:
         return _ops["std"](self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
                            correction=correction)
 
+    def sort(self, axis=-1, kind=None, order=None, *, stable=None, descending=False):
+        """Sort in place along `axis`, as numpy.ndarray.sort (stable; NaNs last; see npgpu.sort)."""
+        self[...] = _ops["sort"](self, axis=axis, kind=kind, order=order, stable=stable, descending=descending)
+
+    def argsort(self, axis=-1, kind=None, order=None, *, stable=None, descending=False):
+        """The int64 positions that sort this array along `axis` (see npgpu.argsort)."""
+        return _ops["argsort"](self, axis=axis, kind=kind, order=order, stable=stable, descending=descending)
+
     def argmin(self, axis=None, out=None, keepdims=False):
         return _ops["argmin"](self, axis=axis, out=out, keepdims=keepdims)
 
@@ -917,6 +931,16 @@ def _resolve_reshape(int64_t size, tuple shape):
     return shape
 
 
+cdef bint _is_advanced_key(object key):
+    """Whether `key` holds an index array, a list or a boolean: NumPy's advanced indexing."""
+    if isinstance(key, tuple):
+        for k in key:
+            if isinstance(k, (Array, np.ndarray, list, bool, np.bool_)):
+                return True
+        return False
+    return isinstance(key, (Array, np.ndarray, list, bool, np.bool_))
+
+
 cdef int _index_view(const ArrayView& src, object key, ArrayView* out) except -1:
     """out = src[key] for basic indexing: integers, slices, Ellipsis and None (newaxis)."""
     if not isinstance(key, tuple):
@@ -925,9 +949,6 @@ cdef int _index_view(const ArrayView& src, object key, ArrayView* out) except -1
     for k in key:
         if k is None or k is Ellipsis:
             continue
-        if isinstance(k, (Array, np.ndarray, list)) or (isinstance(k, (bool, np.bool_))):
-            raise IndexError("npgpu supports basic indexing only (integers, slices, ..., None); for masks "
-                             "and index arrays use npgpu.where or bring the data to the host")
         n_real += 1
     if sum(1 for k in key if k is Ellipsis) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")

@@ -531,10 +531,19 @@ class _WhereLoop:
 _where = _make(<int>ElementwiseOp.Where, "where", _WhereLoop(), "x if condition else y", 3)
 
 
-def where(condition, x, y, out=None, stream=None):
+_NO_VALUE = object()
+
+
+def where(condition, x=_NO_VALUE, y=_NO_VALUE, out=None, stream=None):
     """``x`` where ``condition`` is true, ``y`` elsewhere, as numpy.where(condition, x, y): broadcasting,
     the result dtype is NumPy's result_type(x, y) (Python scalars weak); the condition is converted to bool.
-    NumPy inputs give a NumPy result, npgpu.Array inputs an npgpu.Array."""
+    NumPy inputs give a NumPy result, npgpu.Array inputs an npgpu.Array. ``where(condition)`` alone is
+    ``nonzero(condition)``."""
+    if x is _NO_VALUE and y is _NO_VALUE:
+        from npgpu import _indexing
+        return _indexing.nonzero(condition)
+    if x is _NO_VALUE or y is _NO_VALUE:
+        raise ValueError("either both or neither of x and y should be given")
     return _where(condition, x, y, out=out, stream=stream)
 
 

@@ -1,7 +1,7 @@
 # cython: language_level=3
 """npgpu's Python exceptions and the handler that raises them from C++ exceptions."""
 from npgpu.lib.errors cimport ExceptionInfo, kCudaError, kOutOfMemory, kValueError, kTypeError, kUnavailable, \
-    kMemoryError
+    kMemoryError, kIndexError
 
 
 class CUDAError(RuntimeError):
@@ -41,6 +41,8 @@ cdef int raise_from_info(ExceptionInfo* info) except *:
         raise ValueError(msg)
     if info.kind == kTypeError:
         raise TypeError(msg)
+    if info.kind == kIndexError:
+        raise IndexError(msg)
     if info.kind == kUnavailable:
         raise GPUUnavailableError(msg)
     if info.kind == kMemoryError:

@@ -9,7 +9,9 @@
 
 namespace npgpu_pyx {
 
-enum ExceptionKind { kCudaError, kOutOfMemory, kValueError, kTypeError, kUnavailable, kMemoryError, kRuntimeError };
+enum ExceptionKind {
+  kCudaError, kOutOfMemory, kValueError, kTypeError, kUnavailable, kMemoryError, kRuntimeError, kIndexError
+};
 
 struct ExceptionInfo {
   ExceptionKind kind = kRuntimeError;
@@ -36,6 +38,9 @@ inline void current_exception_info(ExceptionInfo& info) {
     info.message = e.what();
   } catch (const npgpu::InvalidArgument& e) {
     info.kind = kValueError;
+    info.message = e.what();
+  } catch (const npgpu::IndexError& e) {
+    info.kind = kIndexError;
     info.message = e.what();
   } catch (const npgpu::Unavailable& e) {
     info.kind = kUnavailable;

@@ -56,6 +56,12 @@ class NPGPU_API TypeError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+// An index outside the axis it indexes (IndexError).
+class NPGPU_API IndexError : public std::out_of_range {
+ public:
+  using std::out_of_range::out_of_range;
+};
+
 // The operation needs something this process does not have (a GPU, a driver, a library) (RuntimeError).
 class NPGPU_API Unavailable : public Error {
  public:

@@ -11,6 +11,7 @@ cdef extern from "exception_info.hpp" namespace "npgpu_pyx" nogil:
         kUnavailable
         kMemoryError
         kRuntimeError
+        kIndexError
     cdef cppclass ExceptionInfo:
         ExceptionKind kind
         int code

@@ -1,0 +1,26 @@
+#pragma once
+// Sorting along the last axis: values, indices (argsort), or both, stable, ascending or descending.
+#include "npgpu/export.hpp"
+#include "npgpu/runtime.hpp"
+#include "npgpu/view.hpp"
+
+namespace npgpu {
+
+// Sorts each row of `keys`, a C-contiguous view whose last axis is the row (a 0-d or 1-D view is one
+// row), stably: equal elements keep their order, in both directions. NaNs go last in both directions (as
+// NumPy's sort; -0.0 and +0.0 are equal); complex numbers order by real part, then imaginary part, with
+// NumPy's NaN rules. Writes the sorted rows to `values` (keys' dtype and shape, C-contiguous; may be null)
+// and each sorted element's position within its row to `indices` (int64, keys' shape, C-contiguous; may be
+// null). On a GPU: CUB's radix sort (one row) or segmented sort (many), merge sort for complex keys.
+// Every dtype but bfloat16's complex cousins; InvalidArgument for bad layouts, TypeError for none given.
+NPGPU_API void sort_rows(const ArrayView& keys, const ArrayView* values, const ArrayView* indices,
+                         bool descending, StreamHandle stream);
+
+// For each element q of `queries` (any shape, C-contiguous), the position in `sorted` (1-D, C-contiguous,
+// ascending in NumPy's order: NaNs last) where q would go to keep it sorted: before the elements equal to q
+// (right == false, NumPy's side='left') or after them. `out`: int64 of queries' shape, C-contiguous; all
+// three on one device, sorted and queries of one dtype. One binary search per query.
+NPGPU_API void search_sorted(const ArrayView& sorted, const ArrayView& queries, const ArrayView& out, bool right,
+                             StreamHandle stream);
+
+}  // namespace npgpu

@@ -1,0 +1,71 @@
+#pragma once
+// Internal: NumPy's sort order, shared by the host sort and the CUDA merge sort of complex keys: NaNs after
+// every number, -0.0 equal to +0.0; complex numbers by real part then imaginary part, a NaN part after
+// every number in that part ([R + Rj, R + nanj, nan + Rj, nan + nanj], as numpy.sort documents).
+#include <cstdint>
+#include <type_traits>
+
+#include "common/complex.hpp"
+#include "common/half.hpp"
+#include "common/hd.hpp"
+
+namespace npgpu::detail {
+
+template <class T>
+NPGPU_HD auto sort_value(T v) {
+  if constexpr (is_half<T>::value) return static_cast<float>(v);
+  else if constexpr (std::is_same_v<T, bool>) return static_cast<int>(v);
+  else return v;
+}
+
+// a < b with NaNs last (a NaN is greater than any number and equal to another NaN).
+template <class R>
+NPGPU_HD bool less_nan_last(R a, R b) {
+  if constexpr (std::is_floating_point_v<R>) {
+    if (b != b) return a == a;
+    return a < b;
+  } else {
+    return a < b;
+  }
+}
+
+template <class T>
+NPGPU_HD bool sort_less(T a, T b) {
+  if constexpr (is_complex<T>::value) {
+    if (less_nan_last(a.re, b.re)) return true;
+    if (less_nan_last(b.re, a.re)) return false;
+    return less_nan_last(a.im, b.im);
+  } else {
+    return less_nan_last(sort_value(a), sort_value(b));
+  }
+}
+
+// The order of a descending sort with NaNs last: the ascending order of -x (floats and complex numbers:
+// NaNs stay NaN, so last, and -0.0 == 0.0) or of ~x (integers and bool: exact). NumPy-based sorts use the
+// same keys, so both give one order.
+template <class T>
+NPGPU_HD bool sort_greater(T a, T b) {
+  if constexpr (is_complex<T>::value) {
+    return sort_less(T(-a.re, -a.im), T(-b.re, -b.im));
+  } else {
+    const auto x = sort_value(a), y = sort_value(b);
+    if constexpr (std::is_floating_point_v<decltype(x)>) return less_nan_last(-x, -y);
+    else return y < x;
+  }
+}
+
+// The insertion position of q in the ascending a[0, n): the first element not less than q (left) or the
+// first greater than q (right).
+template <class T>
+NPGPU_HD std::int64_t insertion_position(const T* a, std::int64_t n, T q, bool right) {
+  std::int64_t lo = 0, hi = n;
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    const bool go_right = right ? !sort_less(q, a[mid]) : sort_less(a[mid], q);
+    if (go_right) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+}  // namespace npgpu::detail

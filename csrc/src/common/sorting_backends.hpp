@@ -1,0 +1,22 @@
+#pragma once
+// Internal: the CUDA and host implementations of sorting (csrc/src/sorting.cpp checks and dispatches).
+// Arguments as npgpu::sort_rows, already checked; `rows` rows of `n` elements (n > 0).
+#include <cstdint>
+
+#include "npgpu/runtime.hpp"
+#include "npgpu/view.hpp"
+
+namespace npgpu {
+namespace cuda {
+void sort_rows(const ArrayView& keys, const ArrayView* values, const ArrayView* indices, std::int64_t rows,
+               std::int64_t n, bool descending, StreamHandle stream);
+void search_sorted(const ArrayView& sorted, const ArrayView& queries, const ArrayView& out, bool right,
+                   StreamHandle stream);
+}
+namespace host {
+void search_sorted(const ArrayView& sorted, const ArrayView& queries, const ArrayView& out, bool right,
+                   StreamHandle stream);
+void sort_rows(const ArrayView& keys, const ArrayView* values, const ArrayView* indices, std::int64_t rows,
+               std::int64_t n, bool descending, StreamHandle stream);
+}
+}  // namespace npgpu

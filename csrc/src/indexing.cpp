@@ -1,0 +1,85 @@
+// Argument checks and dispatch of the indexing family (nonzero_positions, take, put).
+#include "npgpu/indexing.hpp"
+
+#include <string>
+
+#include "common/indexing_backends.hpp"
+#include "npgpu/errors.hpp"
+
+namespace npgpu {
+
+namespace {
+
+void require(bool ok, const std::string& what) {
+  if (!ok) throw InvalidArgument(what);
+}
+
+// Checks shared by take and put: `data` is [outer, axis_len, inner], `moved` [outer, m, inner].
+void check_gather(const char* name, const ArrayView& data, std::int64_t outer, std::int64_t axis_len,
+                  std::int64_t inner, const ArrayView& index, const ArrayView& moved) {
+  const std::string n(name);
+  require(outer >= 0 && axis_len >= 0 && inner >= 0, n + ": negative extent");
+  require(data.is_c_contiguous() && moved.is_c_contiguous() && index.is_c_contiguous(),
+          n + ": arrays must be C-contiguous");
+  require(index.dtype == DType::Int64, n + ": the index array must be int64, got " + index.describe());
+  require(data.dtype == moved.dtype, n + ": source and destination dtypes differ");
+  require(data.size() == outer * axis_len * inner,
+          n + ": " + data.describe() + " is not [outer, axis_len, inner] = [" + std::to_string(outer) + ", " +
+              std::to_string(axis_len) + ", " + std::to_string(inner) + "]");
+  require(moved.size() == outer * index.size() * inner,
+          n + ": " + moved.describe() + " does not hold [outer, index size, inner] elements");
+  require(data.device == moved.device && data.device == index.device, n + ": arrays on different devices");
+}
+
+void raise_bad_index(std::int64_t bad, std::int64_t axis_len) {
+  if (bad != detail::kNoBadIndex)
+    throw IndexError("index " + std::to_string(bad) + " is out of bounds for axis with size " +
+                     std::to_string(axis_len));
+}
+
+}  // namespace
+
+std::int64_t nonzero_positions(const ArrayView& flags, const ArrayView& out, StreamHandle stream) {
+  require(flags.is_c_contiguous() && out.is_c_contiguous(), "nonzero_positions: arrays must be C-contiguous");
+  require(out.dtype == DType::Int64, "nonzero_positions: out must be int64");
+  require(out.size() >= flags.size(), "nonzero_positions: out is smaller than flags");
+  require(out.device == flags.device, "nonzero_positions: arrays on different devices");
+  if (flags.size() == 0) return 0;
+  if (flags.on_host()) return host::nonzero_positions(flags, out, stream);
+  set_current_device(flags.device);
+  return cuda::nonzero_positions(flags, out, stream);
+}
+
+void take(const ArrayView& src, std::int64_t outer, std::int64_t axis_len, std::int64_t inner,
+          const ArrayView& index, const ArrayView& out, StreamHandle stream) {
+  check_gather("take", src, outer, axis_len, inner, index, out);
+  require(!out.readonly, "take: the output is read-only");
+  if (out.size() == 0) return;
+  if (axis_len == 0) raise_bad_index(0, 0);  // NumPy: indexing an empty axis with anything
+  std::int64_t bad;
+  if (src.on_host()) {
+    bad = host::take(src, outer, axis_len, inner, index, out, stream);
+  } else {
+    set_current_device(src.device);
+    bad = cuda::take(src, outer, axis_len, inner, index, out, stream);
+  }
+  raise_bad_index(bad, axis_len);
+}
+
+void put(const ArrayView& dst, std::int64_t outer, std::int64_t axis_len, std::int64_t inner,
+         const ArrayView& index, const ArrayView& values, StreamHandle stream) {
+  check_gather("put", dst, outer, axis_len, inner, index, values);
+  require(!dst.readonly, "put: the destination is read-only");
+  if (values.size() == 0) return;
+  if (axis_len == 0) raise_bad_index(0, 0);
+  std::int64_t bad;
+  if (dst.on_host()) {
+    bad = host::put(dst, outer, axis_len, inner, index, values, stream);
+  } else {
+    set_current_device(dst.device);
+    bad = cuda::put(dst, outer, axis_len, inner, index, values, stream);
+  }
+  raise_bad_index(bad, axis_len);
+}
+
+}  // namespace npgpu

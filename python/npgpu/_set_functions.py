@@ -1,0 +1,208 @@
+"""Set functions of NumPy and the Array API standard: unique (with indices, inverse and counts),
+unique_all/unique_counts/unique_inverse/unique_values, isin, intersect1d, union1d, setdiff1d, bincount.
+
+Each is composed from npgpu's sort (stable), searchsorted, mask compaction, gathers and scatters, so it
+runs where they run: a GPU sorts with CUB, the host device with NumPy's sort. npgpu.Array in, npgpu.Array
+out on the same device; NumPy in, NumPy out (computed on the GPU when the backend is 'cuda'). Sizes of the
+results depend on the data, so these calls wait for the device.
+"""
+from collections import namedtuple
+
+import numpy as np
+
+from npgpu import _array, _creation, _elementwise, _indexing, _manipulation, _reduce, _sorting
+
+__all__ = ["unique", "unique_all", "unique_counts", "unique_inverse", "unique_values", "isin", "intersect1d",
+           "union1d", "setdiff1d", "bincount"]
+
+UniqueAllResult = namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])
+UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
+UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
+
+_INT64 = np.dtype(np.int64)
+
+
+def _device_input(a):
+    """(npgpu.Array, give NumPy back?) for any input."""
+    return _indexing._as_device_array(a)
+
+
+def _back(x, numpy_out):
+    return x.get() if numpy_out else x
+
+
+def _unique_parts(x, equal_nan, want_index, want_inverse, want_counts):
+    """The sorted distinct values of the flattened npgpu.Array x, and as asked the position of each one's
+    first occurrence, the inverse (x's shape) and the counts."""
+    flat = x.reshape(-1)
+    n = flat.size
+    order = _sorting.argsort(flat)  # stable: the first of equal elements comes first
+    s = _indexing.take(flat, order)
+    if n == 0:
+        empty = _array.empty((0,), dtype=_INT64, device=x.device)
+        return s, empty, _array.empty(x.shape, dtype=_INT64, device=x.device), empty
+    head = _creation.ones((1,), dtype=bool, device=x.device)
+    differs = s[1:] != s[:-1]
+    if equal_nan and s.dtype.kind in "fc":
+        both_nan = _elementwise.isnan(s[1:]) & _elementwise.isnan(s[:-1])
+        differs = differs & ~both_nan
+    flags = _manipulation.concatenate([head, differs])
+    starts = _indexing.flatnonzero(flags)
+    values = _indexing.take(s, starts)
+    index = _indexing.take(order, starts) if want_index else None
+    counts = None
+    if want_counts:
+        ends = _manipulation.concatenate([starts[1:], _array.full((1,), n, dtype=_INT64, device=x.device)])
+        counts = ends - starts
+    inverse = None
+    if want_inverse:
+        run = _reduce.cumsum(flags.astype(_INT64)) - 1  # the run of each sorted element
+        inverse = _array.empty((n,), dtype=_INT64, device=x.device)
+        inverse[order] = run
+        inverse = inverse.reshape(x.shape)
+    return values, index, inverse, counts
+
+
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True,
+           sorted=True):  # noqa: A002  (NumPy's keyword)
+    """The sorted distinct elements of `ar` (flattened), as numpy.unique, with the positions of their first
+    occurrences (``return_index``), the positions that rebuild `ar` from them (``return_inverse``, in ar's
+    shape as NumPy 2) and their counts (``return_counts``); NaNs are one value with ``equal_nan`` (the default)."""
+    if axis is not None:
+        raise NotImplementedError("npgpu.unique with axis= (unique sub-arrays) is not implemented; use axis=None")
+    x, numpy_out = _device_input(ar)
+    values, index, inverse, counts = _unique_parts(x, equal_nan, return_index, return_inverse, return_counts)
+    out = [_back(values, numpy_out)]
+    for want, part in ((return_index, index), (return_inverse, inverse), (return_counts, counts)):
+        if want:
+            out.append(_back(part, numpy_out))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def unique_all(x, /):
+    """The Array API standard's unique_all: values, first indices, inverse (x's shape), counts; every NaN is
+    its own value, as the standard says."""
+    d, numpy_out = _device_input(x)
+    parts = _unique_parts(d, False, True, True, True)
+    return UniqueAllResult(*[_back(p, numpy_out) for p in parts])
+
+
+def unique_counts(x, /):
+    """The Array API standard's unique_counts (NaNs distinct)."""
+    d, numpy_out = _device_input(x)
+    values, _, _, counts = _unique_parts(d, False, False, False, True)
+    return UniqueCountsResult(_back(values, numpy_out), _back(counts, numpy_out))
+
+
+def unique_inverse(x, /):
+    """The Array API standard's unique_inverse (NaNs distinct; the inverse has x's shape)."""
+    d, numpy_out = _device_input(x)
+    values, _, inverse, _ = _unique_parts(d, False, False, True, False)
+    return UniqueInverseResult(_back(values, numpy_out), _back(inverse, numpy_out))
+
+
+def unique_values(x, /):
+    """The Array API standard's unique_values (NaNs distinct)."""
+    d, numpy_out = _device_input(x)
+    return _back(_unique_parts(d, False, False, False, False)[0], numpy_out)
+
+
+def _isin(x, test, invert):
+    """Elementwise membership of the npgpu.Array x in the npgpu.Array test (NaNs never members)."""
+    t = _sorting.sort(test.reshape(-1))
+    if t.size == 0:
+        res = _array.full(x.shape, bool(invert), dtype=bool, device=x.device)
+        return res
+    dt = np.result_type(x.dtype, t.dtype)
+    xs, ts = x.astype(dt, copy=False), t.astype(dt, copy=False)
+    pos = _indexing.searchsorted(ts, xs)
+    pos = _elementwise.minimum(pos, t.size - 1)
+    found = _indexing.take(ts, pos) == xs
+    return ~found if invert else found
+
+
+def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None):
+    """Whether each element of `element` is in `test_elements` (element's shape), as numpy.isin; ``invert``
+    gives the complement. One sort of test_elements and one binary search per element."""
+    x, numpy_out = _device_input(element)
+    t = test_elements if isinstance(test_elements, _array.Array) else _array.asarray(np.asarray(test_elements),
+                                                                                     device=x.device)
+    return _back(_isin(x, t, invert), numpy_out)
+
+
+def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
+    """The sorted distinct values in both arrays, as numpy.intersect1d (with ``return_indices``, the
+    positions of their first occurrences in each flattened input)."""
+    a, numpy_out = _device_input(ar1)
+    b = ar2 if isinstance(ar2, _array.Array) else _array.asarray(np.asarray(ar2), device=a.device)
+    ua, ia, _, _ = _unique_parts(a, True, return_indices, False, False)
+    ub, ib, _, _ = _unique_parts(b, True, return_indices, False, False)
+    mask = _isin(ua, ub, False)
+    keep = _indexing.flatnonzero(mask)
+    common = _indexing.take(ua, keep)
+    if not return_indices:
+        return _back(common, numpy_out)
+    i1 = _indexing.take(ia, keep)
+    i2 = _indexing.take(ib, _indexing.searchsorted(ub, common))
+    return _back(common, numpy_out), _back(i1, numpy_out), _back(i2, numpy_out)
+
+
+def union1d(ar1, ar2):
+    """The sorted distinct values in either array, as numpy.union1d."""
+    a, numpy_out = _device_input(ar1)
+    b = ar2 if isinstance(ar2, _array.Array) else _array.asarray(np.asarray(ar2), device=a.device)
+    return _back(_unique_parts(_manipulation.concatenate([a.reshape(-1), b.reshape(-1)]), True, False, False,
+                               False)[0], numpy_out)
+
+
+def setdiff1d(ar1, ar2, assume_unique=False):
+    """The sorted distinct values of ar1 that are not in ar2, as numpy.setdiff1d (with ``assume_unique``,
+    ar1's values in their order)."""
+    a, numpy_out = _device_input(ar1)
+    b = ar2 if isinstance(ar2, _array.Array) else _array.asarray(np.asarray(ar2), device=a.device)
+    ua = a.reshape(-1) if assume_unique else _unique_parts(a, True, False, False, False)[0]
+    keep = _indexing.flatnonzero(_isin(ua, b, True))
+    return _back(_indexing.take(ua, keep), numpy_out)
+
+
+def bincount(x, weights=None, minlength=0):
+    """Occurrences of each value 0 .. max(x) in the 1-D non-negative integer array x (at least `minlength`
+    bins), as numpy.bincount; with ``weights``, their sums (float64; each bin summed as a difference of a
+    float64 running sum over the sorted weights)."""
+    d, numpy_out = _device_input(x)
+    if d.ndim != 1:
+        raise ValueError("object too deep for desired array" if d.ndim > 1 else "object of too small depth for "
+                         "desired array")
+    if d.dtype.kind not in "iub":
+        raise TypeError(f"Cannot cast array data from {d.dtype!r} to dtype('int64') according to the rule 'safe'")
+    minlength = int(minlength)
+    if minlength < 0:
+        raise ValueError("'minlength' must not be negative")
+    if d.size and int(_reduce.min(d)) < 0:
+        raise ValueError("'list' argument must have no negative elements")
+    top = int(_reduce.max(d)) + 1 if d.size else 0
+    nbins = max(top, minlength)
+    if weights is None:
+        out = _array.zeros((nbins,), dtype=_INT64, device=d.device)
+        if d.size:
+            values, _, _, counts = _unique_parts(d.astype(_INT64), True, False, False, True)
+            out[values] = counts
+        return _back(out, numpy_out)
+    w = weights if isinstance(weights, _array.Array) else _array.asarray(np.asarray(weights), device=d.device)
+    if w.shape != d.shape:
+        raise ValueError("The weights and list don't have the same length.")
+    out = _array.zeros((nbins,), dtype=np.float64, device=d.device)
+    if d.size:
+        key = d.astype(_INT64)
+        order = _sorting.argsort(key)
+        sk = _indexing.take(key, order)
+        sw = _indexing.take(w.astype(np.float64), order)
+        running = _reduce.cumsum(sw)
+        flags = _manipulation.concatenate([_creation.ones((1,), dtype=bool, device=d.device), sk[1:] != sk[:-1]])
+        starts = _indexing.flatnonzero(flags)
+        ends = _manipulation.concatenate([starts[1:], _array.full((1,), d.size, dtype=_INT64, device=d.device)])
+        last = _indexing.take(running, ends - 1)
+        before = _manipulation.concatenate([_array.zeros((1,), dtype=np.float64, device=d.device),
+                                            _indexing.take(running, starts[1:] - 1)])
+        out[_indexing.take(sk, starts)] = last - before
+    return _back(out, numpy_out)

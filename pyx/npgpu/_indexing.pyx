@@ -1,0 +1,452 @@
+# cython: language_level=3
+"""Indexing with data, on npgpu.Arrays of either device and on NumPy inputs: integer-array and boolean-mask
+indexing (``x[idx]``, ``x[mask]``, ``x[idx, 2:5]``, ``x[:, mask]``, their assignments), ``take``,
+``take_along_axis``, ``put``, ``nonzero``, ``flatnonzero``, ``argwhere``, ``where(condition)`` and
+``searchsorted``, with NumPy's rules and errors.
+
+Everything reduces to the library's gather (npgpu::take), scatter (npgpu::put), mask compaction
+(npgpu::nonzero_positions, CUB's DeviceSelect) and binary search (npgpu::search_sorted). Calls whose result
+size depends on the data (masks, nonzero) and calls that check indices on a GPU wait for the device: the
+result's shape, or the IndexError, needs the answer.
+"""
+import math
+import operator
+
+import numpy as np
+from numpy.exceptions import AxisError
+
+from libc.stdint cimport int64_t
+from npgpu._array cimport Array, new_array
+from npgpu._runtime cimport use_cuda_for_host_data
+from npgpu.lib.indexing cimport (nonzero_positions as c_nonzero_positions, put as c_put,
+                                 search_sorted as c_search_sorted, take as c_take)
+from npgpu import _array
+
+_INT64 = np.dtype(np.int64)
+
+
+# ------------------------------------------------------------------------------------------------ helpers
+
+cdef Array _contiguous(Array x):
+    return x if x.view.is_c_contiguous() else x.copy()
+
+
+def _index_array(idx, device):
+    """An integer index (array, list or scalar) as a C-contiguous int64 npgpu.Array on `device`; IndexError
+    for non-integer arrays (as NumPy)."""
+    if isinstance(idx, Array):
+        if idx.device != device and str(idx.device) != str(device):
+            raise ValueError(f"index array on {idx.device}, indexed array on {device}")
+        dt = idx.dtype
+    else:
+        idx = np.asarray(idx)
+        dt = idx.dtype
+        if dt.kind not in "iub" and idx.size == 0:  # [] indexes nothing, as NumPy's
+            idx = idx.astype(np.int64)
+            dt = idx.dtype
+    if dt.kind not in "iu":
+        raise IndexError("arrays used as indices must be of integer (or boolean) type")
+    if dt.kind == "u" and dt.itemsize == 8:
+        pass  # values above 2^63 wrap negative and then fail the bounds check, as NumPy raises
+    x = idx if isinstance(idx, Array) else _array.asarray(idx, device=device)
+    if x.dtype != _INT64:
+        x = x.astype(_INT64)
+    return _contiguous(x)
+
+
+def positions(flags):
+    """The flat positions (int64, 1-D) of the nonzero elements of the npgpu.Array `flags`, in C order."""
+    cdef Array f = _contiguous(flags)
+    cdef Array out = new_array((f.view.size(),), _INT64, f.view.device, f.stream)
+    cdef int64_t count
+    with nogil:
+        count = c_nonzero_positions(f.view, out.view, f.stream)
+    return out[:count]
+
+
+def _gather(Array x, int axis, Array idx):
+    """x's elements at positions `idx` (int64, any shape) along `axis`: shape x.shape[:axis] + idx.shape +
+    x.shape[axis+1:]."""
+    cdef Array src = _contiguous(x)
+    cdef Array index = _contiguous(idx.reshape(-1))
+    outer = math.prod(x.shape[:axis])
+    inner = math.prod(x.shape[axis + 1:])
+    shape = x.shape[:axis] + idx.shape + x.shape[axis + 1:]
+    cdef Array out = new_array(shape, x.dtype, src.view.device, src.stream)
+    cdef int64_t o = outer, n = x.shape[axis], i = inner
+    with nogil:
+        c_take(src.view, o, n, i, index.view, out.view, src.stream)
+    return out
+
+
+def _scatter(Array x, int axis, Array idx, values):
+    """x[..., idx, ...] = values along `axis` (values broadcast to the gathered shape), in place."""
+    shape = x.shape[:axis] + idx.shape + x.shape[axis + 1:]
+    cdef Array v = _values_for(x, values, shape)
+    cdef Array index = _contiguous(idx.reshape(-1))
+    cdef Array dst = x if x.view.is_c_contiguous() else x.copy()
+    cdef int64_t o = math.prod(x.shape[:axis]), n = x.shape[axis], i = math.prod(x.shape[axis + 1:])
+    with nogil:
+        c_put(dst.view, o, n, i, index.view, v.view, dst.stream)
+    if dst is not x:
+        x[...] = dst
+
+
+cdef Array _values_for(Array x, values, shape):
+    """`values` as a C-contiguous npgpu.Array of x's dtype and `shape` (broadcast as NumPy's assignment)."""
+    v = values if isinstance(values, Array) else _array.asarray(np.asarray(values), device=x.device)
+    if v.dtype != x.dtype:
+        v = v.astype(x.dtype)
+    if tuple(v.shape) != tuple(shape):
+        v = _array.broadcast_to(v, shape).copy()
+    return _contiguous(v)
+
+
+# ------------------------------------------------------------------------------------- advanced indexing
+
+def _normalize(Array x, key):
+    """key as a list of entries with Ellipsis expanded, boolean scalars as 0-d masks and the advanced entries
+    as ('int', int64 Array) or ('bool', bool Array)."""
+    key = list(key) if isinstance(key, tuple) else [key]
+    entries = []
+    for k in key:
+        if k is None or k is Ellipsis or isinstance(k, slice):
+            entries.append(k)
+            continue
+        if isinstance(k, (bool, np.bool_)):
+            entries.append(("bool", _array.asarray(np.asarray(k), device=x.device)))
+            continue
+        if isinstance(k, (Array, np.ndarray, list)):
+            dt = k.dtype if isinstance(k, (Array, np.ndarray)) else np.asarray(k).dtype
+            if dt == np.bool_:
+                m = k if isinstance(k, Array) else _array.asarray(np.asarray(k), device=x.device)
+                entries.append(("bool", m))
+            else:
+                entries.append(("int", _index_array(k, x.device)))
+            continue
+        try:
+            entries.append(operator.index(k))
+        except TypeError:
+            raise IndexError("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
+                             "integer or boolean arrays are valid indices") from None
+    if sum(1 for k in entries if k is Ellipsis) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    consumed = sum(1 if not isinstance(k, tuple) else (k[1].ndim if k[0] == "bool" else 1)
+                   for k in entries if k is not None and k is not Ellipsis)
+    if consumed > x.ndim:
+        raise IndexError(f"too many indices for array: array is {x.ndim}-dimensional, but {consumed} were "
+                         f"indexed")
+    if Ellipsis in [k for k in entries if not isinstance(k, tuple)]:
+        at = next(i for i, k in enumerate(entries) if k is Ellipsis)
+        entries[at:at + 1] = [slice(None)] * (x.ndim - consumed)
+    else:
+        entries += [slice(None)] * (x.ndim - consumed)
+    return entries
+
+
+def _plan(Array x, key):
+    """(view, axis, flat index, index shape): x[key] is the gather of `view` along `axis` at `flat index` (an
+    int64 Array; negative values still to wrap when there was one index array), the result's `axis` dimension
+    replaced by `index shape`. Booleans become the positions of their true elements (NumPy's nonzero); several
+    index arrays are bounds-checked, wrapped and combined into one flat index over the axes they index."""
+    entries = _normalize(x, key)
+    expanded = []  # ("idx", Array, on a new axis?) for every index array
+    for k in entries:
+        if isinstance(k, tuple) and k[0] == "bool":
+            mask = k[1]
+            if mask.ndim == 0:  # x[True] adds an axis of 1 and x[False] one of 0, both indexed by an array
+                expanded.append(("idx", _array.zeros((1 if bool(mask) else 0,), dtype=_INT64, device=x.device),
+                                 True))
+                continue
+            pos = positions(mask)
+            for d in range(mask.ndim):
+                stride = math.prod(mask.shape[d + 1:])
+                coord = pos if mask.ndim == 1 else ((pos // stride) % mask.shape[d] if d else pos // stride)
+                expanded.append(("mask", coord, mask.shape[d]))
+        elif isinstance(k, tuple):
+            expanded.append(("idx", k[1], False))
+        else:
+            expanded.append(k)
+    basic = [(None if k[0] == "idx" and k[2] else slice(None)) if isinstance(k, tuple) else k for k in expanded]
+    view = x[tuple(basic)]
+    axis_of, ax = {}, 0
+    for i, k in enumerate(basic):
+        if isinstance(k, slice) or k is None:
+            axis_of[i] = ax
+            ax += 1
+    adv = [i for i, k in enumerate(expanded) if isinstance(k, tuple)]
+    adv_axes = [axis_of[i] for i in adv]
+    for i in adv:
+        k = expanded[i]
+        if k[0] == "mask" and view.shape[axis_of[i]] != k[2]:
+            raise IndexError(f"boolean index did not match indexed array along axis {axis_of[i]}; size of axis is "
+                             f"{view.shape[axis_of[i]]} but size of corresponding boolean axis is {k[2]}")
+    arrays = [expanded[i][1] for i in adv]
+    shapes = [tuple(a.shape) for a in arrays]
+    try:
+        ishape = tuple(np.broadcast_shapes(*shapes))
+    except ValueError:
+        raise IndexError("shape mismatch: indexing arrays could not be broadcast together with shapes " +
+                         " ".join(str(s) for s in shapes)) from None
+    if adv != list(range(adv[0], adv[0] + len(adv))):
+        # NumPy: index arrays separated by a slice put the result's index dimensions first
+        order = adv_axes + [a for a in range(view.ndim) if a not in adv_axes]
+        view = view.transpose(order)
+        adv_axes = list(range(len(adv_axes)))
+    first = adv_axes[0]
+    if len(arrays) == 1:
+        flat = arrays[0] if tuple(arrays[0].shape) == ishape else _array.broadcast_to(arrays[0], ishape)
+        return view, first, _contiguous(flat), ishape
+    extents = [view.shape[a] for a in adv_axes]
+    flat = None
+    for a, ext, axis in zip(arrays, extents, adv_axes):
+        _check_bounds(a, ext, axis)
+        w = _wrap(a, ext)
+        flat = w if flat is None else flat * ext + w
+    flat = _array.broadcast_to(flat, ishape) if tuple(flat.shape) != ishape else flat
+    view = view.reshape(view.shape[:first] + (math.prod(extents),) + view.shape[first + len(extents):])
+    return view, first, _contiguous(flat), ishape
+
+
+def _check_bounds(Array idx, int64_t n, axis):
+    """IndexError, NumPy's message, for an index outside [-n, n) (waits for the device)."""
+    if idx.size == 0:
+        return
+    lo, hi = int(idx.min()), int(idx.max())
+    if lo < -n or hi >= n:
+        bad = hi if hi >= n else lo
+        raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {n}")
+
+
+def _wrap(Array idx, int64_t n):
+    """Negative indices counted from the end (bounds already checked)."""
+    from npgpu import _elementwise
+    return _elementwise.where(idx < 0, idx + n, idx)
+
+
+def getitem(Array x, key):
+    """x[key] for keys with index arrays or masks (NumPy's advanced indexing): always a new array."""
+    view, axis, flat, ishape = _plan(x, key)
+    try:
+        out = _gather(view, axis, flat.reshape(-1))
+    except IndexError as e:  # the library does not know which axis: NumPy's message names it
+        raise IndexError(str(e).replace("for axis with", f"for axis {axis} with")) from None
+    return out.reshape(view.shape[:axis] + ishape + view.shape[axis + 1:])
+
+
+def setitem(Array x, key, value):
+    """x[key] = value for keys with index arrays or masks, `value` broadcast to x[key]'s shape: the flat
+    positions of x[key] (the same indexing applied to positions) receive the values in one scatter."""
+    if x.view.readonly:
+        raise ValueError("assignment destination is read-only")
+    entries = key if isinstance(key, tuple) else (key,)
+    # The common x[mask] = scalar with a mask of x's shape: one elementwise where, no compaction.
+    if (len(entries) == 1 and isinstance(entries[0], (Array, np.ndarray)) and entries[0].dtype == np.bool_
+            and tuple(entries[0].shape) == tuple(x.shape) and not isinstance(value, Array) and np.ndim(value) == 0):
+        from npgpu import _elementwise
+        m = entries[0] if isinstance(entries[0], Array) else _array.asarray(entries[0], device=x.device)
+        _elementwise.where(m, np.asarray(value).astype(x.dtype)[()], x, out=x)
+        return
+    from npgpu import _creation
+    where = getitem(_creation.arange(x.size, dtype=_INT64, device=x.device).reshape(x.shape), key)
+    if where.size == 0:
+        _values_for(x, value, where.shape)  # still NumPy's broadcast check
+        return
+    target = x.reshape(-1) if x.view.is_c_contiguous() else x.copy().reshape(-1)
+    _scatter(target, 0, where.reshape(-1), _values_for(x, value, where.shape).reshape(-1))
+    if not x.view.is_c_contiguous():
+        x[...] = target.reshape(x.shape)
+
+
+# ------------------------------------------------------------------------------------------------ take/put
+
+def _as_device_array(a):
+    """(npgpu.Array, whether the caller gets NumPy back) for an input of any kind."""
+    if isinstance(a, Array):
+        return a, False
+    if use_cuda_for_host_data():
+        return _array.asarray(np.asarray(a)), True
+    return _array.asarray(np.asarray(a), device="cpu"), True
+
+
+def _back(x, numpy_out):
+    return x.get() if numpy_out else x
+
+
+def take(a, indices, axis=None, out=None, mode="raise"):
+    """Elements of `a` at `indices` along `axis` (None: of the flattened array), as numpy.take and the Array
+    API standard's take. ``mode``: 'raise' (IndexError for an index outside [-n, n)), 'wrap' or 'clip'."""
+    x, numpy_out = _as_device_array(a)
+    if axis is None:
+        x = x.reshape(-1)
+        ax = 0
+    else:
+        ax = operator.index(axis)
+        if not -x.ndim <= ax < max(x.ndim, 1):
+            raise AxisError(axis, x.ndim)
+        ax %= max(x.ndim, 1)
+    idx = _index_array(indices, x.device)
+    n = x.shape[ax]
+    if mode == "wrap":
+        if n == 0 and idx.size:
+            raise IndexError("cannot do a non-empty take from an empty axes.")
+        idx = idx % n if n else idx
+    elif mode == "clip":
+        if n == 0 and idx.size:
+            raise IndexError("cannot do a non-empty take from an empty axes.")
+        from npgpu import _elementwise
+        idx = _elementwise.clip(idx, 0, max(n - 1, 0))
+    elif mode != "raise":
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+    res = _gather(x, ax, idx)
+    if out is not None:
+        out[...] = res
+        return out
+    return _back(res, numpy_out)
+
+
+def take_along_axis(arr, indices, axis=-1):
+    """Values of `arr` at `indices` along `axis`, the other axes matched by broadcasting, as
+    numpy.take_along_axis and the Array API standard's (axis=None: of the flattened array)."""
+    x, numpy_out = _as_device_array(arr)
+    idx = _index_array(indices, x.device)
+    if axis is None:
+        x = x.reshape(-1)
+        axis = 0
+        if idx.ndim != 1:
+            raise ValueError("when axis=None, `indices` must have a single dimension.")
+    if idx.ndim != x.ndim:
+        raise ValueError("`indices` and `arr` must have the same number of dimensions")
+    ax = operator.index(axis)
+    if not -x.ndim <= ax < x.ndim:
+        raise AxisError(axis, x.ndim)
+    ax %= x.ndim
+    n = x.shape[ax]
+    shape = list(np.broadcast_shapes(tuple(s if d != ax else 1 for d, s in enumerate(x.shape)),
+                                     tuple(s if d != ax else 1 for d, s in enumerate(idx.shape))))
+    shape[ax] = idx.shape[ax]
+    _check_bounds(idx, n, ax)
+    wrapped = _wrap(idx, n)
+    full = _array.broadcast_to(wrapped, tuple(shape))
+    # flat positions into x (broadcast along the other axes): sum over axes of coordinate * stride
+    xb_shape = tuple(s if d != ax else n for d, s in enumerate(shape))
+    xb = _array.broadcast_to(x, xb_shape) if tuple(x.shape) != xb_shape else x
+    xc = _contiguous(xb)
+    strides = [math.prod(xb_shape[d + 1:]) for d in range(len(xb_shape))]
+    from npgpu import _creation
+    flat = full * strides[ax]
+    for d in range(len(shape)):
+        if d != ax and shape[d] > 1:
+            coord = _creation.arange(shape[d], dtype=_INT64, device=x.device).reshape(
+                tuple(shape[d] if e == d else 1 for e in range(len(shape))))
+            flat = flat + coord * strides[d]
+    res = _gather(xc.reshape(-1), 0, _contiguous(_array.broadcast_to(flat, tuple(shape)).copy()).reshape(-1))
+    return _back(res.reshape(tuple(shape)), numpy_out)
+
+
+def put(a, ind, v, mode="raise"):
+    """a.flat[ind] = v in place, as numpy.put (v repeated when shorter than ind); `a` an npgpu.Array or a
+    writeable NumPy array."""
+    if not isinstance(a, Array):
+        if not isinstance(a, np.ndarray):
+            raise TypeError(f"put: a must be an npgpu.Array or a numpy.ndarray, not {type(a).__name__}")
+        x = _array.asarray(a) if use_cuda_for_host_data() else _array.asarray(a, device="cpu")
+        put(x, ind, v, mode)
+        if x.device != _array.asarray(a, device="cpu").device:
+            a[...] = x.get()
+        return None
+    idx = _index_array(ind, a.device).reshape(-1)
+    n = a.size
+    if mode == "wrap":
+        idx = idx % n if n else idx
+    elif mode == "clip":
+        from npgpu import _elementwise
+        idx = _elementwise.clip(idx, 0, max(n - 1, 0))
+    elif mode != "raise":
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+    if idx.size == 0:
+        return None
+    vals = v if isinstance(v, Array) else _array.asarray(np.asarray(v), device=a.device)
+    vals = vals.reshape(-1)
+    if vals.size == 0:
+        return None
+    if vals.size != idx.size:
+        reps = -(-idx.size // vals.size)
+        from npgpu import _manipulation
+        vals = _manipulation.tile(vals, reps)[:idx.size]
+    flat = a.reshape(-1) if (<Array>a).view.is_c_contiguous() else None
+    if flat is None:
+        c = a.copy()
+        put(c, idx, vals, "raise")
+        a[...] = c
+        return None
+    _scatter(flat, 0, idx, vals)
+    return None
+
+
+# ------------------------------------------------------------------------------------------------ searching
+
+def nonzero(a):
+    """The indices of the nonzero elements, one int64 array per dimension, in C order, as numpy.nonzero and
+    the Array API standard's nonzero (0-d inputs raise ValueError, as NumPy 2)."""
+    x, numpy_out = _as_device_array(a)
+    if x.ndim == 0:
+        raise ValueError("Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() "
+                         "instead. If the context of this error is of the form `arr.nonzero()`, please "
+                         "use `np.atleast_1d(arr).nonzero()` instead.")
+    pos = positions(x)
+    out = []
+    for d in range(x.ndim):
+        stride = math.prod(x.shape[d + 1:])
+        coord = pos if x.ndim == 1 else (pos // stride) % x.shape[d] if d else pos // stride
+        out.append(_back(_contiguous(coord), numpy_out))
+    return tuple(out)
+
+
+def flatnonzero(a):
+    """Positions of the nonzero elements of the flattened array (int64), as numpy.flatnonzero."""
+    x, numpy_out = _as_device_array(a)
+    return _back(_contiguous(positions(x.reshape(-1))), numpy_out)
+
+
+def argwhere(a):
+    """The indices of the nonzero elements as an (N, ndim) int64 array, as numpy.argwhere."""
+    x, numpy_out = _as_device_array(a)
+    if x.ndim == 0:
+        x = x.reshape(1)
+        res = positions(x).reshape(-1, 1)[:, :0]
+        return _back(_contiguous(res), numpy_out)
+    from npgpu import _manipulation
+    res = _manipulation.stack(nonzero(x), axis=1) if x.size else _array.zeros((0, x.ndim), dtype=_INT64,
+                                                                               device=x.device)
+    return _back(res, numpy_out)
+
+
+def searchsorted(a, v, side="left", sorter=None):
+    """Where the elements of `v` go in the ascending 1-D `a` to keep it sorted (int64 of v's shape), as
+    numpy.searchsorted and the Array API standard's: ``side='left'`` before equal elements, 'right' after;
+    ``sorter``: the positions that sort `a`. NaNs are greater than every number, as NumPy's sort puts them."""
+    if side not in ("left", "right"):
+        raise ValueError(f"side must be 'left' or 'right' (got {side!r})")
+    x, numpy_out = _as_device_array(a)
+    if x.ndim != 1:
+        raise ValueError("object too deep for desired array" if x.ndim > 1 else "object of too small depth "
+                         "for desired array")
+    if sorter is not None:
+        x = take(x, sorter)
+    q = v if isinstance(v, Array) else _array.asarray(np.asarray(v), device=x.device)
+    dt = np.result_type(x.dtype, q.dtype)
+    cdef Array xs = _contiguous(x.astype(dt, copy=False))
+    cdef Array qs = _contiguous(q.astype(dt, copy=False))
+    cdef Array out = new_array(tuple(qs.shape), _INT64, qs.view.device, qs.stream)
+    cdef bint right = side == "right"
+    with nogil:
+        c_search_sorted(xs.view, qs.view, out.view, right, qs.stream)
+    if not isinstance(v, Array) and numpy_out:
+        res = out.get()
+        return res[()] if np.ndim(v) == 0 else res
+    return out
+
+
+_array._register_op("getitem_advanced", getitem)
+_array._register_op("setitem_advanced", setitem)

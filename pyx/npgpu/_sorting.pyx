@@ -1,0 +1,123 @@
+# cython: language_level=3
+"""Sorting: sort and argsort along any axis (the Array API standard's ``stable``/``descending`` and
+NumPy's ``kind``), stable always, NaNs last (as NumPy's, in both directions), complex numbers in NumPy's
+lexicographic order.
+
+npgpu.Array inputs on a GPU sort there (CUB's radix sort for one row, its segmented sort for the rows of an
+N-d array, merge sort for complex), and give npgpu.Arrays on the same device; on the host device NumPy's sort
+runs on the array's memory. NumPy inputs give NumPy results, sorted on the GPU (uploaded, sorted,
+downloaded) when the backend is 'cuda', by NumPy otherwise.
+"""
+import operator
+
+import numpy as np
+from numpy.exceptions import AxisError
+
+from npgpu._array cimport Array, new_array
+from npgpu._runtime cimport use_cuda_for_host_data
+from npgpu.lib.sorting cimport sort_rows as c_sort_rows
+from npgpu.lib.view cimport ArrayView, kHostDevice
+from npgpu import _array
+
+_KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
+_INT64 = np.dtype(np.int64)
+
+
+def _check(kind, order, stable):
+    """NumPy's checks of sort's keywords (npgpu's sorts are all stable, so every kind gives one order)."""
+    if kind not in _KINDS:
+        raise ValueError(f"sort kind must be one of 'quick', 'heap', or 'stable' (got {kind!r})")
+    if order is not None:
+        raise ValueError("Cannot specify order when the array has no fields.")
+    if stable is not None and not isinstance(stable, (bool, np.bool_)):
+        raise TypeError(f"stable must be a bool or None, not {type(stable).__name__}")
+
+
+def sort_rows(Array keys, Array values=None, Array indices=None, bint descending=False):
+    """The library's sort of each row (last axis) of the C-contiguous `keys` into `values` (keys' dtype and
+    shape) and/or `indices` (int64), on keys' device (the host backend's std::stable_sort for host arrays)."""
+    cdef ArrayView* vp = NULL
+    cdef ArrayView* ip = NULL
+    if values is not None:
+        vp = &values.view
+    if indices is not None:
+        ip = &indices.view
+    with nogil:
+        c_sort_rows(keys.view, vp, ip, descending, keys.stream)
+
+
+cdef object _device_sort(Array x, object axis, bint descending, bint want_values, bint want_indices):
+    """(values, indices) of x sorted along `axis` (None: flattened) on x's GPU; None for what was not asked."""
+    if axis is None or (x.ndim == 0 and not want_values):  # NumPy's argsort flattens a 0-d array
+        x = x.reshape(-1)
+        ax = 0
+    else:
+        if x.ndim == 0:
+            raise AxisError(axis, 0)
+        ax = operator.index(axis)
+        if not -x.ndim <= ax < x.ndim:
+            raise AxisError(axis, x.ndim)
+        ax %= x.ndim
+    last = x.ndim - 1
+    moved = x if ax == last else x.swapaxes(ax, last)
+    if not (<Array>moved).view.is_c_contiguous():
+        moved = moved.copy()
+    cdef Array keys = moved
+    values = new_array(keys.shape, keys.dtype, keys.view.device, keys.stream) if want_values else None
+    indices = new_array(keys.shape, _INT64, keys.view.device, keys.stream) if want_indices else None
+    if keys.view.size():
+        sort_rows(keys, values, indices, descending)
+    if ax != last:
+        values = values.swapaxes(ax, last) if values is not None else None
+        indices = indices.swapaxes(ax, last) if indices is not None else None
+    return values, indices
+
+
+cdef object _descending_key(a):
+    """An array whose ascending stable order is a's descending order with NaNs last: -a for floats and
+    complex numbers (NaNs stay NaN, so last; -0.0 == 0.0), ~a for integers and bool (exact, no overflow)."""
+    return -a if a.dtype.kind in "fc" else ~a
+
+
+cdef object _numpy_sort(x, axis, bint descending, bint arg):
+    """NumPy's stable sort or argsort; descending through the order-reversing key."""
+    a = np.asarray(x)
+    if not descending:
+        return np.argsort(a, axis=axis, kind="stable") if arg else np.sort(a, axis=axis, kind="stable")
+    if axis is None:
+        a = a.reshape(-1)
+        axis = 0
+    idx = np.argsort(_descending_key(a), axis=axis, kind="stable")
+    return idx if arg else np.take_along_axis(a, idx, axis=axis)
+
+
+def _sort_impl(x, axis, kind, order, stable, descending, bint arg):
+    _check(kind, order, stable)
+    if isinstance(x, Array):
+        if (<Array>x).view.device == kHostDevice:
+            return _array.asarray(_numpy_sort(x.get(), axis, descending, arg), device="cpu")
+        values, indices = _device_sort(x, axis, descending, not arg, arg)
+        return indices if arg else values
+    if use_cuda_for_host_data():
+        values, indices = _device_sort(_array.asarray(x), axis, descending, not arg, arg)
+        return (indices if arg else values).get()
+    return _numpy_sort(x, axis, descending, arg)
+
+
+def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
+    """A sorted copy of `a` along `axis` (-1 by default; None: flattened first), as numpy.sort and the Array
+    API standard's sort: always stable (``kind`` and ``stable`` are accepted; every kind gives the stable
+    order), ascending or, with ``descending=True``, descending; NaNs last either way, -0.0 equal to 0.0;
+    complex numbers by real part, then imaginary part. npgpu.Array in, npgpu.Array out on its device; NumPy
+    in, NumPy out."""
+    return _sort_impl(a, axis, kind, order, stable, descending, False)
+
+
+def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
+    """The int64 positions that sort `a` along `axis` (None: flattened), as numpy.argsort and the Array API
+    standard's argsort: stable (equal elements keep their order, in both directions), NaNs last."""
+    return _sort_impl(a, axis, kind, order, stable, descending, True)
+
+
+_array._register_op("sort", sort)
+_array._register_op("argsort", argsort)

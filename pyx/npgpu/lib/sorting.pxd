@@ -1,0 +1,9 @@
+# Declarations of csrc/include/npgpu/sorting.hpp.
+from libcpp cimport bool
+from npgpu._errors cimport raise_py_error
+from npgpu.lib.runtime cimport StreamHandle
+from npgpu.lib.view cimport ArrayView
+
+cdef extern from "npgpu/sorting.hpp" namespace "npgpu" nogil:
+    void sort_rows(const ArrayView& keys, const ArrayView* values, const ArrayView* indices, bool descending,
+                   StreamHandle stream) except +raise_py_error

@@ -1,0 +1,215 @@
+"""Indexing with data against NumPy on each device: integer-array and boolean-mask indexing, get and set,
+mixed with slices, integers, None and Ellipsis; take (modes), take_along_axis, put; nonzero, flatnonzero,
+argwhere, where(condition), searchsorted (sides, sorter, NaNs); out-of-range indices raise IndexError with
+NumPy's message and leave arrays unchanged."""
+import numpy as np
+import pytest
+from numpy.exceptions import AxisError
+
+import npgpu
+
+pytestmark = pytest.mark.usefixtures("array_device")
+
+
+def _same(got, want):
+    assert isinstance(got, npgpu.Array), type(got)
+    g = got.get()
+    assert g.dtype == np.asarray(want).dtype and g.shape == np.shape(want), (g.dtype, g.shape, np.shape(want))
+    np.testing.assert_array_equal(g, want)
+
+
+@pytest.fixture
+def data(random_array):
+    return random_array((6, 7, 5), np.float32)
+
+
+KEYS = [
+    lambda: np.array([0, -1, 3, 3]),
+    lambda: [1, 0],
+    lambda: (np.array([[0, 5], [2, 2]]), 2),
+    lambda: (slice(1, 4), np.array([6, 0, -7])),
+    lambda: (Ellipsis, np.array([4, 0])),
+    lambda: (np.array([0, 1]), slice(None), np.array([1, 2])),      # separated: index dims first
+    lambda: (np.array([[0], [1]]), np.array([1, 2, 3])),             # broadcast index arrays
+    lambda: (None, np.array([2, 3]), 1),
+    lambda: (2, np.array([1, 6]), slice(None, None, -2)),
+    lambda: np.array([], dtype=np.int64),
+]
+
+
+@pytest.mark.parametrize("make_key", KEYS)
+def test_integer_array_indexing(data, make_key):
+    key = make_key()
+    d = npgpu.asarray(data)
+    dkey = tuple(npgpu.asarray(k) if isinstance(k, np.ndarray) else k for k in key) if isinstance(key, tuple) \
+        else (npgpu.asarray(key) if isinstance(key, np.ndarray) else key)
+    _same(d[key], data[key])
+    _same(d[dkey], data[key])
+    e, want = d.copy(), data.copy()
+    want[key] = 9.5
+    e[dkey] = 9.5
+    _same(e, want)
+    vals = np.arange(np.prod(data[key].shape), dtype=np.float32).reshape(data[key].shape)
+    e, want = d.copy(), data.copy()
+    want[key] = vals
+    e[key] = npgpu.asarray(vals)
+    _same(e, want)
+
+
+def test_boolean_masks(data):
+    d = npgpu.asarray(data)
+    m = data > 0.5
+    _same(d[npgpu.asarray(m)], data[m])
+    _same(d[m[:, :, 0]], data[m[:, :, 0]])
+    _same(d[:, m[0, :, 0]], data[:, m[0, :, 0]])
+    _same(d[m[:, 0, 0], 1:3], data[m[:, 0, 0], 1:3])
+    _same(d[True], data[True])
+    _same(d[False], data[False])
+    e, want = d.copy(), data.copy()
+    e[npgpu.asarray(m)] = 0
+    want[m] = 0
+    _same(e, want)
+    e, want = d.copy(), data.copy()
+    e[m] = npgpu.asarray(-data[m])
+    want[m] = -data[m]
+    _same(e, want)
+    e, want = d.copy(), data.copy()
+    e[m[:, 0, 0]] = 3.0
+    want[m[:, 0, 0]] = 3.0
+    _same(e, want)
+    with pytest.raises(IndexError, match="boolean index did not match"):
+        d[np.ones(5, dtype=bool)]
+    t = npgpu.asarray(data[:, ::2, 1])  # a non-contiguous base
+    tv = data[:, ::2, 1].copy()
+    mm = tv > 0.3
+    t2 = npgpu.asarray(data.copy())[:, ::2, 1]
+    t2[mm] = 1.0
+    tv[mm] = 1.0
+    _same(t2, tv)
+    _same(t[mm], data[:, ::2, 1][mm])
+
+
+def test_index_errors_leave_the_array_unchanged(data):
+    d = npgpu.asarray(data)
+    with pytest.raises(IndexError, match="index 6 is out of bounds for axis 0 with size 6"):
+        d[np.array([0, 6])]
+    with pytest.raises(IndexError, match="out of bounds"):
+        d[:, np.array([-8])]
+    e = d.copy()
+    with pytest.raises(IndexError, match="out of bounds"):
+        e[np.array([1, 9])] = 0.0
+    _same(e, data)
+    with pytest.raises(IndexError, match="integer"):
+        d[np.array([0.5])]
+    with pytest.raises(IndexError, match="shape mismatch"):
+        d[np.array([0, 1]), np.array([0, 1, 2])]
+    with pytest.raises(IndexError, match="too many indices"):
+        d[0, 0, 0, np.array([0])]
+
+
+@pytest.mark.parametrize("dt", [np.bool_, np.int8, np.uint16, np.int64, np.float16, np.complex128])
+def test_take_and_put(random_array, dt):
+    a = random_array((4, 9), dt)
+    d = npgpu.asarray(a)
+    idx = np.array([[8, -1], [0, 4]])
+    _same(npgpu.take(d, idx, axis=1), np.take(a, idx, axis=1))
+    _same(npgpu.take(d, idx), np.take(a, idx))
+    _same(npgpu.take(d, np.array([12, -40]), mode="wrap"), np.take(a, np.array([12, -40]), mode="wrap"))
+    _same(npgpu.take(d, np.array([12, -40]), axis=1, mode="clip"), np.take(a, np.array([12, -40]), axis=1, mode="clip"))
+    _same(npgpu.take(d, 3), np.take(a, 3))
+    with pytest.raises(IndexError):
+        npgpu.take(d, np.array([9]), axis=1)
+    e, want = d.copy(), a.copy()
+    vals = random_array(3, dt)
+    npgpu.put(e, np.array([0, 35, -2]), npgpu.asarray(vals))
+    np.put(want, np.array([0, 35, -2]), vals)
+    _same(e, want)
+    npgpu.put(e, [1, 2, 3, 4, 5], vals[:2])  # values repeat
+    np.put(want, [1, 2, 3, 4, 5], vals[:2])
+    _same(e, want)
+    with pytest.raises(IndexError):
+        npgpu.put(e, [36], vals[:1])
+    _same(e, want)
+
+
+def test_take_along_axis(random_array):
+    a = random_array((5, 8), np.float64)
+    d = npgpu.asarray(a)
+    order = np.argsort(a, axis=1)
+    _same(npgpu.take_along_axis(d, npgpu.asarray(order), axis=1), np.take_along_axis(a, order, axis=1))
+    col = np.argsort(a, axis=0)[:2]
+    _same(npgpu.take_along_axis(d, col, axis=0), np.take_along_axis(a, col, axis=0))
+    _same(npgpu.take_along_axis(d, np.array([[-1]]), axis=1), np.take_along_axis(a, np.array([[-1]]), axis=1))
+    _same(npgpu.take_along_axis(d, np.array([3, 39]), axis=None), np.take_along_axis(a, np.array([3, 39]), axis=None))
+    with pytest.raises(IndexError):
+        npgpu.take_along_axis(d, np.array([[8]]), axis=1)
+    with pytest.raises(ValueError):
+        npgpu.take_along_axis(d, np.array([1]), axis=1)
+    with pytest.raises(AxisError):
+        npgpu.take_along_axis(d, np.array([[1]]), axis=2)
+
+
+@pytest.mark.parametrize("shape", [(0,), (17,), (4, 6), (2, 3, 5)], ids=str)
+@pytest.mark.parametrize("dt", [np.bool_, np.int32, np.float32, np.complex64])
+def test_nonzero_family(random_array, shape, dt):
+    a = random_array(shape, dt)
+    if a.size:
+        a.reshape(-1)[::3] = 0
+    d = npgpu.asarray(a)
+    got = npgpu.nonzero(d)
+    want = np.nonzero(a)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        _same(g, w.astype(np.int64))
+    for g, w in zip(npgpu.where(d), np.where(a)):
+        _same(g, w.astype(np.int64))
+    _same(npgpu.flatnonzero(d), np.flatnonzero(a).astype(np.int64))
+    _same(npgpu.argwhere(d), np.argwhere(a).astype(np.int64))
+    for g, w in zip(np.nonzero(d), want):  # __array_function__
+        _same(g, w.astype(np.int64))
+    with pytest.raises(ValueError, match="either both or neither"):
+        npgpu.where(d, 1)
+
+
+def test_nonzero_0d_raises():
+    with pytest.raises(ValueError, match="0d"):
+        npgpu.nonzero(npgpu.asarray(np.float32(1)))
+
+
+@pytest.mark.parametrize("dt", [np.int16, np.uint64, np.float32, np.float64])
+def test_searchsorted(random_array, dt):
+    a = np.sort(random_array(200, dt))
+    q = random_array((3, 40), dt)
+    q[0, :5] = a[:5]  # ties
+    d = npgpu.asarray(a)
+    for side in ("left", "right"):
+        _same(npgpu.searchsorted(d, npgpu.asarray(q), side=side), np.searchsorted(a, q, side=side).astype(np.int64))
+    perm = np.random.default_rng(3).permutation(200)
+    shuffled = a[perm]
+    sorter = np.argsort(shuffled, kind="stable")
+    _same(npgpu.searchsorted(npgpu.asarray(shuffled), npgpu.asarray(q), sorter=npgpu.asarray(sorter)),
+          np.searchsorted(shuffled, q, sorter=sorter).astype(np.int64))
+    with pytest.raises(ValueError, match="side"):
+        npgpu.searchsorted(d, d, side="middle")
+
+
+def test_searchsorted_nans_and_mixed_dtypes():
+    a = np.array([-np.inf, -1.0, 0.0, 2.5, np.inf, np.nan, np.nan])
+    q = np.array([np.nan, np.inf, -0.0, 3, -5])
+    for side in ("left", "right"):
+        _same(npgpu.searchsorted(npgpu.asarray(a), npgpu.asarray(q), side=side),
+              np.searchsorted(a, q, side=side).astype(np.int64))
+    i = np.array([1, 3, 5], dtype=np.int8)
+    _same(npgpu.searchsorted(npgpu.asarray(i), npgpu.asarray(np.array([2.5, 300.0]))),
+          np.searchsorted(i, np.array([2.5, 300.0])).astype(np.int64))
+
+
+def test_numpy_inputs_give_numpy_results(backend):
+    a = np.arange(10.0)
+    assert isinstance(npgpu.take(a, [1, 2]), np.ndarray)
+    np.testing.assert_array_equal(npgpu.searchsorted(a, [2.5, 9.0]), np.searchsorted(a, [2.5, 9.0]))
+    assert npgpu.searchsorted(a, 3.5) == 4
+    np.testing.assert_array_equal(npgpu.flatnonzero(a > 4), np.flatnonzero(a > 4))
+    b = a.copy()
+    npgpu.put(b, [0, 1], [-1.0, -2.0])
+    assert b[0] == -1.0 and b[1] == -2.0

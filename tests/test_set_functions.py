@@ -1,0 +1,103 @@
+"""Set functions against NumPy on each device: unique with every return, equal_nan, the standard's
+unique_* (NaNs distinct), isin, intersect1d, union1d, setdiff1d, bincount; the inverse rebuilds the input;
+NumPy inputs give NumPy results."""
+import numpy as np
+import pytest
+
+import npgpu
+
+
+def _same(got, want):
+    g = got.get() if isinstance(got, npgpu.Array) else got
+    want = np.asarray(want)
+    if want.dtype.kind in "iu" and g.dtype == np.int64:
+        want = want.astype(np.int64)
+    assert g.dtype == want.dtype and g.shape == want.shape, (g.dtype, g.shape, want.dtype, want.shape)
+    np.testing.assert_array_equal(g, want)
+
+
+def _values(rng, dt, shape):
+    if np.dtype(dt).kind == "f":
+        return rng.choice(np.array([np.nan, 1.0, -2.0, 0.0, -0.0, 1.0, 7.5, np.inf]), shape).astype(dt)
+    if np.dtype(dt).kind == "b":
+        return rng.integers(0, 2, shape).astype(bool)
+    return rng.integers(-3, 4, shape).astype(dt) if np.dtype(dt).kind == "i" else rng.integers(0, 6, shape).astype(dt)
+
+
+@pytest.mark.usefixtures("array_device")
+@pytest.mark.parametrize("dt", [np.int32, np.uint8, np.float32, np.float64, np.bool_])
+@pytest.mark.parametrize("shape", [(0,), (1,), (50,), (6, 9)], ids=str)
+def test_unique_matches_numpy(rng, dt, shape):
+    a = _values(rng, dt, shape)
+    d = npgpu.asarray(a)
+    for equal_nan in (True, False):
+        got = npgpu.unique(d, return_index=True, return_inverse=True, return_counts=True, equal_nan=equal_nan)
+        want = np.unique(a, return_index=True, return_inverse=True, return_counts=True, equal_nan=equal_nan)
+        if not equal_nan and a.dtype.kind == "f":
+            # distinct NaNs: any NaN slot rebuilds a NaN, and NumPy 2.4 does not give them in input order
+            nan = np.isnan(a)
+            got, want = list(got), list(want)
+            got[2], want[2] = np.where(nan, -1, got[2].get()), np.where(nan, -1, want[2])
+        for g, w in zip(got, want):
+            _same(g, w)
+        if a.size:
+            np.testing.assert_array_equal(npgpu.take(got[0], got[2]).get(), a)  # the inverse rebuilds it
+    _same(npgpu.unique(d), np.unique(a))
+    nan = np.isnan(a) if a.dtype.kind == "f" else np.zeros(a.shape, bool)
+    for name in ("unique_all", "unique_counts", "unique_inverse"):
+        got, want = getattr(npgpu, name)(d), getattr(np, name)(a)
+        for field, g, w in zip(got._fields, got, want):
+            if field == "inverse_indices":  # NaNs are distinct: NaN slots may be taken in another order
+                g, w = np.where(nan, -1, g.get()), np.where(nan, -1, w)
+            _same(g, w)
+    # NumPy 2.3+ gives unique_values in hash order (the standard leaves the order open); npgpu's are sorted
+    _same(npgpu.unique_values(d), np.unique(a, equal_nan=False))
+
+
+@pytest.mark.usefixtures("array_device")
+def test_membership_and_set_operations(rng):
+    a = _values(rng, np.int64, (40,))
+    b = _values(rng, np.int64, (7,))
+    da, db = npgpu.asarray(a), npgpu.asarray(b)
+    _same(npgpu.isin(da, db), np.isin(a, b))
+    _same(npgpu.isin(da.reshape(5, 8), db, invert=True), np.isin(a.reshape(5, 8), b, invert=True))
+    _same(npgpu.isin(da, npgpu.asarray(np.array([], dtype=np.int64))), np.isin(a, np.array([], dtype=np.int64)))
+    f = np.array([1.5, np.nan, 2.0])
+    _same(npgpu.isin(npgpu.asarray(f), npgpu.asarray(np.array([np.nan, 2.0]))), np.isin(f, [np.nan, 2.0]))
+    _same(npgpu.isin(npgpu.asarray(np.array([1, 2, 3], dtype=np.int8)), npgpu.asarray(np.array([2.0, 3.5]))),
+          np.isin(np.array([1, 2, 3], dtype=np.int8), np.array([2.0, 3.5])))
+    _same(npgpu.intersect1d(da, db), np.intersect1d(a, b))
+    for g, w in zip(npgpu.intersect1d(da, db, return_indices=True), np.intersect1d(a, b, return_indices=True)):
+        _same(g, w)
+    _same(npgpu.union1d(da, db), np.union1d(a, b))
+    _same(npgpu.setdiff1d(da, db), np.setdiff1d(a, b))
+    u = np.unique(a)
+    _same(npgpu.setdiff1d(npgpu.asarray(u[::-1].copy()), db, assume_unique=True),
+          np.setdiff1d(u[::-1], b, assume_unique=True))
+
+
+@pytest.mark.usefixtures("array_device")
+def test_bincount(rng):
+    x = rng.integers(0, 9, 100)
+    d = npgpu.asarray(x)
+    _same(npgpu.bincount(d), np.bincount(x))
+    _same(npgpu.bincount(d, minlength=15), np.bincount(x, minlength=15))
+    w = rng.standard_normal(100)
+    got = npgpu.bincount(d, weights=npgpu.asarray(w)).get()
+    np.testing.assert_allclose(got, np.bincount(x, weights=w), rtol=1e-12, atol=1e-12)
+    _same(npgpu.bincount(npgpu.asarray(np.array([], dtype=np.int64)), minlength=3), np.bincount([], minlength=3))
+    with pytest.raises(ValueError, match="negative"):
+        npgpu.bincount(npgpu.asarray(np.array([1, -1])))
+    with pytest.raises(TypeError):
+        npgpu.bincount(npgpu.asarray(np.array([1.5])))
+
+
+def test_numpy_inputs(backend, rng):
+    a = _values(rng, np.float64, (30,))
+    got = npgpu.unique(a, return_counts=True)
+    assert isinstance(got[0], np.ndarray)
+    for g, w in zip(got, np.unique(a, return_counts=True)):
+        _same(g, w)
+    _same(npgpu.isin(a, [1.0, 7.5]), np.isin(a, [1.0, 7.5]))
+    with pytest.raises(NotImplementedError, match="axis"):
+        npgpu.unique(a.reshape(5, 6), axis=0)

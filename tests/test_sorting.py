@@ -1,0 +1,160 @@
+"""sort and argsort against NumPy's stable sort on each device and for NumPy inputs on each backend: every
+dtype, every axis, ties (stability through argsort), NaNs, infinities, -0.0, all-equal and already-sorted
+rows, 0-size and 1-element arrays, descending order (NaNs last), complex order, the library's own
+sort_rows on the host backend, errors."""
+import numpy as np
+import pytest
+from numpy.exceptions import AxisError
+
+import npgpu
+from npgpu import _sorting
+
+DTYPES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float16", "float32",
+          "float64", "complex64", "complex128"]
+
+
+def _data(rng, shape, dtype):
+    """Values with many ties, and for floats NaNs (of both signs), infinities and both zeros."""
+    dtype = np.dtype(dtype)
+    n = int(np.prod(shape))
+    if dtype.kind == "b":
+        return rng.integers(0, 2, n).astype(bool).reshape(shape)
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        vals = np.array([info.min, info.max, 0, 1, 2, 3, info.max - 1], dtype=dtype)
+        return rng.choice(vals, n).reshape(shape)
+    special = np.array([np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 1.5, -2.0, 1.5, 7.0, -2.0, 1e-3])
+    if dtype.kind == "f":
+        return rng.choice(special, n).astype(dtype).reshape(shape)
+    re = rng.choice(special, n)
+    im = rng.choice(np.array([0.0, 1.0, -1.0, np.nan, 1.0]), n)
+    return (re + 1j * im).astype(dtype).reshape(shape)
+
+
+def _numpy_descending(a, axis, arg):
+    """The reference for descending=True: NumPy's stable argsort of the order-reversing key."""
+    if axis is None:
+        a, axis = a.reshape(-1), 0
+    key = -a if a.dtype.kind in "fc" else ~a
+    idx = np.argsort(key, axis=axis, kind="stable")
+    return idx if arg else np.take_along_axis(a, idx, axis=axis)
+
+
+def _same(got, want):
+    got = got.get() if isinstance(got, npgpu.Array) else got
+    assert got.dtype == want.dtype and got.shape == want.shape, (got.dtype, got.shape, want.dtype, want.shape)
+    np.testing.assert_array_equal(got, want)  # NaNs compare equal; -0.0 == 0.0
+
+
+@pytest.mark.usefixtures("array_device")
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape, axis", [((1000,), -1), ((7, 33), -1), ((7, 33), 0), ((3, 4, 50), 1), ((5, 6), None),
+                                         ((0,), -1), ((1,), 0), ((4, 0, 3), 1)], ids=str)
+def test_sort_and_argsort_match_numpy(rng, dtype, shape, axis):
+    a = _data(rng, shape, dtype)
+    d = npgpu.asarray(a)
+    _same(npgpu.sort(d, axis=axis), np.sort(a, axis=axis, kind="stable"))
+    _same(npgpu.argsort(d, axis=axis), np.argsort(a, axis=axis, kind="stable"))
+    _same(npgpu.sort(d, axis=axis, descending=True), _numpy_descending(a, axis, False))
+    _same(npgpu.argsort(d, axis=axis, descending=True, stable=True), _numpy_descending(a, axis, True))
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float32", "float64", "complex128", "bool"])
+def test_numpy_inputs_give_numpy_results(backend, rng, dtype):
+    a = _data(rng, (9, 40), dtype)
+    got = npgpu.sort(a)
+    assert isinstance(got, np.ndarray)
+    _same(got, np.sort(a, kind="stable"))
+    _same(npgpu.argsort(a, axis=0), np.argsort(a, axis=0, kind="stable"))
+    _same(npgpu.argsort(a, axis=None, descending=True), _numpy_descending(a, None, True))
+
+
+@pytest.mark.usefixtures("array_device")
+def test_special_orders():
+    f = np.array([np.nan, 1.0, -np.inf, -0.0, 0.0, np.inf, -np.nan, 0.0, -1.0], dtype=np.float32)
+    d = npgpu.asarray(f)
+    got = npgpu.sort(d).get()
+    assert np.isnan(got[-2:]).all() and list(got[:-2]) == [-np.inf, -1.0, 0.0, 0.0, 0.0, 1.0, np.inf]
+    # -0.0 and 0.0 tie, so a stable argsort keeps their order
+    assert list(npgpu.argsort(d).get()[:-2]) == [2, 8, 3, 4, 7, 1, 5]
+    down = npgpu.sort(d, descending=True).get()
+    assert list(down[:-2]) == [np.inf, 1.0, 0.0, 0.0, 0.0, -1.0, -np.inf] and np.isnan(down[-2:]).all()
+    c = np.array([complex(np.nan, 0), complex(1, np.nan), complex(1, 2), complex(1, 1), complex(0, 5),
+                  complex(np.nan, np.nan), complex(1, -1)])
+    _same(npgpu.sort(npgpu.asarray(c)), np.sort(c))
+    ties = np.array([3, 1, 3, 2, 1, 3], dtype=np.int16)
+    _same(npgpu.argsort(npgpu.asarray(ties)), np.array([1, 4, 3, 0, 2, 5]))
+    _same(npgpu.argsort(npgpu.asarray(ties), descending=True), np.array([0, 2, 5, 3, 1, 4]))
+    for already in (np.arange(300.0), np.arange(300.0)[::-1].copy(), np.full(300, 2.5)):
+        _same(npgpu.argsort(npgpu.asarray(already)), np.argsort(already, kind="stable"))
+
+
+@pytest.mark.usefixtures("array_device")
+def test_views_methods_and_numpy_functions(rng):
+    a = _data(rng, (12, 30), "float64")
+    d = npgpu.asarray(a)
+    _same(npgpu.sort(d[::2, 3:].T, axis=0), np.sort(a[::2, 3:].T, axis=0))
+    _same(np.sort(d, axis=0), np.sort(a, axis=0))  # __array_function__
+    _same(np.argsort(d), np.argsort(a, kind="stable"))
+    e = d.copy()
+    e.sort(axis=0)
+    _same(e, np.sort(a, axis=0))
+    v = d.copy()
+    v[:, ::3].sort()
+    want = a.copy()
+    want[:, ::3].sort()
+    _same(v, want)
+    _same(d.argsort(axis=None), np.argsort(a, axis=None, kind="stable"))
+
+
+@pytest.mark.parametrize("dtype", ["int64", "float32", "complex64", "float16", "bool"])
+@pytest.mark.parametrize("descending", [False, True])
+def test_library_sort_rows_on_the_host(rng, dtype, descending):
+    # The C++ host backend's sort (std::stable_sort), which C++ programs use, against the same references.
+    a = _data(rng, (5, 64), dtype)
+    keys = npgpu.asarray(a, device="cpu")
+    values = npgpu.empty(a.shape, dtype=a.dtype, device="cpu")
+    indices = npgpu.empty(a.shape, dtype=np.int64, device="cpu")
+    _sorting.sort_rows(keys, values, indices, descending)
+    if descending:
+        _same(values, _numpy_descending(a, -1, False))
+        _same(indices, _numpy_descending(a, -1, True))
+    else:
+        _same(values, np.sort(a, kind="stable"))
+        _same(indices, np.argsort(a, kind="stable"))
+    inplace = npgpu.asarray(a.copy(), device="cpu")
+    _sorting.sort_rows(inplace, inplace, None, descending)
+    _same(inplace, _numpy_descending(a, -1, False) if descending else np.sort(a, kind="stable"))
+
+
+@pytest.mark.usefixtures("array_device")
+def test_errors(rng):
+    d = npgpu.asarray(_data(rng, (3, 4), "float32"))
+    with pytest.raises(AxisError):
+        npgpu.sort(d, axis=2)
+    with pytest.raises(AxisError):
+        npgpu.sort(npgpu.asarray(np.float32(1.0)))
+    _same(npgpu.argsort(npgpu.asarray(np.float32(1.0))), np.argsort(np.float32(1.0)))  # NumPy flattens
+    with pytest.raises(ValueError, match="kind"):
+        npgpu.sort(d, kind="bogo")
+    with pytest.raises(ValueError, match="order"):
+        npgpu.sort(d, order="x")
+    with pytest.raises(ValueError, match="indices must be int64"):
+        _sorting.sort_rows(d, None, npgpu.empty((3, 4), dtype=np.int32, device=d.device))
+    with pytest.raises(ValueError, match="values, indices or both"):
+        _sorting.sort_rows(d)
+    with pytest.raises(ValueError, match="C-contiguous"):
+        _sorting.sort_rows(d.T, npgpu.empty((4, 3), dtype=np.float32, device=d.device))
+    _same(npgpu.sort(npgpu.asarray(np.float64(2.0)), axis=None), np.array([2.0]))
+
+
+@pytest.mark.gpu
+@pytest.mark.slow
+def test_sort_past_2_31_elements():
+    n = 2**31 + 1
+    x = npgpu.empty(n, dtype=np.uint8)
+    x[:] = 7
+    x[n - 1] = 1
+    x[0] = 200
+    s = npgpu.sort(x)
+    assert int(s[0]) == 1 and int(s[1]) == 7 and int(s[n - 1]) == 200 and int(s[n - 2]) == 7
