@@ -1,32 +1,32 @@
-// CUDA implementation of sorting. Real keys: cub::DeviceRadixSort (one row) or
-// cub::DeviceSegmentedSort::StableSort* (many rows), both stable in either direction; float keys first pass
-// through a copy that gives every NaN one sign (+ ascending, - descending), so that the radix order, which
-// follows the bits, puts all NaNs last as NumPy does (CUB already treats -0.0 and +0.0 as equal). Indices are
-// sorted as the pairs' values, from a per-row iota. Complex keys: cub::DeviceMergeSort of element positions
-// with NumPy's order as the comparator (rows first), then gathers.
+// CUDA implementation of sorting (search_sorted is in sorting_search.cu). Real keys go through CUB's radix
+// sorts (sorting_radix.cuh): one row through cub::DeviceRadixSort, whose float order is NumPy's once every NaN
+// has one sign (+ ascending, - descending: all NaNs last; CUB already treats -0.0 and +0.0 as equal); rows
+// through cub::DeviceSegmentedSort, whose small-segment sorts compare floats directly (NaNs break them), so
+// float rows sort ordered unsigned keys (NaN largest or smallest, -0.0 as +0.0) paired with positions, and the
+// values are gathered. Complex keys: cub::DeviceMergeSort of positions with NumPy's order (rows first).
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
 #include <cub/device/device_merge_sort.cuh>
-#include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_segmented_sort.cuh>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
 
 #include "common/cuda_check.hpp"
 #include "common/dispatch.hpp"
 #include "common/sort_order.hpp"
 #include "common/sorting_backends.hpp"
 #include "cuda/cub_run.cuh"
+#include "cuda/sorting_radix.cuh"
 #include "npgpu/errors.hpp"
 #include "npgpu/memory.hpp"
 
 namespace npgpu::cuda {
-namespace {
 
+namespace sort_detail {
+
+namespace {
 constexpr int kThreads = 256;
 
 unsigned blocks_for(std::int64_t n) {
@@ -34,12 +34,32 @@ unsigned blocks_for(std::int64_t n) {
                                                        1 << 20));
 }
 
+__global__ void row_iota(std::int64_t* out, std::int64_t total, std::int64_t n) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += stride)
+    out[i] = n ? i % n : i;
+}
+}  // namespace
+
+void launch_row_iota(std::int64_t* out, std::int64_t total, std::int64_t n, cudaStream_t s) {
+  row_iota<<<blocks_for(total), kThreads, 0, s>>>(out, total, n);
+  NPGPU_CHECK_LAUNCH("sort (positions)");
+}
+
+}  // namespace sort_detail
+
+namespace {
+
+using sort_detail::blocks_for;
+using sort_detail::kThreads;
+using sort_detail::radix_sort;
+
 // The key type CUB sorts for a storage type (bool as bytes, float16 as CUDA's __half).
 template <class T> struct radix_key { using type = T; };
 template <> struct radix_key<bool> { using type = std::uint8_t; };
 template <> struct radix_key<detail::float16> { using type = __half; };
 
-// Bits of a floating key type: the NaN test and the canonical quiet NaN of either sign.
+// Bits of a floating key type.
 template <class K> struct float_bits;
 template <> struct float_bits<float> {
   using U = std::uint32_t;
@@ -55,6 +75,7 @@ template <> struct float_bits<__half> {
   static constexpr U abs = 0x7fff, inf = 0x7c00, qnan = 0x7e00, sign = 0x8000;
 };
 
+// One row: every NaN with one sign, the quiet NaN of either sign.
 template <class K>
 __global__ void canonical_nans(const K* in, K* out, std::int64_t n, bool negative) {
   using B = float_bits<K>;
@@ -67,52 +88,27 @@ __global__ void canonical_nans(const K* in, K* out, std::int64_t n, bool negativ
   }
 }
 
-// out[i] = i % n (positions within rows of n), or i itself with n == 0.
-__global__ void row_iota(std::int64_t* out, std::int64_t total, std::int64_t n) {
+// Rows: unsigned keys in NumPy's float order (negative numbers bit-flipped, positive ones with the sign bit
+// set, -0.0 as +0.0, NaNs above everything ascending and below everything descending).
+template <class K>
+__global__ void ordered_keys(const K* in, typename float_bits<K>::U* out, std::int64_t n, bool descending) {
+  using B = float_bits<K>;
+  using U = typename B::U;
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += stride)
-    out[i] = n ? i % n : i;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    U u = reinterpret_cast<const U*>(in)[i];
+    if ((u & B::abs) > B::inf) u = descending ? U(0) : static_cast<U>(~U(0));
+    else if ((u & B::abs) == 0) u = B::sign;  // both zeros
+    else u = (u & B::sign) ? static_cast<U>(~u) : static_cast<U>(u | B::sign);
+    out[i] = u;
+  }
 }
 
-struct RowOffset {
-  std::int64_t n;
-  __host__ __device__ std::int64_t operator()(std::int64_t r) const { return r * n; }
-};
-
-template <class K>
-void radix_sort(const K* src, K* dst, std::int64_t* idx_out, std::int64_t rows, std::int64_t n,
-                bool descending, int device, cudaStream_t s) {
-  const std::int64_t total = rows * n;
-  DeviceBuffer iota(idx_out ? total * 8 : 8, device, s);
-  auto* idx_in = static_cast<std::int64_t*>(iota.data());
-  if (idx_out) {
-    row_iota<<<blocks_for(total), kThreads, 0, s>>>(idx_in, total, n);
-    NPGPU_CHECK_LAUNCH("sort (positions)");
-  }
-  if (rows == 1) {
-    constexpr int bits = static_cast<int>(sizeof(K) * 8);
-    cub_run([&](void* t, std::size_t& b) {
-      if (idx_out)
-        return descending ? cub::DeviceRadixSort::SortPairsDescending(t, b, src, dst, idx_in, idx_out, total, 0, bits, s)
-                          : cub::DeviceRadixSort::SortPairs(t, b, src, dst, idx_in, idx_out, total, 0, bits, s);
-      return descending ? cub::DeviceRadixSort::SortKeysDescending(t, b, src, dst, total, 0, bits, s)
-                        : cub::DeviceRadixSort::SortKeys(t, b, src, dst, total, 0, bits, s);
-    }, device, s);
-    return;
-  }
-  const thrust::counting_iterator<std::int64_t> r0(0);
-  auto begin = thrust::make_transform_iterator(r0, RowOffset{n});
-  auto end = begin + 1;
-  cub_run([&](void* t, std::size_t& b) {
-    if (idx_out)
-      return descending
-                 ? cub::DeviceSegmentedSort::StableSortPairsDescending(t, b, src, dst, idx_in, idx_out, total, rows,
-                                                                       begin, end, s)
-                 : cub::DeviceSegmentedSort::StableSortPairs(t, b, src, dst, idx_in, idx_out, total, rows, begin,
-                                                             end, s);
-    return descending ? cub::DeviceSegmentedSort::StableSortKeysDescending(t, b, src, dst, total, rows, begin, end, s)
-                      : cub::DeviceSegmentedSort::StableSortKeys(t, b, src, dst, total, rows, begin, end, s);
-  }, device, s);
+template <class T>
+__global__ void gather_rows(const T* data, const std::int64_t* pos, T* values, std::int64_t total, std::int64_t n) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += stride)
+    values[i] = data[i - i % n + pos[i]];
 }
 
 // Complex keys: positions ordered by (row, NumPy's order of the values).
@@ -145,8 +141,7 @@ void merge_sort_positions(const T* data, T* values, std::int64_t* indices, std::
   const std::int64_t total = rows * n;
   DeviceBuffer pos_buf(total * 8, device, s);
   auto* pos = static_cast<std::int64_t*>(pos_buf.data());
-  row_iota<<<blocks_for(total), kThreads, 0, s>>>(pos, total, 0);
-  NPGPU_CHECK_LAUNCH("sort (positions)");
+  sort_detail::launch_row_iota(pos, total, 0, s);
   const PositionOrder<T> order{data, n, descending};
   cub_run([&](void* t, std::size_t& b) { return cub::DeviceMergeSort::StableSortKeys(t, b, pos, total, order, s); },
           device, s);
@@ -157,6 +152,29 @@ void merge_sort_positions(const T* data, T* values, std::int64_t* indices, std::
   NPGPU_CHECK_LAUNCH("sort (gather)");
   if (values == data)
     NPGPU_CUDA_TRY(cudaMemcpyAsync(values, dst, static_cast<std::size_t>(total) * sizeof(T), cudaMemcpyDeviceToDevice, s));
+}
+
+// Float rows: ordered unsigned keys sorted with positions, values gathered through them.
+template <class K>
+void float_rows(const K* keys, K* values, std::int64_t* indices, std::int64_t rows, std::int64_t n, bool descending,
+                int device, cudaStream_t s) {
+  using U = typename float_bits<K>::U;
+  const std::int64_t total = rows * n;
+  DeviceBuffer ukeys(total * static_cast<std::int64_t>(sizeof(U)), device, s);
+  DeviceBuffer sorted(total * static_cast<std::int64_t>(sizeof(U)), device, s);
+  DeviceBuffer positions(indices ? 8 : total * 8, device, s);
+  std::int64_t* pos = indices ? indices : static_cast<std::int64_t*>(positions.data());
+  ordered_keys<K><<<blocks_for(total), kThreads, 0, s>>>(keys, static_cast<U*>(ukeys.data()), total, descending);
+  NPGPU_CHECK_LAUNCH("sort (keys)");
+  radix_sort<U>(static_cast<const U*>(ukeys.data()), static_cast<U*>(sorted.data()), pos, rows, n, descending,
+                device, s);
+  if (!values) return;
+  DeviceBuffer tmp(values == keys ? total * static_cast<std::int64_t>(sizeof(K)) : 8, device, s);
+  K* dst = values == keys ? static_cast<K*>(tmp.data()) : values;
+  gather_rows<K><<<blocks_for(total), kThreads, 0, s>>>(keys, pos, dst, total, n);
+  NPGPU_CHECK_LAUNCH("sort (gather)");
+  if (values == keys)
+    NPGPU_CUDA_TRY(cudaMemcpyAsync(values, dst, static_cast<std::size_t>(total) * sizeof(K), cudaMemcpyDeviceToDevice, s));
 }
 
 }  // namespace
@@ -176,24 +194,28 @@ void sort_rows(const ArrayView& keys, const ArrayView* values, const ArrayView* 
       throw TypeError("sort_rows: bfloat16 keys are not supported on the GPU");
     } else {
       using K = typename radix_key<T>::type;
-      const std::int64_t bytes = total * static_cast<std::int64_t>(sizeof(K));
+      constexpr bool floating = std::is_floating_point_v<K> || std::is_same_v<K, __half>;
       const K* src = static_cast<const K*>(keys.data);
+      K* out = values ? static_cast<K*>(values->data) : nullptr;
+      if constexpr (floating) {
+        if (rows > 1) return float_rows<K>(src, out, idx_out, rows, n, descending, device, s);
+      }
       // The radix sort reads its input while writing its output: canonical NaNs, or an in-place sort, go
       // through a scratch copy of the keys.
-      constexpr bool floating = std::is_floating_point_v<K> || std::is_same_v<K, __half>;
-      const bool in_place = values && values->data == keys.data;
+      const std::int64_t bytes = total * static_cast<std::int64_t>(sizeof(K));
+      const bool in_place = out && values->data == keys.data;
       DeviceBuffer prepared(floating || in_place ? bytes : 8, device, s);
       if constexpr (floating) {
-        canonical_nans<K><<<blocks_for(total), kThreads, 0, s>>>(src, static_cast<K*>(prepared.data()), total, descending);
+        canonical_nans<K><<<blocks_for(total), kThreads, 0, s>>>(src, static_cast<K*>(prepared.data()), total,
+                                                                 descending);
         NPGPU_CHECK_LAUNCH("sort (NaNs)");
         src = static_cast<const K*>(prepared.data());
       } else if (in_place) {
         NPGPU_CUDA_TRY(cudaMemcpyAsync(prepared.data(), src, static_cast<std::size_t>(bytes), cudaMemcpyDeviceToDevice, s));
         src = static_cast<const K*>(prepared.data());
       }
-      DeviceBuffer scratch(values ? 8 : bytes, device, s);  // sorted keys nobody asked for
-      K* dst = values ? static_cast<K*>(values->data) : static_cast<K*>(scratch.data());
-      radix_sort<K>(src, dst, idx_out, rows, n, descending, device, s);
+      DeviceBuffer scratch(out ? 8 : bytes, device, s);  // sorted keys nobody asked for
+      radix_sort<K>(src, out ? out : static_cast<K*>(scratch.data()), idx_out, rows, n, descending, device, s);
     }
   });
 }

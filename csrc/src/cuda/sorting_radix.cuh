@@ -1,0 +1,23 @@
+#pragma once
+// Internal: the radix sorts behind npgpu::cuda::sort_rows, a template instantiated for the key types in
+// sorting_radix_<group>.cu (CUB's segmented sort is slow to compile: one file per group compiles in
+// parallel). Keys are CUB's: unsigned/signed integers, float, double, __half.
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "npgpu/runtime.hpp"
+
+namespace npgpu::cuda::sort_detail {
+
+// Launches out[i] = i % n (positions within rows of n), or i itself with n == 0, on s.
+void launch_row_iota(std::int64_t* out, std::int64_t total, std::int64_t n, cudaStream_t s);
+
+// Sorts `rows` rows of n keys from src into dst (stable, either direction), and with idx_out each key's
+// position in its row: cub::DeviceRadixSort for one row, cub::DeviceSegmentedSort for several.
+template <class K>
+void radix_sort(const K* src, K* dst, std::int64_t* idx_out, std::int64_t rows, std::int64_t n, bool descending,
+                int device, cudaStream_t s);
+
+}  // namespace npgpu::cuda::sort_detail
