@@ -131,7 +131,9 @@ run_suite() {
   local dir="$LOGDIR/$name"
   mkdir -p "$dir"
   # shellcheck disable=SC2206
-  local args=(${NPGPU_AAT_TESTS:-array_api_tests/} -q -rfE -p no:cacheprovider
+  # --rootdir: test ids relative to the suite (as the xfails file names them) even when the checkout lies
+  # inside another project, e.g. build/aat of npgpu's repository
+  local args=(${NPGPU_AAT_TESTS:-array_api_tests/} --rootdir "$AAT" -q -rfE -p no:cacheprovider
               --max-examples "$MAX_EXAMPLES" --disable-deadline
               --junitxml "$dir/junit.xml" -o junit_family=xunit1)
   [[ "$SEED" != "random" ]] && args+=(--hypothesis-seed "$SEED")

@@ -3,8 +3,10 @@
 # run the whole test suite on the CUDA backend, compute-sanitizer on the GPU tests, the demo and the
 # benchmarks. Logs and summary.txt go to the results folder (default: gpu-results/).
 #   scripts/gpu-check.sh [results-dir]
-# PHASES (default "build tests sanitizer demo bench") picks the steps, e.g. PHASES="tests bench" on a machine
-# where the package is already built.
+# PHASES (default "build tests sanitizer conformance demo bench") picks the steps, e.g. PHASES="tests bench"
+# on a machine where the package is already built. The conformance step runs the Array API test suite on the
+# GPU (scripts/array-api-conformance.sh) when a checkout of it is at $AAT_DIR (default build/aat, an ignored
+# folder the device runner can carry; see that script's header); without one it says so and passes.
 # Pure-Python build dependencies the machine lacks (cython-cmake) may be carried as wheels in .whl/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +25,7 @@ if compgen -G ".whl/*.whl" >/dev/null; then
   export PYTHONPATH="/tmp/npgpu-site${PYTHONPATH:+:$PYTHONPATH}"
 fi
 
-PHASES=" ${PHASES:-build tests sanitizer demo bench} "
+PHASES=" ${PHASES:-build tests sanitizer conformance demo bench} "
 phase() { [[ "$PHASES" == *" $1 "* ]]; }
 
 say "gpu: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1)"
@@ -80,6 +82,18 @@ for dt in (np.float32, np.float64):
   [ $r -ne 0 ] && rc_san=$r
   say "compute-sanitizer racecheck (diffusion): rc=$r: $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$OUT_DIR/sanitizer-racecheck.log" | tail -1)"
 fi
+rc_conf=0
+if phase conformance; then
+  AAT_DIR="${AAT_DIR:-$SRC/build/aat}"
+  if [ -d "$AAT_DIR/array_api_tests" ]; then
+    NPGPU_AAT_DEVICES="${NPGPU_AAT_DEVICES:-cuda}" bash "$SRC/scripts/array-api-conformance.sh" "$AAT_DIR" \
+      "$OUT_DIR/array-api" >"$OUT_DIR/conformance.log" 2>&1
+    rc_conf=$?
+    say "array-api-tests: rc=$rc_conf: $(grep -h 'npgpu-' "$OUT_DIR/array-api/summary.txt" 2>/dev/null | tr '\n' ' ')"
+  else
+    say "array-api-tests: skipped (no checkout at $AAT_DIR)"
+  fi
+fi
 if phase demo; then
   "$PY" -m npgpu demo >"$OUT_DIR/demo.log" 2>&1
   say "demo: rc=$?"
@@ -93,4 +107,4 @@ if phase bench; then
   cat "$OUT_DIR/bench.log" >>"$SUMMARY"
 fi
 cat "$SUMMARY"
-[ $rc_tests -eq 0 ] && [ $rc_san -eq 0 ] && [ $rc_bench -eq 0 ]
+[ $rc_tests -eq 0 ] && [ $rc_san -eq 0 ] && [ $rc_conf -eq 0 ] && [ $rc_bench -eq 0 ]
