@@ -220,3 +220,17 @@ def test_numpy_inputs_give_numpy_results(backend):
     b = a.copy()
     npgpu.put(b, [0, 1], [-1.0, -2.0])
     assert b[0] == -1.0 and b[1] == -2.0
+
+
+def test_compress_and_extract(random_array):
+    a = random_array((4, 6), np.float32)
+    d = npgpu.asarray(a)
+    c = np.array([True, False, True, True])
+    _same(npgpu.compress(c, d, axis=0), np.compress(c, a, axis=0))
+    _same(npgpu.compress(c[:3], d, axis=1), np.compress(c[:3], a, axis=1))
+    _same(npgpu.compress(np.array([0, 1, 1], dtype=bool), d), np.compress(np.array([0, 1, 1], dtype=bool), a))
+    with pytest.raises(IndexError):
+        npgpu.compress(np.ones(7, dtype=bool), d, axis=1)
+    cond = a > 0.5
+    _same(npgpu.extract(npgpu.asarray(cond), d), np.extract(cond, a))
+    _same(npgpu.extract(cond.astype(np.int8), d), np.extract(cond.astype(np.int8), a))

@@ -158,3 +158,28 @@ def test_sort_past_2_31_elements():
     x[0] = 200
     s = npgpu.sort(x)
     assert int(s[0]) == 1 and int(s[1]) == 7 and int(s[n - 1]) == 200 and int(s[n - 2]) == 7
+
+
+@pytest.mark.usefixtures("array_device")
+def test_partition_argpartition_lexsort(rng):
+    a = _data(rng, (6, 40), "float32")
+    d = npgpu.asarray(a)
+    for kth in (0, 17, -1, [3, 30]):
+        p = npgpu.partition(d, kth, axis=1).get()
+        ref = np.sort(a, axis=1)
+        for k in np.atleast_1d(kth):
+            np.testing.assert_array_equal(p[:, k], ref[:, k])  # the kth element is in place
+            assert np.all((p[:, :k % 40] <= p[:, k:k % 40 + 1]) | np.isnan(p[:, k:k % 40 + 1]))
+        ip = npgpu.argpartition(d, kth, axis=1).get()
+        np.testing.assert_array_equal(np.take_along_axis(a, ip, axis=1)[:, np.atleast_1d(kth)],
+                                      ref[:, np.atleast_1d(kth)])
+    with pytest.raises(ValueError, match="out of bounds"):
+        npgpu.partition(d, 40, axis=1)
+    k1 = rng.integers(0, 3, 50)
+    k2 = rng.integers(0, 4, 50)
+    k3 = rng.standard_normal(50)
+    want = np.lexsort((k3, k1, k2))
+    _same(npgpu.lexsort([npgpu.asarray(k3), npgpu.asarray(k1), npgpu.asarray(k2)]), want)
+    _same(npgpu.lexsort(npgpu.asarray(np.stack([k1, k2]))), np.lexsort(np.stack([k1, k2])))
+    with pytest.raises(ValueError, match="same shape"):
+        npgpu.lexsort([npgpu.asarray(k1), npgpu.asarray(k2[:10])])

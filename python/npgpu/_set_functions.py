@@ -36,8 +36,11 @@ def _unique_parts(x, equal_nan, want_index, want_inverse, want_counts):
     first occurrence, the inverse (x's shape) and the counts."""
     flat = x.reshape(-1)
     n = flat.size
-    order = _sorting.argsort(flat)  # stable: the first of equal elements comes first
-    s = _indexing.take(flat, order)
+    if want_index or want_inverse:
+        order = _sorting.argsort(flat)  # stable: the first of equal elements comes first
+        s = _indexing.take(flat, order)
+    else:  # values and counts need no positions: a sort of the keys alone
+        order, s = None, _sorting.sort(flat)
     if n == 0:
         empty = _array.empty((0,), dtype=_INT64, device=x.device)
         return s, empty, _array.empty(x.shape, dtype=_INT64, device=x.device), empty

@@ -448,5 +448,41 @@ def searchsorted(a, v, side="left", sorter=None):
     return out
 
 
+def compress(condition, a, axis=None, out=None):
+    """The slices of `a` along `axis` (None: of the flattened array) where the 1-D boolean `condition` is
+    true, as numpy.compress (a shorter condition counts as False beyond its end)."""
+    x, numpy_out = _as_device_array(a)
+    c = condition if isinstance(condition, Array) else _array.asarray(np.asarray(condition), device=x.device)
+    if c.ndim != 1:
+        raise ValueError("condition must be a 1-d array")
+    if axis is None:
+        x = x.reshape(-1)
+        axis = 0
+    ax = operator.index(axis)
+    if not -x.ndim <= ax < x.ndim:
+        raise AxisError(axis, x.ndim)
+    ax %= x.ndim
+    n = x.shape[ax]
+    hit = positions(c)
+    if hit.size and int(hit[hit.size - 1]) >= n:
+        raise IndexError(f"index {int(hit[hit.size - 1])} is out of bounds for axis {ax} with size {n}")
+    res = _gather(x, ax, _contiguous(hit))
+    if out is not None:
+        out[...] = res
+        return out
+    return _back(res, numpy_out)
+
+
+def extract(condition, arr):
+    """The elements of `arr` where `condition` (any shape, its flattened values) is nonzero, as numpy.extract."""
+    x, numpy_out = _as_device_array(arr)
+    c = condition if isinstance(condition, Array) else _array.asarray(np.asarray(condition), device=x.device)
+    flat = x.reshape(-1)
+    hit = positions(c.reshape(-1))
+    if hit.size and int(hit[hit.size - 1]) >= flat.size:
+        raise IndexError(f"index {int(hit[hit.size - 1])} is out of bounds for axis 0 with size {flat.size}")
+    return _back(_gather(flat, 0, _contiguous(hit)), numpy_out)
+
+
 _array._register_op("getitem_advanced", getitem)
 _array._register_op("setitem_advanced", setitem)

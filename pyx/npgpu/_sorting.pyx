@@ -119,5 +119,73 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False)
     return _sort_impl(a, axis, kind, order, stable, descending, True)
 
 
+def _check_kth(kth, n):
+    ks = np.atleast_1d(np.asarray(kth.get() if isinstance(kth, Array) else kth))
+    if ks.dtype.kind not in "iu":
+        raise TypeError("Partition index must be integer")
+    for k in ks.ravel():
+        if not -n <= int(k) < n:
+            raise ValueError(f"kth(={int(k)}) out of bounds ({n})")
+
+
+def _axis_length(a, axis):
+    shape = a.shape if isinstance(a, Array) else np.shape(a)
+    if axis is None:
+        return int(np.prod(shape))
+    if len(shape) == 0:
+        raise AxisError(axis, 0)
+    ax = operator.index(axis)
+    if not -len(shape) <= ax < len(shape):
+        raise AxisError(axis, len(shape))
+    return shape[ax]
+
+
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    """A copy of `a` whose element at each position `kth` (along `axis`) is the one a sort would put there,
+    smaller elements before it and larger ones after, as numpy.partition. The order inside the partitions
+    is unspecified by NumPy; npgpu returns them sorted (one segmented sort)."""
+    if order is not None:
+        raise ValueError("Cannot specify order when the array has no fields.")
+    _check_kth(kth, _axis_length(a, axis))
+    return sort(a, axis=axis)
+
+
+def argpartition(a, kth, axis=-1, kind="introselect", order=None):
+    """The positions that partition `a` around `kth` along `axis`, as numpy.argpartition (npgpu's are those
+    of a stable sort)."""
+    if order is not None:
+        raise ValueError("Cannot specify order when the array has no fields.")
+    _check_kth(kth, _axis_length(a, axis))
+    return argsort(a, axis=axis)
+
+
+def lexsort(keys, axis=-1):
+    """The positions that sort by several keys, the last key primary, as numpy.lexsort: one stable argsort
+    per key, from the least significant, each of the key reordered by the positions so far."""
+    if isinstance(keys, Array):
+        keys = [keys[i] for i in range(keys.shape[0])] if keys.ndim > 1 else [keys]
+    elif isinstance(keys, np.ndarray) and keys.ndim > 1:
+        keys = list(keys)
+    elif isinstance(keys, np.ndarray):
+        keys = [keys]
+    keys = list(keys)
+    if not keys:
+        raise TypeError("need sequence of keys with len > 0 in lexsort")
+    numpy_out = not any(isinstance(k, Array) for k in keys)
+    device = next((k.device for k in keys if isinstance(k, Array)), None)
+    if numpy_out and not use_cuda_for_host_data():
+        return np.lexsort(keys, axis=axis)
+    ks = [k if isinstance(k, Array) else _array.asarray(np.asarray(k), device=device) for k in keys]
+    shape = ks[0].shape
+    if any(k.shape != shape for k in ks):
+        raise ValueError("all keys need to be the same shape")
+    from npgpu import _indexing
+    order = argsort(ks[0], axis=axis)
+    for k in ks[1:]:
+        order = _indexing.take_along_axis(order, argsort(_indexing.take_along_axis(k, order, axis=axis), axis=axis),
+                                          axis=axis)
+    return order.get() if numpy_out else order
+
+
 _array._register_op("sort", sort)
 _array._register_op("argsort", argsort)
