@@ -56,22 +56,30 @@ __device__ void record_bad(unsigned long long* flag, std::int64_t index) {
   atomicCAS(flag, static_cast<unsigned long long>(detail::kNoBadIndex), static_cast<unsigned long long>(index));
 }
 
+// Element k of an [outer, m, inner] array (total elements) as (r, j, i); a plain 1-D gather or scatter
+// (total == m) needs no 64-bit divisions.
+__device__ __forceinline__ void split_position(std::int64_t k, std::int64_t total, std::int64_t m,
+                                               std::int64_t inner, std::int64_t& r, std::int64_t& j,
+                                               std::int64_t& i) {
+  r = 0, j = k, i = 0;
+  if (total == m) return;
+  std::int64_t t = k;
+  if (inner != 1) {
+    i = t % inner;
+    t /= inner;
+  }
+  j = t % m;
+  r = t / m;
+}
+
 template <class W>
 __global__ void take_kernel(const W* __restrict__ src, const std::int64_t* __restrict__ idx, W* __restrict__ out,
                             std::int64_t total, std::int64_t m, std::int64_t axis_len, std::int64_t inner,
                             unsigned long long* bad) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < total; k += stride) {
-    std::int64_t i = 0, j = k, r = 0;  // a plain 1-D gather needs no 64-bit divisions
-    if (total != m) {
-      std::int64_t t = k;
-      if (inner != 1) {
-        i = t % inner;
-        t /= inner;
-      }
-      j = t % m;
-      r = t / m;
-    }
+    std::int64_t r, j, i;
+    split_position(k, total, m, inner, r, j, i);
     const std::int64_t raw = idx[j];
     const std::int64_t w = detail::wrap_index(raw, axis_len);
     if (w < 0) {
@@ -94,16 +102,8 @@ __global__ void put_kernel(W* __restrict__ dst, const std::int64_t* __restrict__
                            std::int64_t total, std::int64_t m, std::int64_t axis_len, std::int64_t inner) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < total; k += stride) {
-    std::int64_t i = 0, j = k, r = 0;
-    if (total != m) {
-      std::int64_t t = k;
-      if (inner != 1) {
-        i = t % inner;
-        t /= inner;
-      }
-      j = t % m;
-      r = t / m;
-    }
+    std::int64_t r, j, i;
+    split_position(k, total, m, inner, r, j, i);
     dst[(r * axis_len + detail::wrap_index(idx[j], axis_len)) * inner + i] = values[k];
   }
 }
