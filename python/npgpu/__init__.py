@@ -52,16 +52,17 @@ from npgpu._rtc_elementwise import ElementwiseKernel
 from npgpu._vectorize import vectorize
 from npgpu._paths import get_cmake_dir, get_include, get_library_dir
 # The Array API namespace: dtypes and their functions, creation, manipulation, composed elementwise
-# functions, main-namespace linear algebra, set functions, and the table behind Array.__array_function__
-# (each module lists its names in __all__).
-from npgpu import (_creation, _dtypes, _elementwise_composed, _linear_algebra, _manipulation, _numpy_functions,
-                   _set_functions)
+# functions, main-namespace linear algebra, set functions, histogram, and the table behind
+# Array.__array_function__ (each module lists its names in __all__).
+from npgpu import (_creation, _dtypes, _elementwise_composed, _histograms, _linear_algebra, _manipulation,
+                   _numpy_functions, _set_functions)
 from npgpu._dtypes import *  # noqa: F401,F403
 from npgpu._creation import *  # noqa: F401,F403
 from npgpu._manipulation import *  # noqa: F401,F403
 from npgpu._elementwise_composed import *  # noqa: F401,F403
 from npgpu._linear_algebra import *  # noqa: F401,F403
 from npgpu._set_functions import *  # noqa: F401,F403
+from npgpu._histograms import *  # noqa: F401,F403
 
 __version__ = "0.1.0"
 
@@ -97,4 +98,4 @@ bitwise_left_shift, bitwise_right_shift = left_shift, right_shift
 __all__ += ["acos", "asin", "atan", "atan2", "pow", "bitwise_invert", "acosh", "asinh", "atanh",
             "bitwise_left_shift", "bitwise_right_shift"]
 __all__ += (_dtypes.__all__ + _creation.__all__ + _manipulation.__all__ + _elementwise_composed.__all__ +
-            _linear_algebra.__all__ + _set_functions.__all__)
+            _linear_algebra.__all__ + _set_functions.__all__ + _histograms.__all__)
