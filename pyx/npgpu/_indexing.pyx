@@ -46,8 +46,7 @@ def _index_array(idx, device):
             dt = idx.dtype
     if dt.kind not in "iu":
         raise IndexError("arrays used as indices must be of integer (or boolean) type")
-    if dt.kind == "u" and dt.itemsize == 8:
-        pass  # values above 2^63 wrap negative and then fail the bounds check, as NumPy raises
+    # (uint64 values above 2^63 become negative int64 and then fail the bounds check: NumPy raises too)
     x = idx if isinstance(idx, Array) else _array.asarray(idx, device=device)
     if x.dtype != _INT64:
         x = x.astype(_INT64)
@@ -350,9 +349,10 @@ def put(a, ind, v, mode="raise"):
     if not isinstance(a, Array):
         if not isinstance(a, np.ndarray):
             raise TypeError(f"put: a must be an npgpu.Array or a numpy.ndarray, not {type(a).__name__}")
-        x = _array.asarray(a) if use_cuda_for_host_data() else _array.asarray(a, device="cpu")
+        on_gpu = use_cuda_for_host_data()
+        x = _array.asarray(a) if on_gpu else _array.asarray(a, device="cpu")  # the host device shares a's memory
         put(x, ind, v, mode)
-        if x.device != _array.asarray(a, device="cpu").device:
+        if on_gpu:
             a[...] = x.get()
         return None
     idx = _index_array(ind, a.device).reshape(-1)
