@@ -234,3 +234,28 @@ def test_compress_and_extract(random_array):
     cond = a > 0.5
     _same(npgpu.extract(npgpu.asarray(cond), d), np.extract(cond, a))
     _same(npgpu.extract(cond.astype(np.int8), d), np.extract(cond.astype(np.int8), a))
+
+
+def test_put_along_axis(random_array):
+    a = random_array((5, 8), np.float64)
+    order = np.argsort(a, axis=1)[:, :3]
+    for values in (-1.0, np.arange(15.0).reshape(5, 3), np.arange(3.0)):
+        d, want = npgpu.asarray(a.copy()), a.copy()
+        npgpu.put_along_axis(d, npgpu.asarray(order), values, axis=1)
+        np.put_along_axis(want, order, values, axis=1)
+        _same(d, want)
+    row = np.array([[4, 0, 1, 2, 3, 4, 0, -1]])
+    d, want = npgpu.asarray(a.copy()), a.copy()
+    npgpu.put_along_axis(d, row, 9.0, axis=0)
+    np.put_along_axis(want, row, 9.0, axis=0)
+    _same(d, want)
+    t = npgpu.asarray(a.copy()).T  # a non-contiguous destination
+    want = a.copy().T
+    npgpu.put_along_axis(t, np.array([[1, 2, 3, 4, 0]]), 7.0, axis=0)
+    np.put_along_axis(want, np.array([[1, 2, 3, 4, 0]]), 7.0, axis=0)
+    _same(t, want)
+    with pytest.raises(IndexError):
+        npgpu.put_along_axis(npgpu.asarray(a.copy()), np.array([[8]]), 1.0, axis=1)
+    h = a.copy()
+    npgpu.put_along_axis(h, np.array([[0]]), 5.0, axis=1)  # NumPy arrays are changed in place
+    assert (h[:, 0] == 5.0).all()

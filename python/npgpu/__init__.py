@@ -40,8 +40,8 @@ from npgpu._reduce import (all, amax, amin, any, argmax, argmin, count_nonzero, 
                            prod, std, sum, var)
 from npgpu._stencil import diffusion, laplacian
 from npgpu._sorting import argpartition, argsort, lexsort, partition, sort
-from npgpu._indexing import (argwhere, compress, extract, flatnonzero, nonzero, put, searchsorted, take,
-                             take_along_axis)
+from npgpu._indexing import (argwhere, compress, extract, flatnonzero, nonzero, put, put_along_axis, searchsorted,
+                             take, take_along_axis)
 from npgpu._launch import LaunchIndices, check_geometry, launch_indices
 from npgpu import profiler
 from npgpu import random
@@ -89,7 +89,8 @@ __all__ = [
     "nanargmax", "nanargmin", "nanmax", "nanmean", "nanmin", "nanprod", "nanstd", "nansum", "nanvar", "norm",
     "prod", "std", "sum", "var",
     "argpartition", "argsort", "lexsort", "partition", "sort",
-    "argwhere", "compress", "extract", "flatnonzero", "nonzero", "put", "searchsorted", "take", "take_along_axis",
+    "argwhere", "compress", "extract", "flatnonzero", "nonzero", "put", "put_along_axis", "searchsorted", "take",
+    "take_along_axis",
 ]
 # The Array API standard's (and NumPy 2's) names of ufuncs npgpu already has under NumPy 1's names.
 acos, asin, atan, atan2, pow, bitwise_invert = arccos, arcsin, arctan, arctan2, power, invert

@@ -304,10 +304,10 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     return _back(res, numpy_out)
 
 
-def take_along_axis(arr, indices, axis=-1):
-    """Values of `arr` at `indices` along `axis`, the other axes matched by broadcasting, as
-    numpy.take_along_axis and the Array API standard's (axis=None: of the flattened array)."""
-    x, numpy_out = _as_device_array(arr)
+def _along_axis(Array x, indices, axis):
+    """(x, as flattened for axis=None; the flat positions in x's C order that numpy.take_along_axis and
+    put_along_axis address, an int64 Array of the result's shape). Indices are checked and wrapped; the
+    other axes broadcast between x and indices."""
     idx = _index_array(indices, x.device)
     if axis is None:
         x = x.reshape(-1)
@@ -324,23 +324,50 @@ def take_along_axis(arr, indices, axis=-1):
     shape = list(np.broadcast_shapes(tuple(s if d != ax else 1 for d, s in enumerate(x.shape)),
                                      tuple(s if d != ax else 1 for d, s in enumerate(idx.shape))))
     shape[ax] = idx.shape[ax]
+    shape = tuple(shape)
     _check_bounds(idx, n, ax)
-    wrapped = _wrap(idx, n)
-    full = _array.broadcast_to(wrapped, tuple(shape))
-    # flat positions into x (broadcast along the other axes): sum over axes of coordinate * stride
-    xb_shape = tuple(s if d != ax else n for d, s in enumerate(shape))
-    xb = _array.broadcast_to(x, xb_shape) if tuple(x.shape) != xb_shape else x
-    xc = _contiguous(xb)
-    strides = [math.prod(xb_shape[d + 1:]) for d in range(len(xb_shape))]
+    strides = [math.prod(x.shape[d + 1:]) for d in range(x.ndim)]
     from npgpu import _creation
-    flat = full * strides[ax]
-    for d in range(len(shape)):
-        if d != ax and shape[d] > 1:
-            coord = _creation.arange(shape[d], dtype=_INT64, device=x.device).reshape(
-                tuple(shape[d] if e == d else 1 for e in range(len(shape))))
+    flat = _wrap(idx, n) * strides[ax]
+    for d in range(x.ndim):
+        if d != ax and x.shape[d] > 1:  # an axis of 1 in x broadcasts: coordinate 0
+            coord = _creation.arange(x.shape[d], dtype=_INT64, device=x.device).reshape(
+                tuple(x.shape[d] if e == d else 1 for e in range(x.ndim)))
             flat = flat + coord * strides[d]
-    res = _gather(xc.reshape(-1), 0, _contiguous(_array.broadcast_to(flat, tuple(shape)).copy()).reshape(-1))
-    return _back(res.reshape(tuple(shape)), numpy_out)
+    return x, _contiguous(_array.broadcast_to(flat, shape).copy() if tuple(flat.shape) != shape else flat)
+
+
+def take_along_axis(arr, indices, axis=-1):
+    """Values of `arr` at `indices` along `axis`, the other axes matched by broadcasting, as
+    numpy.take_along_axis and the Array API standard's (axis=None: of the flattened array)."""
+    x, numpy_out = _as_device_array(arr)
+    x, flat = _along_axis(x, indices, axis)
+    res = _gather(_contiguous(x).reshape(-1), 0, flat.reshape(-1))
+    return _back(res.reshape(flat.shape), numpy_out)
+
+
+def put_along_axis(arr, indices, values, axis):
+    """arr's elements at `indices` along `axis` set to `values` (broadcast), in place, as
+    numpy.put_along_axis; `arr` an npgpu.Array or a writeable NumPy array."""
+    if not isinstance(arr, Array):
+        if not isinstance(arr, np.ndarray):
+            raise TypeError(f"put_along_axis: arr must be an npgpu.Array or a numpy.ndarray, not "
+                            f"{type(arr).__name__}")
+        on_gpu = use_cuda_for_host_data()
+        x = _array.asarray(arr) if on_gpu else _array.asarray(arr, device="cpu")  # the host device shares memory
+        put_along_axis(x, indices, values, axis)
+        if on_gpu:
+            arr[...] = x.get()
+        return None
+    if (<Array>arr).view.readonly:
+        raise ValueError("assignment destination is read-only")
+    x, flat = _along_axis(arr, indices, axis)
+    v = _values_for(arr, values, flat.shape)
+    target = arr.reshape(-1) if (<Array>arr).view.is_c_contiguous() else arr.copy().reshape(-1)
+    _scatter(target, 0, flat.reshape(-1), v.reshape(-1))
+    if not (<Array>arr).view.is_c_contiguous():
+        arr[...] = target.reshape(arr.shape)
+    return None
 
 
 def put(a, ind, v, mode="raise"):
