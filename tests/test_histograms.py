@@ -23,7 +23,7 @@ def _same(got, want, exact=True):
 @pytest.mark.parametrize("dt", [np.float32, np.float64, np.int16, np.uint8])
 @pytest.mark.parametrize("bins", [1, 7, 10, 64])
 def test_uniform_bins(rng, dt, bins):
-    a = (rng.standard_normal(5000) * 20).astype(dt) if np.dtype(dt).kind == "f" else rng.integers(0, 50, 5000).astype(dt)
+    a = (rng.standard_normal(5000) * 20 if np.dtype(dt).kind == "f" else rng.integers(0, 50, 5000)).astype(dt)
     d = npgpu.asarray(a)
     _same(npgpu.histogram(d, bins=bins), np.histogram(a, bins=bins))
     _same(npgpu.histogram(d, bins=bins, range=(-3, 17)), np.histogram(a, bins=bins, range=(-3, 17)))

@@ -259,3 +259,17 @@ def test_put_along_axis(random_array):
     h = a.copy()
     npgpu.put_along_axis(h, np.array([[0]]), 5.0, axis=1)  # NumPy arrays are changed in place
     assert (h[:, 0] == 5.0).all()
+
+
+def test_choose(random_array):
+    rng = np.random.default_rng(5)
+    a = rng.integers(0, 3, (4, 6))
+    choices = [random_array((4, 6), np.float32), random_array((6,), np.float32), np.full((4, 1), -1.0, np.float32)]
+    dch = [npgpu.asarray(c) for c in choices]
+    _same(npgpu.choose(npgpu.asarray(a), dch), np.choose(a, choices))
+    _same(npgpu.choose(npgpu.asarray(a + 4), dch, mode="wrap"), np.choose(a + 4, choices, mode="wrap"))
+    _same(npgpu.choose(npgpu.asarray(a - 2), dch, mode="clip"), np.choose(a - 2, choices, mode="clip"))
+    with pytest.raises(ValueError, match="invalid entry"):
+        npgpu.choose(npgpu.asarray(a + 1), dch)
+    ints = [np.arange(6, dtype=np.int16), np.full(6, 100, dtype=np.int64)]
+    _same(npgpu.choose(npgpu.asarray(a[0] % 2), [npgpu.asarray(c) for c in ints]), np.choose(a[0] % 2, ints))

@@ -27,12 +27,12 @@ from npgpu._runtime import (
 )
 from npgpu._array import SUPPORTED_DTYPES, Array, asarray, empty, empty_pinned, from_dlpack, full, zeros
 from npgpu._elementwise import (
-    abs, absolute, add, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh, astype, axpy, bitwise_and, bitwise_not, bitwise_or,
-    bitwise_xor, cbrt, ceil, clip, conj, conjugate, cos, cosh, divide, equal, exp, exp2, expm1, floor,
-    floor_divide, greater, greater_equal, hypot, imag, invert, isfinite, isinf, isnan, less, less_equal, log,
-    left_shift, log1p, log2, log10, logical_and, logical_not, logical_or, logical_xor, maximum, minimum, mod, multiply,
-    negative, not_equal, positive, power, real, reciprocal, remainder, right_shift, rint, sign, sin, sinh, sqrt, square,
-    subtract, tan, tanh, true_divide, trunc, where,
+    abs, absolute, add, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh, astype, axpy, bitwise_and,
+    bitwise_not, bitwise_or, bitwise_xor, cbrt, ceil, clip, conj, conjugate, cos, cosh, divide, equal, exp,
+    exp2, expm1, floor, floor_divide, greater, greater_equal, hypot, imag, invert, isfinite, isinf, isnan, less,
+    less_equal, log, left_shift, log1p, log2, log10, logical_and, logical_not, logical_or, logical_xor, maximum,
+    minimum, mod, multiply, negative, not_equal, positive, power, real, reciprocal, remainder, right_shift,
+    rint, sign, sin, sinh, sqrt, square, subtract, tan, tanh, true_divide, trunc, where,
 )
 from npgpu._elementwise import add
 from npgpu._reduce import (all, amax, amin, any, argmax, argmin, count_nonzero, cumprod, cumsum, max, mean, min,
@@ -40,8 +40,8 @@ from npgpu._reduce import (all, amax, amin, any, argmax, argmin, count_nonzero, 
                            prod, std, sum, var)
 from npgpu._stencil import diffusion, laplacian
 from npgpu._sorting import argpartition, argsort, lexsort, partition, sort
-from npgpu._indexing import (argwhere, compress, extract, flatnonzero, nonzero, put, put_along_axis, searchsorted,
-                             take, take_along_axis)
+from npgpu._indexing import (argwhere, choose, compress, extract, flatnonzero, nonzero, put, put_along_axis,
+                             searchsorted, take, take_along_axis)
 from npgpu._launch import LaunchIndices, check_geometry, launch_indices
 from npgpu import profiler
 from npgpu import random
@@ -75,8 +75,9 @@ __all__ = [
     "use_backend", "zeros",
     "diffusion", "laplacian",
     # elementwise
-    "abs", "absolute", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "astype", "axpy", "bitwise_and", "bitwise_not",
-    "bitwise_or", "bitwise_xor", "cbrt", "ceil", "clip", "conj", "conjugate", "cos", "cosh", "divide", "equal",
+    "abs", "absolute", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "astype", "axpy",
+    "bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor", "cbrt", "ceil", "clip", "conj", "conjugate", "cos",
+    "cosh", "divide", "equal",
     "exp", "exp2", "expm1", "floor", "floor_divide", "greater", "greater_equal", "hypot", "imag", "invert",
     "isfinite", "isinf", "isnan", "left_shift", "less", "less_equal", "log", "log1p", "log2", "log10", "logical_and",
     "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "mod", "multiply", "negative",
@@ -89,8 +90,8 @@ __all__ = [
     "nanargmax", "nanargmin", "nanmax", "nanmean", "nanmin", "nanprod", "nanstd", "nansum", "nanvar", "norm",
     "prod", "std", "sum", "var",
     "argpartition", "argsort", "lexsort", "partition", "sort",
-    "argwhere", "compress", "extract", "flatnonzero", "nonzero", "put", "put_along_axis", "searchsorted", "take",
-    "take_along_axis",
+    "argwhere", "choose", "compress", "extract", "flatnonzero", "nonzero", "put", "put_along_axis",
+    "searchsorted", "take", "take_along_axis",
 ]
 # The Array API standard's (and NumPy 2's) names of ufuncs npgpu already has under NumPy 1's names.
 acos, asin, atan, atan2, pow, bitwise_invert = arccos, arcsin, arctan, arctan2, power, invert

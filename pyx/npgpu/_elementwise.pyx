@@ -615,6 +615,6 @@ def imag(x):
 
 UFUNCS = ("add subtract multiply true_divide floor_divide remainder power maximum minimum hypot arctan2 "
           "equal not_equal less less_equal greater greater_equal logical_and logical_or logical_xor "
-          "bitwise_and bitwise_or bitwise_xor left_shift right_shift negative positive absolute sign square reciprocal sqrt cbrt exp "
-          "expm1 exp2 log log1p log2 log10 sin cos tan arcsin arccos arctan sinh cosh tanh arcsinh arccosh arctanh floor ceil trunc "
-          "rint isnan isinf isfinite logical_not invert conjugate").split()
+          "bitwise_and bitwise_or bitwise_xor left_shift right_shift negative positive absolute sign square "
+          "reciprocal sqrt cbrt exp expm1 exp2 log log1p log2 log10 sin cos tan arcsin arccos arctan sinh cosh tanh "
+          "arcsinh arccosh arctanh floor ceil trunc rint isnan isinf isfinite logical_not invert conjugate").split()

@@ -511,5 +511,35 @@ def extract(condition, arr):
     return _back(_gather(flat, 0, _contiguous(hit)), numpy_out)
 
 
+def choose(a, choices, out=None, mode="raise"):
+    """Elementwise pick from `choices` by the integer array `a` (choices[a[i]][i], all broadcast together), as
+    numpy.choose; ``mode`` 'raise', 'wrap' or 'clip' for values outside [0, len(choices))."""
+    x, numpy_out = _as_device_array(a)
+    if isinstance(choices, Array):
+        choices = [choices[i] for i in range(choices.shape[0])]
+    cs = [c if isinstance(c, Array) else _array.asarray(np.asarray(c), device=x.device) for c in choices]
+    if not cs:
+        raise ValueError("0-length sequence.")
+    from npgpu import _manipulation, _elementwise
+    n = len(cs)
+    idx = _index_array(x, x.device)
+    if mode == "wrap":
+        idx = idx % n
+    elif mode == "clip":
+        idx = _elementwise.clip(idx, 0, n - 1)
+    elif mode != "raise":
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+    elif idx.size and (int(idx.min()) < 0 or int(idx.max()) >= n):
+        raise ValueError("invalid entry in choice array")
+    shape = np.broadcast_shapes(tuple(idx.shape), *[tuple(c.shape) for c in cs])
+    dt = np.result_type(*[c.dtype for c in cs])
+    stacked = _manipulation.stack([_array.broadcast_to(c.astype(dt, copy=False), shape) for c in cs])
+    picked = take_along_axis(stacked, _array.broadcast_to(idx, shape)[None], axis=0)[0]
+    if out is not None:
+        out[...] = picked
+        return out
+    return _back(_contiguous(picked), numpy_out)
+
+
 _array._register_op("getitem_advanced", getitem)
 _array._register_op("setitem_advanced", setitem)
