@@ -1,6 +1,6 @@
 // CUDA implementation of the creation functions: arange's fill, a write-only stream. Each thread writes
-// whole 16-byte vectors (a scalar store per element left the stores at half of the write bandwidth), with
-// 64-bit grid-stride indexing; a misaligned output, or the tail, one element at a time.
+// whole 16-byte vectors (scalar stores do not reach the write bandwidth), with 64-bit grid-stride
+// indexing; a misaligned output, or the tail, one element at a time.
 #include <cuda_runtime.h>
 
 #include <algorithm>

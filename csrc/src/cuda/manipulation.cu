@@ -1,8 +1,8 @@
 // CUDA implementation of the manipulation functions: copy_batch as one kernel over all the pairs, in chunks
 // of 32 KiB, a block per chunk, 16-byte loads and stores where both sides are 16-byte aligned. The pairs'
-// addresses travel in the kernel's parameters (no upload), up to kBatch pairs a launch.
-// Why not cub::DeviceMemcpy::Batched: for 8 buffers of 32 MiB it measured 79% of a device copy on an H100
-// (cudaMemcpyAsync per buffer: 88%); it is built for many small buffers.
+// addresses travel in the kernel's parameters (no upload), up to kBatch pairs a launch. Not
+// cub::DeviceMemcpy::Batched: it is built for many small buffers and is slower on a few large ones (the
+// figures: docs/performance-notes.md).
 #include <cuda_runtime.h>
 
 #include <algorithm>
