@@ -37,6 +37,21 @@ void raise_bad_index(std::int64_t bad, std::int64_t axis_len) {
                      std::to_string(axis_len));
 }
 
+// Runs the backend of `data`'s device (each returns the first bad index or kNoBadIndex) and raises for a bad
+// index; any index into an empty axis is bad, as NumPy's.
+template <class OnHost, class OnGpu>
+void run_indexed(const ArrayView& data, std::int64_t axis_len, OnHost&& on_host, OnGpu&& on_gpu) {
+  if (axis_len == 0) raise_bad_index(0, 0);
+  std::int64_t bad;
+  if (data.on_host()) {
+    bad = on_host();
+  } else {
+    set_current_device(data.device);
+    bad = on_gpu();
+  }
+  raise_bad_index(bad, axis_len);
+}
+
 }  // namespace
 
 std::int64_t nonzero_positions(const ArrayView& flags, const ArrayView& out, StreamHandle stream) {
@@ -55,15 +70,8 @@ void take(const ArrayView& src, std::int64_t outer, std::int64_t axis_len, std::
   check_gather("take", src, outer, axis_len, inner, index, out);
   require(!out.readonly, "take: the output is read-only");
   if (out.size() == 0) return;
-  if (axis_len == 0) raise_bad_index(0, 0);  // NumPy: indexing an empty axis with anything
-  std::int64_t bad;
-  if (src.on_host()) {
-    bad = host::take(src, outer, axis_len, inner, index, out, stream);
-  } else {
-    set_current_device(src.device);
-    bad = cuda::take(src, outer, axis_len, inner, index, out, stream);
-  }
-  raise_bad_index(bad, axis_len);
+  run_indexed(src, axis_len, [&] { return host::take(src, outer, axis_len, inner, index, out, stream); },
+              [&] { return cuda::take(src, outer, axis_len, inner, index, out, stream); });
 }
 
 void put(const ArrayView& dst, std::int64_t outer, std::int64_t axis_len, std::int64_t inner,
@@ -71,15 +79,8 @@ void put(const ArrayView& dst, std::int64_t outer, std::int64_t axis_len, std::i
   check_gather("put", dst, outer, axis_len, inner, index, values);
   require(!dst.readonly, "put: the destination is read-only");
   if (values.size() == 0) return;
-  if (axis_len == 0) raise_bad_index(0, 0);
-  std::int64_t bad;
-  if (dst.on_host()) {
-    bad = host::put(dst, outer, axis_len, inner, index, values, stream);
-  } else {
-    set_current_device(dst.device);
-    bad = cuda::put(dst, outer, axis_len, inner, index, values, stream);
-  }
-  raise_bad_index(bad, axis_len);
+  run_indexed(dst, axis_len, [&] { return host::put(dst, outer, axis_len, inner, index, values, stream); },
+              [&] { return cuda::put(dst, outer, axis_len, inner, index, values, stream); });
 }
 
 }  // namespace npgpu
