@@ -234,8 +234,9 @@ def getitem(Array x, key):
 
 
 def setitem(Array x, key, value):
-    """x[key] = value for keys with index arrays or masks, `value` broadcast to x[key]'s shape: the flat
-    positions of x[key] (the same indexing applied to positions) receive the values in one scatter."""
+    """x[key] = value for keys with index arrays or masks, `value` broadcast to x[key]'s shape, in one
+    scatter: a full-shape mask = scalar is one where, a lone index array or full-shape mask scatters into x
+    directly, other keys find their flat positions by indexing the positions array."""
     if x.view.readonly:
         raise ValueError("assignment destination is read-only")
     entries = key if isinstance(key, tuple) else (key,)
@@ -246,6 +247,22 @@ def setitem(Array x, key, value):
         m = entries[0] if isinstance(entries[0], Array) else _array.asarray(entries[0], device=x.device)
         _elementwise.where(m, np.asarray(value).astype(x.dtype)[()], x, out=x)
         return
+    if len(entries) == 1 and x.view.is_c_contiguous() and x.ndim:
+        k = entries[0]
+        is_mask = isinstance(k, (Array, np.ndarray)) and k.dtype == np.bool_
+        if is_mask and tuple(k.shape) == tuple(x.shape):  # x[mask] = values: scatter at the mask's positions
+            m = k if isinstance(k, Array) else _array.asarray(k, device=x.device)
+            pos = positions(m)
+            _scatter(x.reshape(-1), 0, pos, _values_for(x, value, (pos.size,)))
+            return
+        if isinstance(k, (Array, np.ndarray, list)) and not is_mask and np.asarray(k).dtype != np.bool_:
+            idx = _index_array(k, x.device)  # x[idx] = values: one scatter along the first axis
+            try:
+                _scatter(x, 0, idx, value)
+            except IndexError as e:
+                raise IndexError(str(e).replace("for axis with", "for axis 0 with")) from None
+            return
+    # Other keys: the flat positions of x[key] (the same indexing applied to positions) receive the values.
     from npgpu import _creation
     where = getitem(_creation.arange(x.size, dtype=_INT64, device=x.device).reshape(x.shape), key)
     if where.size == 0:
