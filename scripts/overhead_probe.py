@@ -27,3 +27,25 @@ print(f"empty(1024)           {per_call(lambda: npgpu.empty(1024, np.float32)):.
 print(f"add(a, b, out=c)      {per_call(lambda: npgpu.add(a, b, out=c)):.2f} us")
 print(f"add(a, b)             {per_call(lambda: npgpu.add(a, b)):.2f} us")
 print(f"a + b                 {per_call(lambda: a + b):.2f} us")
+
+# Creation of a small array: where ones(1024)'s host time goes, and whether a long loop measures the
+# GPU's drain rate instead (the launch queue holds about a thousand launches).
+from npgpu import _array  # noqa: E402
+
+for calls in (200, 2000):
+    print(f"-- {calls} back-to-back calls")
+    print(f"empty(1024) f32       {per_call(lambda: npgpu.empty(1024, np.float32), calls):.2f} us")
+    print(f"zeros(1024) f32       {per_call(lambda: npgpu.zeros(1024, np.float32), calls):.2f} us")
+    print(f"_array.full f32 1     {per_call(lambda: _array.full(1024, 1, np.float32), calls):.2f} us")
+    print(f"ones(1024) f32        {per_call(lambda: npgpu.ones(1024, dtype=np.float32), calls):.2f} us")
+    print(f"ones(1024) f64        {per_call(lambda: npgpu.ones(1024), calls):.2f} us")
+    try:
+        import cupy as cp
+        print(f"cupy.ones f32         {per_call(lambda: cp.ones(1024, dtype=cp.float32), calls):.2f} us")
+    except ImportError:
+        pass
+    try:
+        import torch
+        print(f"torch.ones f32        {per_call(lambda: torch.ones(1024, dtype=torch.float32, device='cuda'), calls):.2f} us")
+    except ImportError:
+        pass
