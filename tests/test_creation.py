@@ -267,3 +267,22 @@ def test_full_values_that_compare_equal_keep_their_bits(array_device):
     assert npgpu.full(2, 7, dtype=np.int8, device=array_device).get().tobytes() == np.full(2, 7, np.int8).tobytes()
     with pytest.raises(ValueError, match="scalar"):
         npgpu.full(2, [1, 2], device=array_device)
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int16", "float16", "float32", "int64", "float64", "complex64",
+                                   "complex128"])
+@pytest.mark.parametrize("n", [1, 7, 1024, 65536, 65537, (1 << 20) + 3])
+def test_full_over_recycled_memory(array_device, dtype, n):
+    # Patterns whose bytes, 16-bit or 32-bit halves differ (each fill route), written over a block that held
+    # other bytes: every element, and nothing but them, takes the value.
+    value = {"c": complex(1.5, -2.25), "f": -1.25, "i": -3, "u": 0xAB}[np.dtype(dtype).kind]
+    poison = npgpu.full(n + 3, 0x5A, dtype=np.uint8, device=array_device)
+    del poison
+    got = npgpu.full(n, value, dtype=dtype, device=array_device)
+    whole = npgpu.full(n + 16, 9, dtype=dtype, device=array_device)
+    whole[3:n + 3] = value
+    want = np.full(n, value, dtype=dtype)
+    assert got.get().tobytes() == want.tobytes()
+    w = np.full(n + 16, 9, dtype=dtype)
+    w[3:n + 3] = value
+    assert whole.get().tobytes() == w.tobytes()

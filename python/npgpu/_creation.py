@@ -173,7 +173,7 @@ def _linspace_arrays(start, stop, num, div, calc, device):
 
 def ones(shape, dtype=None, *, device=None):
     """A new array of ones of `shape` (float64 by default) on `device`, as numpy.ones."""
-    return _array.full(shape, 1, dtype=np.float64 if dtype is None else dtype, device=device)
+    return _array.full(shape, 1, np.float64 if dtype is None else dtype, device)
 
 
 def eye(n_rows, n_cols=None, /, k=0, dtype=None, *, device=None):

@@ -1,4 +1,5 @@
 // Filling device memory with a repeated value (zeros, full).
+#include <cuda.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -31,6 +32,76 @@ void launch_fill(void* dst, std::int64_t count, const void* pattern, cudaStream_
                       static_cast<W*>(dst), count, v);
 }
 
+// The driver's word memsets (cuMemsetD16/D32Async, cuMemsetD2D32Async), reached through the runtime's
+// entry-point query so that libnpgpu does not link libcuda. A memset is queued in about half the host time of
+// a kernel launch, and a small array's creation costs little more than that.
+using MemsetD16Fn = CUresult (*)(CUdeviceptr, unsigned short, size_t, CUstream);
+using MemsetD32Fn = CUresult (*)(CUdeviceptr, unsigned int, size_t, CUstream);
+using MemsetD2D32Fn = CUresult (*)(CUdeviceptr, size_t, unsigned int, size_t, size_t, CUstream);
+
+template <class Fn>
+Fn driver_entry(const char* name) {
+  void* p = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+#if CUDART_VERSION >= 12050
+  const cudaError_t err = cudaGetDriverEntryPointByVersion(name, &p, 12000, cudaEnableDefault, &found);
+#else
+  const cudaError_t err = cudaGetDriverEntryPoint(name, &p, cudaEnableDefault, &found);
+#endif
+  if (err != cudaSuccess || found != cudaDriverEntryPointSuccess) {
+    cudaGetLastError();
+    return nullptr;
+  }
+  return reinterpret_cast<Fn>(p);
+}
+
+struct DriverMemsets {
+  MemsetD16Fn d16 = driver_entry<MemsetD16Fn>("cuMemsetD16Async");
+  MemsetD32Fn d32 = driver_entry<MemsetD32Fn>("cuMemsetD32Async");
+  MemsetD2D32Fn d2d32 = driver_entry<MemsetD2D32Fn>("cuMemsetD2D32Async");
+};
+
+const DriverMemsets& driver_memsets() {
+  static const DriverMemsets m;
+  return m;
+}
+
+// Above this many 8-byte elements the fill kernel's full-width stores beat two strided memsets.
+constexpr std::int64_t kStridedMemsetMax = 1 << 16;
+
+// Fills with the driver's memsets where the pattern is a repeated 16- or 32-bit word (or, for small arrays,
+// an 8-byte pattern as two strided 32-bit memsets). False when none applies or the driver refused.
+bool fill_with_memset(void* dst, std::int64_t count, const unsigned char* p, int pattern_size, cudaStream_t s) {
+  const DriverMemsets& m = driver_memsets();
+  const auto ptr = reinterpret_cast<CUdeviceptr>(dst);
+  const auto stream = reinterpret_cast<CUstream>(s);
+  const std::int64_t nbytes = count * pattern_size;
+  auto repeats = [&](int word) {
+    for (int i = word; i < pattern_size; ++i)
+      if (p[i] != p[i - word]) return false;
+    return true;
+  };
+  if (pattern_size >= 4 && repeats(4) && m.d32 != nullptr) {
+    std::uint32_t w;
+    std::memcpy(&w, p, 4);
+    return m.d32(ptr, w, static_cast<size_t>(nbytes / 4), stream) == CUDA_SUCCESS;
+  }
+  if (pattern_size >= 2 && repeats(2) && m.d16 != nullptr) {
+    std::uint16_t w;
+    std::memcpy(&w, p, 2);
+    return m.d16(ptr, w, static_cast<size_t>(nbytes / 2), stream) == CUDA_SUCCESS;
+  }
+  if (pattern_size == 8 && count <= kStridedMemsetMax && m.d2d32 != nullptr) {
+    std::uint32_t lo, hi;
+    std::memcpy(&lo, p, 4);
+    std::memcpy(&hi, p + 4, 4);
+    // Rows of one 32-bit word, 8 bytes apart: the low words, then the high words.
+    return m.d2d32(ptr, 8, lo, 1, static_cast<size_t>(count), stream) == CUDA_SUCCESS &&
+           m.d2d32(ptr + 4, 8, hi, 1, static_cast<size_t>(count), stream) == CUDA_SUCCESS;
+  }
+  return false;
+}
+
 }  // namespace
 
 void fill_pattern(void* dst, std::int64_t count, const void* pattern, int pattern_size, StreamHandle stream) {
@@ -43,6 +114,8 @@ void fill_pattern(void* dst, std::int64_t count, const void* pattern, int patter
     NPGPU_CUDA_TRY(cudaMemsetAsync(dst, p[0], static_cast<size_t>(count) * pattern_size, s));
     return;
   }
+  if (fill_with_memset(dst, count, p, pattern_size, s)) return;
+  cudaGetLastError();
   switch (pattern_size) {
     case 2: return launch_fill<std::uint16_t>(dst, count, pattern, s);
     case 4: return launch_fill<std::uint32_t>(dst, count, pattern, s);
