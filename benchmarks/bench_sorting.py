@@ -108,6 +108,26 @@ def bench_gather_mask(repeat):
 
     res.append(Result("mask set x[m] = 0 2^26 float32", ms, "ms", target=0.25, higher_is_better=False,
                       anchors=_anchors(cp_set, t_set, repeat)))
+    # scatter-add (the gather's setup: 2^26 random indices into 2^26 float32), checked on a small case
+    idx_small = np.random.default_rng(11).integers(0, 1 << 10, 1 << 16)
+    acc = npgpu.zeros(1 << 10, np.int64)
+    npgpu.add.at(acc, npgpu.asarray(idx_small), 1)
+    _check("add.at", acc.get(), np.bincount(idx_small, minlength=1 << 10))
+    target = npgpu.asarray(_rand(N, 12))
+    sidx = npgpu.asarray(np.random.default_rng(13).integers(0, N, N))
+    ms = gpu_time_ms(lambda: npgpu.add.at(target, sidx, 1), repeat)
+
+    def cp_add_at(cp):
+        x, i = cp.asarray(_rand(N, 12)), cp.asarray(sidx.get())
+        return lambda: cp.add.at(x, i, 1)
+
+    def t_add_at(t):
+        x, i = t.from_numpy(_rand(N, 12)).cuda(), t.from_numpy(sidx.get()).cuda()
+        ones = t.ones(N, dtype=t.float32, device="cuda")
+        return lambda: x.index_add_(0, i, ones)
+
+    res.append(Result("scatter-add add.at(x, idx, 1): 2^26 int64 indices into 2^26 float32", ms, "ms", target=4.0,
+                      higher_is_better=False, anchors=_anchors(cp_add_at, t_add_at, repeat)))
     return res
 
 

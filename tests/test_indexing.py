@@ -273,3 +273,101 @@ def test_choose(random_array):
         npgpu.choose(npgpu.asarray(a + 1), dch)
     ints = [np.arange(6, dtype=np.int16), np.full(6, 100, dtype=np.int64)]
     _same(npgpu.choose(npgpu.asarray(a[0] % 2), [npgpu.asarray(c) for c in ints]), np.choose(a[0] % 2, ints))
+
+
+# ------------------------------------------------------------------------------------------ add.at (ufunc.at)
+
+AT_DTYPES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float16",
+             "float32", "float64", "complex64", "complex128"]
+
+
+def _at_close(got, want):
+    g = got.get()
+    assert g.dtype == want.dtype and g.shape == want.shape
+    if want.dtype.kind in "fc":  # atomics add in any order: the last bits may differ from NumPy's order
+        tol = {2: 1e-2, 4: 1e-5, 8: 1e-12, 16: 1e-12}[want.dtype.itemsize]
+        np.testing.assert_allclose(g, want, rtol=tol, atol=tol * np.abs(want).max())
+    else:
+        np.testing.assert_array_equal(g, want)
+
+
+@pytest.mark.parametrize("dtype", AT_DTYPES)
+def test_add_at_heavy_repetition_like_numpy(random_array, rng, dtype):
+    # 20000 additions into 37 slots, some indices negative: integer sums wrap exactly as NumPy's
+    a = random_array((37,), dtype)
+    idx = rng.integers(-37, 37, 20000)
+    b = random_array((20000,), dtype)
+    want = a.copy()
+    np.add.at(want, idx, b)
+    x = npgpu.asarray(a.copy())  # (an Array on the host device shares its NumPy input's memory)
+    npgpu.add.at(x, npgpu.asarray(idx), npgpu.asarray(b))
+    _at_close(x, want)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float32", "complex128", "uint8"])
+@pytest.mark.parametrize("key", [lambda: np.array([1, 1, 0, -1]),
+                                 lambda: (slice(None), np.array([0, 0, 3])),
+                                 lambda: (np.array([[0, 2], [2, 2]]), 1),
+                                 lambda: (slice(1, None, 2), slice(None, None, -1)),
+                                 lambda: np.array([True, False, True, True])])
+def test_add_at_keys_and_broadcast_values(random_array, dtype, key):
+    a = random_array((4, 5), dtype)
+    want = a.copy()
+    sel = want[key()].shape
+    for b in (random_array(sel, dtype), random_array(sel[-1:], dtype), 3):
+        x = npgpu.asarray(a.copy())
+        npgpu.add.at(x, key(), b if np.ndim(b) == 0 else npgpu.asarray(b))
+        want = a.copy()
+        np.add.at(want, key(), b)
+        _at_close(x, want)
+
+
+def test_add_at_scalar_and_subtract(rng):
+    a = rng.integers(-5, 5, 1000).astype(np.int64)
+    idx = rng.integers(0, 1000, 50000)
+    x = npgpu.asarray(a.copy())
+    npgpu.add.at(x, idx, 1)  # NumPy indices and a Python scalar
+    npgpu.subtract.at(x, idx[:777], np.int64(3))
+    want = a.copy()
+    np.add.at(want, idx, 1)
+    np.subtract.at(want, idx[:777], np.int64(3))
+    np.testing.assert_array_equal(x.get(), want)
+
+
+def test_add_at_mixed_dtypes_and_views(rng):
+    # a float64 value into float32 a; a non-contiguous view of a larger array (only the view changes)
+    a = rng.standard_normal((6, 8)).astype(np.float32)
+    idx = np.array([0, 2, 2, 3])
+    b = rng.standard_normal(4)
+    x = npgpu.asarray(a.copy())
+    npgpu.add.at(x[:, ::2], (1, idx), npgpu.asarray(b))
+    want = a.copy()
+    np.add.at(want[:, ::2], (1, idx), b)
+    np.testing.assert_allclose(x.get(), want, rtol=1e-6)
+    # a NumPy array is updated in place by NumPy itself
+    h = a.copy()
+    npgpu.add.at(h, idx, 1.0)
+    np.add.at(want := a.copy(), idx, 1.0)
+    np.testing.assert_array_equal(h, want)
+
+
+def test_add_at_errors_leave_the_array_unchanged(random_array):
+    a = random_array((5,), np.float64)
+    x = npgpu.asarray(a.copy())
+    with pytest.raises(IndexError, match="index 5 is out of bounds for axis 0 with size 5"):
+        npgpu.add.at(x, npgpu.asarray(np.array([0, 1, 5])), 1.0)
+    with pytest.raises(IndexError):
+        npgpu.add.at(x, [-6], 1.0)
+    np.testing.assert_array_equal(x.get(), a)
+    with pytest.raises(ValueError):
+        npgpu.add.at(x, [0, 1], npgpu.asarray(np.ones(3)))  # values do not broadcast
+    with pytest.raises(TypeError, match="boolean subtract"):
+        npgpu.subtract.at(npgpu.asarray(np.array([True, False])), [0], True)
+    with pytest.raises(IndexError):
+        npgpu.add.at(x, npgpu.asarray(np.array([0.5])), 1.0)
+    ro = npgpu.broadcast_to(x, (2, 5))
+    with pytest.raises(ValueError, match="read-only"):
+        npgpu.add.at(ro, [0], 1.0)
+    with pytest.raises(TypeError, match="npgpu.Array or a numpy.ndarray"):
+        npgpu.add.at([1.0, 2.0], [0], 1.0)
+    np.testing.assert_array_equal(x.get(), a)

@@ -1,4 +1,4 @@
-// Argument checks and dispatch of the indexing family (nonzero_positions, take, put).
+// Argument checks and dispatch of the indexing family (nonzero_positions, take, put, scatter_add).
 #include "npgpu/indexing.hpp"
 
 #include <string>
@@ -81,6 +81,25 @@ void put(const ArrayView& dst, std::int64_t outer, std::int64_t axis_len, std::i
   if (values.size() == 0) return;
   run_indexed(dst, axis_len, [&] { return host::put(dst, outer, axis_len, inner, index, values, stream); },
               [&] { return cuda::put(dst, outer, axis_len, inner, index, values, stream); });
+}
+
+void scatter_add(const ArrayView& dst, std::int64_t outer, std::int64_t axis_len, std::int64_t inner,
+                 const ArrayView& index, const ArrayView& values, StreamHandle stream) {
+  const bool broadcast = values.size() == 1;
+  require(outer >= 0 && axis_len >= 0 && inner >= 0, "scatter_add: negative extent");
+  require(dst.is_c_contiguous() && values.is_c_contiguous() && index.is_c_contiguous(),
+          "scatter_add: arrays must be C-contiguous");
+  require(index.dtype == DType::Int64, "scatter_add: the index array must be int64, got " + index.describe());
+  require(dst.dtype == values.dtype, "scatter_add: dst and values dtypes differ");
+  require(dst.size() == outer * axis_len * inner,
+          "scatter_add: " + dst.describe() + " is not [outer, axis_len, inner]");
+  require(broadcast || values.size() == outer * index.size() * inner,
+          "scatter_add: " + values.describe() + " holds neither one element nor [outer, index size, inner]");
+  require(dst.device == values.device && dst.device == index.device, "scatter_add: arrays on different devices");
+  require(!dst.readonly, "scatter_add: the destination is read-only");
+  if (outer * index.size() * inner == 0) return;
+  run_indexed(dst, axis_len, [&] { return host::scatter_add(dst, outer, axis_len, inner, index, values, stream); },
+              [&] { return cuda::scatter_add(dst, outer, axis_len, inner, index, values, stream); });
 }
 
 }  // namespace npgpu

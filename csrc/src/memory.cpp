@@ -83,7 +83,8 @@ DeviceBuffer::DeviceBuffer(std::int64_t nbytes, int device, StreamHandle stream)
   set_current_device(device);
   if (nbytes == 0) return;
   detail::stream_retain(stream);  // released in the destructor
-  std::int64_t request = nbytes;
+  // whole words: sub-word atomics (scatter_add) touch the 32-bit word that holds the last byte
+  std::int64_t request = (nbytes + 15) / 16 * 16;
   if (nbytes <= kSmallBlockMax) {
     request = size_class(nbytes);
     SmallBlockCache& c = small_cache();

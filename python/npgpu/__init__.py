@@ -40,8 +40,12 @@ from npgpu._reduce import (all, amax, amin, any, argmax, argmin, count_nonzero, 
                            prod, std, sum, var)
 from npgpu._stencil import diffusion, laplacian
 from npgpu._sorting import argpartition, argsort, lexsort, partition, sort
+from npgpu import _indexing
 from npgpu._indexing import (argwhere, choose, compress, extract, flatnonzero, nonzero, put, put_along_axis,
                              searchsorted, take, take_along_axis)
+# NumPy's ufunc.at for the additive ufuncs (scatter-add); add and subtract stay plain functions, quick to call.
+add.at = _indexing.add_at
+subtract.at = _indexing.subtract_at
 from npgpu._launch import LaunchIndices, check_geometry, launch_indices
 from npgpu import profiler
 from npgpu import random

@@ -1,7 +1,7 @@
 # cython: language_level=3
 """Indexing with data, on npgpu.Arrays of either device and on NumPy inputs: integer-array and boolean-mask
 indexing (``x[idx]``, ``x[mask]``, ``x[idx, 2:5]``, ``x[:, mask]``, their assignments), ``take``,
-``take_along_axis``, ``put``, ``nonzero``, ``flatnonzero``, ``argwhere``, ``where(condition)`` and
+``take_along_axis``, ``put``, ``add.at`` / ``subtract.at`` (scatter-add), ``nonzero``, ``flatnonzero``, ``argwhere``, ``where(condition)`` and
 ``searchsorted``, with NumPy's rules and errors.
 
 Everything reduces to the library's gather (npgpu::take), scatter (npgpu::put), mask compaction
@@ -19,7 +19,7 @@ from libc.stdint cimport int64_t
 from npgpu._array cimport Array, new_array
 from npgpu._runtime cimport use_cuda_for_host_data
 from npgpu.lib.indexing cimport (nonzero_positions as c_nonzero_positions, put as c_put,
-                                 search_sorted as c_search_sorted, take as c_take)
+                                 scatter_add as c_scatter_add, search_sorted as c_search_sorted, take as c_take)
 from npgpu import _array
 
 _INT64 = np.dtype(np.int64)
@@ -272,6 +272,82 @@ def setitem(Array x, key, value):
     _scatter(target, 0, where.reshape(-1), _values_for(x, value, where.shape).reshape(-1))
     if not x.view.is_c_contiguous():
         x[...] = target.reshape(x.shape)
+
+
+# ------------------------------------------------------------------------------------------- add.at (ufunc.at)
+
+def ufunc_at(name, a, indices, b):
+    """NumPy's ``ufunc.at`` for add and subtract: ``a[indices] += b`` (or ``-= b``) unbuffered, so repeated
+    indices accumulate; `a` an npgpu.Array (or a NumPy array, updated by NumPy itself), `indices` anything
+    that indexes `a`, `b` broadcast to a[indices]'s shape. On a GPU the additions are atomic: integer results
+    equal NumPy's exactly, floating ones up to the order of the additions. Waits for the device (the index
+    check)."""
+    if not isinstance(a, Array):
+        if isinstance(a, np.ndarray):
+            return getattr(np, name).at(a, indices, b)
+        raise TypeError(f"{name}.at: a must be an npgpu.Array or a numpy.ndarray, not {type(a).__name__}")
+    cdef Array x = <Array>a
+    if x.view.readonly:
+        raise ValueError("output array is read-only")
+    if b is None:
+        raise TypeError(f"{name}.at: second operand needed for ufunc")
+    bv = b if isinstance(b, Array) else np.asarray(b)
+    if name == "subtract" and (x.dtype == np.bool_ or bv.dtype == np.bool_):
+        raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
+                        "operator, or the logical_xor function instead.")
+    if not isinstance(b, Array) and bv.ndim == 0 and type(b) in (bool, int, float, complex):
+        work = x.dtype  # a Python scalar takes a's dtype (NEP 50), wrapping as NumPy's add.at does
+    else:
+        work = np.result_type(x.dtype, bv.dtype)
+    # The flat positions of a[indices]: a lone integer index array (along the first axis) is used as it is;
+    # any other key indexes the array of positions.
+    entries = indices if isinstance(indices, tuple) else (indices,)
+    k = entries[0]
+    lone_index = len(entries) == 1 and x.ndim and isinstance(k, (Array, np.ndarray, list))
+    if lone_index:
+        lone_index = (k.dtype if isinstance(k, Array) else np.asarray(k).dtype) != np.bool_
+    if lone_index:
+        idx = _index_array(k, x.device)
+        axis_len, inner = x.shape[0], math.prod(x.shape[1:])
+        sel_shape = tuple(idx.shape) + tuple(x.shape[1:])
+    else:
+        from npgpu import _creation
+        idx = _index_array(_creation.arange(x.size, dtype=_INT64, device=x.device).reshape(x.shape)[indices],
+                           x.device)
+        axis_len, inner = x.size, 1
+        sel_shape = tuple(idx.shape)
+    cdef Array v = bv if isinstance(bv, Array) else _array.asarray(bv, device=x.device)
+    if v.dtype != work:
+        v = v.astype(work)
+    if name == "subtract":
+        from npgpu import _elementwise
+        v = _elementwise.negative(v)
+    v = _array.broadcast_to(v, sel_shape)  # NumPy's error for values that do not fit a[indices]
+    # one value is added everywhere without being repeated in memory
+    v = v.reshape(-1)[:1].copy() if v.size == 1 else _contiguous(v)
+    cdef Array target = x if (x.view.is_c_contiguous() and work == x.dtype) else x.astype(work)
+    cdef Array index = _contiguous(idx.reshape(-1))
+    cdef int64_t outer = 1, n = axis_len, i = inner
+    try:
+        with nogil:
+            c_scatter_add(target.view, outer, n, i, index.view, v.view, target.stream)
+    except IndexError as e:
+        raise IndexError(str(e).replace("for axis with", "for axis 0 with")) from None
+    if target is not x:
+        x[...] = target
+    return None
+
+
+def add_at(a, indices, b=None):
+    """``npgpu.add.at(a, indices, b)``: ``a[indices] += b`` with repeated indices accumulating, as
+    numpy.add.at (see ufunc_at)."""
+    return ufunc_at("add", a, indices, b)
+
+
+def subtract_at(a, indices, b=None):
+    """``npgpu.subtract.at(a, indices, b)``: ``a[indices] -= b`` with repeated indices accumulating, as
+    numpy.subtract.at (see ufunc_at)."""
+    return ufunc_at("subtract", a, indices, b)
 
 
 # ------------------------------------------------------------------------------------------------ take/put

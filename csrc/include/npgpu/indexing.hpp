@@ -27,4 +27,13 @@ NPGPU_API void take(const ArrayView& src, std::int64_t outer, std::int64_t axis_
 NPGPU_API void put(const ArrayView& dst, std::int64_t outer, std::int64_t axis_len, std::int64_t inner,
                    const ArrayView& index, const ArrayView& values, StreamHandle stream);
 
+// Scatter-add along an axis, NumPy's add.at: dst[o, index[j], i] += values[o, j, i] for every j, repeated
+// indices accumulating (`values` C-contiguous [outer, m, inner] of dst's dtype, or one element added
+// everywhere). bool adds as logical or; float16/bfloat16 round each sum as NumPy's float16 add does. On a GPU
+// the additions are atomic and their order is unspecified: integer sums are exact (wrapping), floating sums
+// may differ from NumPy's sequential order in the last bits. Every index is checked before anything is
+// written; errors and waiting as put.
+NPGPU_API void scatter_add(const ArrayView& dst, std::int64_t outer, std::int64_t axis_len, std::int64_t inner,
+                           const ArrayView& index, const ArrayView& values, StreamHandle stream);
+
 }  // namespace npgpu

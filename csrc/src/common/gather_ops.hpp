@@ -1,7 +1,8 @@
 #pragma once
 // Internal: pieces shared by the host and CUDA gathers and scatters: elements moved as opaque words of their
-// item size, and the wrap of a negative index.
+// item size, the wrap of a negative index, and scatter-add's sum.
 #include <cstdint>
+#include <type_traits>
 
 #include "common/complex.hpp"
 #include "common/half.hpp"
@@ -40,6 +41,22 @@ NPGPU_HD bool is_nonzero(T v) {
 NPGPU_HD std::int64_t wrap_index(std::int64_t i, std::int64_t n) {
   if (i < 0) i += n;
   return i >= 0 && i < n ? i : -1;
+}
+
+// a + b as NumPy's add.at adds one value: bool as logical or, float16/bfloat16 summed in float32 and rounded
+// once, integers wrapping (in unsigned arithmetic, where signed overflow would be undefined).
+template <class T>
+NPGPU_HD T scatter_sum(T a, T b) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return a || b;
+  } else if constexpr (is_half<T>::value) {
+    return T(static_cast<double>(static_cast<float>(a) + static_cast<float>(b)));
+  } else if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
+  } else {
+    return a + b;
+  }
 }
 
 }  // namespace npgpu::detail

@@ -1,6 +1,6 @@
 #pragma once
 // Internal: the CUDA and host implementations of the indexing family (csrc/src/indexing.cpp checks the
-// arguments and dispatches). take/put return the first out-of-range index found, or `kNoBadIndex`.
+// arguments and dispatches). take/put/scatter_add return the first out-of-range index found, or `kNoBadIndex`.
 #include <cstdint>
 #include <limits>
 
@@ -17,6 +17,8 @@ std::int64_t take(const ArrayView& src, std::int64_t outer, std::int64_t axis_le
                   const ArrayView& index, const ArrayView& out, StreamHandle stream);
 std::int64_t put(const ArrayView& dst, std::int64_t outer, std::int64_t axis_len, std::int64_t inner,
                  const ArrayView& index, const ArrayView& values, StreamHandle stream);
+std::int64_t scatter_add(const ArrayView& dst, std::int64_t outer, std::int64_t axis_len, std::int64_t inner,
+                         const ArrayView& index, const ArrayView& values, StreamHandle stream);
 }  // namespace cuda
 namespace host {
 std::int64_t nonzero_positions(const ArrayView& flags, const ArrayView& out, StreamHandle stream);
@@ -24,5 +26,7 @@ std::int64_t take(const ArrayView& src, std::int64_t outer, std::int64_t axis_le
                   const ArrayView& index, const ArrayView& out, StreamHandle stream);
 std::int64_t put(const ArrayView& dst, std::int64_t outer, std::int64_t axis_len, std::int64_t inner,
                  const ArrayView& index, const ArrayView& values, StreamHandle stream);
+std::int64_t scatter_add(const ArrayView& dst, std::int64_t outer, std::int64_t axis_len, std::int64_t inner,
+                         const ArrayView& index, const ArrayView& values, StreamHandle stream);
 }  // namespace host
 }  // namespace npgpu

@@ -1,7 +1,9 @@
 // CUDA implementation of the indexing family. nonzero_positions: cub::DeviceSelect::Flagged over the element
 // positions, flagged by a typed nonzero test, then the count read back. take/put: one thread per moved
 // element; an out-of-range index is recorded in a device word (first one to arrive) read back after the
-// kernel (put checks every index before it writes anything, as NumPy).
+// kernel (put checks every index before it writes anything, as NumPy). scatter_add: one atomic addition per
+// value (native atomicAdd where the type has one, a compare-and-swap on the enclosing 32-bit word for 1- and
+// 2-byte types).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -108,6 +110,58 @@ __global__ void put_kernel(W* __restrict__ dst, const std::int64_t* __restrict__
   }
 }
 
+// *p = scatter_sum(*p, v) for a 1- or 2-byte T, through the aligned 32-bit word holding it (allocations are
+// padded to whole words, so the word never leaves the allocation).
+template <class T>
+__device__ void atomic_subword_add(T* p, T v) {
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2);
+  const auto addr = reinterpret_cast<std::uintptr_t>(p);
+  auto* word = reinterpret_cast<unsigned*>(addr & ~std::uintptr_t{3});
+  const unsigned shift = static_cast<unsigned>(addr & 3) * 8;
+  const unsigned mask = (sizeof(T) == 1 ? 0xffu : 0xffffu) << shift;
+  unsigned old = *word, assumed;
+  do {
+    assumed = old;
+    T cur;
+    const unsigned bits = (assumed & mask) >> shift;
+    memcpy(&cur, &bits, sizeof(T));  // little-endian: the low bytes
+    const T sum = detail::scatter_sum(cur, v);
+    unsigned sum_bits = 0;
+    memcpy(&sum_bits, &sum, sizeof(T));
+    old = atomicCAS(word, assumed, (assumed & ~mask) | (sum_bits << shift));
+  } while (old != assumed);
+}
+
+template <class T>
+__device__ __forceinline__ void atomic_scatter_add(T* p, T v) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    atomicAdd(p, v);
+  } else if constexpr (detail::is_complex<T>::value) {
+    atomicAdd(&p->re, v.re);
+    atomicAdd(&p->im, v.im);
+  } else if constexpr (sizeof(T) == 4) {
+    atomicAdd(reinterpret_cast<unsigned*>(p), static_cast<unsigned>(v));  // wraps as NumPy's int32
+  } else if constexpr (sizeof(T) == 8) {
+    atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
+  } else {
+    atomic_subword_add(p, v);
+  }
+}
+
+template <class T>
+__global__ void scatter_add_kernel(T* dst, const std::int64_t* __restrict__ idx, const T* __restrict__ values,
+                                   bool broadcast, std::int64_t total, std::int64_t m, std::int64_t axis_len,
+                                   std::int64_t inner) {
+  const T one = values[0];
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < total; k += stride) {
+    std::int64_t r, j, i;
+    split_position(k, total, m, inner, r, j, i);
+    atomic_scatter_add(dst + (r * axis_len + detail::wrap_index(idx[j], axis_len)) * inner + i,
+                       broadcast ? one : values[k]);
+  }
+}
+
 }  // namespace
 
 std::int64_t nonzero_positions(const ArrayView& flags, const ArrayView& out, StreamHandle stream) {
@@ -162,6 +216,26 @@ std::int64_t put(const ArrayView& dst, std::int64_t outer, std::int64_t axis_len
                                                           inner);
   });
   NPGPU_CHECK_LAUNCH("put");
+  return detail::kNoBadIndex;
+}
+
+std::int64_t scatter_add(const ArrayView& dst, std::int64_t outer, std::int64_t axis_len, std::int64_t inner,
+                         const ArrayView& index, const ArrayView& values, StreamHandle stream) {
+  auto s = static_cast<cudaStream_t>(stream);
+  const std::int64_t m = index.size(), total = outer * m * inner;
+  const auto* idx = static_cast<const std::int64_t*>(index.data);
+  BadIndexFlag bad(dst.device, s);
+  check_indices<<<blocks_for(m), kThreads, 0, s>>>(idx, m, axis_len, bad.ptr());
+  NPGPU_CHECK_LAUNCH("scatter_add (index check)");
+  const std::int64_t first_bad = bad.read();
+  if (first_bad != detail::kNoBadIndex) return first_bad;
+  detail::dispatch_storage_dtype(dst.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    scatter_add_kernel<T><<<blocks_for(total), kThreads, 0, s>>>(static_cast<T*>(dst.data), idx,
+                                                                  static_cast<const T*>(values.data),
+                                                                  values.size() == 1, total, m, axis_len, inner);
+  });
+  NPGPU_CHECK_LAUNCH("scatter_add");
   return detail::kNoBadIndex;
 }
 

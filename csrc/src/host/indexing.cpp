@@ -75,4 +75,27 @@ std::int64_t put(const ArrayView& dst, std::int64_t outer, std::int64_t axis_len
   return detail::kNoBadIndex;
 }
 
+std::int64_t scatter_add(const ArrayView& dst, std::int64_t outer, std::int64_t axis_len, std::int64_t inner,
+                         const ArrayView& index, const ArrayView& values, StreamHandle) {
+  const auto* idx = static_cast<const std::int64_t*>(index.data);
+  const std::int64_t m = index.size();
+  const std::int64_t bad = first_bad(idx, m, axis_len);
+  if (bad != detail::kNoBadIndex) return bad;  // nothing written
+  const bool broadcast = values.size() == 1;
+  detail::dispatch_storage_dtype(dst.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* d = static_cast<T*>(dst.data);
+    const T* v = static_cast<const T*>(values.data);
+    // rows in parallel (they touch disjoint rows of dst); repeated indices within a row in order, as NumPy
+#pragma omp parallel for schedule(static) if (outer > 1 && outer * m * inner > (1 << 16))
+    for (std::int64_t r = 0; r < outer; ++r)
+      for (std::int64_t j = 0; j < m; ++j) {
+        T* to = d + (r * axis_len + detail::wrap_index(idx[j], axis_len)) * inner;
+        const T* from = broadcast ? v : v + (r * m + j) * inner;
+        for (std::int64_t i = 0; i < inner; ++i) to[i] = detail::scatter_sum(to[i], from[broadcast ? 0 : i]);
+      }
+  });
+  return detail::kNoBadIndex;
+}
+
 }  // namespace npgpu::host

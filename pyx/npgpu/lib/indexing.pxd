@@ -12,6 +12,8 @@ cdef extern from "npgpu/indexing.hpp" namespace "npgpu" nogil:
               const ArrayView& out, StreamHandle stream) except +raise_py_error
     void put(const ArrayView& dst, int64_t outer, int64_t axis_len, int64_t inner, const ArrayView& index,
              const ArrayView& values, StreamHandle stream) except +raise_py_error
+    void scatter_add(const ArrayView& dst, int64_t outer, int64_t axis_len, int64_t inner,
+                     const ArrayView& index, const ArrayView& values, StreamHandle stream) except +raise_py_error
 
 cdef extern from "npgpu/sorting.hpp" namespace "npgpu" nogil:
     void search_sorted(const ArrayView& sorted, const ArrayView& queries, const ArrayView& out, bool right,
