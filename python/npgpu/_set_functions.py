@@ -170,8 +170,8 @@ def setdiff1d(ar1, ar2, assume_unique=False):
 
 def bincount(x, weights=None, minlength=0):
     """Occurrences of each value 0 .. max(x) in the 1-D non-negative integer array x (at least `minlength`
-    bins), as numpy.bincount; with ``weights``, their sums (float64; each bin summed as a difference of a
-    float64 running sum over the sorted weights)."""
+    bins), as numpy.bincount; with ``weights``, their sums (float64). One scatter-add (add.at): on a GPU the
+    weights of a bin are summed in an unspecified order, so the last bits may differ from NumPy's."""
     d, numpy_out = _device_input(x)
     if d.ndim != 1:
         raise ValueError("object too deep for desired array" if d.ndim > 1 else "object of too small depth for "
@@ -181,6 +181,8 @@ def bincount(x, weights=None, minlength=0):
     minlength = int(minlength)
     if minlength < 0:
         raise ValueError("'minlength' must not be negative")
+    if d.dtype.kind == "b":
+        d = d.astype(_INT64)
     if d.size and int(_reduce.min(d)) < 0:
         raise ValueError("'list' argument must have no negative elements")
     top = int(_reduce.max(d)) + 1 if d.size else 0
@@ -188,24 +190,12 @@ def bincount(x, weights=None, minlength=0):
     if weights is None:
         out = _array.zeros((nbins,), dtype=_INT64, device=d.device)
         if d.size:
-            values, _, _, counts = _unique_parts(d.astype(_INT64), True, False, False, True)
-            out[values] = counts
+            _indexing.add_at(out, d, 1)
         return _back(out, numpy_out)
     w = weights if isinstance(weights, _array.Array) else _array.asarray(np.asarray(weights), device=d.device)
     if w.shape != d.shape:
         raise ValueError("The weights and list don't have the same length.")
     out = _array.zeros((nbins,), dtype=np.float64, device=d.device)
     if d.size:
-        key = d.astype(_INT64)
-        order = _sorting.argsort(key)
-        sk = _indexing.take(key, order)
-        sw = _indexing.take(w.astype(np.float64), order)
-        running = _reduce.cumsum(sw)
-        flags = _manipulation.concatenate([_creation.ones((1,), dtype=bool, device=d.device), sk[1:] != sk[:-1]])
-        starts = _indexing.flatnonzero(flags)
-        ends = _manipulation.concatenate([starts[1:], _array.full((1,), d.size, dtype=_INT64, device=d.device)])
-        last = _indexing.take(running, ends - 1)
-        before = _manipulation.concatenate([_array.zeros((1,), dtype=np.float64, device=d.device),
-                                            _indexing.take(running, starts[1:] - 1)])
-        out[_indexing.take(sk, starts)] = last - before
+        _indexing.add_at(out, d, w.astype(np.float64))
     return _back(out, numpy_out)

@@ -39,7 +39,28 @@ __global__ void row_iota(std::int64_t* out, std::int64_t total, std::int64_t n) 
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += stride)
     out[i] = n ? i % n : i;
 }
+__global__ void iota32(std::int32_t* out, std::int64_t n) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    out[i] = static_cast<std::int32_t>(i);
+}
+
+__global__ void widen(const std::int32_t* in, std::int64_t* out, std::int64_t n) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    out[i] = in[i];
+}
 }  // namespace
+
+void launch_iota32(std::int32_t* out, std::int64_t n, cudaStream_t s) {
+  iota32<<<blocks_for(n), kThreads, 0, s>>>(out, n);
+  NPGPU_CHECK_LAUNCH("sort (positions)");
+}
+
+void launch_widen(const std::int32_t* in, std::int64_t* out, std::int64_t n, cudaStream_t s) {
+  widen<<<blocks_for(n), kThreads, 0, s>>>(in, out, n);
+  NPGPU_CHECK_LAUNCH("sort (positions)");
+}
 
 void launch_row_iota(std::int64_t* out, std::int64_t total, std::int64_t n, cudaStream_t s) {
   row_iota<<<blocks_for(total), kThreads, 0, s>>>(out, total, n);
@@ -75,7 +96,64 @@ template <> struct float_bits<__half> {
   static constexpr U abs = 0x7fff, inf = 0x7c00, qnan = 0x7e00, sign = 0x8000;
 };
 
-// One row: every NaN with one sign, the quiet NaN of either sign.
+// One row sorted by CUB's float order holds the NaNs of one sign first (ascending: those with the sign bit;
+// descending: those without) and the others last. NumPy wants them all last: the leading ones are counted
+// (a binary search on one thread) and, where there are any, rotated to the back through a scratch copy. Most
+// arrays have none, and then the two rotation kernels return at once.
+template <class K>
+__device__ bool leading_nan(K v, bool descending) {
+  using B = float_bits<K>;
+  using U = typename B::U;
+  U u;
+  memcpy(&u, &v, sizeof(U));
+  return (u & B::abs) > B::inf && ((u & B::sign) != 0) != descending;
+}
+
+template <class K>
+__global__ void count_leading_nans(const K* v, std::int64_t n, bool descending, std::int64_t* count) {
+  std::int64_t lo = 0, hi = n;
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (leading_nan(v[mid], descending)) lo = mid + 1;
+    else hi = mid;
+  }
+  *count = lo;
+}
+
+template <class K>
+__global__ void copy_if_counted(const K* from, K* to, std::int64_t n, const std::int64_t* count) {
+  if (*count == 0) return;
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    to[i] = from[i];
+}
+
+template <class K>
+__global__ void rotate_if_counted(const K* from, K* to, std::int64_t n, const std::int64_t* count) {
+  const std::int64_t k = *count;
+  if (k == 0) return;
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    to[i] = from[i + k < n ? i + k : i + k - n];
+}
+
+template <class K>
+void nans_to_back(K* sorted, std::int64_t n, bool descending, int device, cudaStream_t s) {
+  DeviceBuffer count(8, device, s);
+  DeviceBuffer scratch(n * static_cast<std::int64_t>(sizeof(K)), device, s);  // pool memory, never touched
+  auto* k = static_cast<std::int64_t*>(count.data());
+  auto* tmp = static_cast<K*>(scratch.data());
+  count_leading_nans<K><<<1, 1, 0, s>>>(sorted, n, descending, k);
+  NPGPU_CHECK_LAUNCH("sort (NaN count)");
+  const unsigned blocks = std::min(blocks_for(n), 2048u);  // small: the usual count of 0 exits at once
+  copy_if_counted<K><<<blocks, kThreads, 0, s>>>(sorted, tmp, n, k);
+  NPGPU_CHECK_LAUNCH("sort (NaN copy)");
+  rotate_if_counted<K><<<blocks, kThreads, 0, s>>>(tmp, sorted, n, k);
+  NPGPU_CHECK_LAUNCH("sort (NaN rotation)");
+}
+
+// One row sorted with positions: every NaN with one sign, the quiet NaN of either sign, so that the NaNs keep
+// their original order (stability) behind every number.
 template <class K>
 __global__ void canonical_nans(const K* in, K* out, std::int64_t n, bool negative) {
   using B = float_bits<K>;
@@ -200,22 +278,31 @@ void sort_rows(const ArrayView& keys, const ArrayView* values, const ArrayView* 
       if constexpr (floating) {
         if (rows > 1) return float_rows<K>(src, out, idx_out, rows, n, descending, device, s);
       }
-      // The radix sort reads its input while writing its output: canonical NaNs, or an in-place sort, go
-      // through a scratch copy of the keys.
+      // The radix sort reads its input while writing its output: canonical NaNs (with positions), or an
+      // in-place sort, go through a scratch copy of the keys. A sort without positions moves NaNs afterwards.
       const std::int64_t bytes = total * static_cast<std::int64_t>(sizeof(K));
       const bool in_place = out && values->data == keys.data;
-      DeviceBuffer prepared(floating || in_place ? bytes : 8, device, s);
+      const bool canonical = floating && idx_out != nullptr;
+      DeviceBuffer prepared(canonical || in_place ? bytes : 8, device, s);
+      bool copied = false;
       if constexpr (floating) {
-        canonical_nans<K><<<blocks_for(total), kThreads, 0, s>>>(src, static_cast<K*>(prepared.data()), total,
-                                                                 descending);
-        NPGPU_CHECK_LAUNCH("sort (NaNs)");
-        src = static_cast<const K*>(prepared.data());
-      } else if (in_place) {
+        if (canonical) {
+          canonical_nans<K><<<blocks_for(total), kThreads, 0, s>>>(src, static_cast<K*>(prepared.data()), total,
+                                                                   descending);
+          NPGPU_CHECK_LAUNCH("sort (NaNs)");
+          src = static_cast<const K*>(prepared.data());
+          copied = true;
+        }
+      }
+      if (in_place && !copied) {
         NPGPU_CUDA_TRY(cudaMemcpyAsync(prepared.data(), src, static_cast<std::size_t>(bytes), cudaMemcpyDeviceToDevice, s));
         src = static_cast<const K*>(prepared.data());
       }
       DeviceBuffer scratch(out ? 8 : bytes, device, s);  // sorted keys nobody asked for
       radix_sort<K>(src, out ? out : static_cast<K*>(scratch.data()), idx_out, rows, n, descending, device, s);
+      if constexpr (floating) {
+        if (!canonical && out) nans_to_back<K>(out, total, descending, device, s);
+      }
     }
   });
 }

@@ -14,6 +14,10 @@ namespace npgpu::cuda::sort_detail {
 // Launches out[i] = i % n (positions within rows of n), or i itself with n == 0, on s.
 void launch_row_iota(std::int64_t* out, std::int64_t total, std::int64_t n, cudaStream_t s);
 
+// out[i] = i as int32 (n <= INT32_MAX), and the widening of int32 positions to int64, on s.
+void launch_iota32(std::int32_t* out, std::int64_t n, cudaStream_t s);
+void launch_widen(const std::int32_t* in, std::int64_t* out, std::int64_t n, cudaStream_t s);
+
 // Sorts `rows` rows of n keys from src into dst (stable, either direction), and with idx_out each key's
 // position in its row: cub::DeviceRadixSort for one row, cub::DeviceSegmentedSort for several.
 template <class K>
