@@ -1,0 +1,331 @@
+// CUDA side of the FFT family: cuFFT opened at run time, the layout of a strided transform in cuFFT's
+// advanced data layout (cufftMakePlanMany64), and an LRU cache of plans whose work areas come from npgpu's
+// pool at each call (cufftSetAutoAllocation(0)), so cached plans hold no device memory beyond their own
+// tables and a plan serves any stream.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <list>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include "common/cuda_check.hpp"
+#include "common/cufft_api.hpp"
+#include "common/dynlib.hpp"
+#include "npgpu/errors.hpp"
+#include "npgpu/fft.hpp"
+#include "npgpu/memory.hpp"
+
+namespace npgpu {
+namespace detail::cufft {
+
+const Api& api() {
+  static const Api a = [] {
+    const char* so = "libcufft.so.12";
+    void* lib = open_cuda_library(so, "nvidia-cufft");
+    Api x{};
+    x.create = library_function<CreateFn>(lib, "cufftCreate", so);
+    x.destroy = library_function<DestroyFn>(lib, "cufftDestroy", so);
+    x.set_auto_allocation = library_function<SetAutoAllocationFn>(lib, "cufftSetAutoAllocation", so);
+    x.make_plan_many64 = library_function<MakePlanMany64Fn>(lib, "cufftMakePlanMany64", so);
+    x.set_work_area = library_function<SetWorkAreaFn>(lib, "cufftSetWorkArea", so);
+    x.set_stream = library_function<SetStreamFn>(lib, "cufftSetStream", so);
+    x.exec_c2c = library_function<ExecC2CFn>(lib, "cufftExecC2C", so);
+    x.exec_z2z = library_function<ExecC2CFn>(lib, "cufftExecZ2Z", so);
+    x.exec_r2c = library_function<ExecR2CFn>(lib, "cufftExecR2C", so);
+    x.exec_d2z = library_function<ExecR2CFn>(lib, "cufftExecD2Z", so);
+    x.exec_c2r = library_function<ExecR2CFn>(lib, "cufftExecC2R", so);
+    x.exec_z2d = library_function<ExecR2CFn>(lib, "cufftExecZ2D", so);
+    x.get_version = library_function<GetVersionFn>(lib, "cufftGetVersion", so);
+    return x;
+  }();
+  return a;
+}
+
+const char* result_name(Result r) {
+  switch (r) {
+    case SUCCESS: return "CUFFT_SUCCESS";
+    case INVALID_PLAN: return "CUFFT_INVALID_PLAN";
+    case ALLOC_FAILED: return "CUFFT_ALLOC_FAILED";
+    case INVALID_TYPE: return "CUFFT_INVALID_TYPE";
+    case INVALID_VALUE: return "CUFFT_INVALID_VALUE";
+    case INTERNAL_ERROR: return "CUFFT_INTERNAL_ERROR";
+    case EXEC_FAILED: return "CUFFT_EXEC_FAILED";
+    case SETUP_FAILED: return "CUFFT_SETUP_FAILED";
+    case INVALID_SIZE: return "CUFFT_INVALID_SIZE";
+    case UNALIGNED_DATA: return "CUFFT_UNALIGNED_DATA";
+    case INVALID_DEVICE: return "CUFFT_INVALID_DEVICE";
+    case NO_WORKSPACE: return "CUFFT_NO_WORKSPACE";
+    case NOT_IMPLEMENTED: return "CUFFT_NOT_IMPLEMENTED";
+    case NOT_SUPPORTED: return "CUFFT_NOT_SUPPORTED";
+    case MISSING_DEPENDENCY: return "CUFFT_MISSING_DEPENDENCY";
+    case NVRTC_FAILURE: return "CUFFT_NVRTC_FAILURE";
+    case NVJITLINK_FAILURE: return "CUFFT_NVJITLINK_FAILURE";
+  }
+  return "CUFFT_UNKNOWN_ERROR";
+}
+
+}  // namespace detail::cufft
+
+namespace cuda {
+
+void clear_fft_plan_cache();
+
+namespace {
+
+namespace cf = detail::cufft;
+
+void check(cf::Result r, const char* call) {
+  if (r == cf::SUCCESS) return;
+  const std::string text = std::string("cuFFT ") + call + " failed: " + cf::result_name(r);
+  if (r == cf::ALLOC_FAILED) throw OutOfMemoryError(text + " (out of device memory)");
+  throw CudaError(static_cast<int>(r), cf::result_name(r), call, text, false);
+}
+
+// A transform in cuFFT's advanced layout: element (b, i0, i1, i2) of the input sits at
+// b * idist + ((i0 * inembed[1] + i1) * inembed[2] + i2) * istride, the output likewise.
+struct Layout {
+  int device = 0;
+  int type = 0;
+  int rank = 0;
+  std::array<long long, 3> n{}, inembed{}, onembed{};
+  long long istride = 1, idist = 1, ostride = 1, odist = 1, batch = 1;
+  auto key() const {
+    return std::make_tuple(device, type, rank, n, inembed, onembed, istride, idist, ostride, odist, batch);
+  }
+};
+
+// Element strides of a view (false where a byte stride is not a whole number of elements or negative).
+bool element_strides(const ArrayView& v, std::int64_t* es) {
+  const std::int64_t size = itemsize(v.dtype);
+  for (int d = 0; d < v.ndim; ++d) {
+    if (v.strides[d] % size != 0) return false;
+    es[d] = v.strides[d] / size;
+    if (v.shape[d] > 1 && es[d] <= 0) return false;
+  }
+  return reinterpret_cast<std::uintptr_t>(v.data) % size == 0;
+}
+
+// Embeddings of the ordered transform axes in one view: stride of the innermost, and how many elements of
+// each axis's inner neighbour fit between two of its own (strides must nest). Axes of extent 1 are placed
+// as if packed.
+bool nest(const std::int64_t* es, const std::int64_t* shape, const int* dims, int rank, long long& stride,
+          std::array<long long, 3>& embed) {
+  std::int64_t s[3];
+  for (int i = rank - 1; i >= 0; --i) {
+    const int d = dims[i];
+    if (shape[d] > 1) s[i] = es[d];
+    else s[i] = i == rank - 1 ? 1 : s[i + 1] * shape[dims[i + 1]];
+  }
+  stride = s[rank - 1];
+  embed[0] = shape[dims[0]];
+  for (int i = 1; i < rank; ++i) {
+    if (s[i - 1] % s[i] != 0) return false;
+    embed[i] = s[i - 1] / s[i];
+    if (embed[i] < shape[dims[i]]) return false;  // axes would interleave
+  }
+  return true;
+}
+
+bool describe(const ArrayView& in, const ArrayView& out, const int* axes, int naxes, FftKind kind, Layout& L) {
+  std::int64_t ies[kMaxDims], oes[kMaxDims];
+  if (!element_strides(in, ies) || !element_strides(out, oes)) return false;
+  // Transform axes outermost first: by decreasing input stride, the halved axis of R2C/C2R innermost.
+  int dims[3];
+  std::copy(axes, axes + naxes, dims);
+  const int fixed = kind == FftKind::C2C ? naxes : naxes - 1;
+  std::stable_sort(dims, dims + fixed, [&](int a, int b) { return ies[a] > ies[b]; });
+  if (kind != FftKind::C2C && fixed > 0 && ies[dims[fixed - 1]] < ies[dims[naxes - 1]] &&
+      in.shape[dims[fixed - 1]] > 1 && in.shape[dims[naxes - 1]] > 1)
+    return false;
+  L.rank = naxes;
+  for (int i = 0; i < naxes; ++i) L.n[i] = (kind == FftKind::C2R ? out : in).shape[dims[i]];
+  if (!nest(ies, in.shape, dims, naxes, L.istride, L.inembed)) return false;
+  if (!nest(oes, out.shape, dims, naxes, L.ostride, L.onembed)) return false;
+  // The other axes of extent > 1 must merge into one batch axis in both views.
+  int batch[kMaxDims];
+  int nb = 0;
+  for (int d = 0; d < in.ndim; ++d) {
+    if (in.shape[d] <= 1 || std::find(axes, axes + naxes, d) != axes + naxes) continue;
+    batch[nb++] = d;
+  }
+  std::stable_sort(batch, batch + nb, [&](int a, int b) { return ies[a] > ies[b]; });
+  L.batch = 1;
+  for (int i = 0; i < nb; ++i) {
+    L.batch *= in.shape[batch[i]];
+    if (i + 1 < nb) {
+      const int o = batch[i], p = batch[i + 1];
+      if (ies[o] != ies[p] * in.shape[p] || oes[o] != oes[p] * out.shape[p]) return false;
+    }
+  }
+  L.idist = nb ? ies[batch[nb - 1]] : 1;
+  L.odist = nb ? oes[batch[nb - 1]] : 1;
+  const bool dbl = in.dtype == DType::Float64 || in.dtype == DType::Complex128;
+  switch (kind) {
+    case FftKind::C2C: L.type = dbl ? cf::Z2Z : cf::C2C; break;
+    case FftKind::R2C: L.type = dbl ? cf::D2Z : cf::R2C; break;
+    case FftKind::C2R: L.type = dbl ? cf::Z2D : cf::C2R; break;
+  }
+  L.device = in.device;
+  return true;
+}
+
+struct Plan {
+  cf::Handle handle = 0;
+  int device = 0;
+  std::size_t work = 0;
+  std::mutex m;  // a call sets the plan's stream and work area, then queues the transform
+  ~Plan() {
+    try {
+      set_current_device(device);
+      cf::api().destroy(handle);
+    } catch (...) {
+    }
+  }
+};
+
+using Key = decltype(std::declval<Layout>().key());
+
+struct PlanCache {
+  std::mutex m;
+  std::list<std::pair<Key, std::shared_ptr<Plan>>> lru;  // most recent first
+  std::map<Key, decltype(lru)::iterator> index;
+  std::int64_t bytes = 0, max_plans = 64, max_bytes = std::int64_t{1} << 30, hits = 0, misses = 0;
+
+  void evict_locked(std::list<std::shared_ptr<Plan>>& dropped) {
+    while (!lru.empty() && (static_cast<std::int64_t>(lru.size()) > max_plans || bytes > max_bytes)) {
+      bytes -= static_cast<std::int64_t>(lru.back().second->work);
+      index.erase(lru.back().first);
+      dropped.push_back(std::move(lru.back().second));  // destroyed outside the lock
+      lru.pop_back();
+    }
+  }
+};
+
+PlanCache& cache() {
+  static auto* c = new PlanCache();  // never destroyed: plans may outlive static destruction
+  return *c;
+}
+
+std::shared_ptr<Plan> make_plan(const Layout& L) {
+  auto p = std::make_shared<Plan>();
+  p->device = L.device;
+  const cf::Api& api = cf::api();
+  check(api.create(&p->handle), "cufftCreate");
+  check(api.set_auto_allocation(p->handle, 0), "cufftSetAutoAllocation");
+  Layout l = L;
+  const cf::Result r = api.make_plan_many64(p->handle, l.rank, l.n.data(), l.inembed.data(), l.istride, l.idist,
+                                            l.onembed.data(), l.ostride, l.odist, static_cast<cf::Type>(l.type),
+                                            l.batch, &p->work);
+  check(r, "cufftMakePlanMany64");
+  return p;
+}
+
+std::shared_ptr<Plan> get_plan(const Layout& L) {
+  PlanCache& c = cache();
+  const Key key = L.key();
+  {
+    std::lock_guard<std::mutex> lock(c.m);
+    auto it = c.index.find(key);
+    if (it != c.index.end()) {
+      ++c.hits;
+      c.lru.splice(c.lru.begin(), c.lru, it->second);
+      return it->second->second;
+    }
+    ++c.misses;
+  }
+  std::shared_ptr<Plan> plan;
+  try {
+    plan = make_plan(L);
+  } catch (const OutOfMemoryError&) {
+    clear_fft_plan_cache();  // cached plans' tables hold device memory: free them and try once more
+    plan = make_plan(L);
+  }
+  std::list<std::shared_ptr<Plan>> dropped;
+  {
+    std::lock_guard<std::mutex> lock(c.m);
+    if (c.max_plans > 0 && static_cast<std::int64_t>(plan->work) <= c.max_bytes && !c.index.count(key)) {
+      c.lru.emplace_front(key, plan);
+      c.index[key] = c.lru.begin();
+      c.bytes += static_cast<std::int64_t>(plan->work);
+      c.evict_locked(dropped);
+    }
+  }
+  return plan;
+}
+
+// [lo, hi) bytes a view with non-negative strides touches, relative to its data pointer.
+std::int64_t extent_bytes(const ArrayView& v) {
+  std::int64_t hi = itemsize(v.dtype);
+  for (int d = 0; d < v.ndim; ++d) hi += v.strides[d] * (v.shape[d] - 1);
+  return hi;
+}
+
+}  // namespace
+
+bool fft(const ArrayView& in, const ArrayView& out, const int* axes, int naxes, FftKind kind, bool forward,
+         StreamHandle stream) {
+  Layout L;
+  if (!describe(in, out, axes, naxes, kind, L)) return false;
+  const int device = in.device;
+  auto s = static_cast<cudaStream_t>(stream);
+  std::shared_ptr<Plan> plan = get_plan(L);
+  // cuFFT's complex-to-real transforms overwrite their input: they read a copy of the bytes it spans.
+  void* src = in.data;
+  std::unique_ptr<DeviceBuffer> copy;
+  if (kind == FftKind::C2R) {
+    const std::int64_t bytes = extent_bytes(in);
+    copy = std::make_unique<DeviceBuffer>(bytes, device, stream);
+    NPGPU_CUDA_TRY(cudaMemcpyAsync(copy->data(), in.data, static_cast<std::size_t>(bytes), cudaMemcpyDeviceToDevice, s));
+    src = copy->data();
+  }
+  DeviceBuffer work(static_cast<std::int64_t>(plan->work), device, stream);
+  const cf::Api& api = cf::api();
+  std::lock_guard<std::mutex> lock(plan->m);
+  check(api.set_stream(plan->handle, s), "cufftSetStream");
+  check(api.set_work_area(plan->handle, work.data()), "cufftSetWorkArea");
+  const int dir = forward ? cf::kForward : cf::kInverse;
+  switch (static_cast<cf::Type>(L.type)) {
+    case cf::C2C: check(api.exec_c2c(plan->handle, src, out.data, dir), "cufftExecC2C"); break;
+    case cf::Z2Z: check(api.exec_z2z(plan->handle, src, out.data, dir), "cufftExecZ2Z"); break;
+    case cf::R2C: check(api.exec_r2c(plan->handle, src, out.data), "cufftExecR2C"); break;
+    case cf::D2Z: check(api.exec_d2z(plan->handle, src, out.data), "cufftExecD2Z"); break;
+    case cf::C2R: check(api.exec_c2r(plan->handle, src, out.data), "cufftExecC2R"); break;
+    case cf::Z2D: check(api.exec_z2d(plan->handle, src, out.data), "cufftExecZ2D"); break;
+  }
+  return true;  // work (and the copy) go back to the pool in stream order, after the transform
+}
+
+FftPlanCacheInfo fft_plan_cache_info() {
+  PlanCache& c = cache();
+  std::lock_guard<std::mutex> lock(c.m);
+  return {static_cast<std::int64_t>(c.lru.size()), c.bytes, c.max_plans, c.max_bytes, c.hits, c.misses};
+}
+
+void set_fft_plan_cache_limits(std::int64_t max_plans, std::int64_t max_bytes) {
+  PlanCache& c = cache();
+  std::list<std::shared_ptr<Plan>> dropped;
+  std::lock_guard<std::mutex> lock(c.m);
+  c.max_plans = max_plans;
+  c.max_bytes = max_bytes;
+  c.evict_locked(dropped);
+}
+
+void clear_fft_plan_cache() {
+  PlanCache& c = cache();
+  std::list<std::shared_ptr<Plan>> dropped;  // destroyed after the lock is released
+  std::lock_guard<std::mutex> lock(c.m);
+  for (auto& entry : c.lru) dropped.push_back(std::move(entry.second));
+  c.lru.clear();
+  c.index.clear();
+  c.bytes = 0;
+}
+
+}  // namespace cuda
+}  // namespace npgpu

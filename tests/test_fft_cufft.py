@@ -1,0 +1,129 @@
+"""The GPU primitives under npgpu.fft (npgpu._fft, cuFFT): strided layouts transformed where they lie or
+through a moved copy, the complex-to-real transform leaving its input alone, argument errors, and the plan
+cache (hits, limits, clearing, several threads and streams sharing plans)."""
+import threading
+
+import numpy as np
+import pytest
+
+import npgpu
+
+pytestmark = pytest.mark.gpu
+
+
+def _crand(shape, seed, dtype=np.complex128):
+    rng = np.random.default_rng(seed)
+    return (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dtype)
+
+
+@pytest.fixture
+def fftmod():
+    from npgpu import _fft
+    return _fft
+
+
+@pytest.mark.parametrize("axes", [(0,), (1,), (2,), (-1,), (0, 2), (2, 0), (1, 2), (0, 1, 2), (2, 1, 0)])
+@pytest.mark.parametrize("layout", ["c", "transposed", "sliced", "reversed"])
+def test_c2c_every_layout_like_numpy(fftmod, axes, layout):
+    h = _crand((6, 10, 9), 1)
+    d = npgpu.asarray(h)
+    view = {"c": lambda a: a, "transposed": lambda a: a.transpose(2, 0, 1),
+            "sliced": lambda a: a[:, 1:9:2, :], "reversed": lambda a: a[::-1, :, ::-1]}[layout]
+    for forward in (True, False):
+        got = fftmod.c2c(view(d), axes, forward)
+        want = np.fft.fftn(view(h), axes=axes) if forward else np.fft.ifftn(view(h), axes=axes, norm="forward")
+        np.testing.assert_allclose(got.get(), want, rtol=1e-12, atol=1e-11)
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 97, 1024])
+def test_r2c_c2r_round_trip_and_input_kept(fftmod, n):
+    rng = np.random.default_rng(n)
+    h = rng.standard_normal((5, n))
+    half = fftmod.r2c(npgpu.asarray(h), (1,))
+    np.testing.assert_allclose(half.get(), np.fft.rfft(h, axis=1), rtol=1e-12, atol=1e-10)
+    before = half.get()
+    back = fftmod.c2r(half, (1,), n)
+    np.testing.assert_allclose(back.get() / n, h, rtol=1e-10, atol=1e-10)
+    np.testing.assert_array_equal(half.get(), before)  # cuFFT overwrites a C2R input: a copy was read
+    f32 = fftmod.r2c(npgpu.asarray(h.astype(np.float32)), (1,))
+    assert f32.dtype == np.complex64
+    np.testing.assert_allclose(f32.get(), np.fft.rfft(h, axis=1), rtol=2e-4, atol=2e-4 * np.sqrt(n))
+
+
+def test_axis0_of_a_matrix_has_no_copy_and_matches(fftmod):
+    h = _crand((64, 48), 2, np.complex64)
+    d = npgpu.asarray(h)
+    got = fftmod.c2c(d, (0,), True)
+    np.testing.assert_allclose(got.get(), np.fft.fft(h.astype(np.complex128), axis=0), rtol=1e-4, atol=1e-3)
+
+
+def test_errors(fftmod):
+    d = npgpu.asarray(_crand((4, 4), 3))
+    with pytest.raises(ValueError, match="1 to 3 axes"):
+        fftmod.c2c(npgpu.asarray(_crand((2, 2, 2, 2), 3)), (0, 1, 2, 3), True)
+    with pytest.raises(ValueError, match="repeated"):
+        fftmod.c2c(d, (0, 0), True)
+    with pytest.raises(np.exceptions.AxisError):
+        fftmod.c2c(d, (2,), True)
+    with pytest.raises(TypeError):
+        fftmod.c2c(npgpu.asarray(np.ones(4)), (0,), True)
+    with pytest.raises(TypeError):
+        fftmod.r2c(d, (0,))
+    with pytest.raises(ValueError, match="n_last"):
+        fftmod.c2r(d, (1,), 9)
+    with pytest.raises(ValueError, match="data points"):
+        fftmod.c2r(d, (1,), 0)
+    with pytest.raises(ValueError, match="host device"):
+        fftmod.c2c(npgpu.asarray(_crand(4, 3), device="cpu"), (0,), True)
+
+
+def test_plan_cache_hits_limits_and_clear(fftmod):
+    fftmod.clear_plan_cache()
+    fftmod.set_plan_cache_limits(None, None)
+    d = npgpu.asarray(_crand(1000, 4))
+    first = fftmod.plan_cache_info()
+    fftmod.c2c(d, (0,), True)
+    fftmod.c2c(d, (0,), False)  # the direction is an argument of the execution: same plan
+    info = fftmod.plan_cache_info()
+    assert info["plans"] == first["plans"] + 1
+    assert info["hits"] >= first["hits"] + 1 and info["misses"] == first["misses"] + 1
+    for n in range(10, 20):
+        fftmod.c2c(npgpu.asarray(_crand(n, n)), (0,), True)
+    assert fftmod.plan_cache_info()["plans"] == 11
+    fftmod.set_plan_cache_limits(3, None)
+    assert fftmod.plan_cache_info()["plans"] == 3 and fftmod.plan_cache_info()["max_plans"] == 3
+    fftmod.set_plan_cache_limits(0, None)  # no caching: transforms still run
+    np.testing.assert_allclose(fftmod.c2c(d, (0,), True).get(), np.fft.fft(d.get()), rtol=1e-12, atol=1e-10)
+    assert fftmod.plan_cache_info()["plans"] == 0
+    fftmod.set_plan_cache_limits(None, None)
+    fftmod.c2c(d, (0,), True)
+    fftmod.clear_plan_cache()
+    assert fftmod.plan_cache_info()["plans"] == 0 and fftmod.plan_cache_info()["bytes"] == 0
+    with pytest.raises(ValueError):
+        fftmod.set_plan_cache_limits(-1, None)
+    fftmod.set_plan_cache_limits(64, 1 << 30)
+
+
+def test_threads_and_streams_share_plans(fftmod):
+    h = _crand((8, 4096), 5, np.complex64)
+    want = np.fft.fft(h.astype(np.complex128), axis=1)
+    errors = []
+
+    def work(k):
+        try:
+            s = npgpu.Stream()
+            with s:
+                d = npgpu.asarray(h)
+                for _ in range(20):
+                    got = fftmod.c2c(d, (1,), True)
+                s.synchronize()
+                np.testing.assert_allclose(got.get(), want, rtol=1e-4, atol=1e-2)
+        except Exception as e:  # noqa: BLE001  (reported by the main thread)
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert not errors, errors
