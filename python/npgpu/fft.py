@@ -42,12 +42,35 @@ _FWD, _INV, _R2C, _C2R = "c2c+", "c2c-", "r2c", "c2r"
 
 # ------------------------------------------------------------------------------------------------ primitives
 
+_GPU_MODULE = []  # npgpu._fft once imported (or None where the build lacks it)
+
+
 def _fft_module():
     """npgpu._fft (the GPU primitives and the plan cache), or None where this build lacks it."""
-    try:
-        return importlib.import_module("npgpu._fft")
-    except ImportError:
+    if not _GPU_MODULE:
+        try:
+            _GPU_MODULE.append(importlib.import_module("npgpu._fft"))
+        except ImportError:
+            _GPU_MODULE.append(None)
+    return _GPU_MODULE[0]
+
+
+def _direct_c2c(a, n, axis, norm, out, forward):
+    """The one primitive call of fft/ifft of a whole complex axis of a device array with the default norm
+    and no out=, or None when the general path is needed: a small transform's time is mostly host work."""
+    if (n is not None or out is not None or norm not in (None, "backward") or type(a) is not _array.Array
+            or a.dtype not in (_C64, _C128) or a.device == _runtime.cpu or type(axis) is not int):
         return None
+    nd = a.ndim
+    if not -nd <= axis < nd or a.shape[axis] == 0:
+        return None
+    module = _fft_module()
+    if module is None:
+        return None
+    y = module.c2c(a, (axis % nd,), forward)
+    if not forward:
+        _elementwise.multiply(y, 1.0 / a.shape[axis], out=y)
+    return y
 
 
 class _HostPrimitives:
@@ -433,6 +456,9 @@ def fft(a, n=None, axis=-1, norm=None, out=None):
     >>> npgpu.fft.fft(x)
     Array([10.+0.j, -2.+2.j, -2.+0.j, -2.-2.j])
     """
+    y = _direct_c2c(a, n, axis, norm, out, True)
+    if y is not None:
+        return y
     return _transform(a, _one_axis(_FWD, n, axis), norm, out, "fft")
 
 
@@ -451,6 +477,9 @@ def ifft(a, n=None, axis=-1, norm=None, out=None):
     >>> npgpu.fft.ifft(npgpu.asarray([10, -2 + 2j, -2, -2 - 2j], device="cpu"))
     Array([1.+0.j, 2.+0.j, 3.+0.j, 4.+0.j])
     """
+    y = _direct_c2c(a, n, axis, norm, out, False)
+    if y is not None:
+        return y
     return _transform(a, _one_axis(_INV, n, axis), norm, out, "ifft")
 
 
