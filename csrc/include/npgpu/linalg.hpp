@@ -1,0 +1,46 @@
+#pragma once
+// Dense factorisations of device matrices through cuSOLVER (opened at run time from the nvidia-cusolver wheel
+// or the CUDA toolkit; one handle per (device, thread), workspaces from npgpu's pool, on the caller's
+// stream). Every function takes a batch of COLUMN-MAJOR matrices stored one after another: a C-contiguous
+// array of shape (batch, cols, rows) holds `batch` matrices of rows x cols (the Python layer passes a
+// transposed copy, or uses the transpose algebraically). dtypes float32, float64, complex64, complex128.
+// `info` is an int32 array of `batch` elements, LAPACK's per-matrix status, written on the device and not
+// read back (reading it is the caller's synchronisation). Host arrays are numpy.linalg's work in the
+// Python package: these functions take device arrays only.
+#include <cstdint>
+
+#include "npgpu/export.hpp"
+#include "npgpu/runtime.hpp"
+#include "npgpu/view.hpp"
+
+namespace npgpu {
+
+// Cholesky factorisation in place of n x n Hermitian matrices: lower (A = L L^H) or upper (A = U^H U) in
+// the column-major sense; the other triangle is set to zero. info > 0: not positive definite.
+NPGPU_API void cholesky(const ArrayView& a, std::int64_t n, bool lower, const ArrayView& info,
+                        StreamHandle stream);
+
+// LU factorisation with partial pivoting in place of n x n matrices; `pivots` int64 (batch, n), 1-based
+// (LAPACK's getrf). info > 0: an exactly zero pivot (singular).
+NPGPU_API void lu_factor(const ArrayView& a, std::int64_t n, const ArrayView& pivots, const ArrayView& info,
+                         StreamHandle stream);
+
+// Solves op(A) X = B with lu_factor's output, in place of `b` (batch, nrhs, n: n x nrhs column-major);
+// op is A itself, its transpose (`transpose`) — the transpose of a C-ordered matrix's factors solves the
+// C-ordered system.
+NPGPU_API void lu_solve(const ArrayView& lu, const ArrayView& pivots, const ArrayView& b, std::int64_t n,
+                        std::int64_t nrhs, bool transpose, StreamHandle stream);
+
+// Eigenvalues (ascending, real: `w` (batch, n) of the real dtype) and, with `vectors`, eigenvectors in place
+// of `a` (columns) of n x n Hermitian matrices, reading the `lower` or upper triangle. info > 0: no
+// convergence.
+NPGPU_API void hermitian_eigen(const ArrayView& a, std::int64_t n, bool lower, bool vectors, const ArrayView& w,
+                               const ArrayView& info, StreamHandle stream);
+
+// Singular values (descending: `s` (batch, n) of the real dtype) of m x n matrices with m >= n, `a`
+// destroyed; with u and vt non-null, U (batch, m, m) or (batch, n, m) when not `full` (column-major m x m /
+// m x n) and V^H (batch, n, n). info > 0: no convergence.
+NPGPU_API void svd(const ArrayView& a, std::int64_t m, std::int64_t n, bool full, const ArrayView& s,
+                   const ArrayView* u, const ArrayView* vt, const ArrayView& info, StreamHandle stream);
+
+}  // namespace npgpu

@@ -1,0 +1,233 @@
+// CUDA side of the dense linear algebra family: cuSOLVER's 64-bit generic API (cusolverDnX*: one entry point
+// for the four dtypes, 64-bit sizes), opened at run time, one handle per (device, thread), device workspaces
+// from the pool sized once per call and reused across the batch's matrices.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/cuda_check.hpp"
+#include "common/cusolver_api.hpp"
+#include "common/dynlib.hpp"
+#include "npgpu/errors.hpp"
+#include "npgpu/linalg.hpp"
+#include "npgpu/memory.hpp"
+
+namespace npgpu {
+namespace detail::cusolver {
+
+const Api& api() {
+  static const Api a = [] {
+    const char* so = "libcusolver.so.12";
+    void* lib = open_cuda_library(so, "nvidia-cusolver");
+    Api x{};
+    x.create = library_function<CreateFn>(lib, "cusolverDnCreate", so);
+    x.destroy = library_function<DestroyFn>(lib, "cusolverDnDestroy", so);
+    x.set_stream = library_function<SetStreamFn>(lib, "cusolverDnSetStream", so);
+    x.create_params = library_function<CreateParamsFn>(lib, "cusolverDnCreateParams", so);
+    x.destroy_params = library_function<DestroyParamsFn>(lib, "cusolverDnDestroyParams", so);
+    x.potrf_buffer = library_function<PotrfBufferFn>(lib, "cusolverDnXpotrf_bufferSize", so);
+    x.potrf = library_function<PotrfFn>(lib, "cusolverDnXpotrf", so);
+    x.getrf_buffer = library_function<GetrfBufferFn>(lib, "cusolverDnXgetrf_bufferSize", so);
+    x.getrf = library_function<GetrfFn>(lib, "cusolverDnXgetrf", so);
+    x.getrs = library_function<GetrsFn>(lib, "cusolverDnXgetrs", so);
+    x.syevd_buffer = library_function<SyevdBufferFn>(lib, "cusolverDnXsyevd_bufferSize", so);
+    x.syevd = library_function<SyevdFn>(lib, "cusolverDnXsyevd", so);
+    x.gesvd_buffer = library_function<GesvdBufferFn>(lib, "cusolverDnXgesvd_bufferSize", so);
+    x.gesvd = library_function<GesvdFn>(lib, "cusolverDnXgesvd", so);
+    return x;
+  }();
+  return a;
+}
+
+}  // namespace detail::cusolver
+
+namespace cuda {
+namespace {
+
+namespace cs = detail::cusolver;
+
+void check(cs::Status st, const char* call) {
+  if (st == cs::STATUS_SUCCESS) return;
+  const std::string text = std::string("cuSOLVER ") + call + " failed (status " + std::to_string(static_cast<int>(st)) + ")";
+  if (st == cs::STATUS_ALLOC_FAILED) throw OutOfMemoryError(text);
+  if (st == cs::STATUS_INVALID_VALUE) throw InvalidArgument(text);
+  if (st == cs::STATUS_NOT_SUPPORTED || st == cs::STATUS_ARCH_MISMATCH) throw Unavailable(text);
+  throw CudaError(static_cast<int>(st), "CUSOLVER_STATUS_" + std::to_string(static_cast<int>(st)), call, text, false);
+}
+
+// One handle and params object per (device, thread), created on first use, destroyed with the thread.
+struct Slot {
+  cs::Handle handle = nullptr;
+  cs::Params params = nullptr;
+};
+
+struct ThreadHandles {
+  std::vector<Slot> slots;
+  ~ThreadHandles() {
+    for (Slot& s : slots) {
+      try {
+        if (s.params) cs::api().destroy_params(s.params);
+        if (s.handle) cs::api().destroy(s.handle);
+      } catch (...) {
+      }
+    }
+  }
+};
+
+thread_local ThreadHandles t_handles;
+
+Slot& bind(int device, StreamHandle stream) {
+  const cs::Api& api = cs::api();
+  auto& slots = t_handles.slots;
+  if (static_cast<int>(slots.size()) <= device) slots.resize(device + 1);
+  Slot& slot = slots[device];
+  if (!slot.handle) {
+    check(api.create(&slot.handle), "cusolverDnCreate");
+    check(api.create_params(&slot.params), "cusolverDnCreateParams");
+  }
+  check(api.set_stream(slot.handle, stream), "cusolverDnSetStream");
+  return slot;
+}
+
+cudaDataType data_type(DType d) {
+  switch (d) {
+    case DType::Float32: return CUDA_R_32F;
+    case DType::Float64: return CUDA_R_64F;
+    case DType::Complex64: return CUDA_C_32F;
+    default: return CUDA_C_64F;
+  }
+}
+
+cudaDataType real_type(DType d) { return d == DType::Float32 || d == DType::Complex64 ? CUDA_R_32F : CUDA_R_64F; }
+
+char* element(const ArrayView& v, std::int64_t index) {
+  return static_cast<char*>(v.data) + index * itemsize(v.dtype);
+}
+
+// Work areas: the device one from the pool (returned in stream order), the host one a vector.
+struct Workspace {
+  std::unique_ptr<DeviceBuffer> device;
+  std::vector<char> host;
+  Workspace(std::size_t device_bytes, std::size_t host_bytes, int dev, StreamHandle stream)
+      : device(std::make_unique<DeviceBuffer>(static_cast<std::int64_t>(std::max<std::size_t>(device_bytes, 16)), dev,
+                                              stream)),
+        host(std::max<std::size_t>(host_bytes, 16)) {}
+};
+
+// Zeroes the triangle of column-major n x n matrices that a Cholesky factor leaves untouched.
+template <class T>
+__global__ void zero_triangle(T* a, std::int64_t n, std::int64_t total, bool keep_lower) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < total; k += stride) {
+    const std::int64_t within = k % (n * n), col = within / n, row = within % n;
+    if (keep_lower ? row < col : row > col) a[k] = T{};
+  }
+}
+
+struct alignas(8) C64 { float re, im; };
+struct alignas(16) C128 { double re, im; };
+
+void launch_zero_triangle(const ArrayView& a, std::int64_t n, bool keep_lower, cudaStream_t s) {
+  const std::int64_t total = a.size();
+  const unsigned blocks = static_cast<unsigned>(std::min<std::int64_t>((total + 255) / 256, 1 << 20));
+  switch (a.dtype) {
+    case DType::Float32: zero_triangle<<<blocks, 256, 0, s>>>(static_cast<float*>(a.data), n, total, keep_lower); break;
+    case DType::Float64: zero_triangle<<<blocks, 256, 0, s>>>(static_cast<double*>(a.data), n, total, keep_lower); break;
+    case DType::Complex64: zero_triangle<<<blocks, 256, 0, s>>>(static_cast<C64*>(a.data), n, total, keep_lower); break;
+    default: zero_triangle<<<blocks, 256, 0, s>>>(static_cast<C128*>(a.data), n, total, keep_lower); break;
+  }
+  NPGPU_CHECK_LAUNCH("cholesky (zero triangle)");
+}
+
+int* info_at(const ArrayView& info, std::int64_t b) { return static_cast<int*>(info.data) + b; }
+
+}  // namespace
+
+void cholesky(const ArrayView& a, std::int64_t n, std::int64_t batch, bool lower, const ArrayView& info,
+              StreamHandle stream) {
+  Slot& h = bind(a.device, stream);
+  const cs::Api& api = cs::api();
+  const cudaDataType t = data_type(a.dtype);
+  const cs::Fill fill = lower ? cs::FILL_LOWER : cs::FILL_UPPER;
+  std::size_t dbytes = 0, hbytes = 0;
+  check(api.potrf_buffer(h.handle, h.params, fill, n, t, a.data, n, t, &dbytes, &hbytes), "cusolverDnXpotrf_bufferSize");
+  Workspace ws(dbytes, hbytes, a.device, stream);
+  for (std::int64_t b = 0; b < batch; ++b)
+    check(api.potrf(h.handle, h.params, fill, n, t, element(a, b * n * n), n, t, ws.device->data(), dbytes,
+                    ws.host.data(), hbytes, info_at(info, b)),
+          "cusolverDnXpotrf");
+  launch_zero_triangle(a, n, lower, static_cast<cudaStream_t>(stream));
+}
+
+void lu_factor(const ArrayView& a, std::int64_t n, std::int64_t batch, const ArrayView& pivots,
+               const ArrayView& info, StreamHandle stream) {
+  Slot& h = bind(a.device, stream);
+  const cs::Api& api = cs::api();
+  const cudaDataType t = data_type(a.dtype);
+  std::size_t dbytes = 0, hbytes = 0;
+  check(api.getrf_buffer(h.handle, h.params, n, n, t, a.data, n, t, &dbytes, &hbytes), "cusolverDnXgetrf_bufferSize");
+  Workspace ws(dbytes, hbytes, a.device, stream);
+  auto* piv = static_cast<std::int64_t*>(pivots.data);
+  for (std::int64_t b = 0; b < batch; ++b)
+    check(api.getrf(h.handle, h.params, n, n, t, element(a, b * n * n), n, piv + b * n, t, ws.device->data(), dbytes,
+                    ws.host.data(), hbytes, info_at(info, b)),
+          "cusolverDnXgetrf");
+}
+
+void lu_solve(const ArrayView& lu, const ArrayView& pivots, const ArrayView& b, std::int64_t n, std::int64_t nrhs,
+              std::int64_t batch, bool transpose, StreamHandle stream) {
+  Slot& h = bind(lu.device, stream);
+  const cs::Api& api = cs::api();
+  const cudaDataType t = data_type(lu.dtype);
+  DeviceBuffer info(static_cast<std::int64_t>(sizeof(int)) * batch, lu.device, stream);  // argument checks only
+  const auto* piv = static_cast<const std::int64_t*>(pivots.data);
+  for (std::int64_t k = 0; k < batch; ++k)
+    check(api.getrs(h.handle, h.params, transpose ? cs::OP_T : cs::OP_N, n, nrhs, t, element(lu, k * n * n), n,
+                    piv + k * n, t, element(b, k * n * nrhs), n, static_cast<int*>(info.data()) + k),
+          "cusolverDnXgetrs");
+}
+
+void hermitian_eigen(const ArrayView& a, std::int64_t n, std::int64_t batch, bool lower, bool vectors,
+                     const ArrayView& w, const ArrayView& info, StreamHandle stream) {
+  Slot& h = bind(a.device, stream);
+  const cs::Api& api = cs::api();
+  const cudaDataType t = data_type(a.dtype), rt = real_type(a.dtype);
+  const cs::Fill fill = lower ? cs::FILL_LOWER : cs::FILL_UPPER;
+  const cs::EigMode mode = vectors ? cs::EIG_VECTOR : cs::EIG_NOVECTOR;
+  std::size_t dbytes = 0, hbytes = 0;
+  check(api.syevd_buffer(h.handle, h.params, mode, fill, n, t, a.data, n, rt, w.data, t, &dbytes, &hbytes),
+        "cusolverDnXsyevd_bufferSize");
+  Workspace ws(dbytes, hbytes, a.device, stream);
+  for (std::int64_t b = 0; b < batch; ++b)
+    check(api.syevd(h.handle, h.params, mode, fill, n, t, element(a, b * n * n), n, rt, element(w, b * n), t,
+                    ws.device->data(), dbytes, ws.host.data(), hbytes, info_at(info, b)),
+          "cusolverDnXsyevd");
+}
+
+void svd(const ArrayView& a, std::int64_t m, std::int64_t n, std::int64_t batch, bool full, const ArrayView& s,
+         const ArrayView* u, const ArrayView* vt, const ArrayView& info, StreamHandle stream) {
+  Slot& h = bind(a.device, stream);
+  const cs::Api& api = cs::api();
+  const cudaDataType t = data_type(a.dtype), rt = real_type(a.dtype);
+  const signed char jobu = u ? (full ? 'A' : 'S') : 'N', jobvt = u ? (full ? 'A' : 'S') : 'N';
+  const std::int64_t ucols = full ? m : n;
+  void* u0 = u ? u->data : nullptr;
+  void* vt0 = vt ? vt->data : nullptr;
+  std::size_t dbytes = 0, hbytes = 0;
+  check(api.gesvd_buffer(h.handle, h.params, jobu, jobvt, m, n, t, a.data, m, rt, s.data, t, u0, m, t, vt0, n, t,
+                         &dbytes, &hbytes),
+        "cusolverDnXgesvd_bufferSize");
+  Workspace ws(dbytes, hbytes, a.device, stream);
+  for (std::int64_t b = 0; b < batch; ++b)
+    check(api.gesvd(h.handle, h.params, jobu, jobvt, m, n, t, element(a, b * m * n), m, rt, element(s, b * n), t,
+                    u ? element(*u, b * m * ucols) : nullptr, m, t, vt ? element(*vt, b * n * n) : nullptr, n, t,
+                    ws.device->data(), dbytes, ws.host.data(), hbytes, info_at(info, b)),
+          "cusolverDnXgesvd");
+}
+
+}  // namespace cuda
+}  // namespace npgpu

@@ -1,0 +1,112 @@
+// Argument checks and dispatch of the dense linear algebra family (cuSOLVER in cuda/linalg.cu; host arrays
+// are numpy.linalg's work in the Python package).
+#include "npgpu/linalg.hpp"
+
+#include <string>
+
+#include "npgpu/errors.hpp"
+
+namespace npgpu {
+
+namespace cuda {
+void cholesky(const ArrayView& a, std::int64_t n, std::int64_t batch, bool lower, const ArrayView& info,
+              StreamHandle stream);
+void lu_factor(const ArrayView& a, std::int64_t n, std::int64_t batch, const ArrayView& pivots,
+               const ArrayView& info, StreamHandle stream);
+void lu_solve(const ArrayView& lu, const ArrayView& pivots, const ArrayView& b, std::int64_t n, std::int64_t nrhs,
+              std::int64_t batch, bool transpose, StreamHandle stream);
+void hermitian_eigen(const ArrayView& a, std::int64_t n, std::int64_t batch, bool lower, bool vectors,
+                     const ArrayView& w, const ArrayView& info, StreamHandle stream);
+void svd(const ArrayView& a, std::int64_t m, std::int64_t n, std::int64_t batch, bool full, const ArrayView& s,
+         const ArrayView* u, const ArrayView* vt, const ArrayView& info, StreamHandle stream);
+}  // namespace cuda
+
+namespace {
+
+void require(bool ok, const char* fn, const std::string& what) {
+  if (!ok) throw InvalidArgument(std::string(fn) + ": " + what);
+}
+
+bool is_float_type(DType d) {
+  return d == DType::Float32 || d == DType::Float64 || d == DType::Complex64 || d == DType::Complex128;
+}
+
+DType real_of(DType d) {
+  return d == DType::Complex64 ? DType::Float32 : d == DType::Complex128 ? DType::Float64 : d;
+}
+
+// The number of rows x cols matrices `a` holds, after the checks every function shares.
+std::int64_t batch_of(const char* fn, const ArrayView& a, std::int64_t rows, std::int64_t cols) {
+  require(!a.on_host(), fn, "takes device arrays (npgpu.linalg uses numpy.linalg for host arrays)");
+  require(is_float_type(a.dtype), fn, "needs float32, float64, complex64 or complex128, got " + a.describe());
+  require(a.is_c_contiguous(), fn, "the matrices must be one contiguous column-major batch");
+  require(rows > 0 && cols > 0, fn, "matrices must not be empty");
+  require(!a.readonly, fn, "the matrices are written in place but read-only");
+  require(a.size() % (rows * cols) == 0, fn, a.describe() + " does not hold whole " + std::to_string(rows) +
+                                                 " x " + std::to_string(cols) + " matrices");
+  return a.size() / (rows * cols);
+}
+
+void require_companion(const char* fn, const ArrayView& a, const ArrayView& x, DType dtype, std::int64_t size,
+                       const char* name) {
+  require(x.device == a.device, fn, std::string(name) + " is on another device");
+  require(x.dtype == dtype, fn, std::string(name) + " must be " + dtype_name(dtype) + ", got " + x.describe());
+  require(x.is_c_contiguous() && x.size() == size && !x.readonly, fn,
+          std::string(name) + " must be a writeable contiguous array of " + std::to_string(size) + " elements");
+}
+
+}  // namespace
+
+void cholesky(const ArrayView& a, std::int64_t n, bool lower, const ArrayView& info, StreamHandle stream) {
+  const std::int64_t batch = batch_of("cholesky", a, n, n);
+  require_companion("cholesky", a, info, DType::Int32, batch, "info");
+  set_current_device(a.device);
+  cuda::cholesky(a, n, batch, lower, info, stream);
+}
+
+void lu_factor(const ArrayView& a, std::int64_t n, const ArrayView& pivots, const ArrayView& info,
+               StreamHandle stream) {
+  const std::int64_t batch = batch_of("lu_factor", a, n, n);
+  require_companion("lu_factor", a, pivots, DType::Int64, batch * n, "pivots");
+  require_companion("lu_factor", a, info, DType::Int32, batch, "info");
+  set_current_device(a.device);
+  cuda::lu_factor(a, n, batch, pivots, info, stream);
+}
+
+void lu_solve(const ArrayView& lu, const ArrayView& pivots, const ArrayView& b, std::int64_t n, std::int64_t nrhs,
+              bool transpose, StreamHandle stream) {
+  const std::int64_t batch = batch_of("lu_solve", lu, n, n);
+  require(batch_of("lu_solve", b, n, nrhs) == batch, "lu_solve", "b does not hold one right-hand side per matrix");
+  require(b.dtype == lu.dtype && b.device == lu.device, "lu_solve", "b must have the factors' dtype and device");
+  require(pivots.dtype == DType::Int64 && pivots.size() == batch * n && pivots.device == lu.device &&
+              pivots.is_c_contiguous(),
+          "lu_solve", "pivots must be lu_factor's int64 (batch, n) array");
+  set_current_device(lu.device);
+  cuda::lu_solve(lu, pivots, b, n, nrhs, batch, transpose, stream);
+}
+
+void hermitian_eigen(const ArrayView& a, std::int64_t n, bool lower, bool vectors, const ArrayView& w,
+                     const ArrayView& info, StreamHandle stream) {
+  const std::int64_t batch = batch_of("hermitian_eigen", a, n, n);
+  require_companion("hermitian_eigen", a, w, real_of(a.dtype), batch * n, "w");
+  require_companion("hermitian_eigen", a, info, DType::Int32, batch, "info");
+  set_current_device(a.device);
+  cuda::hermitian_eigen(a, n, batch, lower, vectors, w, info, stream);
+}
+
+void svd(const ArrayView& a, std::int64_t m, std::int64_t n, bool full, const ArrayView& s, const ArrayView* u,
+         const ArrayView* vt, const ArrayView& info, StreamHandle stream) {
+  const std::int64_t batch = batch_of("svd", a, m, n);
+  require(m >= n, "svd", "needs rows >= columns (the caller transposes wide matrices)");
+  require_companion("svd", a, s, real_of(a.dtype), batch * n, "s");
+  require_companion("svd", a, info, DType::Int32, batch, "info");
+  require((u == nullptr) == (vt == nullptr), "svd", "u and vt are both given or both omitted");
+  if (u) {
+    require_companion("svd", a, *u, a.dtype, batch * m * (full ? m : n), "u");
+    require_companion("svd", a, *vt, a.dtype, batch * n * n, "vt");
+  }
+  set_current_device(a.device);
+  cuda::svd(a, m, n, batch, full, s, u, vt, info, stream);
+}
+
+}  // namespace npgpu

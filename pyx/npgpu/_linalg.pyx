@@ -1,0 +1,144 @@
+# cython: language_level=3
+"""The GPU primitives behind npgpu.linalg (which composes numpy.linalg's functions from them and checks
+`info`): Cholesky, LU factorisation and solve, Hermitian eigen-decomposition and SVD of stacks of device
+matrices through cuSOLVER (npgpu::cholesky, lu_factor, lu_solve, hermitian_eigen, svd).
+
+cuSOLVER works on column-major matrices. A C-ordered copy of A read column-major is A^T, and each primitive
+uses that algebraically instead of transposing: the Cholesky factor of A^T = conj(A) in the opposite
+triangle is L (or U) read back in C order; LU factors of A^T solve A x = b with the transposed solve;
+the eigenvectors of conj(A) are conj(v); the SVD of A^T gives u and vh of A read back in C order (tall
+matrices are transposed first, since cuSOLVER's gesvd needs rows >= columns). `info` arrays (int32, the
+batch's shape) are returned unread: reading them is the caller's synchronisation.
+"""
+import math
+
+import numpy as np
+
+from libc.stdint cimport int64_t
+from npgpu._array cimport Array, new_array
+from npgpu.lib.linalg cimport (cholesky as c_cholesky, hermitian_eigen as c_hermitian_eigen,
+                               lu_factor as c_lu_factor, lu_solve as c_lu_solve, svd as c_svd)
+from npgpu.lib.view cimport ArrayView, kHostDevice
+from npgpu import _elementwise
+
+_INT32, _INT64 = np.dtype(np.int32), np.dtype(np.int64)
+_FLOATS = {np.dtype(t) for t in (np.float32, np.float64, np.complex64, np.complex128)}
+
+
+cdef Array _matrices(Array a, str name, bint square):
+    if a.view.device == kHostDevice:
+        raise ValueError(f"npgpu._linalg.{name} takes device arrays; npgpu.linalg uses numpy.linalg on the host")
+    if a.dtype not in _FLOATS:
+        raise TypeError(f"{name}: needs float32, float64, complex64 or complex128, not {a.dtype}")
+    if a.ndim < 2:
+        raise ValueError(f"{name}: needs a stack of matrices (at least 2 dimensions), got {a.ndim}")
+    if square and a.shape[-1] != a.shape[-2]:
+        raise ValueError(f"{name}: the matrices must be square, got {a.shape[-2]} x {a.shape[-1]}")
+    return a
+
+
+def _real(dt):
+    return np.dtype(np.float32) if dt in (np.float32, np.complex64) else np.dtype(np.float64)
+
+
+def potrf(Array a, bint lower):
+    """(factor, info): Cholesky factors of the Hermitian matrices a (..., n, n): lower L with a = L L^H, or
+    upper U with a = U^H U; the other triangle zero. info[b] > 0 where a[b] is not positive definite."""
+    _matrices(a, "potrf", True)
+    cdef Array buf = a.copy()
+    cdef Array info = new_array(tuple(a.shape[:-2]), _INT32, a.view.device, a.stream)
+    cdef int64_t n = a.shape[-1]
+    if buf.size:
+        with nogil:
+            c_cholesky(buf.view, n, not lower, info.view, buf.stream)  # the opposite triangle of A^T
+    elif info.size:
+        info[...] = 0
+    return buf, info
+
+
+def getrf(Array a):
+    """(lu, piv, info): LU factors with partial pivoting of the square matrices a (..., n, n), for getrs and
+    for determinants (det = prod(diag(lu)) * (-1)^#(piv[i] != i + 1)); piv int64 (..., n), 1-based.
+    info[b] > 0 where a[b] is singular."""
+    _matrices(a, "getrf", True)
+    cdef Array buf = a.copy()
+    cdef int64_t n = a.shape[-1]
+    cdef Array piv = new_array(tuple(a.shape[:-1]), _INT64, a.view.device, a.stream)
+    cdef Array info = new_array(tuple(a.shape[:-2]), _INT32, a.view.device, a.stream)
+    if buf.size:
+        with nogil:
+            c_lu_factor(buf.view, n, piv.view, info.view, buf.stream)
+    elif info.size:
+        info[...] = 0
+    return buf, piv, info
+
+
+def getrs(Array lu, Array piv, Array b):
+    """x with a x = b, for getrf's (lu, piv) of a and b (..., n, k) with the same leading shape."""
+    _matrices(lu, "getrs", True)
+    if b.ndim != lu.ndim or tuple(b.shape[:-2]) != tuple(lu.shape[:-2]) or b.shape[-2] != lu.shape[-1]:
+        raise ValueError(f"getrs: b {b.shape} does not fit the factors {lu.shape} (..., n, k)")
+    if b.dtype != lu.dtype:
+        b = b.astype(lu.dtype)
+    cdef int64_t n = lu.shape[-1], k = b.shape[-1]
+    cdef Array bt = b.mT.copy()  # column-major n x k right-hand sides
+    cdef Array p = piv if piv.view.is_c_contiguous() else piv.copy()
+    cdef Array f = lu if lu.view.is_c_contiguous() else lu.copy()
+    if bt.size:
+        with nogil:
+            c_lu_solve(f.view, p.view, bt.view, n, k, True, bt.stream)  # factors of A^T, transposed solve
+    return bt.mT
+
+
+def syevd(Array a, bint lower, bint compute_v):
+    """(w, v, info): eigenvalues (real, ascending, (..., n)) and, with compute_v, eigenvectors (columns of v)
+    of the Hermitian matrices a, read from their lower (or upper) triangle. info[b] > 0: no convergence."""
+    _matrices(a, "syevd", True)
+    cdef Array buf = a.copy()
+    cdef int64_t n = a.shape[-1]
+    cdef Array w = new_array(tuple(a.shape[:-1]), _real(a.dtype), a.view.device, a.stream)
+    cdef Array info = new_array(tuple(a.shape[:-2]), _INT32, a.view.device, a.stream)
+    if buf.size:
+        with nogil:
+            c_hermitian_eigen(buf.view, n, not lower, compute_v, w.view, info.view, buf.stream)
+    elif info.size:
+        info[...] = 0
+    if not compute_v:
+        return w, None, info
+    v = buf.mT  # the eigenvectors of conj(a), read in C order, transposed back
+    if a.dtype.kind == "c":
+        v = _elementwise.conj(v)
+    return w, v, info
+
+
+def gesvd(Array a, bint full_matrices, bint compute_uv):
+    """(u, s, vh, info) with a = u @ diag(s) @ vh for the matrices a (..., m, n): s real, descending,
+    (..., min(m, n)); u (..., m, m or k) and vh (..., n or k, n) (k = min(m, n)), None without compute_uv.
+    info[b] > 0: no convergence."""
+    _matrices(a, "gesvd", False)
+    cdef int64_t m = a.shape[-2], n = a.shape[-1]
+    lead = tuple(a.shape[:-2])
+    wide = n >= m
+    # cuSOLVER needs rows >= columns: a wide matrix is used as its C-ordered copy (column-major A^T), a tall
+    # one transposed first (column-major A).
+    cdef Array buf = a.copy() if wide else a.mT.copy()
+    cdef int64_t rows = n if wide else m, cols = m if wide else n
+    cdef Array s = new_array(lead + (cols,), _real(a.dtype), a.view.device, a.stream)
+    cdef Array info = new_array(lead, _INT32, a.view.device, a.stream)
+    cdef Array u_buf = None, vt_buf = None
+    cdef ArrayView* up = NULL
+    cdef ArrayView* vp = NULL
+    if compute_uv:
+        u_buf = new_array(lead + ((rows if full_matrices else cols), rows), a.dtype, a.view.device, a.stream)
+        vt_buf = new_array(lead + (cols, cols), a.dtype, a.view.device, a.stream)
+        up, vp = &u_buf.view, &vt_buf.view
+    if buf.size:
+        with nogil:
+            c_svd(buf.view, rows, cols, full_matrices, s.view, up, vp, info.view, buf.stream)
+    elif info.size:
+        info[...] = 0
+    if not compute_uv:
+        return None, s, None, info
+    if wide:  # A^T = U' S V'^H: u = conj(V') is V'^H read in C order, vh = U'^T is U' read in C order
+        return vt_buf, s, u_buf, info
+    return u_buf.mT, s, vt_buf.mT, info  # A = U S V^H, each factor read in C order and transposed back

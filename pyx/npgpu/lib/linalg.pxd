@@ -1,0 +1,18 @@
+# Declarations of csrc/include/npgpu/linalg.hpp.
+from libc.stdint cimport int64_t
+from libcpp cimport bool
+from npgpu._errors cimport raise_py_error
+from npgpu.lib.runtime cimport StreamHandle
+from npgpu.lib.view cimport ArrayView
+
+cdef extern from "npgpu/linalg.hpp" namespace "npgpu" nogil:
+    void cholesky(const ArrayView& a, int64_t n, bool lower, const ArrayView& info, StreamHandle stream) \
+        except +raise_py_error
+    void lu_factor(const ArrayView& a, int64_t n, const ArrayView& pivots, const ArrayView& info,
+                   StreamHandle stream) except +raise_py_error
+    void lu_solve(const ArrayView& lu, const ArrayView& pivots, const ArrayView& b, int64_t n, int64_t nrhs,
+                  bool transpose, StreamHandle stream) except +raise_py_error
+    void hermitian_eigen(const ArrayView& a, int64_t n, bool lower, bool vectors, const ArrayView& w,
+                         const ArrayView& info, StreamHandle stream) except +raise_py_error
+    void svd(const ArrayView& a, int64_t m, int64_t n, bool full, const ArrayView& s, const ArrayView* u,
+             const ArrayView* vt, const ArrayView& info, StreamHandle stream) except +raise_py_error
