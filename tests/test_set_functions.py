@@ -99,5 +99,23 @@ def test_numpy_inputs(backend, rng):
     for g, w in zip(got, np.unique(a, return_counts=True)):
         _same(g, w)
     _same(npgpu.isin(a, [1.0, 7.5]), np.isin(a, [1.0, 7.5]))
-    with pytest.raises(NotImplementedError, match="axis"):
-        npgpu.unique(a.reshape(5, 6), axis=0)
+    _same(npgpu.unique(a.reshape(5, 6), axis=1), np.unique(a.reshape(5, 6), axis=1))
+
+
+@pytest.mark.usefixtures("array_device")
+@pytest.mark.parametrize("shape, axis", [((40, 3), 0), ((40, 3), -2), ((3, 12), 1), ((4, 5, 6), 1),
+                                         ((6, 2, 3), 2), ((3, 0), 0), ((0, 3), 0), ((7,), 0)])
+@pytest.mark.parametrize("dtype", [np.int16, np.float64, np.complex64, np.bool_])
+def test_unique_slices_along_an_axis(rng, shape, axis, dtype):
+    # few distinct values, so slices repeat; float slices with NaNs stay distinct, as NumPy's
+    a = rng.integers(0, 2, shape).astype(dtype)
+    if np.dtype(dtype).kind == "f" and a.size:
+        a.reshape(-1)[::7] = np.nan
+    want = np.unique(a, axis=axis, return_index=True, return_inverse=True, return_counts=True)
+    got = npgpu.unique(npgpu.asarray(a), axis=axis, return_index=True, return_inverse=True, return_counts=True)
+    for g, w in zip(got, want):
+        g = g.get()
+        assert g.shape == w.shape and g.dtype == w.dtype, (g.shape, w.shape, g.dtype, w.dtype)
+        np.testing.assert_array_equal(g, w)
+    with pytest.raises(np.exceptions.AxisError):
+        npgpu.unique(npgpu.asarray(a), axis=len(shape))

@@ -6,6 +6,7 @@ runs where they run: a GPU sorts with CUB, the host device with NumPy's sort. np
 out on the same device; NumPy in, NumPy out (computed on the GPU when the backend is 'cuda'). Sizes of the
 results depend on the data, so these calls wait for the device.
 """
+import math
 from collections import namedtuple
 
 import numpy as np
@@ -66,15 +67,46 @@ def _unique_parts(x, equal_nan, want_index, want_inverse, want_counts):
     return values, index, inverse, counts
 
 
+def _unique_slices(x, axis):
+    """unique(..., axis=axis): the distinct slices of x along `axis` in lexicographic order (one lexsort of
+    the slices' elements, first element primary), with the first position of each, the inverse and the
+    counts. Slices holding NaNs are distinct, as NumPy's."""
+    ax = _manipulation._axis(axis, x.ndim)
+    moved = _manipulation.moveaxis(x, ax, 0)
+    n, m = moved.shape[0], math.prod(moved.shape[1:])
+    rows = moved.reshape(n, m)
+    if n == 0 or m == 0:  # no slices, or empty ones (all equal: one distinct slice)
+        k = min(n, 1)
+        order = _creation.arange(k, dtype=_INT64, device=x.device)
+        picked = rows[:k]
+        inverse = _array.zeros((n,), dtype=_INT64, device=x.device)
+        counts = _array.full((k,), n, dtype=_INT64, device=x.device)
+        return (_manipulation.moveaxis(picked.reshape((k,) + moved.shape[1:]), 0, ax), order, inverse,
+                counts)
+    order = _sorting.lexsort([rows[:, j] for j in range(m - 1, -1, -1)])
+    srt = _indexing.take(rows, order, axis=0)
+    differs = _reduce.any(srt[1:] != srt[:-1], axis=1)
+    flags = _manipulation.concatenate([_creation.ones((1,), dtype=bool, device=x.device), differs])
+    starts = _indexing.flatnonzero(flags)
+    values = _indexing.take(srt, starts, axis=0).reshape((starts.size,) + moved.shape[1:])
+    ends = _manipulation.concatenate([starts[1:], _array.full((1,), n, dtype=_INT64, device=x.device)])
+    inverse = _array.empty((n,), dtype=_INT64, device=x.device)
+    inverse[order] = _reduce.cumsum(flags.astype(_INT64)) - 1
+    return _manipulation.moveaxis(values, 0, ax), _indexing.take(order, starts), inverse, ends - starts
+
+
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True,
            sorted=True):  # noqa: A002  (NumPy's keyword)
     """The sorted distinct elements of `ar` (flattened), as numpy.unique, with the positions of their first
     occurrences (``return_index``), the positions that rebuild `ar` from them (``return_inverse``, in ar's
-    shape as NumPy 2) and their counts (``return_counts``); NaNs are one value with ``equal_nan`` (the default)."""
-    if axis is not None:
-        raise NotImplementedError("npgpu.unique with axis= (unique sub-arrays) is not implemented; use axis=None")
+    shape as NumPy 2) and their counts (``return_counts``); NaNs are one value with ``equal_nan`` (the default).
+    With ``axis``, the distinct slices along that axis in lexicographic order (the inverse then indexes that
+    axis)."""
     x, numpy_out = _device_input(ar)
-    values, index, inverse, counts = _unique_parts(x, equal_nan, return_index, return_inverse, return_counts)
+    if axis is None:
+        values, index, inverse, counts = _unique_parts(x, equal_nan, return_index, return_inverse, return_counts)
+    else:
+        values, index, inverse, counts = _unique_slices(x, axis)
     out = [_back(values, numpy_out)]
     for want, part in ((return_index, index), (return_inverse, inverse), (return_counts, counts)):
         if want:
