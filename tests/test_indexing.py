@@ -371,3 +371,19 @@ def test_add_at_errors_leave_the_array_unchanged(random_array):
     with pytest.raises(TypeError, match="npgpu.Array or a numpy.ndarray"):
         npgpu.add.at([1.0, 2.0], [0], 1.0)
     np.testing.assert_array_equal(x.get(), a)
+
+
+@pytest.mark.gpu
+@pytest.mark.slow
+def test_masks_gathers_and_scatter_add_past_2_31_elements():
+    n = 2**31 + 1
+    x = npgpu.full(n, 3, dtype=np.uint8, device="cuda")
+    x[n - 1] = 9
+    x[5] = 8
+    picked = x[x > 5]  # compaction over more than 2^31 flags
+    assert picked.shape == (2,) and int(picked[0]) == 8 and int(picked[1]) == 9
+    idx = npgpu.asarray(np.array([n - 1, 0, 5, -1]), device="cuda")
+    np.testing.assert_array_equal(x[idx].get(), [9, 3, 8, 9])  # a gather reaching past 2^31
+    npgpu.add.at(x, idx, np.uint8(1))
+    assert int(x[n - 1]) == 11 and int(x[0]) == 4 and int(x[5]) == 9
+    assert int(npgpu.flatnonzero(x == 11)[0]) == n - 1

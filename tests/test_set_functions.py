@@ -119,3 +119,15 @@ def test_unique_slices_along_an_axis(rng, shape, axis, dtype):
         np.testing.assert_array_equal(g, w)
     with pytest.raises(np.exceptions.AxisError):
         npgpu.unique(npgpu.asarray(a), axis=len(shape))
+
+
+@pytest.mark.gpu
+@pytest.mark.slow
+def test_unique_past_2_31_elements():
+    n = 2**31 + 1
+    x = npgpu.full(n, 4, dtype=np.uint8, device="cuda")
+    x[n - 1] = 250
+    x[0] = 1
+    values, counts = npgpu.unique(x, return_counts=True)
+    np.testing.assert_array_equal(values.get(), [1, 4, 250])
+    np.testing.assert_array_equal(counts.get(), [1, n - 2, 1])
