@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdio>
 #include <vector>
 
@@ -61,6 +62,27 @@ int main() {
     npgpu::copy_bytes(c.data(), dc.data(), bytes, stream);
     npgpu::stream_synchronize(stream);
     if (!check(npgpu::device_properties(dev).name.c_str())) return 1;
+  }
+  {
+    // One cuFFT transform: the forward FFT of an impulse at position 1 is exp(-2 pi i k / 8).
+    const std::int64_t m = 8;
+    std::vector<std::complex<float>> x(m), y(m);
+    x[1] = 1.0f;
+    const std::int64_t bytes = m * static_cast<std::int64_t>(sizeof(x[0]));
+    npgpu::DeviceBuffer dx(bytes, dev, stream), dy(bytes, dev, stream);
+    npgpu::copy_bytes(dx.data(), x.data(), bytes, stream);
+    const int axis = 0;
+    npgpu::fft(npgpu::make_contiguous_view(dx.data(), npgpu::DType::Complex64, 1, &m, dev),
+               npgpu::make_contiguous_view(dy.data(), npgpu::DType::Complex64, 1, &m, dev), &axis, 1,
+               npgpu::FftKind::C2C, true, stream);
+    npgpu::copy_bytes(y.data(), dy.data(), bytes, stream);
+    npgpu::stream_synchronize(stream);
+    for (std::int64_t k = 0; k < m; ++k)
+      if (std::abs(y[k] - std::polar(1.0f, -2.0f * 3.14159265f * static_cast<float>(k) / m)) > 1e-5f) {
+        std::printf("fft: mismatch at %lld\n", static_cast<long long>(k));
+        return 1;
+      }
+    std::printf("fft: 8-point transform correct\n");
   }
   npgpu::stream_synchronize(stream);
   npgpu::stream_destroy(stream);
