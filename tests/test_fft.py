@@ -646,3 +646,19 @@ def test_namespace():
         assert getattr(npgpu.fft, name).__doc__
     x = npgpu.asarray(np.arange(4.0), device="cpu")
     assert x.__array_namespace__().fft.fft(x).dtype == np.complex128
+
+
+def test_diffusion_demo_field_matches_numpy_fft():
+    # The demo's starting field goes through npgpu.fft; with NumPy's FFT it is the same image.
+    from npgpu._demo_diffusion import jagged_field
+
+    got = jagged_field(48, 40)
+    r = np.random.default_rng(3966789)
+    f = np.fft.fftshift(np.fft.fft2(r.random(size=(48, 40), dtype=np.float32)))
+    radius = 1 + np.sqrt((np.arange(48).reshape(-1, 1) - 24) ** 2 + (np.arange(40).reshape(1, -1) - 20) ** 2)
+    f = np.fft.ifft2(np.fft.ifftshift(f * radius ** -1.7)) * (radius < 0.45 * 48)
+    want = (f.real * (f.real > np.percentile(f.real, 70))).astype(np.float32)
+    assert got.dtype == np.float32 and got.shape == (48, 40)
+    close = np.isclose(got, want, rtol=1e-4, atol=1e-5)
+    assert close.mean() > 0.995  # pixels at the percentile threshold may flip with rounding
+    assert np.count_nonzero(got) > 0.25 * got.size

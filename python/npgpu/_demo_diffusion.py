@@ -1,5 +1,5 @@
 """``python -m npgpu demo diffusion``: reference page 002's good example. Its jagged initial field (built with
-NumPy's FFT, as the page does), ``steps`` explicit diffusion steps with the Laplacian of the last step, a
+an FFT as the page does, through npgpu.fft: on the GPU when there is one), ``steps`` explicit diffusion steps with the Laplacian of the last step, a
 progress bar, the time per step, and optionally the page's 3-panel figure."""
 import sys
 import time
@@ -10,8 +10,9 @@ import npgpu
 
 
 def jagged_field(j, k, seed=3966789):
-    """The reference page's initial image, built the same way (float64 there; float32 here, as its kernel)."""
-    from numpy import fft
+    """The reference page's initial image, built the same way (float64 there; float32 here, as its kernel),
+    its transforms through npgpu.fft (NumPy in, NumPy out)."""
+    from npgpu import fft
 
     r = np.random.default_rng(seed)
     field = r.random(size=(j, k), dtype=np.float32)
