@@ -68,6 +68,10 @@ from npgpu._elementwise_composed import *  # noqa: F401,F403
 from npgpu._linear_algebra import *  # noqa: F401,F403
 from npgpu._set_functions import *  # noqa: F401,F403
 from npgpu._histograms import *  # noqa: F401,F403
+# NumPy's statistics (median, quantile, cov ...) and signal/polynomial helpers, einsum (composed functions)
+from npgpu import _polynomial_signal, _statistics
+from npgpu._statistics import *  # noqa: F401,F403
+from npgpu._polynomial_signal import *  # noqa: F401,F403
 
 __version__ = "0.1.0"
 
@@ -106,3 +110,4 @@ __all__ += ["acos", "asin", "atan", "atan2", "pow", "bitwise_invert", "acosh", "
             "bitwise_left_shift", "bitwise_right_shift"]
 __all__ += (_dtypes.__all__ + _creation.__all__ + _manipulation.__all__ + _elementwise_composed.__all__ +
             _linear_algebra.__all__ + _set_functions.__all__ + _histograms.__all__)
+__all__ += _statistics.__all__ + _polynomial_signal.__all__

@@ -1,0 +1,484 @@
+"""Order statistics and averages of NumPy: average, ptp, median, percentile, quantile, their NaN-ignoring
+forms (nanmedian, nanpercentile, nanquantile), cov and corrcoef.
+
+Each is composed of npgpu's sort, gathers, reductions, elementwise operations and matmul, so it runs where
+they run. The quantiles sort the reduced axis (NaNs sort last) and interpolate with NumPy's formulas
+(``_lerp``), so results equal NumPy's bit for bit on the host device. npgpu.Array in, npgpu.Array out on
+the same device; NumPy (array_like) in, NumPy out. Subclasses of numpy.ndarray (masked arrays, np.matrix)
+are refused with TypeError: their semantics would be lost silently.
+"""
+import math
+import operator
+import warnings
+
+import numpy as np
+
+from npgpu import _array, _elementwise, _indexing, _reduce, _sorting
+from npgpu._manipulation import _axes, _on_one_device, permute_dims, reshape
+
+__all__ = ["average", "ptp", "median", "percentile", "quantile", "nanmedian", "nanpercentile", "nanquantile",
+           "cov", "corrcoef"]
+
+_ew = _elementwise
+_Array = _array.Array
+
+
+# ------------------------------------------------------------------------------------------------ inputs
+
+def _refuse_subclass(x, name):
+    """TypeError for an ndarray subclass: npgpu would drop its mask (MaskedArray) or its operator semantics
+    (np.matrix) without a word."""
+    if isinstance(x, np.ndarray) and type(x) is not np.ndarray:
+        t = type(x)
+        raise TypeError(f"npgpu.{name}: {t.__module__}.{t.__qualname__} (a numpy.ndarray subclass) is not "
+                        "supported by npgpu; use NumPy's function for it, or pass np.asarray(x) to drop the "
+                        "subclass")
+
+
+def _inputs(name, *xs):
+    """([npgpu.Array or None for each of xs], NumPy out?): the non-None inputs on one device. With an
+    npgpu.Array among them the others join its device and results stay npgpu.Arrays; otherwise they go to
+    the default device for host data and the results come back as NumPy."""
+    for x in xs:
+        _refuse_subclass(x, name)
+    given = [x for x in xs if x is not None]
+    if not given:
+        return list(xs), True
+    numpy_out = not any(isinstance(x, _Array) for x in given)
+    if numpy_out:
+        first, _ = _indexing._as_device_array(given[0])
+        given = [first] + [_array.asarray(np.asarray(x), device=first.device) for x in given[1:]]
+    else:
+        given = _on_one_device(given, name)
+    it = iter(given)
+    return [None if x is None else next(it) for x in xs], numpy_out
+
+
+def _back(x, numpy_out, scalar=True):
+    """An npgpu result as the caller wants it: NumPy for NumPy input (a 0-d result as a NumPy scalar, as
+    NumPy's reductions give, where `scalar`)."""
+    if not numpy_out:
+        return x
+    r = x.get()
+    return r[()] if scalar and r.ndim == 0 else r
+
+
+def _to_out(r, out):
+    if out is None:
+        return r
+    if tuple(out.shape) != tuple(r.shape):
+        raise ValueError(f"out has shape {tuple(out.shape)}, the result has shape {tuple(r.shape)}")
+    out[...] = r.get() if isinstance(out, np.ndarray) and isinstance(r, _Array) else r
+    return out
+
+
+def _reduced_last(x, axis):
+    """x with the axes of `axis` (None: all) moved last and merged into one, the kept shape, and the
+    keepdims shape."""
+    axes = tuple(range(x.ndim)) if axis is None else _axes(axis, x.ndim)
+    keep = [i for i in range(x.ndim) if i not in axes]
+    kept = tuple(x.shape[i] for i in keep)
+    n = math.prod(x.shape[i] for i in axes)
+    kd = tuple(1 if i in axes else x.shape[i] for i in range(x.ndim))
+    y = permute_dims(x, tuple(keep) + axes) if x.ndim else x
+    return reshape(y, kept + (n,)), kept, kd
+
+
+# ------------------------------------------------------------------------------------------------ average, ptp
+
+def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
+    """The (weighted) average along `axis` (None, an int or a tuple), as numpy.average: ``sum(a * w) /
+    sum(w)`` computed in ``result_type(a, w)`` (at least float64 for integer `a`); `weights` have a's shape
+    or, with an axis, the shape of the reduced axes. `returned` also gives the sum of the weights
+    (broadcast to the average's shape). ZeroDivisionError when the weights sum to zero."""
+    (x, w), numpy_out = _inputs("average", a, weights)
+    axes = None if axis is None else _axes(axis, x.ndim)
+    if w is None:
+        avg = _reduce.mean(x, axis=axes, keepdims=keepdims)
+        scl = avg.dtype.type(x.size / avg.size)
+    else:
+        if x.dtype.kind in "biu":
+            dt = np.result_type(x.dtype, w.dtype, "f8")
+        else:
+            dt = np.result_type(x.dtype, w.dtype)
+        if tuple(x.shape) != tuple(w.shape):
+            if axes is None:
+                raise TypeError("Axis must be specified when shapes of a and weights differ.")
+            if tuple(w.shape) != tuple(x.shape[ax] for ax in axes):
+                raise ValueError("Shape of weights must be consistent with shape of a along specified axis.")
+            w = permute_dims(w, tuple(int(i) for i in np.argsort(axes)))
+            w = reshape(w, tuple(s if ax in axes else 1 for ax, s in enumerate(x.shape)))
+        scl = _reduce.sum(w, axis=axes, dtype=dt, keepdims=keepdims)
+        if bool(_reduce.any(scl == 0)):
+            raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+        avg = _reduce.sum(_ew.multiply(x.astype(dt, copy=False), w.astype(dt, copy=False)), axis=axes,
+                          keepdims=keepdims, dtype=dt) / scl
+    if not returned:
+        return _back(avg, numpy_out)
+    if not isinstance(scl, _Array):
+        scl = _array.full(avg.shape, scl, dtype=avg.dtype, device=avg.device)
+    elif tuple(scl.shape) != tuple(avg.shape):
+        scl = _array.broadcast_to(scl, avg.shape).copy()
+    return _back(avg, numpy_out), _back(scl, numpy_out)
+
+
+def ptp(a, axis=None, out=None, keepdims=False):
+    """Range of values (maximum - minimum) along `axis`, as numpy.ptp (integers wrap around as NumPy's)."""
+    (x,), numpy_out = _inputs("ptp", a)
+    if x.dtype.kind == "b":
+        raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the "
+                        "`^` operator, or the logical_xor function instead.")
+    axes = None if axis is None else _axes(axis, x.ndim)
+    r = _ew.subtract(_reduce.max(x, axis=axes, keepdims=keepdims), _reduce.min(x, axis=axes, keepdims=keepdims))
+    return _to_out(_back(r, numpy_out), out)
+
+
+# ------------------------------------------------------------------------------------------------ quantiles
+
+_CONTINUOUS = {"linear": None, "interpolated_inverted_cdf": (0.0, 1.0), "hazen": (0.5, 0.5),
+               "weibull": (0.0, 0.0), "median_unbiased": (1 / 3.0, 1 / 3.0),
+               "normal_unbiased": (3 / 8.0, 3 / 8.0)}
+_DISCRETE = ("lower", "higher", "nearest", "midpoint")
+_NUMPY_ONLY = ("inverted_cdf", "averaged_inverted_cdf", "closest_observation")
+
+
+def _virtual_index(n, q, method, floor, ceil, rint):
+    """NumPy's virtual index of each quantile for `n` valid values (host numbers or device arrays alike)."""
+    if method == "linear":
+        return (n - 1) * q
+    if method == "lower":
+        return floor((n - 1) * q).astype(np.int64)
+    if method == "higher":
+        return ceil((n - 1) * q).astype(np.int64)
+    if method == "nearest":
+        return rint((n - 1) * q).astype(np.int64)
+    if method == "midpoint":
+        return 0.5 * (floor((n - 1) * q) + ceil((n - 1) * q))
+    alpha, beta = _CONTINUOUS[method]
+    return n * q + (alpha + q * (1 - alpha - beta)) - 1
+
+
+def _lerp(a, b, t, t_cast):
+    """NumPy's _lerp: ``a + (b - a) * t``, or ``b - (b - a) * (1 - t)`` where t >= 0.5 (exact at t = 1).
+    `t_cast`: the dtype a weak (Python float) t is rounded to first, or None."""
+    diff = _ew.subtract(b, a)
+    omt = 1 - t
+    if t_cast is not None:  # a weak t, as NEP 50: rounded to the array's float dtype
+        tt, omt = (t.astype(t_cast) if isinstance(t, _Array) else t_cast.type(t)), \
+            (omt.astype(t_cast) if isinstance(omt, _Array) else t_cast.type(omt))
+    else:
+        tt = t
+    lo = _ew.add(a, _ew.multiply(diff, tt))
+    hi = _ew.subtract(b, _ew.multiply(diff, omt))
+    if not isinstance(t, _Array):
+        return hi if t >= 0.5 else lo
+    return _ew.where(t >= 0.5, hi, lo)
+
+
+def _check_q(q, name, scale):
+    """q as a host float array of at most 2 dims (NumPy's checks), and whether it was a Python scalar."""
+    weak = type(q) in (int, float)
+    if isinstance(q, _Array):
+        q = q.get()  # a few numbers: NumPy's range check reads them
+    _refuse_subclass(q, name)
+    q = np.asarray(q)
+    if scale != 1:
+        q = np.true_divide(q, scale)
+    if q.size and not (q.min() >= 0 and q.max() <= 1):
+        raise ValueError("Percentiles must be in the range [0, 100]" if scale != 1 else
+                         "Quantiles must be in the range [0, 1]")
+    if q.ndim > 2:
+        raise ValueError("q must be a scalar or 1d")
+    return q, weak
+
+
+def _check_method(method, interpolation, name):
+    if interpolation is not None:
+        warnings.warn(f"the `interpolation=` argument to {name} was renamed to `method=`, which has "
+                      "additional options.", DeprecationWarning, stacklevel=3)
+        method = interpolation
+    if method in _NUMPY_ONLY:
+        raise NotImplementedError(f"npgpu.{name}: method {method!r} is not implemented (use NumPy's)")
+    if method not in _CONTINUOUS and method not in _DISCRETE:
+        raise ValueError(f"{method!r} is not a valid method. Use one of: "
+                         f"{tuple(_CONTINUOUS) + _DISCRETE + _NUMPY_ONLY}")
+    return method
+
+
+def _finish(r, q, kept, kd, keepdims):
+    """Quantile results laid out rest + (nq,) -> q.shape + rest (or q.shape + keepdims shape)."""
+    nd = r.ndim
+    r = permute_dims(r, (nd - 1,) + tuple(range(nd - 1)))
+    return reshape(r, q.shape + (kd if keepdims else kept))
+
+
+def _quantile(x, q, weak, axis, method, keepdims, name):
+    """The quantiles of the npgpu.Array x (NaNs propagate): one sort, gathers at host-computed positions."""
+    if x.dtype.kind == "c":
+        raise TypeError("a must be an array of real numbers")
+    y, kept, kd = _reduced_last(x, axis)
+    n = y.shape[-1]
+    if n == 0:
+        raise IndexError("index -1 is out of bounds for axis 0 with size 0")
+    y = _sorting.sort(y, axis=-1)
+    qf = q.reshape(-1)
+    v = _virtual_index(n, qf, method, np.floor, np.ceil, np.rint)
+    if v.dtype.kind in "iu":  # positions: no interpolation
+        r = _indexing.take(y, _array.asarray(v.astype(np.int64), device=y.device), axis=-1)
+    else:
+        prev = np.floor(v)
+        prev[v >= n - 1] = -1
+        prev[v < 0] = 0
+        gamma = v - prev
+        if method == "midpoint":
+            gamma = np.where(v % 1 == 0, 0.0, 0.5)
+        nxt = np.where(prev == -1, -1, np.where(v < 0, 0, prev + 1)).astype(np.int64)
+        prev = prev.astype(np.int64)
+        pv = _indexing.take(y, _array.asarray(prev, device=y.device), axis=-1)
+        nv = _indexing.take(y, _array.asarray(nxt, device=y.device), axis=-1)
+        if weak:
+            t, cast = float(gamma[0]), (y.dtype if y.dtype.kind == "f" else None)
+        else:
+            t, cast = _array.asarray(gamma, device=y.device), None
+        r = _lerp(pv, nv, t, cast)
+    if y.dtype.kind == "f":
+        last = y[..., n - 1:]
+        r = _ew.where(_ew.isnan(last), last.astype(r.dtype), r)
+    return _finish(r, q, kept, kd, keepdims)
+
+
+def _nanquantile(x, q, weak, axis, method, keepdims, name):
+    """Quantiles ignoring NaNs: after one sort the valid values of each slice lead it; the positions
+    depend on each slice's count, so they are computed on the device."""
+    y, kept, kd = _reduced_last(x, axis)
+    n = y.shape[-1]
+    qf = q.reshape(-1)
+    rdt = np.result_type(y.dtype, np.float64) if not weak or y.dtype.kind != "f" else y.dtype
+    if method in ("lower", "higher", "nearest"):
+        rdt = y.dtype
+    if n == 0:
+        warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
+        r = _array.full(kept + (qf.size,), np.nan, dtype=rdt, device=x.device)
+        return _finish(r, q, kept, kd, keepdims)
+    y = _sorting.sort(y, axis=-1)
+    cnt = _reduce.sum(_ew.logical_not(_ew.isnan(y)), axis=-1, keepdims=True, dtype=np.int64)
+    empty = cnt == 0
+    if bool(_reduce.any(empty)):
+        warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
+    last = _ew.maximum(cnt - 1, 0)
+    qd = _array.asarray(qf, device=x.device)
+    # the count is a Python int in NumPy's per-slice computation: weak, so q's dtype decides v's
+    v = _virtual_index(cnt if qf.dtype.kind in "iu" else cnt.astype(qf.dtype), qd, method, _ew.floor, _ew.ceil,
+                       _ew.rint)
+    if v.dtype.kind in "iu":
+        r = _indexing.take_along_axis(y, _ew.minimum(_ew.maximum(v, 0), last), axis=-1)
+    else:
+        above, below = v >= (cnt - 1).astype(np.float64), v < 0
+        prev = _ew.where(above, -1.0, _ew.where(below, 0.0, _ew.floor(v)))
+        gamma = _ew.where(v % 1 == 0, 0.0, 0.5) if method == "midpoint" else v - prev
+        pi = _ew.where(above, last, prev.astype(np.int64))
+        ni = _ew.where(above, last, _ew.where(below, 0, _ew.minimum(pi + 1, last)))
+        pv = _indexing.take_along_axis(y, pi, axis=-1)
+        nv = _indexing.take_along_axis(y, ni, axis=-1)
+        r = _lerp(pv, nv, gamma, y.dtype if weak and y.dtype.kind == "f" else None)
+    r = _ew.where(empty, np.nan, r) if r.dtype.kind == "f" else r
+    return _finish(r, q, kept, kd, keepdims)
+
+
+def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+             weights=None, interpolation=None):
+    """The `q`-th quantiles (q in [0, 1], a scalar or up to 2-D) of `a` along `axis` (None, an int or a
+    tuple), as numpy.quantile: the q dims lead the result's shape. `method`: 'linear' (default), 'lower',
+    'higher', 'nearest', 'midpoint' and the continuous Hyndman-Fan methods ('hazen', 'weibull',
+    'median_unbiased', 'normal_unbiased', 'interpolated_inverted_cdf'). A slice holding a NaN gives NaN.
+    A Python-scalar q keeps a float32 input float32 (NEP 50), an array q gives float64.
+    `overwrite_input` is accepted and ignored (the input is never changed)."""
+    return _quantile_api("quantile", _quantile, 1, a, q, axis, out, method, keepdims, weights, interpolation)
+
+
+def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+               weights=None, interpolation=None):
+    """The `q`-th percentiles (q in [0, 100]) of `a` along `axis`, as numpy.percentile (see quantile)."""
+    return _quantile_api("percentile", _quantile, 100, a, q, axis, out, method, keepdims, weights,
+                         interpolation)
+
+
+def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+                weights=None, interpolation=None):
+    """quantile ignoring NaNs, as numpy.nanquantile: all-NaN slices give NaN (RuntimeWarning)."""
+    return _quantile_api("nanquantile", _nanquantile, 1, a, q, axis, out, method, keepdims, weights,
+                         interpolation)
+
+
+def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+                  weights=None, interpolation=None):
+    """percentile ignoring NaNs, as numpy.nanpercentile: all-NaN slices give NaN (RuntimeWarning)."""
+    return _quantile_api("nanpercentile", _nanquantile, 100, a, q, axis, out, method, keepdims, weights,
+                         interpolation)
+
+
+def _quantile_api(name, impl, scale, a, q, axis, out, method, keepdims, weights, interpolation):
+    (x,), numpy_out = _inputs(name, a)
+    if x.dtype.kind == "c":
+        raise TypeError("a must be an array of real numbers")
+    q, weak = _check_q(q, name, scale)
+    method = _check_method(method, interpolation, name)
+    if weights is not None:
+        raise NotImplementedError(f"npgpu.{name}: weights (NumPy's method='inverted_cdf' only) are not "
+                                  "implemented")
+    if impl is _nanquantile and x.dtype.kind != "f":
+        impl = _quantile  # no NaNs to ignore, as NumPy
+    r = impl(x, q, weak, axis, method, keepdims, name)
+    return _to_out(_back(r, numpy_out), out)
+
+
+def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """The median along `axis` (None, an int or a tuple), as numpy.median: the middle value of the sorted
+    slice, or the mean of the two middle ones (float64 for integers); a slice holding a NaN gives NaN; an
+    empty input gives NaN (RuntimeWarning). `overwrite_input` is accepted and ignored."""
+    (x,), numpy_out = _inputs("median", a)
+    y, kept, kd = _reduced_last(x, axis)
+    n = y.shape[-1]
+    y = _sorting.sort(y, axis=-1) if n else y
+    h = n // 2
+    mid = y[..., h:h + 1] if n % 2 else y[..., max(h - 1, 0):h + 1]
+    r = _reduce.mean(mid, axis=-1)  # NumPy's own step: the mean of the middle value(s)
+    if n and y.dtype.kind in "fc":
+        last = y[..., n - 1]
+        r = _ew.where(_ew.isnan(last), last.astype(r.dtype), r)
+    r = reshape(r, kd if keepdims else kept)
+    return _to_out(_back(r, numpy_out), out)
+
+
+def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """The median ignoring NaNs, as numpy.nanmedian: all-NaN slices give NaN (RuntimeWarning)."""
+    (x,), numpy_out = _inputs("nanmedian", a)
+    if x.dtype.kind != "f":
+        return median(a, axis=axis, out=out, keepdims=keepdims)
+    y, kept, kd = _reduced_last(x, axis)
+    n = y.shape[-1]
+    if n == 0:
+        warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=2)
+        r = _array.full(kept, np.nan, dtype=x.dtype, device=x.device)
+    else:
+        y = _sorting.sort(y, axis=-1)
+        cnt = _reduce.sum(_ew.logical_not(_ew.isnan(y)), axis=-1, keepdims=True, dtype=np.int64)
+        empty = cnt == 0
+        if bool(_reduce.any(empty)):
+            warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=2)
+        lo = _ew.maximum((cnt - 1) // 2, 0)
+        hi = cnt // 2
+        a0 = _indexing.take_along_axis(y, lo, axis=-1)
+        a1 = _indexing.take_along_axis(y, _ew.minimum(hi, n - 1), axis=-1)
+        # (a0 + a1) / 2 as the mean of the two middle values; the middle one itself for odd counts
+        r = _ew.where(lo == hi, a0, _ew.true_divide(_ew.add(a0, a1), y.dtype.type(2)))
+        r = _ew.where(empty, np.nan, r)[..., 0]
+    r = reshape(r, kd if keepdims else kept)
+    return _to_out(_back(r, numpy_out), out)
+
+
+# ------------------------------------------------------------------------------------------------ cov, corrcoef
+
+def _ndmin2(x):
+    return x.reshape(1, -1) if x.ndim < 2 else x
+
+
+def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *, dtype=None):
+    """The covariance matrix of the variables in the rows of `m` (columns with ``rowvar=False``) and of `y`,
+    as numpy.cov: normalised by N - 1 (N with `bias`, N - `ddof` with ddof), with integer frequency weights
+    `fweights` and observation weights `aweights`; one matrix product of the centred data. A single
+    variable gives a 0-d array."""
+    if ddof is not None and ddof != int(ddof):
+        raise ValueError("ddof must be integer")
+    (x, yy, fw, aw), numpy_out = _inputs("cov", m, y, fweights, aweights)
+    if x.ndim > 2:
+        raise ValueError("m has more than 2 dimensions")
+    if yy is not None and yy.ndim > 2:
+        raise ValueError("y has more than 2 dimensions")
+    if dtype is None:
+        dtype = np.result_type(x.dtype, np.float64) if yy is None else np.result_type(x.dtype, yy.dtype,
+                                                                                        np.float64)
+    dtype = np.dtype(dtype)
+    X = _ndmin2(x).astype(dtype)
+    if not rowvar and x.ndim != 1:
+        X = X.T
+    if X.shape[0] == 0:
+        return _back(_array.empty((0, 0), dtype=np.float64, device=x.device), numpy_out)
+    if yy is not None:
+        Y = _ndmin2(yy).astype(dtype)
+        if not rowvar and Y.shape[0] != 1:
+            Y = Y.T
+        from npgpu._manipulation import concatenate
+        X = concatenate((X, Y), axis=0)
+    if ddof is None:
+        ddof = 1 if bias == 0 else 0
+    w = None
+    if fw is not None:
+        fw = fw.astype(np.float64)
+        if not bool(_reduce.all(fw == _ew.rint(fw))):
+            raise TypeError("fweights must be integer")
+        if fw.ndim > 1:
+            raise RuntimeError("cannot handle multidimensional fweights")
+        if fw.shape[0] != X.shape[1]:
+            raise RuntimeError("incompatible numbers of samples and fweights")
+        if bool(_reduce.any(fw < 0)):
+            raise ValueError("fweights cannot be negative")
+        w = fw
+    if aw is not None:
+        aw = aw.astype(np.float64)
+        if aw.ndim > 1:
+            raise RuntimeError("cannot handle multidimensional aweights")
+        if aw.shape[0] != X.shape[1]:
+            raise RuntimeError("incompatible numbers of samples and aweights")
+        if bool(_reduce.any(aw < 0)):
+            raise ValueError("aweights cannot be negative")
+        w = aw if w is None else w * aw
+    avg, w_sum = average(X, axis=1, weights=w, returned=True)
+    if w is None:
+        fact = X.shape[1] - ddof
+    else:
+        w_sum = float(w_sum[0])  # the normalisation is a host number in NumPy too
+        if ddof == 0:
+            fact = w_sum
+        elif aw is None:
+            fact = w_sum - ddof
+        else:
+            fact = w_sum - ddof * float(_reduce.sum(w * aw)) / w_sum
+    if fact <= 0:
+        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=2)
+        fact = 0.0
+    X = X - avg[:, None]
+    X_T = X.T if w is None else (X * w).T
+    c = _matmul(X, X_T.conj() if X_T.dtype.kind == "c" else X_T)
+    with np.errstate(divide="ignore"):
+        c = _ew.multiply(c, np.true_divide(1, fact)).astype(c.dtype, copy=False)  # NumPy's in-place c *=
+    c = reshape(c, tuple(s for s in c.shape if s != 1))
+    return _back(c, numpy_out, scalar=False)
+
+
+def _matmul(a, b):
+    from npgpu._blas import matmul
+    return matmul(a, b)
+
+
+def corrcoef(x, y=None, rowvar=True, *, dtype=None):
+    """Pearson correlation coefficients, as numpy.corrcoef: cov normalised by the standard deviations,
+    real (and imaginary) parts clipped to [-1, 1]. A single variable gives c / c (1.0, or NaN)."""
+    (xx, yy), numpy_out = _inputs("corrcoef", x, y)
+    c = cov(xx, yy, rowvar, dtype=dtype)
+    if c.ndim != 2:
+        r = c / c
+        return _back(r, numpy_out)
+    n = c.shape[0]
+    d = _indexing.take(c.reshape(-1), _array.asarray(np.arange(n, dtype=np.int64) * (n + 1), device=c.device))
+    stddev = _ew.sqrt(_ew.real(d) if d.dtype.kind == "c" else d)
+    c = c / stddev[:, None]
+    c = c / stddev[None, :]
+    if c.dtype.kind == "c":
+        r = c.copy()
+        r.real[...] = _ew.clip(_ew.real(c), -1, 1)
+        r.imag[...] = _ew.clip(_ew.imag(c), -1, 1)
+        c = r
+    else:
+        c = _ew.clip(c, -1, 1)
+    return _back(c, numpy_out)
