@@ -50,6 +50,7 @@ from npgpu._launch import LaunchIndices, check_geometry, launch_indices
 from npgpu import profiler
 from npgpu import random
 from npgpu import fft
+from npgpu import linalg
 from npgpu._random import monte_carlo_pi
 from npgpu._blas import dot, inner, matmul, matmul_reduce, outer, vdot
 from npgpu._rtc import CompileError, In, InOut, Kernel, Out, SourceModule
@@ -92,7 +93,7 @@ __all__ = [
     "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "mod", "multiply", "negative",
     "not_equal", "positive", "power", "real", "reciprocal", "remainder", "right_shift", "rint", "sign", "sin", "sinh",
     "sqrt", "square", "subtract", "tan", "tanh", "true_divide", "trunc", "where",
-    "monte_carlo_pi", "random", "fft",
+    "monte_carlo_pi", "random", "fft", "linalg",
     "dot", "inner", "matmul", "matmul_reduce", "outer", "vdot",
     "CompileError", "ElementwiseKernel", "In", "InOut", "Kernel", "Out", "SourceModule", "vectorize",
     "all", "amax", "amin", "any", "argmax", "argmin", "count_nonzero", "cumprod", "cumsum", "max", "mean", "min",

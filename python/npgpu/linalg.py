@@ -1,0 +1,1227 @@
+"""Linear algebra: numpy.linalg's functions and semantics (NumPy 2), and the Array API standard's linalg
+extension.
+
+Every factorisation is one of a few batched primitives of the array's device (over all leading axes of a
+stack of matrices (..., M, N); inputs of any layout; outputs new arrays, in NumPy's usual C-order meaning):
+
+- ``potrf(a, lower) -> (factor, info)``: Cholesky; lower L with a = L L^H (read from a's lower triangle) or
+  upper U with a = U^H U (read from the upper one); the other triangle of the factor is zero.
+- ``getrf(a) -> (lu, piv, info)``: LU with partial pivoting of square matrices: lu holds L (unit diagonal,
+  not stored) below the diagonal and U on and above it; piv int64 (..., n), 1-based as LAPACK's ipiv (row i
+  was swapped with row piv[i] - 1). lu and piv are only used through getrs and for determinants.
+- ``getrs(lu, piv, b) -> x``: the solution of a x = b for getrf's factors of a and b (..., n, k) with the
+  same leading shape as lu.
+- ``syevd(a, lower, compute_v) -> (w, v, info)``: Hermitian eigen-decomposition read from one triangle; w real
+  ascending (..., n); v's columns the eigenvectors (None without compute_v).
+- ``gesvd(a, full_matrices, compute_uv) -> (u, s, vh, info)``: a = u diag(s) vh, s real descending
+  (..., min(M, N)); u, vh None without compute_uv.
+- ``geqrf(a) -> (qr, tau)``: LAPACK's Householder QR: R on and above the diagonal of qr (..., M, N), the
+  Householder vectors (unit leading entry not stored) below it; tau (..., min(M, N)).
+- ``orgqr(qr, tau, ncols) -> q``: the first ncols columns of Q = H_1 ... H_k from geqrf's output.
+- ``geev(a, compute_v) -> (w, v, info)``: general eigen-decomposition; w and v complex.
+
+``info`` is an int32 array of the batch's shape, not yet read: the functions here read it (one device to host
+read, a synchronisation) and raise numpy.linalg.LinAlgError where it is nonzero, unless called with
+``check=False`` (npgpu's own keyword; the results of failed matrices are then unspecified, NaN on the host).
+Everything else -- inverses and solves from getrf/getrs, determinants from getrf, least squares, pseudo-
+inverses, ranks, condition numbers and the 2-norm and nuclear norm from gesvd, matrix powers, products and
+norms from npgpu's own operations -- is composed here, so the host device runs the same decomposition as a
+GPU. A GPU runs the primitives of ``npgpu._linalg`` (cuSOLVER); the host device runs numpy.linalg (and
+SciPy's LAPACK wrappers for LU and Q where SciPy is installed) on the arrays' memory.
+
+Dtypes as NumPy's: float32, float64, complex64 and complex128 are computed in their own precision (NumPy
+computes float32 in float64 and rounds; results agree to float32 accuracy); integers and bool are promoted
+to float64; float16 raises TypeError where NumPy does. Matrices with no elements give NumPy's results.
+
+npgpu.Array in, npgpu.Array out on its device; NumPy (or list, scalar) in, NumPy out (0-d results as NumPy
+scalars), computed on the GPU when the backend is 'cuda', on the host device otherwise.
+"""
+import collections
+import importlib
+import math
+import operator
+import warnings
+
+import numpy as np
+
+from npgpu import (_array, _blas, _creation, _elementwise, _elementwise_composed, _indexing, _linear_algebra,
+                   _manipulation, _reduce, _runtime, _sorting)
+from npgpu._manipulation import _axis
+
+__all__ = ["LinAlgError", "solve", "inv", "det", "slogdet", "cholesky", "qr", "eigh", "eigvalsh", "eig",
+           "eigvals", "svd", "svdvals", "lstsq", "pinv", "matrix_rank", "matrix_power", "norm", "cond",
+           "multi_dot", "cross", "outer", "tensordot", "vecdot", "matmul", "matrix_norm", "vector_norm",
+           "trace", "diagonal", "matrix_transpose"]
+
+LinAlgError = np.linalg.LinAlgError  # the same class, so that existing except clauses catch npgpu's errors
+
+_F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
+_C64, _C128 = np.dtype(np.complex64), np.dtype(np.complex128)
+_F16 = np.dtype(np.float16)
+_INT32, _INT64 = np.dtype(np.int32), np.dtype(np.int64)
+
+
+def _result_type(name, fields):
+    """numpy.linalg's result namedtuple `name` (so that isinstance checks pass), or an equal one."""
+    try:
+        from numpy.linalg import _linalg
+        cls = getattr(_linalg, name)
+        if tuple(cls._fields) == fields:
+            return cls
+    except (ImportError, AttributeError):
+        pass
+    return collections.namedtuple(name, fields)
+
+
+EigResult = _result_type("EigResult", ("eigenvalues", "eigenvectors"))
+EighResult = _result_type("EighResult", ("eigenvalues", "eigenvectors"))
+QRResult = _result_type("QRResult", ("Q", "R"))
+SlogdetResult = _result_type("SlogdetResult", ("sign", "logabsdet"))
+SVDResult = _result_type("SVDResult", ("U", "S", "Vh"))
+
+
+# ------------------------------------------------------------------------------------------------ primitives
+
+_GPU_MODULE = []  # npgpu._linalg once imported (or None where the build lacks it)
+
+
+def _linalg_module():
+    if not _GPU_MODULE:
+        try:
+            _GPU_MODULE.append(importlib.import_module("npgpu._linalg"))
+        except ImportError:
+            _GPU_MODULE.append(None)
+    return _GPU_MODULE[0]
+
+
+def _scipy_lapack():
+    """scipy.linalg.lapack, or None where SciPy is not installed (or _HostPrimitives.use_scipy is off)."""
+    if not _HostPrimitives.use_scipy:
+        return None
+    try:
+        from scipy.linalg import lapack
+    except ImportError:
+        return None
+    return lapack
+
+
+def _c_order(r):
+    """r as a C-contiguous NumPy array of its own shape (0-d stays 0-d, unlike np.ascontiguousarray)."""
+    r = np.asarray(r)
+    return r if r.flags.c_contiguous else r.copy(order="C")
+
+
+def _flat(h):
+    """h (..., M, N) as (B, M, N), with its batch shape."""
+    return h.reshape((-1,) + h.shape[-2:]), h.shape[:-2]
+
+
+class _HostPrimitives:
+    """The primitives on host-device Arrays: numpy.linalg on the arrays' memory, and SciPy's LAPACK wrappers
+    (getrf, getrs, orgqr/ungqr) where SciPy is installed, a NumPy fallback otherwise. `info` is computed for
+    each matrix: a batched NumPy call that raises LinAlgError is repeated matrix by matrix, the failed ones
+    get info 1 and NaN results. Results are C-contiguous host Arrays."""
+
+    use_scipy = True  # tests switch it off to check the NumPy fallbacks
+
+    @staticmethod
+    def _wrap(r):
+        return None if r is None else _array.asarray(_c_order(r), device="cpu")
+
+    @staticmethod
+    def _each(h, fn):
+        """(results of fn (a tuple of arrays) on the stack h, info): fn runs on the whole stack, or, where it
+        raises LinAlgError, on each matrix, NaN-filled results and info 1 for those that fail."""
+        try:
+            return fn(h), np.zeros(h.shape[:-2], _INT32)
+        except LinAlgError:
+            pass
+        flat, batch = _flat(h)
+        template = fn(np.eye(*h.shape[-2:], dtype=h.dtype))
+        outs = [np.empty((flat.shape[0],) + t.shape, t.dtype) for t in template]
+        info = np.zeros(flat.shape[0], _INT32)
+        for i in range(flat.shape[0]):
+            try:
+                res = fn(flat[i])
+            except LinAlgError:
+                info[i] = 1
+                for o in outs:
+                    o[i] = np.nan
+                continue
+            for o, r in zip(outs, res):
+                o[i] = r
+        return tuple(o.reshape(batch + o.shape[1:]) for o in outs), info.reshape(batch)
+
+    def potrf(self, a, lower):
+        h = np.asarray(a)
+        if not lower:  # a's upper triangle is the lower triangle of a^H
+            h = np.conj(np.swapaxes(h, -1, -2))
+        (f,), info = self._each(h, lambda m: (np.linalg.cholesky(m),))
+        if not lower:
+            f = np.conj(np.swapaxes(f, -1, -2))
+        return self._wrap(f), self._wrap(info)
+
+    def getrf(self, a):
+        h = np.asarray(a)
+        flat, batch = _flat(h)
+        n = h.shape[-1]
+        lapack = _scipy_lapack()
+        if lapack is None:
+            lu, piv, info = _numpy_getrf(flat)
+        else:
+            fn = lapack.get_lapack_funcs("getrf", (flat,))
+            lu = np.empty_like(flat)
+            piv = np.empty(flat.shape[:-1], _INT64)
+            info = np.empty(flat.shape[0], _INT32)
+            for i in range(flat.shape[0]):
+                lu[i], p, info[i] = fn(flat[i])
+                piv[i] = p + 1  # SciPy's ipiv is 0-based
+            info = np.maximum(info, 0)
+        return (self._wrap(lu.reshape(batch + (n, n))), self._wrap(piv.reshape(batch + (n,))),
+                self._wrap(info.reshape(batch)))
+
+    def getrs(self, lu, piv, b):
+        f, p, rhs = np.asarray(lu), np.asarray(piv), np.asarray(b)
+        batch = f.shape[:-2]
+        if rhs.shape[:-2] != batch or rhs.shape[-2] != f.shape[-1] or p.shape != f.shape[:-1]:
+            raise ValueError(f"getrs: b {rhs.shape} and piv {p.shape} do not fit the factors {f.shape}")
+        rhs = rhs.astype(f.dtype, copy=False)
+        ff, _ = _flat(f)
+        bb, _ = _flat(rhs)
+        pp = p.reshape((-1, p.shape[-1]))
+        lapack = _scipy_lapack()
+        if lapack is None:
+            x = _numpy_getrs(ff, pp, bb)
+        else:
+            fn = lapack.get_lapack_funcs("getrs", (ff,))
+            x = np.empty(bb.shape, f.dtype)
+            with np.errstate(all="ignore"):
+                for i in range(ff.shape[0]):
+                    x[i], _ = fn(ff[i], pp[i] - 1, bb[i])
+        return self._wrap(x.reshape(rhs.shape))
+
+    def syevd(self, a, lower, compute_v):
+        h = np.asarray(a)
+        uplo = "L" if lower else "U"
+        if compute_v:
+            (w, v), info = self._each(h, lambda m: tuple(np.linalg.eigh(m, UPLO=uplo)))
+        else:
+            (w,), info = self._each(h, lambda m: (np.linalg.eigvalsh(m, UPLO=uplo),))
+            v = None
+        return self._wrap(w), self._wrap(v), self._wrap(info)
+
+    def gesvd(self, a, full_matrices, compute_uv):
+        h = np.asarray(a)
+        if compute_uv:
+            (u, s, vh), info = self._each(h, lambda m: tuple(np.linalg.svd(m, full_matrices=full_matrices)))
+        else:
+            (s,), info = self._each(h, lambda m: (np.linalg.svd(m, compute_uv=False),))
+            u = vh = None
+        return self._wrap(u), self._wrap(s), self._wrap(vh), self._wrap(info)
+
+    def geqrf(self, a):
+        h, tau = np.linalg.qr(np.asarray(a), mode="raw")  # h: LAPACK's column-major array, read in C order
+        return self._wrap(np.swapaxes(h, -1, -2)), self._wrap(tau)
+
+    def orgqr(self, qr, tau, ncols):
+        f, t = np.asarray(qr), np.asarray(tau)
+        m, n = f.shape[-2:]
+        k = t.shape[-1]
+        if not k <= ncols <= m:
+            raise ValueError(f"orgqr: ncols must lie in [{k}, {m}], not {ncols}")
+        # the reflectors in an (M, ncols) array, as LAPACK's orgqr takes them
+        work = np.zeros(f.shape[:-1] + (ncols,), f.dtype)
+        c = min(n, ncols)
+        work[..., :c] = f[..., :c]
+        flat, batch = _flat(work)
+        tt = t.reshape((-1, k))
+        lapack = _scipy_lapack()
+        if lapack is None:
+            q = _numpy_orgqr(flat, tt)
+        else:
+            fn = lapack.get_lapack_funcs("ungqr" if f.dtype.kind == "c" else "orgqr", (flat,))
+            q = np.empty_like(flat)
+            for i in range(flat.shape[0]):
+                q[i], _, _ = fn(flat[i], tt[i], lwork=max(64 * ncols, 1))
+        return self._wrap(q.reshape(batch + (m, ncols)))
+
+    def geev(self, a, compute_v):
+        h = np.asarray(a)
+        ct = _C64 if h.dtype in (_F32, _C64) else _C128
+        if compute_v:
+            (w, v), info = self._each(h, lambda m: tuple(x.astype(ct) for x in np.linalg.eig(m)))
+        else:
+            (w,), info = self._each(h, lambda m: (np.linalg.eigvals(m).astype(ct),))
+            v = None
+        return self._wrap(w), self._wrap(v), self._wrap(info)
+
+
+def _numpy_getrf(flat):
+    """LU with partial pivoting of the stack flat (B, n, n) in NumPy, as LAPACK's getf2 (pivots of largest
+    |re| + |im| for complex, as izamax): (lu, 1-based piv, info)."""
+    lu = np.array(flat, copy=True)
+    nb, n = lu.shape[0], lu.shape[-1]
+    piv = np.empty((nb, n), _INT64)
+    info = np.zeros(nb, _INT32)
+    rows = np.arange(nb)
+    with np.errstate(all="ignore"):
+        for k in range(n):
+            col = lu[:, k:, k]
+            size = np.abs(col.real) + np.abs(col.imag) if col.dtype.kind == "c" else np.abs(col)  # LAPACK's
+            p = k + np.argmax(size, axis=1)
+            piv[:, k] = p + 1
+            row_k = lu[rows, k, :].copy()
+            lu[rows, k, :] = lu[rows, p, :]
+            lu[rows, p, :] = row_k
+            pivot = lu[:, k, k]
+            zero = pivot == 0
+            info[(info == 0) & zero] = k + 1
+            lu[:, k + 1:, k] /= np.where(zero, 1, pivot)[:, None]
+            lu[:, k + 1:, k + 1:] -= lu[:, k + 1:, k, None] * lu[:, k, None, k + 1:]
+    return lu, piv, info
+
+
+def _numpy_getrs(lu, piv, b):
+    """getrs in NumPy on stacks lu (B, n, n), piv (B, n), b (B, n, k)."""
+    x = np.array(b, copy=True)
+    nb, n = lu.shape[0], lu.shape[-1]
+    rows = np.arange(nb)
+    with np.errstate(all="ignore"):
+        for i in range(n):
+            p = piv[:, i] - 1
+            row_i = x[rows, i, :].copy()
+            x[rows, i, :] = x[rows, p, :]
+            x[rows, p, :] = row_i
+        for i in range(n):  # L y = P b, unit diagonal
+            x[:, i + 1:, :] -= lu[:, i + 1:, i, None] * x[:, i, None, :]
+        for i in range(n - 1, -1, -1):  # U x = y
+            x[:, i, :] /= lu[:, i, i, None]
+            x[:, :i, :] -= lu[:, :i, i, None] * x[:, i, None, :]
+    return x
+
+
+def _numpy_orgqr(work, tau):
+    """orgqr in NumPy: Q's first ncols columns from the reflectors in work (B, M, ncols) and tau (B, k)."""
+    nb, m, ncols = work.shape
+    q = np.zeros_like(work)
+    q[:, np.arange(ncols), np.arange(ncols)] = 1
+    for j in range(tau.shape[-1] - 1, -1, -1):  # Q = H_1 (H_2 (... (H_k I)))
+        v = np.zeros((nb, m), work.dtype)
+        v[:, j] = 1
+        v[:, j + 1:] = work[:, j + 1:, j]
+        q -= tau[:, j, None, None] * v[:, :, None] * np.einsum("bm,bmc->bc", v.conj(), q)[:, None, :]
+    return q
+
+
+_HOST = _HostPrimitives()
+
+
+def _primitive(x, name):
+    """The primitive `name` of x's device: _HostPrimitives' for the host device, npgpu._linalg's for a GPU
+    (imported here, so the host needs no CUDA module); NotImplementedError where the build lacks it."""
+    if x.device == _runtime.cpu:
+        return getattr(_HOST, name)
+    module = _linalg_module()
+    fn = getattr(module, name, None) if module is not None else None
+    if fn is None:
+        where = "its GPU module npgpu._linalg" if module is None else f"npgpu._linalg.{name}"
+        raise NotImplementedError(f"npgpu.linalg needs {name} on {x.device}, and this build of npgpu lacks "
+                                  f"{where}; move the array to the host with .to_device('cpu')")
+    return fn
+
+
+def _check_info(info, message, check=True):
+    """LinAlgError(message) where any entry of `info` is nonzero: one device to host read."""
+    if check and info.size and bool(_reduce.any(_elementwise.not_equal(info, 0))):
+        raise LinAlgError(message)
+
+
+# ------------------------------------------------------------------------------------------------ arguments
+
+def _input(a):
+    """(npgpu.Array, whether the caller gets NumPy back) for any input."""
+    if isinstance(a, _array.Array):
+        return a, False
+    return _indexing._as_device_array(a)
+
+
+def _inputs(arrays, name):
+    """The inputs as npgpu.Arrays on one device, and whether the caller gets NumPy back (no input was an
+    npgpu.Array)."""
+    if any(isinstance(a, _array.Array) for a in arrays):
+        return _manipulation._on_one_device(arrays, name), False
+    return [_indexing._as_device_array(a)[0] for a in arrays], True
+
+
+def _host(y):
+    """The npgpu.Array y as NumPy (0-d as a NumPy scalar, as NumPy's functions return them)."""
+    h = np.asarray(y) if y.device == _runtime.cpu else y.get()
+    return h[()] if h.ndim == 0 else h
+
+
+def _out(result, numpy_out):
+    """A result (Array, tuple of them, None or a Python value) for the caller."""
+    if not numpy_out:
+        return result
+    if isinstance(result, _array.Array):
+        return _host(result)
+    if isinstance(result, tuple):
+        items = [_out(r, True) for r in result]
+        return type(result)(*items) if hasattr(result, "_fields") else tuple(items)
+    return result
+
+
+def _compute_dtype(*dtypes):
+    """The dtype numpy.linalg's result has (its _commonType's result_t): float32/complex64 stay, any
+    float64/complex128, integer or bool makes it double, any complex complex; TypeError for the others
+    (float16 and long double among them)."""
+    double = cplx = False
+    for dt in dtypes:
+        dt = np.dtype(dt)
+        if dt.kind in "fc":
+            if dt in (_F64, _C128):
+                double = True
+            elif dt not in (_F32, _C64):
+                raise TypeError(f"array type {dt.name} is unsupported in linalg")
+            cplx |= dt.kind == "c"
+        elif dt.kind in "biu":
+            double = True
+        else:
+            raise TypeError(f"array type {dt.name} is unsupported in linalg")
+    if cplx:
+        return _C128 if double else _C64
+    return _F64 if double else _F32
+
+
+def _real_of(dt):
+    return _F32 if dt in (_F32, _C64) else _F64
+
+
+def _assert_stacked_2d(*arrays):
+    for a in arrays:
+        if a.ndim < 2:
+            raise LinAlgError(f"{a.ndim}-dimensional array given. Array must be at least two-dimensional")
+
+
+def _assert_stacked_square(*arrays):
+    _assert_stacked_2d(*arrays)
+    for a in arrays:
+        if a.shape[-1] != a.shape[-2]:
+            raise LinAlgError("Last 2 dimensions of the array must be square")
+
+
+def _on_zeros(fn, arrays, device, *args, **kwargs):
+    """numpy.linalg's fn on zero arrays of the arrays' shapes and dtypes, as Arrays on `device`: NumPy's
+    results for matrices with no elements, which depend on the shapes alone."""
+    res = fn(*[np.zeros(a.shape, a.dtype) for a in arrays], *args, **kwargs)
+
+    def move(r):
+        if isinstance(r, (np.ndarray, np.generic)):
+            return _array.asarray(_c_order(r), device=device)
+        if isinstance(r, tuple):
+            items = [move(x) for x in r]
+            return type(r)(*items) if hasattr(r, "_fields") else tuple(items)
+        return r
+    return move(res)
+
+
+def _cast(x, dt):
+    return x if x.dtype == dt else x.astype(dt)
+
+
+def _eye_like(n, dt, shape, device):
+    return _manipulation.broadcast_to(_creation.eye(n, dtype=dt, device=device), shape)
+
+
+def _diag(x):
+    """The main diagonals of the stack x (..., M, N), a view where x is C-contiguous."""
+    return _diagonal(x, 0)
+
+
+def _diagonal(x, offset):
+    if x.ndim < 2:
+        raise ValueError("diag requires an array of at least two dimensions")
+    offset = operator.index(offset)
+    m, n = x.shape[-2:]
+    if offset >= 0:
+        start, length = offset, max(0, min(m, n - offset))
+    else:
+        start, length = -offset * n, max(0, min(m + offset, n))
+    flat = _manipulation.reshape(x, tuple(x.shape[:-2]) + (m * n,))
+    if length == 0:
+        return flat[..., 0:0]
+    return flat[..., start:start + (length - 1) * (n + 1) + 1:n + 1]
+
+
+def _col(v):
+    """v (..., n) as (..., n, 1)."""
+    return _manipulation.expand_dims(v, axis=-1)
+
+
+def _row(v):
+    return _manipulation.expand_dims(v, axis=-2)
+
+
+# ------------------------------------------------------------------------------------------------ solve, inv, det
+
+def _lu(a, dt):
+    """getrf of a (cast to dt): (lu, piv, info)."""
+    a = _cast(a, dt)
+    return _primitive(a, "getrf")(a)
+
+
+def solve(a, b, *, check=True):
+    """The solution x of a @ x = b, as numpy.linalg.solve (NumPy 2): a (..., M, M); b (M,) is one vector
+    (x (..., M)), otherwise b (..., M, K) are K right-hand sides, the leading axes broadcast with a's.
+    One LU factorisation of each matrix of a (getrf) and one solve (getrs). LinAlgError for a singular
+    matrix (check=False skips reading getrf's info: the solution of a singular matrix is then inf/NaN)."""
+    (a, b), numpy_out = _inputs((a, b), "solve")
+    _assert_stacked_square(a)
+    dt = _compute_dtype(a.dtype, b.dtype)
+    n = a.shape[-1]
+    if b.ndim == 0:
+        raise ValueError("solve: b must have at least one dimension")
+    one = b.ndim == 1
+    bm = _col(b) if one else b
+    if bm.shape[-2] != n:
+        raise ValueError(f"solve: a has {n} rows and columns, b has {bm.shape[-2]} rows: b must be (M,) or "
+                         "(..., M, K)")
+    batch = _manipulation.broadcast_shapes(tuple(a.shape[:-2]), tuple(bm.shape[:-2]))
+    if a.size == 0 or bm.size == 0 or math.prod(batch) == 0:
+        x = _array.zeros(batch + tuple(bm.shape[-2:]), dtype=dt, device=a.device)
+        return _out(x[..., 0] if one else x, numpy_out)
+    lu, piv, info = _lu(a, dt)
+    _check_info(info, "Singular matrix", check)
+    if tuple(lu.shape[:-2]) != batch:
+        lu = _manipulation.broadcast_to(lu, batch + (n, n))
+        piv = _manipulation.broadcast_to(piv, batch + (n,))
+    bm = _manipulation.broadcast_to(_cast(bm, dt), batch + tuple(bm.shape[-2:]))
+    x = _primitive(lu, "getrs")(lu, piv, bm)
+    return _out(x[..., 0] if one else x, numpy_out)
+
+
+def inv(a, *, check=True):
+    """The inverse of each matrix of a (..., M, M), as numpy.linalg.inv: getrf, then getrs with the identity.
+    LinAlgError for a singular matrix (check=False skips the check, as solve)."""
+    a, numpy_out = _input(a)
+    _assert_stacked_square(a)
+    dt = _compute_dtype(a.dtype)
+    if a.size == 0:
+        return _out(_on_zeros(np.linalg.inv, [a], a.device), numpy_out)
+    lu, piv, info = _lu(a, dt)
+    _check_info(info, "Singular matrix", check)
+    n = a.shape[-1]
+    x = _primitive(lu, "getrs")(lu, piv, _eye_like(n, dt, tuple(a.shape), a.device))
+    return _out(x, numpy_out)
+
+
+def _permutation_sign(piv, dt):
+    """(-1) ** (the number of row swaps getrf's piv records), as dtype dt."""
+    n = piv.shape[-1]
+    ident = _creation.arange(1, n + 1, dtype=_INT64, device=piv.device)
+    swaps = _reduce.count_nonzero(_elementwise.not_equal(piv, ident), axis=-1)
+    return _cast(1 - 2 * _elementwise.remainder(swaps, 2), dt)
+
+
+def det(a):
+    """The determinant of each matrix of a (..., M, M), as numpy.linalg.det: the product of the diagonal of
+    getrf's U, signed by the parity of its row swaps (0 for a singular matrix, no error)."""
+    a, numpy_out = _input(a)
+    _assert_stacked_square(a)
+    dt = _compute_dtype(a.dtype)
+    if a.size == 0:
+        return _out(_on_zeros(np.linalg.det, [a], a.device), numpy_out)
+    lu, piv, _ = _lu(a, dt)
+    d = _reduce.prod(_diag(lu), axis=-1, dtype=dt)
+    return _out(d * _permutation_sign(piv, dt), numpy_out)
+
+
+def slogdet(a):
+    """(sign, logabsdet) of the determinant of each matrix of a (..., M, M), as numpy.linalg.slogdet (a
+    SlogdetResult): sign 1 or -1 (complex of modulus 1 for complex a; 0 for a singular matrix, logabsdet then
+    -inf), logabsdet = log |det| computed as a sum of logarithms (no overflow), from getrf's U."""
+    a, numpy_out = _input(a)
+    _assert_stacked_square(a)
+    dt = _compute_dtype(a.dtype)
+    if a.size == 0:
+        return _out(_on_zeros(np.linalg.slogdet, [a], a.device), numpy_out)
+    lu, piv, _ = _lu(a, dt)
+    d = _diag(lu)
+    absd = _elementwise.abs(d)
+    if dt.kind == "c":
+        unit = d / _cast(_elementwise.where(absd == 0, 1, absd), _real_of(dt))
+    else:
+        unit = _elementwise.sign(d)
+    sign = _reduce.prod(unit, axis=-1, dtype=dt) * _permutation_sign(piv, dt)
+    logabs = _reduce.sum(_elementwise.log(absd), axis=-1, dtype=_real_of(dt))
+    return _out(SlogdetResult(sign, logabs), numpy_out)
+
+
+# ------------------------------------------------------------------------------------------------ factorisations
+
+def cholesky(a, /, *, upper=False, check=True):
+    """The Cholesky factor of each Hermitian positive-definite matrix of a (..., M, M), as
+    numpy.linalg.cholesky: lower L with a = L @ L^H, read from a's lower triangle, or with upper=True upper U
+    with a = U^H @ U, read from the upper triangle; the other triangle zero (potrf). LinAlgError where a
+    matrix is not positive definite (check=False skips reading potrf's info)."""
+    a, numpy_out = _input(a)
+    _assert_stacked_square(a)
+    dt = _compute_dtype(a.dtype)
+    if a.size == 0:
+        return _out(_on_zeros(np.linalg.cholesky, [a], a.device, upper=upper), numpy_out)
+    a = _cast(a, dt)
+    f, info = _primitive(a, "potrf")(a, not upper)
+    _check_info(info, "Matrix is not positive definite", check)
+    return _out(f, numpy_out)
+
+
+def qr(a, mode="reduced"):
+    """The QR factorisation of each matrix of a (..., M, N), as numpy.linalg.qr: mode 'reduced' (Q (..., M, K),
+    R (..., K, N), K = min(M, N)), 'complete' (Q (..., M, M), R (..., M, N)), 'r' (R only), 'raw' ((h, tau):
+    LAPACK's Householder reflectors and R, h as NumPy gives it, the factor's last two axes swapped). A
+    QRResult for 'reduced' and 'complete'. Householder QR (geqrf), Q formed from the reflectors (orgqr)."""
+    if mode not in ("reduced", "complete", "r", "raw"):
+        if mode in ("f", "full"):
+            warnings.warn("The 'full' option is deprecated in favor of 'reduced'.\nFor backward compatibility "
+                          "let mode default.", DeprecationWarning, stacklevel=2)
+            mode = "reduced"
+        elif mode in ("e", "economic"):
+            warnings.warn("The 'economic' option is deprecated.", DeprecationWarning, stacklevel=2)
+            mode = "economic"
+        else:
+            raise ValueError(f"Unrecognized mode '{mode}'")
+    a, numpy_out = _input(a)
+    _assert_stacked_2d(a)
+    dt = _compute_dtype(a.dtype)
+    if a.size == 0:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            res = _on_zeros(np.linalg.qr, [a], a.device, mode=mode)
+        if mode == "raw":
+            res = (res[0], res[1])
+        return _out(res, numpy_out)
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    a = _cast(a, dt)
+    f, tau = _primitive(a, "geqrf")(a)
+    if mode == "raw":
+        return _out((_manipulation.swapaxes(f, -1, -2).copy(), tau), numpy_out)
+    if mode == "economic":
+        return _out(f, numpy_out)
+    ncols = m if mode == "complete" else k
+    r = _creation.triu(f[..., :ncols, :] if ncols < m else f)
+    if mode == "r":
+        return _out(r, numpy_out)
+    q = _primitive(f, "orgqr")(f, tau, ncols)
+    return _out(QRResult(q, r), numpy_out)
+
+
+def _uplo(UPLO):
+    u = UPLO.upper() if isinstance(UPLO, str) else UPLO
+    if u not in ("L", "U"):
+        raise ValueError("UPLO argument must be 'L' or 'U'")
+    return u == "L"
+
+
+def _syevd(a, lower, compute_v, check):
+    _assert_stacked_square(a)
+    dt = _compute_dtype(a.dtype)
+    a = _cast(a, dt)
+    w, v, info = _primitive(a, "syevd")(a, lower, compute_v)
+    _check_info(info, "Eigenvalues did not converge", check)
+    return w, v
+
+
+def eigh(a, UPLO="L", *, check=True):
+    """Eigenvalues (ascending, real) and eigenvectors (the columns of v) of each Hermitian matrix of
+    a (..., M, M), read from its lower (UPLO='L') or upper ('U') triangle, as numpy.linalg.eigh (an
+    EighResult); syevd. LinAlgError where it does not converge (check=False skips reading its info)."""
+    lower = _uplo(UPLO)
+    a, numpy_out = _input(a)
+    _assert_stacked_square(a)
+    if a.size == 0:
+        _compute_dtype(a.dtype)
+        return _out(_on_zeros(np.linalg.eigh, [a], a.device, UPLO=UPLO), numpy_out)
+    w, v = _syevd(a, lower, True, check)
+    return _out(EighResult(w, v), numpy_out)
+
+
+def eigvalsh(a, UPLO="L", *, check=True):
+    """The eigenvalues (ascending, real) of each Hermitian matrix of a, as numpy.linalg.eigvalsh (see eigh)."""
+    lower = _uplo(UPLO)
+    a, numpy_out = _input(a)
+    _assert_stacked_square(a)
+    if a.size == 0:
+        _compute_dtype(a.dtype)
+        return _out(_on_zeros(np.linalg.eigvalsh, [a], a.device, UPLO=UPLO), numpy_out)
+    return _out(_syevd(a, lower, False, check)[0], numpy_out)
+
+
+def _geev(a, compute_v, check):
+    _assert_stacked_square(a)
+    dt = _compute_dtype(a.dtype)
+    if a.size == 0:
+        fn = np.linalg.eig if compute_v else np.linalg.eigvals
+        return _on_zeros(fn, [a], a.device)
+    if not bool(_reduce.all(_elementwise.isfinite(a))):
+        raise LinAlgError("Array must not contain infs or NaNs")
+    a = _cast(a, dt)
+    w, v, info = _primitive(a, "geev")(a, compute_v)
+    _check_info(info, "Eigenvalues did not converge", check)
+    if dt.kind != "c" and not bool(_reduce.any(_elementwise.not_equal(_elementwise.imag(w), 0))):
+        w = _elementwise.real(w).copy()  # NumPy's rule: real results where every eigenvalue is real
+        v = None if v is None else _elementwise.real(v).copy()
+    return (w, v) if compute_v else w
+
+
+def eig(a, *, check=True):
+    """Eigenvalues and right eigenvectors (the columns of v) of each square matrix of a (..., M, M), as
+    numpy.linalg.eig (an EigResult): real results for real input whose eigenvalues are all real, complex
+    otherwise; LinAlgError for infs or NaNs and where it does not converge (geev; a GPU needs a build of
+    npgpu._linalg that has it)."""
+    a, numpy_out = _input(a)
+    res = _geev(a, True, check)
+    return _out(res if isinstance(res, tuple) and hasattr(res, "_fields") else EigResult(*res), numpy_out)
+
+
+def eigvals(a, *, check=True):
+    """The eigenvalues of each square matrix of a, as numpy.linalg.eigvals (see eig)."""
+    a, numpy_out = _input(a)
+    return _out(_geev(a, False, check), numpy_out)
+
+
+def _gesvd(a, full_matrices, compute_uv, check=True, message="SVD did not converge"):
+    """gesvd of a (a stack of matrices with elements, already of a linalg dtype), info checked."""
+    u, s, vh, info = _primitive(a, "gesvd")(a, full_matrices, compute_uv)
+    _check_info(info, message, check)
+    return u, s, vh
+
+
+def _flipped(x, axis=-1):
+    return _manipulation.flip(x, axis=axis)
+
+
+def svd(a, full_matrices=True, compute_uv=True, hermitian=False, *, check=True):
+    """The singular value decomposition a = U @ diag(S) @ Vh of each matrix of a (..., M, N), as
+    numpy.linalg.svd (an SVDResult; S alone without compute_uv): S real, descending; U (..., M, M) and
+    Vh (..., N, N), or (..., M, K) and (..., K, N) without full_matrices. gesvd, or with hermitian=True
+    the eigen-decomposition (syevd) of a Hermitian a, as NumPy. LinAlgError where it does not converge."""
+    a, numpy_out = _input(a)
+    if hermitian:
+        _assert_stacked_square(a)
+        if a.size == 0:
+            _compute_dtype(a.dtype)
+            return _out(_on_zeros(np.linalg.svd, [a], a.device, full_matrices=full_matrices,
+                                  compute_uv=compute_uv, hermitian=True), numpy_out)
+        w, v = _syevd(a, True, compute_uv, check)
+        s = _elementwise.abs(w)
+        if not compute_uv:
+            return _out(_flipped(_sorting.sort(s, axis=-1)).copy(), numpy_out)
+        sgn = _elementwise_composed.copysign(1.0, w)
+        sidx = _flipped(_sorting.argsort(s, axis=-1))
+        sgn = _indexing.take_along_axis(sgn, sidx, axis=-1)
+        s = _indexing.take_along_axis(s, sidx, axis=-1)
+        u = _indexing.take_along_axis(v, _row(sidx), axis=-1)
+        vh = _elementwise.conj(_manipulation.swapaxes(u * _cast(_row(sgn), u.dtype), -1, -2))
+        return _out(SVDResult(u, s, vh.copy()), numpy_out)
+    _assert_stacked_2d(a)
+    dt = _compute_dtype(a.dtype)
+    if a.size == 0:
+        return _out(_on_zeros(np.linalg.svd, [a], a.device, full_matrices=full_matrices,
+                              compute_uv=compute_uv), numpy_out)
+    u, s, vh = _gesvd(_cast(a, dt), bool(full_matrices), bool(compute_uv), check)
+    return _out(SVDResult(u, s, vh) if compute_uv else s, numpy_out)
+
+
+def svdvals(x, /, *, check=True):
+    """The singular values (descending) of each matrix of x (..., M, N), as numpy.linalg.svdvals."""
+    return svd(x, compute_uv=False, check=check)
+
+
+# ------------------------------------------------------------------------------------------------ from the SVD
+
+def lstsq(a, b, rcond=None):
+    """The least-squares solution of a @ x = b, as numpy.linalg.lstsq: (x, residuals, rank, s) for a (M, N)
+    and b (M,) or (M, K); residuals the squared 2-norms of b - a @ x per column where rank == N < M (an empty
+    array otherwise), s the singular values of a. Through the SVD (gesvd): singular values at most
+    rcond * s[0] count as zero; rcond None is eps * max(M, N), eps of the dtype computed in (NumPy uses
+    float64's eps for float32 input too, since it computes in float64)."""
+    (a, b), numpy_out = _inputs((a, b), "lstsq")
+    one = b.ndim == 1
+    bm = _col(b) if one else b
+    for x in (a, bm):
+        if x.ndim != 2:
+            raise LinAlgError(f"{x.ndim}-dimensional array given. Array must be two-dimensional")
+    m, n = a.shape
+    if bm.shape[0] != m:
+        raise LinAlgError("Incompatible dimensions")
+    dt = _compute_dtype(a.dtype, b.dtype)
+    rt = _real_of(dt)
+    if rcond is None:
+        rcond = np.finfo(rt).eps * max(m, n)
+    rcond = float(rcond)
+    if rcond < 0:
+        rcond = float(np.finfo(rt).eps)
+    a, bm = _cast(a, dt), _cast(bm, dt)
+    k = min(m, n)
+    if a.size == 0:
+        u = _array.zeros((m, 0), dtype=dt, device=a.device)
+        s = _array.zeros((0,), dtype=rt, device=a.device)
+        vh = _array.zeros((0, n), dtype=dt, device=a.device)
+        rank = 0
+    else:
+        u, s, vh = _gesvd(a, False, True, True, "SVD did not converge in Linear Least Squares")
+        large = s > s[0] * rcond
+        rank = int(_reduce.count_nonzero(large))
+    if k:
+        sinv = _elementwise.where(large, 1.0 / _elementwise.where(large, s, 1), 0)
+        uhb = _blas.matmul(_elementwise.conj(u.mT), bm)
+        x = _blas.matmul(_elementwise.conj(vh.mT), _col(_cast(sinv, dt)) * uhb)
+    else:
+        x = _array.zeros((n, bm.shape[1]), dtype=dt, device=a.device)
+    if rank == n and m > n:
+        r = bm - _blas.matmul(a, x)
+        resid = _reduce.sum(_elementwise.real(_elementwise.conj(r) * r), axis=0, dtype=rt)
+    else:
+        resid = _array.zeros((0,), dtype=rt, device=a.device)
+    if one:
+        x = x[:, 0]
+    res = (x, resid, np.int32(rank), s)
+    if numpy_out:
+        return (_host(x), np.asarray(_host(resid)), np.int32(rank), np.asarray(_host(s)))
+    return res
+
+
+class _NoValue:
+    def __repr__(self):
+        return "<no value>"
+
+
+_NOVALUE = _NoValue()
+
+
+def _scalar_or_array(v, device):
+    if isinstance(v, _array.Array):
+        return v
+    h = np.asarray(v)
+    return float(h) if h.ndim == 0 and h.dtype.kind in "biuf" else _array.asarray(h, device=device)
+
+
+def pinv(a, rcond=None, hermitian=False, *, rtol=_NOVALUE):
+    """The Moore-Penrose pseudo-inverse of each matrix of a (..., M, N), as numpy.linalg.pinv: through the
+    SVD, singular values at most rcond (or rtol) times the largest count as zero; rcond defaults to 1e-15,
+    rtol=None to max(M, N) * eps."""
+    a, numpy_out = _input(a)
+    if rcond is None:
+        if rtol is _NOVALUE:
+            rcond = 1e-15
+        elif rtol is None:
+            rcond = max(a.shape[-2:]) * float(np.finfo(_real_of(_compute_dtype(a.dtype))).eps)
+        else:
+            rcond = rtol
+    elif rtol is not _NOVALUE:
+        raise ValueError("`rtol` and `rcond` can't be both set.")
+    _assert_stacked_2d(a)
+    if a.size == 0:
+        return _out(_on_zeros(np.linalg.pinv, [a], a.device), numpy_out)
+    rcond = _scalar_or_array(rcond, a.device)
+    u, s, vh = svd(_elementwise.conj(a) if a.dtype.kind == "c" else a, full_matrices=False,
+                   hermitian=hermitian)
+    if isinstance(rcond, _array.Array):
+        rcond = _col(rcond)
+    cutoff = rcond * _reduce.max(s, axis=-1, keepdims=True)
+    large = s > cutoff
+    sinv = _elementwise.where(large, 1.0 / _elementwise.where(large, s, 1), 0)
+    res = _blas.matmul(vh.mT, _col(_cast(sinv, u.dtype)) * u.mT)
+    return _out(res, numpy_out)
+
+
+def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
+    """The number of singular values of each matrix of A above tol (default: the largest times rtol, rtol
+    by default max(M, N) * eps), as numpy.linalg.matrix_rank; for fewer than 2 dimensions, 1 unless all
+    elements are zero."""
+    if rtol is not None and tol is not None:
+        raise ValueError("`tol` and `rtol` can't be both set.")
+    A, numpy_out = _input(A)
+    if A.ndim < 2:
+        return int(not bool(_reduce.all(_elementwise.equal(A, 0))))
+    if A.size == 0:
+        return _out(_on_zeros(np.linalg.matrix_rank, [A], A.device, hermitian=hermitian), numpy_out)
+    S = svd(A, compute_uv=False, hermitian=hermitian)
+    if tol is None:
+        if rtol is None:
+            rtol = max(A.shape[-2:]) * float(np.finfo(S.dtype).eps)
+        else:
+            rtol = _scalar_or_array(rtol, A.device)
+            if isinstance(rtol, _array.Array):
+                rtol = _col(rtol)
+        tol = _elementwise.maximum(_reduce.max(S, axis=-1, keepdims=True), 0) * rtol
+    else:
+        tol = _scalar_or_array(tol, A.device)
+        if isinstance(tol, _array.Array):
+            tol = _col(tol)
+    return _out(_reduce.count_nonzero(S > tol, axis=-1), numpy_out)
+
+
+def cond(x, p=None):
+    """The condition number of each matrix of x, as numpy.linalg.cond: p None, 2 or -2 from the singular
+    values (any (..., M, N)), the other norms (square x) as norm(x, p) * norm(inv(x), p); inf where x is
+    singular (NaN kept where x has NaNs)."""
+    x, numpy_out = _input(x)
+    _assert_stacked_2d(x)
+    if x.size == 0 and math.prod(x.shape[-2:]) == 0:
+        raise LinAlgError("cond is not defined on empty arrays")
+    if x.size == 0:
+        return _out(_on_zeros(np.linalg.cond, [x], x.device, p), numpy_out)
+    if p is None or (not isinstance(p, str) and p in (2, -2)):
+        s = svd(x, compute_uv=False)
+        if p == -2:
+            r = s[..., -1] / s[..., 0]
+        else:
+            r = s[..., 0] / s[..., -1]
+    else:
+        _assert_stacked_square(x)
+        dt = _compute_dtype(x.dtype)
+        xc = _cast(x, dt)
+        invx = inv(xc, check=False)
+        r = _cast(norm(xc, p, axis=(-2, -1)) * norm(invx, p, axis=(-2, -1)), _real_of(dt))
+    nan_mask = _elementwise.isnan(r)
+    if bool(_reduce.any(nan_mask)):
+        x_nan = _reduce.any(_elementwise.isnan(x), axis=(-2, -1))
+        r = _elementwise.where(_elementwise.logical_and(nan_mask, _elementwise.logical_not(x_nan)), np.inf, r)
+    return _out(r, numpy_out)
+
+
+# ------------------------------------------------------------------------------------------------ products
+
+def matrix_power(a, n):
+    """a raised to the integer power n, as numpy.linalg.matrix_power: by repeated squaring (matmul); n = 0
+    the identity, n < 0 the power of inv(a). Integer matrices stay integer for n >= 0."""
+    a, numpy_out = _input(a)
+    _assert_stacked_square(a)
+    try:
+        n = operator.index(n)
+    except TypeError as e:
+        raise TypeError("exponent must be an integer") from e
+    if n == 0:
+        res = _array.zeros(a.shape, dtype=a.dtype, device=a.device)
+        res[...] = _creation.eye(a.shape[-2], dtype=a.dtype, device=a.device)
+        return _out(res, numpy_out)
+    if n < 0:
+        a = inv(a)
+        n = -n
+    if n == 1:
+        return _out(a, numpy_out)
+    if n == 2:
+        return _out(_blas.matmul(a, a), numpy_out)
+    if n == 3:
+        return _out(_blas.matmul(_blas.matmul(a, a), a), numpy_out)
+    z = result = None
+    while n > 0:
+        z = a if z is None else _blas.matmul(z, z)
+        n, bit = divmod(n, 2)
+        if bit:
+            result = z if result is None else _blas.matmul(result, z)
+    return _out(result, numpy_out)
+
+
+def _chain_order(arrays):
+    """NumPy's multi_dot matrix-chain order: s[i, j] the split of the product of arrays i..j."""
+    n = len(arrays)
+    p = [a.shape[0] for a in arrays] + [arrays[-1].shape[1]]
+    m = [[0] * n for _ in range(n)]
+    s = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            m[i][j] = math.inf
+            for k in range(i, j):
+                q = m[i][k] + m[k + 1][j] + p[i] * p[k + 1] * p[j + 1]
+                if q < m[i][j]:
+                    m[i][j] = q
+                    s[i][j] = k
+    return s
+
+
+def _chain(arrays, order, i, j):
+    if i == j:
+        return arrays[i]
+    return _blas.matmul(_chain(arrays, order, i, order[i][j]), _chain(arrays, order, order[i][j] + 1, j))
+
+
+def multi_dot(arrays, *, out=None):
+    """The product of two or more arrays in the cheapest order, as numpy.linalg.multi_dot: the first may be
+    1-D (a row vector), the last 1-D (a column), the others 2-D; the 1-D ends are dropped from the result."""
+    arrays = list(arrays)
+    n = len(arrays)
+    if n < 2:
+        raise ValueError("Expecting at least two arrays.")
+    xs, numpy_out = _inputs(arrays, "multi_dot")
+    first, last = xs[0], xs[-1]
+    if first.ndim == 1:
+        xs[0] = _manipulation.reshape(first, (1, first.shape[0]))
+    if last.ndim == 1:
+        xs[-1] = _manipulation.reshape(last, (last.shape[0], 1))
+    for x in xs:
+        if x.ndim != 2:
+            raise LinAlgError(f"{x.ndim}-dimensional array given. Array must be two-dimensional")
+    for x, y in zip(xs, xs[1:]):
+        if x.shape[1] != y.shape[0]:
+            raise ValueError(f"shapes {tuple(x.shape)} and {tuple(y.shape)} not aligned: {x.shape[1]} (dim 1) "
+                             f"!= {y.shape[0]} (dim 0)")
+    if n == 2:
+        result = _blas.matmul(xs[0], xs[1])
+    else:
+        result = _chain(xs, _chain_order(xs), 0, n - 1)
+    if first.ndim == 1 and last.ndim == 1:
+        result = _manipulation.reshape(result, ())
+    elif first.ndim == 1:
+        result = result[0]
+    elif last.ndim == 1:
+        result = result[:, 0]
+    if out is not None:
+        if numpy_out:
+            if not isinstance(out, np.ndarray):
+                raise TypeError("multi_dot: out must be a NumPy array for NumPy input")
+            np.copyto(out, np.asarray(_host(result)), casting="same_kind")
+        else:
+            out[...] = result
+        return out
+    return _out(result, numpy_out)
+
+
+def _wrapped(fn, arrays, name, *args, **kwargs):
+    xs, numpy_out = _inputs(arrays, name)
+    return _out(fn(*xs, *args, **kwargs), numpy_out)
+
+
+def matmul(x1, x2, /):
+    """The matrix product, as numpy.linalg.matmul (npgpu.matmul)."""
+    return _wrapped(_blas.matmul, (x1, x2), "matmul")
+
+
+def tensordot(x1, x2, /, *, axes=2):
+    """numpy.linalg.tensordot: npgpu.tensordot."""
+    return _wrapped(_linear_algebra.tensordot, (x1, x2), "tensordot", axes=axes)
+
+
+def vecdot(x1, x2, /, *, axis=-1):
+    """numpy.linalg.vecdot: npgpu.vecdot (x1 conjugated)."""
+    return _wrapped(_linear_algebra.vecdot, (x1, x2), "vecdot", axis=axis)
+
+
+def matrix_transpose(x, /):
+    """numpy.linalg.matrix_transpose: the last two axes swapped (a view)."""
+    return _wrapped(_linear_algebra.matrix_transpose, (x,), "matrix_transpose")
+
+
+def outer(x1, x2, /):
+    """The outer product of two vectors, as numpy.linalg.outer (both must be 1-D)."""
+    (x1, x2), numpy_out = _inputs((x1, x2), "outer")
+    if x1.ndim != 1 or x2.ndim != 1:
+        raise ValueError(f"Input arrays must be one-dimensional, but they are x1.ndim={x1.ndim} and "
+                         f"x2.ndim={x2.ndim}.")
+    return _out(_blas.outer(x1, x2), numpy_out)
+
+
+def cross(x1, x2, /, *, axis=-1):
+    """The cross product of 3-element vectors along `axis`, as numpy.linalg.cross (the other axes
+    broadcast)."""
+    (x1, x2), numpy_out = _inputs((x1, x2), "cross")
+    if x1.shape[axis] != 3 or x2.shape[axis] != 3:
+        raise ValueError("Both input arrays must be (arrays of) 3-dimensional vectors, but they are "
+                         f"{x1.shape[axis]} and {x2.shape[axis]} dimensional instead.")
+    a = _manipulation.moveaxis(x1, axis, -1)
+    b = _manipulation.moveaxis(x2, axis, -1)
+    a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
+    b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
+    c = _manipulation.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
+    return _out(_manipulation.moveaxis(c, -1, axis), numpy_out)
+
+
+def diagonal(x, /, *, offset=0):
+    """The diagonals (offset above the main one; below it for negative offset) of the matrices of
+    x (..., M, N), as numpy.linalg.diagonal: a view where x is C-contiguous."""
+    x, numpy_out = _input(x)
+    return _out(_diagonal(x, offset), numpy_out)
+
+
+def trace(x, /, *, offset=0, dtype=None):
+    """The sums of the diagonals of the matrices of x (..., M, N), as numpy.linalg.trace."""
+    x, numpy_out = _input(x)
+    return _out(_reduce.sum(_diagonal(x, offset), axis=-1, dtype=dtype), numpy_out)
+
+
+# ------------------------------------------------------------------------------------------------ norms
+
+_SVD_ORDS = (2, -2, "nuc")
+
+
+def _is_ord(ord, o):
+    """ord == o, strings compared only with strings (ord may be any object)."""
+    if isinstance(ord, str) or isinstance(o, str):
+        return isinstance(ord, str) and isinstance(o, str) and ord == o
+    try:
+        return bool(ord == o)
+    except (TypeError, ValueError):
+        return False
+
+
+def _abs(x):
+    return _elementwise.abs(x)
+
+
+def _sqnorm(x, axis):
+    """sum(|x|^2) over axis (real)."""
+    sq = _elementwise.real(_elementwise.conj(x) * x) if x.dtype.kind == "c" else x * x
+    return _reduce.sum(sq, axis=axis)
+
+
+def _svd_norm(x, row, col, op):
+    y = _manipulation.moveaxis(x, (row, col), (-2, -1))
+    return op(svd(y, compute_uv=False), axis=-1)
+
+
+def _norm(x, ord, axis, keepdims):
+    """norm of the Array x (of a float or complex dtype), as numpy.linalg.norm."""
+    nd = x.ndim
+    if axis is None:
+        if (ord is None or (isinstance(ord, str) and ord in ("f", "fro") and nd == 2)
+                or (not isinstance(ord, str) and ord == 2 and nd == 1)):
+            ret = _elementwise.sqrt(_sqnorm(_manipulation.reshape(x, (-1,)), None))
+            if keepdims:
+                ret = _manipulation.reshape(ret, (1,) * nd)
+            return ret
+        axis = tuple(range(nd))
+    elif not isinstance(axis, tuple):
+        try:
+            axis = int(axis)
+        except Exception as e:
+            raise TypeError("'axis' must be None, an integer or a tuple of integers") from e
+        axis = (axis,)
+    if len(axis) == 1:
+        ax = _axis(axis[0], nd)
+        if isinstance(ord, str):
+            raise ValueError(f"Invalid norm order '{ord}' for vectors")
+        if ord == np.inf:
+            ret = _reduce.max(_abs(x), axis=ax, keepdims=keepdims)
+        elif ord == -np.inf:
+            ret = _reduce.min(_abs(x), axis=ax, keepdims=keepdims)
+        elif ord == 0:
+            nz = _cast(_elementwise.not_equal(x, 0), _real_of(x.dtype))
+            ret = _reduce.sum(nz, axis=ax, keepdims=keepdims)
+        elif ord == 1:
+            ret = _reduce.sum(_abs(x), axis=ax, keepdims=keepdims)
+        elif ord is None or ord == 2:
+            sq = _elementwise.real(_elementwise.conj(x) * x) if x.dtype.kind == "c" else x * x
+            ret = _elementwise.sqrt(_reduce.sum(sq, axis=ax, keepdims=keepdims))
+        else:
+            try:
+                p = float(ord)
+            except (TypeError, ValueError) as e:
+                raise ValueError(f"Invalid norm order '{ord}' for vectors") from e
+            rt = _real_of(x.dtype)
+            absx = _elementwise.power(_abs(x), _array.asarray(np.asarray(p, rt), device=x.device))
+            ret = _reduce.sum(absx, axis=ax, keepdims=keepdims)
+            ret = _elementwise.power(ret, _array.asarray(np.asarray(1.0 / p, rt), device=x.device))
+        return ret
+    if len(axis) == 2:
+        row, col = _axis(axis[0], nd), _axis(axis[1], nd)
+        if row == col:
+            raise ValueError("Duplicate axes given.")
+        if not isinstance(ord, str) and ord == 2:
+            ret = _svd_norm(x, row, col, _reduce.max)
+        elif not isinstance(ord, str) and ord == -2:
+            ret = _svd_norm(x, row, col, _reduce.min)
+        elif not isinstance(ord, str) and ord == 1:
+            c = col - 1 if col > row else col
+            ret = _reduce.max(_reduce.sum(_abs(x), axis=row), axis=c)
+        elif not isinstance(ord, str) and ord == np.inf:
+            r = row - 1 if row > col else row
+            ret = _reduce.max(_reduce.sum(_abs(x), axis=col), axis=r)
+        elif not isinstance(ord, str) and ord == -1:
+            c = col - 1 if col > row else col
+            ret = _reduce.min(_reduce.sum(_abs(x), axis=row), axis=c)
+        elif not isinstance(ord, str) and ord == -np.inf:
+            r = row - 1 if row > col else row
+            ret = _reduce.min(_reduce.sum(_abs(x), axis=col), axis=r)
+        elif ord is None or ord in ("fro", "f"):
+            ret = _elementwise.sqrt(_sqnorm(x, (row, col)))
+        elif ord == "nuc":
+            ret = _svd_norm(x, row, col, _reduce.sum)
+        else:
+            raise ValueError("Invalid norm order for matrices.")
+        if keepdims:
+            shape = list(x.shape)
+            shape[row] = shape[col] = 1
+            ret = _manipulation.reshape(ret, tuple(shape))
+        return ret
+    raise ValueError("Improper number of dimensions to norm.")
+
+
+def _norm_input(x, ord, axis):
+    """(x as an Array of a float or complex dtype, its original dtype for float16, numpy_out). Integers and
+    bool become float64 as NumPy's; float16 is computed in float32 and the result rounded back (NumPy keeps
+    float16 except where the SVD is needed, which raises TypeError)."""
+    x, numpy_out = _input(x)
+    half = None
+    if x.dtype == _F16:
+        matrix = (axis is None and x.ndim == 2) or (isinstance(axis, tuple) and len(axis) == 2)
+        if matrix and any(_is_ord(ord, o) for o in _SVD_ORDS):
+            raise TypeError("array type float16 is unsupported in linalg")
+        half, x = _F16, x.astype(_F32)
+    elif x.dtype.kind not in "fc":
+        if x.dtype.kind not in "biu":
+            raise TypeError(f"array type {x.dtype.name} is unsupported in linalg")
+        x = x.astype(_F64)
+    return x, half, numpy_out
+
+
+def norm(x, ord=None, axis=None, keepdims=False):
+    """Matrix or vector norm, as numpy.linalg.norm: every ord NumPy accepts. Vectors (one axis): None or 2,
+    inf, -inf, 0 (nonzero count), 1, any other number p (sum |x|^p)^(1/p). Matrices (two axes, or a 2-D
+    x with axis None): None/'fro'/'f', 'nuc' (sum of singular values), inf/-inf (max/min row sum), 1/-1
+    (max/min column sum), 2/-2 (largest/smallest singular value; the SVD, gesvd)."""
+    x, half, numpy_out = _norm_input(x, ord, axis)
+    ret = _norm(x, ord, axis, keepdims)
+    if half is not None:
+        ret = ret.astype(half)
+    return _out(ret, numpy_out)
+
+
+def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
+    """The vector norm over `axis` (None: all elements; a tuple: those axes as one vector), as
+    numpy.linalg.vector_norm."""
+    x, half, numpy_out = _norm_input(x, ord, None)
+    shape = list(x.shape)
+    if axis is None:
+        y, ax = _manipulation.reshape(x, (-1,)), 0
+    elif isinstance(axis, tuple):
+        norm_axes = tuple(_axis(a, x.ndim) for a in axis)
+        if len(set(norm_axes)) != len(norm_axes):
+            raise ValueError("repeated axis")
+        rest = tuple(i for i in range(x.ndim) if i not in norm_axes)
+        y = _manipulation.reshape(_manipulation.permute_dims(x, norm_axes + rest),
+                                  (math.prod(shape[i] for i in norm_axes),) + tuple(shape[i] for i in rest))
+        ax = 0
+    else:
+        y, ax = x, axis
+    ret = _norm(y, ord, ax, False)
+    if keepdims:
+        axes = range(len(shape)) if axis is None else (axis if isinstance(axis, tuple) else (axis,))
+        for i in axes:
+            shape[_axis(i, len(shape))] = 1
+        ret = _manipulation.reshape(ret, tuple(shape))
+    if half is not None:
+        ret = ret.astype(half)
+    return _out(ret, numpy_out)
+
+
+def matrix_norm(x, /, *, keepdims=False, ord="fro"):
+    """The matrix norm of each matrix of x (..., M, N), as numpy.linalg.matrix_norm (see norm)."""
+    x, half, numpy_out = _norm_input(x, ord, (-2, -1))
+    ret = _norm(x, ord, (-2, -1), keepdims)
+    if half is not None:
+        ret = ret.astype(half)
+    return _out(ret, numpy_out)
+
