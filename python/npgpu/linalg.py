@@ -34,7 +34,9 @@ computes float32 in float64 and rounds; results agree to float32 accuracy); inte
 to float64; float16 raises TypeError where NumPy does. Matrices with no elements give NumPy's results.
 
 npgpu.Array in, npgpu.Array out on its device; NumPy (or list, scalar) in, NumPy out (0-d results as NumPy
-scalars), computed on the GPU when the backend is 'cuda', on the host device otherwise.
+scalars), computed on the GPU when the backend is 'cuda', on the host device otherwise. A GPU build of
+npgpu._linalg that lacks a primitive (geqrf/orgqr for qr, geev for eig) makes npgpu.Array input raise
+NotImplementedError naming it; NumPy input then runs that primitive, and what follows it, on the host.
 """
 import collections
 import importlib
@@ -316,13 +318,18 @@ def _numpy_orgqr(work, tau):
 _HOST = _HostPrimitives()
 
 
-def _primitive(x, name):
+def _primitive(x, name, numpy_out=False):
     """The primitive `name` of x's device: _HostPrimitives' for the host device, npgpu._linalg's for a GPU
-    (imported here, so the host needs no CUDA module); NotImplementedError where the build lacks it."""
+    (imported here, so the host needs no CUDA module). Where the build lacks it: NotImplementedError, or,
+    for a caller that gets NumPy back (numpy_out), the host's primitive on a host copy of x (its results
+    on the host device, so the rest of the computation follows them there)."""
     if x.device == _runtime.cpu:
         return getattr(_HOST, name)
     module = _linalg_module()
     fn = getattr(module, name, None) if module is not None else None
+    if fn is None and numpy_out:
+        host_fn = getattr(_HOST, name)
+        return lambda a, *args: host_fn(a.to_device("cpu"), *args)
     if fn is None:
         where = "its GPU module npgpu._linalg" if module is None else f"npgpu._linalg.{name}"
         raise NotImplementedError(f"npgpu.linalg needs {name} on {x.device}, and this build of npgpu lacks "
@@ -603,7 +610,7 @@ def qr(a, mode="reduced"):
     m, n = a.shape[-2:]
     k = min(m, n)
     a = _cast(a, dt)
-    f, tau = _primitive(a, "geqrf")(a)
+    f, tau = _primitive(a, "geqrf", numpy_out)(a)
     if mode == "raw":
         return _out((_manipulation.swapaxes(f, -1, -2).copy(), tau), numpy_out)
     if mode == "economic":
@@ -612,7 +619,7 @@ def qr(a, mode="reduced"):
     r = _creation.triu(f[..., :ncols, :] if ncols < m else f)
     if mode == "r":
         return _out(r, numpy_out)
-    q = _primitive(f, "orgqr")(f, tau, ncols)
+    q = _primitive(f, "orgqr", numpy_out)(f, tau, ncols)
     return _out(QRResult(q, r), numpy_out)
 
 
@@ -657,7 +664,7 @@ def eigvalsh(a, UPLO="L", *, check=True):
     return _out(_syevd(a, lower, False, check)[0], numpy_out)
 
 
-def _geev(a, compute_v, check):
+def _geev(a, compute_v, check, numpy_out):
     _assert_stacked_square(a)
     dt = _compute_dtype(a.dtype)
     if a.size == 0:
@@ -666,7 +673,7 @@ def _geev(a, compute_v, check):
     if not bool(_reduce.all(_elementwise.isfinite(a))):
         raise LinAlgError("Array must not contain infs or NaNs")
     a = _cast(a, dt)
-    w, v, info = _primitive(a, "geev")(a, compute_v)
+    w, v, info = _primitive(a, "geev", numpy_out)(a, compute_v)
     _check_info(info, "Eigenvalues did not converge", check)
     if dt.kind != "c" and not bool(_reduce.any(_elementwise.not_equal(_elementwise.imag(w), 0))):
         w = _elementwise.real(w).copy()  # NumPy's rule: real results where every eigenvalue is real
@@ -680,14 +687,14 @@ def eig(a, *, check=True):
     otherwise; LinAlgError for infs or NaNs and where it does not converge (geev; a GPU needs a build of
     npgpu._linalg that has it)."""
     a, numpy_out = _input(a)
-    res = _geev(a, True, check)
+    res = _geev(a, True, check, numpy_out)
     return _out(res if isinstance(res, tuple) and hasattr(res, "_fields") else EigResult(*res), numpy_out)
 
 
 def eigvals(a, *, check=True):
     """The eigenvalues of each square matrix of a, as numpy.linalg.eigvals (see eig)."""
     a, numpy_out = _input(a)
-    return _out(_geev(a, False, check), numpy_out)
+    return _out(_geev(a, False, check, numpy_out), numpy_out)
 
 
 def _gesvd(a, full_matrices, compute_uv, check=True, message="SVD did not converge"):
