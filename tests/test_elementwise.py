@@ -211,6 +211,29 @@ def test_complex_tanh_and_inverse_functions_special_values(backend):
             np.testing.assert_allclose(np.abs(g[keep]), np.abs(w[keep]), rtol=1e-12, err_msg=f"{name} {part}")
 
 
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_complex_special_values_with_their_signs_as_numpy(backend, dtype):
+    # Signs included (NaN parts compare as NaN): the branch cuts' signed zeros, exact roots on the axes, and
+    # the infinities whose sign C99 leaves unspecified, as NumPy gives them.
+    nan, inf = np.nan, np.inf
+    z = np.array([complex(inf, nan), complex(-inf, nan), complex(nan, inf), complex(nan, -inf), complex(inf, inf),
+                  complex(-inf, -inf), complex(nan, 0.0), complex(0.0, nan), complex(-4, 0.0), complex(-4, -0.0),
+                  complex(-1, 0.0), complex(0.0, 9), complex(-9, -0.0), complex(4, 0.0)], dtype=dtype)
+    for name in ("sqrt", "log1p", "arcsin", "arccos", "arcsinh", "arccosh"):
+        with np.errstate(all="ignore"):
+            want = getattr(np, name)(z)
+        got = getattr(npgpu, name)(z)
+        assert got.dtype == want.dtype
+        for part in ("real", "imag"):
+            g, w = getattr(got, part), getattr(want, part)
+            assert np.array_equal(np.isnan(g), np.isnan(w)), (name, part, z, g, w)
+            keep = ~np.isnan(w)
+            assert np.array_equal(np.signbit(g[keep]), np.signbit(w[keep])), (name, part, z[keep], g[keep], w[keep])
+            np.testing.assert_allclose(g[keep], w[keep], rtol=4 * np.finfo(g.dtype).eps, err_msg=f"{name} {part}")
+    exact = npgpu.sqrt(np.array([complex(-4, 0.0), complex(-4, -0.0), complex(0.0, 2.0)], dtype=dtype))
+    np.testing.assert_array_equal(exact, np.array([2j, -2j, 1 + 1j], dtype=dtype))
+
+
 def test_integer_division_by_zero_and_overflow_follow_numpy(backend):
     a = np.array([7, -7, 0, np.iinfo(np.int32).min, 5], np.int32)
     b = np.array([0, 0, 0, -1, 0], np.int32)

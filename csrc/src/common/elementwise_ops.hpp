@@ -107,20 +107,34 @@ NPGPU_HD std_complex complex_sqrt(std_complex z) {
   if (x >= 0.0) return {t, y / (2.0 * t)};
   return {::cuda::std::fabs(y) / (2.0 * t), ::cuda::std::copysign(t, y)};
 }
+// NumPy's values where C99 leaves a sign unspecified or the library's differ: asin(+-inf + NaN j) =
+// NaN + inf j, acos(+-inf + NaN j) = NaN - inf j, asinh(NaN +- inf j) = inf + NaN j.
 NPGPU_HD std_complex complex_asin(std_complex z) {
-  if (!complex_isfinite(z)) return ::cuda::std::asin(z);
+  if (!complex_isfinite(z)) {
+    const double inf = ::cuda::std::numeric_limits<double>::infinity();
+    if (::cuda::std::isinf(z.real()) && ::cuda::std::isnan(z.imag())) return {z.imag(), inf};
+    return ::cuda::std::asin(z);
+  }
   const std_complex a = complex_sqrt(1.0 - z), b = complex_sqrt(1.0 + z);
   return {::cuda::std::atan2(z.real(), a.real() * b.real() - a.imag() * b.imag()),
           ::cuda::std::asinh(a.real() * b.imag() - a.imag() * b.real())};
 }
 NPGPU_HD std_complex complex_acos(std_complex z) {
-  if (!complex_isfinite(z)) return ::cuda::std::acos(z);
+  if (!complex_isfinite(z)) {
+    if (::cuda::std::isinf(z.real()) && ::cuda::std::isnan(z.imag()))
+      return {z.imag(), -::cuda::std::numeric_limits<double>::infinity()};
+    return ::cuda::std::acos(z);
+  }
   const std_complex a = complex_sqrt(1.0 - z), b = complex_sqrt(1.0 + z);
   return {2.0 * ::cuda::std::atan2(a.real(), b.real()),
           ::cuda::std::asinh(b.real() * a.imag() - b.imag() * a.real())};
 }
 NPGPU_HD std_complex complex_asinh(std_complex z) {  // -i asin(iz)
-  if (!complex_isfinite(z)) return ::cuda::std::asinh(z);
+  if (!complex_isfinite(z)) {
+    if (::cuda::std::isnan(z.real()) && ::cuda::std::isinf(z.imag()))
+      return {::cuda::std::numeric_limits<double>::infinity(), z.real()};
+    return ::cuda::std::asinh(z);
+  }
   const std_complex s = complex_asin(std_complex(-z.imag(), z.real()));
   return {s.imag(), -s.real()};
 }
@@ -598,12 +612,16 @@ struct ReciprocalOp : Unary {
     }                                                                                          \
   };
 
-NPGPU_FLOAT_COMPLEX_FN(SqrtOp, ::cuda::std::sqrt(a), ::cuda::std::sqrt(z))
+// Complex sqrt exact on the axes (sqrt(-4+0j) = 2j); C99's special values for non-finite z.
+NPGPU_FLOAT_COMPLEX_FN(SqrtOp, ::cuda::std::sqrt(a),
+                       ew::complex_isfinite(z) ? ew::complex_sqrt(z) : ::cuda::std::sqrt(z))
 NPGPU_FLOAT_COMPLEX_FN(ExpOp, ::cuda::std::exp(a), ::cuda::std::exp(z))
 NPGPU_FLOAT_COMPLEX_FN(Expm1Op, ::cuda::std::expm1(a), ew::complex_expm1(z))
 NPGPU_FLOAT_COMPLEX_FN(Exp2Op, ::cuda::std::exp2(a), ::cuda::std::exp(z * 0.6931471805599453))
 NPGPU_FLOAT_COMPLEX_FN(LogOp, ::cuda::std::log(a), ::cuda::std::log(z))
-NPGPU_FLOAT_COMPLEX_FN(Log1pOp, ::cuda::std::log1p(a), ::cuda::std::log(Z(1) + z))
+// log(1 + z) with z's imaginary part kept as it is (1 + z would turn -0.0 into +0.0 and flip the branch), as
+// NumPy's log1p.
+NPGPU_FLOAT_COMPLEX_FN(Log1pOp, ::cuda::std::log1p(a), ::cuda::std::log(Z(z.real() + 1.0, z.imag())))
 NPGPU_FLOAT_COMPLEX_FN(Log2Op, ::cuda::std::log2(a), ::cuda::std::log(z) * 1.4426950408889634)
 NPGPU_FLOAT_COMPLEX_FN(Log10Op, ::cuda::std::log10(a), ::cuda::std::log10(z))
 NPGPU_FLOAT_COMPLEX_FN(SinOp, ::cuda::std::sin(a), ::cuda::std::sin(z))
