@@ -2,6 +2,7 @@
 // are numpy.linalg's work in the Python package).
 #include "npgpu/linalg.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "npgpu/errors.hpp"
@@ -19,6 +20,10 @@ void hermitian_eigen(const ArrayView& a, std::int64_t n, std::int64_t batch, boo
                      const ArrayView& w, const ArrayView& info, StreamHandle stream);
 void svd(const ArrayView& a, std::int64_t m, std::int64_t n, std::int64_t batch, bool full, const ArrayView& s,
          const ArrayView* u, const ArrayView* vt, const ArrayView& info, StreamHandle stream);
+void qr_factor(const ArrayView& a, std::int64_t m, std::int64_t n, std::int64_t batch, const ArrayView& tau,
+               const ArrayView& info, StreamHandle stream);
+void qr_q(const ArrayView& a, std::int64_t m, std::int64_t ncols, std::int64_t k, std::int64_t batch,
+          const ArrayView& tau, StreamHandle stream);
 }  // namespace cuda
 
 namespace {
@@ -107,6 +112,26 @@ void svd(const ArrayView& a, std::int64_t m, std::int64_t n, bool full, const Ar
   }
   set_current_device(a.device);
   cuda::svd(a, m, n, batch, full, s, u, vt, info, stream);
+}
+
+void qr_factor(const ArrayView& a, std::int64_t m, std::int64_t n, const ArrayView& tau, const ArrayView& info,
+               StreamHandle stream) {
+  const std::int64_t batch = batch_of("qr_factor", a, m, n);
+  require_companion("qr_factor", a, tau, a.dtype, batch * std::min(m, n), "tau");
+  require_companion("qr_factor", a, info, DType::Int32, batch, "info");
+  set_current_device(a.device);
+  cuda::qr_factor(a, m, n, batch, tau, info, stream);
+}
+
+void qr_q(const ArrayView& a, std::int64_t m, std::int64_t ncols, std::int64_t k, const ArrayView& tau,
+          StreamHandle stream) {
+  const std::int64_t batch = batch_of("qr_q", a, m, ncols);
+  require(k >= 0 && k <= ncols && ncols <= m, "qr_q", "needs k <= ncols <= m");
+  require(m < (std::int64_t{1} << 31), "qr_q", "matrices of 2^31 rows or more are not supported");
+  require(tau.dtype == a.dtype && tau.device == a.device && tau.is_c_contiguous() && tau.size() == batch * k,
+          "qr_q", "tau must be qr_factor's (batch, k) array");
+  set_current_device(a.device);
+  cuda::qr_q(a, m, ncols, k, batch, tau, stream);
 }
 
 }  // namespace npgpu

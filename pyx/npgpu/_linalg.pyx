@@ -7,7 +7,8 @@ cuSOLVER works on column-major matrices. A C-ordered copy of A read column-major
 uses that algebraically instead of transposing: the Cholesky factor of A^T = conj(A) in the opposite
 triangle is L (or U) read back in C order; LU factors of A^T solve A x = b with the transposed solve;
 the eigenvectors of conj(A) are conj(v); the SVD of A^T gives u and vh of A read back in C order (tall
-matrices are transposed first, since cuSOLVER's gesvd needs rows >= columns). `info` arrays (int32, the
+matrices are transposed first, since cuSOLVER's gesvd needs rows >= columns); QR factors a transposed copy
+(column-major A) and is read back transposed. `info` arrays (int32, the
 batch's shape) are returned unread: reading them is the caller's synchronisation.
 """
 import math
@@ -17,7 +18,8 @@ import numpy as np
 from libc.stdint cimport int64_t
 from npgpu._array cimport Array, new_array
 from npgpu.lib.linalg cimport (cholesky as c_cholesky, hermitian_eigen as c_hermitian_eigen,
-                               lu_factor as c_lu_factor, lu_solve as c_lu_solve, svd as c_svd)
+                               lu_factor as c_lu_factor, lu_solve as c_lu_solve, qr_factor as c_qr_factor,
+                               qr_q as c_qr_q, svd as c_svd)
 from npgpu.lib.view cimport ArrayView, kHostDevice
 from npgpu import _elementwise
 
@@ -142,3 +144,44 @@ def gesvd(Array a, bint full_matrices, bint compute_uv):
     if wide:  # A^T = U' S V'^H: u = conj(V') is V'^H read in C order, vh = U'^T is U' read in C order
         return vt_buf, s, u_buf, info
     return u_buf.mT, s, vt_buf.mT, info  # A = U S V^H, each factor read in C order and transposed back
+
+
+def geqrf(Array a):
+    """(qr, tau): LAPACK's Householder QR of the matrices a (..., m, n): R on and above the diagonal of qr,
+    the reflectors (unit leading entry not stored) below it, their scalars tau (..., min(m, n))."""
+    _matrices(a, "geqrf", False)
+    pm, pn = a.shape[-2], a.shape[-1]
+    cdef int64_t m = pm, n = pn
+    lead = tuple(a.shape[:-2])
+    cdef Array buf = a.mT.copy()  # column-major A
+    cdef Array tau = new_array(lead + (min(pm, pn),), a.dtype, a.view.device, a.stream)
+    cdef Array info = new_array(lead, _INT32, a.view.device, a.stream)
+    if buf.size:
+        with nogil:
+            c_qr_factor(buf.view, m, n, tau.view, info.view, buf.stream)
+    return buf.mT, tau
+
+
+def orgqr(Array qr, Array tau, ncols):
+    """q: the first `ncols` columns of Q = H_1 ... H_k from geqrf's (qr, tau) (k = tau's last extent,
+    k <= ncols <= m), shape (..., m, ncols)."""
+    _matrices(qr, "orgqr", False)
+    pm, pn, pk, pnc = qr.shape[-2], qr.shape[-1], tau.shape[-1], int(ncols)
+    if not pk <= pnc <= pm:
+        raise ValueError(f"orgqr: needs k <= ncols <= m, got k={pk}, ncols={pnc}, m={pm}")
+    cdef int64_t m = pm, n = pn, k = pk, nc = pnc
+    lead = tuple(qr.shape[:-2])
+    cdef Array buf = new_array(lead + (pnc, pm), qr.dtype, qr.view.device, qr.stream)
+    buf[...] = 0
+    take = min(pn, pnc)
+    buf[..., :take, :] = qr.mT[..., :take, :]  # the reflectors, as column-major columns
+    cdef Array t = tau if tau.view.is_c_contiguous() else tau.copy()
+    if tau.dtype != qr.dtype:
+        t = t.astype(qr.dtype)
+    if buf.size and k:
+        with nogil:
+            c_qr_q(buf.view, m, nc, k, t.view, buf.stream)
+    elif buf.size:  # no reflectors: Q is the identity's first columns
+        for j in range(pnc):
+            buf[..., j, j] = 1
+    return buf.mT

@@ -43,4 +43,14 @@ NPGPU_API void hermitian_eigen(const ArrayView& a, std::int64_t n, bool lower, b
 NPGPU_API void svd(const ArrayView& a, std::int64_t m, std::int64_t n, bool full, const ArrayView& s,
                    const ArrayView* u, const ArrayView* vt, const ArrayView& info, StreamHandle stream);
 
+// Householder QR in place of m x n matrices (LAPACK's geqrf): R on and above the diagonal, the reflectors
+// below it, their scalars in `tau` (batch, min(m, n)). info < 0 only for a bad argument.
+NPGPU_API void qr_factor(const ArrayView& a, std::int64_t m, std::int64_t n, const ArrayView& tau,
+                         const ArrayView& info, StreamHandle stream);
+
+// The first `ncols` columns of Q = H_1 ... H_k (LAPACK's orgqr / ungqr), in place of `a`, m x ncols matrices
+// whose first k columns hold qr_factor's reflectors (k <= ncols <= m; sizes below 2^31).
+NPGPU_API void qr_q(const ArrayView& a, std::int64_t m, std::int64_t ncols, std::int64_t k, const ArrayView& tau,
+                    StreamHandle stream);
+
 }  // namespace npgpu

@@ -71,6 +71,17 @@ using GesvdFn = Status (*)(Handle, Params, signed char jobu, signed char jobvt, 
                            void* device_ws, std::size_t device_bytes, void* host_ws, std::size_t host_bytes,
                            int* info);
 
+using GeqrfBufferFn = Status (*)(Handle, Params, std::int64_t m, std::int64_t n, cudaDataType, const void* A,
+                                 std::int64_t lda, cudaDataType, const void* tau, cudaDataType compute,
+                                 std::size_t* device_bytes, std::size_t* host_bytes);
+using GeqrfFn = Status (*)(Handle, Params, std::int64_t m, std::int64_t n, cudaDataType, void* A, std::int64_t lda,
+                           cudaDataType, void* tau, cudaDataType compute, void* device_ws, std::size_t device_bytes,
+                           void* host_ws, std::size_t host_bytes, int* info);
+// cusolverDn{S,D}orgqr / {C,Z}ungqr (legacy, 32-bit sizes; elements as void* for the four types).
+using OrgqrBufferFn = Status (*)(Handle, int m, int n, int k, const void* A, int lda, const void* tau, int* lwork);
+using OrgqrFn = Status (*)(Handle, int m, int n, int k, void* A, int lda, const void* tau, void* work, int lwork,
+                           int* info);
+
 struct Api {
   CreateFn create;
   DestroyFn destroy;
@@ -86,6 +97,10 @@ struct Api {
   SyevdFn syevd;
   GesvdBufferFn gesvd_buffer;
   GesvdFn gesvd;
+  GeqrfBufferFn geqrf_buffer;
+  GeqrfFn geqrf;
+  OrgqrBufferFn orgqr_buffer[4];  // float, double, complex64, complex128
+  OrgqrFn orgqr[4];
 };
 
 // The loaded library (opened once per process; throws Unavailable when libcusolver.so.12 or a symbol is

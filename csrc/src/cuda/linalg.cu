@@ -38,6 +38,13 @@ const Api& api() {
     x.syevd = library_function<SyevdFn>(lib, "cusolverDnXsyevd", so);
     x.gesvd_buffer = library_function<GesvdBufferFn>(lib, "cusolverDnXgesvd_bufferSize", so);
     x.gesvd = library_function<GesvdFn>(lib, "cusolverDnXgesvd", so);
+    x.geqrf_buffer = library_function<GeqrfBufferFn>(lib, "cusolverDnXgeqrf_bufferSize", so);
+    x.geqrf = library_function<GeqrfFn>(lib, "cusolverDnXgeqrf", so);
+    const char* names[4] = {"cusolverDnSorgqr", "cusolverDnDorgqr", "cusolverDnCungqr", "cusolverDnZungqr"};
+    for (int i = 0; i < 4; ++i) {
+      x.orgqr_buffer[i] = library_function<OrgqrBufferFn>(lib, (std::string(names[i]) + "_bufferSize").c_str(), so);
+      x.orgqr[i] = library_function<OrgqrFn>(lib, names[i], so);
+    }
     return x;
   }();
   return a;
@@ -227,6 +234,38 @@ void svd(const ArrayView& a, std::int64_t m, std::int64_t n, std::int64_t batch,
                     u ? element(*u, b * m * ucols) : nullptr, m, t, vt ? element(*vt, b * n * n) : nullptr, n, t,
                     ws.device->data(), dbytes, ws.host.data(), hbytes, info_at(info, b)),
           "cusolverDnXgesvd");
+}
+
+void qr_factor(const ArrayView& a, std::int64_t m, std::int64_t n, std::int64_t batch, const ArrayView& tau,
+               const ArrayView& info, StreamHandle stream) {
+  Slot& h = bind(a.device, stream);
+  const cs::Api& api = cs::api();
+  const cudaDataType t = data_type(a.dtype);
+  const std::int64_t k = std::min(m, n);
+  std::size_t dbytes = 0, hbytes = 0;
+  check(api.geqrf_buffer(h.handle, h.params, m, n, t, a.data, m, t, tau.data, t, &dbytes, &hbytes),
+        "cusolverDnXgeqrf_bufferSize");
+  Workspace ws(dbytes, hbytes, a.device, stream);
+  for (std::int64_t b = 0; b < batch; ++b)
+    check(api.geqrf(h.handle, h.params, m, n, t, element(a, b * m * n), m, t, element(tau, b * k), t,
+                    ws.device->data(), dbytes, ws.host.data(), hbytes, info_at(info, b)),
+          "cusolverDnXgeqrf");
+}
+
+void qr_q(const ArrayView& a, std::int64_t m, std::int64_t ncols, std::int64_t k, std::int64_t batch,
+          const ArrayView& tau, StreamHandle stream) {
+  Slot& h = bind(a.device, stream);
+  const cs::Api& api = cs::api();
+  const int type = a.dtype == DType::Float32 ? 0 : a.dtype == DType::Float64 ? 1 : a.dtype == DType::Complex64 ? 2 : 3;
+  const int im = static_cast<int>(m), in = static_cast<int>(ncols), ik = static_cast<int>(k);
+  int lwork = 0;
+  check(api.orgqr_buffer[type](h.handle, im, in, ik, a.data, im, tau.data, &lwork), "cusolverDn<t>orgqr_bufferSize");
+  DeviceBuffer work(std::max<std::int64_t>(lwork, 1) * itemsize(a.dtype), a.device, stream);
+  DeviceBuffer info(static_cast<std::int64_t>(sizeof(int)) * batch, a.device, stream);
+  for (std::int64_t b = 0; b < batch; ++b)
+    check(api.orgqr[type](h.handle, im, in, ik, element(a, b * m * ncols), im, element(tau, b * k), work.data(), lwork,
+                          static_cast<int*>(info.data()) + b),
+          "cusolverDn<t>orgqr");
 }
 
 }  // namespace cuda

@@ -16,3 +16,7 @@ cdef extern from "npgpu/linalg.hpp" namespace "npgpu" nogil:
                          const ArrayView& info, StreamHandle stream) except +raise_py_error
     void svd(const ArrayView& a, int64_t m, int64_t n, bool full, const ArrayView& s, const ArrayView* u,
              const ArrayView* vt, const ArrayView& info, StreamHandle stream) except +raise_py_error
+    void qr_factor(const ArrayView& a, int64_t m, int64_t n, const ArrayView& tau, const ArrayView& info,
+                   StreamHandle stream) except +raise_py_error
+    void qr_q(const ArrayView& a, int64_t m, int64_t ncols, int64_t k, const ArrayView& tau,
+              StreamHandle stream) except +raise_py_error
