@@ -414,3 +414,20 @@ def test_numpy_from_dlpack_refuses_device_memory():
     d = npgpu.zeros(4)
     with pytest.raises((BufferError, RuntimeError, TypeError, ValueError)):
         np.from_dlpack(d)
+
+
+@pytest.mark.parametrize("sub", [np.ma.masked_array([1.0, 2.0, 3.0], mask=[0, 1, 0]), np.matrix([[1.0, 2.0]])],
+                         ids=["masked", "matrix"])
+def test_numpy_subclasses_are_refused_not_unwrapped(backend, sub):
+    # A masked array's sum would silently count its masked values; np.matrix's * is a matrix product.
+    for call in (lambda: npgpu.sum(sub), lambda: npgpu.add(sub, 1), lambda: npgpu.asarray(sub),
+                 lambda: npgpu.sort(sub), lambda: npgpu.max(sub)):
+        with pytest.raises(TypeError, match=type(sub).__name__):
+            call()
+
+
+def test_memmap_is_an_ordinary_array(backend, tmp_path):
+    m = np.memmap(tmp_path / "m.bin", dtype=np.float64, mode="w+", shape=(5,))
+    m[:] = [1.0, 2.0, 3.0, 4.0, 5.0]
+    assert float(npgpu.sum(m)) == 15.0
+    np.testing.assert_array_equal(np.asarray(npgpu.add(m, 1)), [2.0, 3.0, 4.0, 5.0, 6.0])

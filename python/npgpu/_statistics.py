@@ -26,13 +26,8 @@ _Array = _array.Array
 # ------------------------------------------------------------------------------------------------ inputs
 
 def _refuse_subclass(x, name):
-    """TypeError for an ndarray subclass: npgpu would drop its mask (MaskedArray) or its operator semantics
-    (np.matrix) without a word."""
-    if isinstance(x, np.ndarray) and type(x) is not np.ndarray:
-        t = type(x)
-        raise TypeError(f"npgpu.{name}: {t.__module__}.{t.__qualname__} (a numpy.ndarray subclass) is not "
-                        "supported by npgpu; use NumPy's function for it, or pass np.asarray(x) to drop the "
-                        "subclass")
+    """TypeError for an ndarray subclass (see npgpu._array.refuse_subclass)."""
+    _array.refuse_subclass(x, name)
 
 
 def _inputs(name, *xs):

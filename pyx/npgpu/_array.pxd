@@ -30,3 +30,4 @@ cdef struct Extent:
     int64_t hi
 cdef Extent _extent(const ArrayView& v) noexcept nogil
 cdef bint _views_overlap(const ArrayView& a, const ArrayView& b) noexcept nogil
+cpdef refuse_subclass(obj, str name)

@@ -1392,6 +1392,16 @@ cdef object _export_dlpack(Array a, bint versioned, bint copied):
     return PyCapsule_New(ml, b"dltensor", _capsule_destructor)
 
 
+cpdef refuse_subclass(obj, str name):
+    """TypeError for a numpy.ndarray subclass other than memmap: npgpu would drop its mask (MaskedArray) or its
+    operator semantics (np.matrix) without a word."""
+    t = type(obj)
+    if t is not np.ndarray and isinstance(obj, np.ndarray) and not isinstance(obj, np.memmap):
+        raise TypeError(f"npgpu.{name}: {t.__module__}.{t.__qualname__} (a numpy.ndarray subclass) is not "
+                        "supported by npgpu; use NumPy's function for it, or pass np.asarray(x) to drop the "
+                        "subclass")
+
+
 def asarray(obj, dtype=None, device=None, stream=None, copy=None):
     """An npgpu.Array from a NumPy array (or anything NumPy accepts: lists, scalars, buffers), an object with
     ``__cuda_array_interface__`` or ``__dlpack__`` on the GPU (shared, not copied), or an npgpu.Array.
@@ -1415,6 +1425,7 @@ def asarray(obj, dtype=None, device=None, stream=None, copy=None):
                 and obj.__dlpack_device__()[0] in (kDLCUDA, kDLCUDAManaged):
             a = from_dlpack(obj, stream=stream)
         else:
+            refuse_subclass(obj, "asarray")
             return _from_host_data(obj, dtype, resolve_array_device(device), stream, copy)
     if device is not None:
         d = resolve_array_device(device)

@@ -10,7 +10,7 @@ import numpy as np
 
 from libc.stdint cimport int64_t, uintptr_t
 from npgpu._array cimport (Array, new_array, new_array_like_view, dtype_code, numpy_dtype, host_view,
-                           _broadcast_to, _views_overlap)
+                           _broadcast_to, _views_overlap, refuse_subclass)
 from npgpu._runtime cimport resolve_stream, use_cuda_for_host_data
 from npgpu.lib cimport runtime as rt
 from npgpu.lib.elementwise cimport (ElementwiseOp, Operand, elementwise, elementwise_staged,
@@ -251,6 +251,8 @@ _PINNED_RESULT_MAX = 1 << 30
 
 cdef object run_host(ElementwiseOp op, str name, object ufunc, tuple operands, object out, StreamHandle s):
     """No device arrays: NumPy in, NumPy out, on the GPU through the staging ring or on the host backend."""
+    for x in operands:
+        refuse_subclass(x, name)
     ops = tuple([x if type(x) in _PY_SCALARS else np.asarray(x) for x in operands])
     arrays = [x for x in ops if isinstance(x, np.ndarray)]
     if not arrays:  # only Python scalars: nothing to offload

@@ -356,6 +356,7 @@ def _as_device_array(a):
     """(npgpu.Array, whether the caller gets NumPy back) for an input of any kind."""
     if isinstance(a, Array):
         return a, False
+    _array.refuse_subclass(a, "function")
     if use_cuda_for_host_data():
         return _array.asarray(np.asarray(a)), True
     return _array.asarray(np.asarray(a), device="cpu"), True

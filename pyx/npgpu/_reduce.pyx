@@ -16,7 +16,8 @@ import numpy as np
 from numpy.exceptions import AxisError
 
 from libc.stdint cimport int64_t, uint64_t
-from npgpu._array cimport Array, new_array, dtype_code, numpy_dtype, host_view, upload, wrap_view
+from npgpu._array cimport (Array, new_array, dtype_code, numpy_dtype, host_view, refuse_subclass, upload,
+                           wrap_view)
 from npgpu._runtime cimport resolve_stream, use_cuda_for_host_data
 from npgpu.lib cimport runtime as rt
 from npgpu.lib.reduce cimport ReduceOp, ScanOp, reduce as c_reduce, scan as c_scan
@@ -108,6 +109,7 @@ cdef object _reduce(ReduceOp op, object a, object axis, object res_dt, object ac
         return O
     if isinstance(out, Array):
         raise TypeError("out must be a numpy.ndarray for a NumPy input")
+    refuse_subclass(a, "reduction")
     x = np.asarray(a)
     shape = x.shape
     axes = _axes(axis, x.ndim, allow_tuple)
@@ -459,6 +461,7 @@ cdef object _scan(ScanOp op, a, axis, dtype, out, bint exclusive, stream):
         return O
     if isinstance(out, Array):
         raise TypeError("out must be a numpy.ndarray for a NumPy input")
+    refuse_subclass(a, "reduction")
     x = np.asarray(a)
     res = np.dtype(dtype) if dtype is not None else _sum_dtype(x.dtype)
     if axis is None:

@@ -98,6 +98,7 @@ def _sort_impl(x, axis, kind, order, stable, descending, bint arg):
             return _array.asarray(_numpy_sort(x.get(), axis, descending, arg), device="cpu")
         values, indices = _device_sort(x, axis, descending, not arg, arg)
         return indices if arg else values
+    _array.refuse_subclass(x, "argsort" if arg else "sort")
     if use_cuda_for_host_data():
         values, indices = _device_sort(_array.asarray(x), axis, descending, not arg, arg)
         return (indices if arg else values).get()
