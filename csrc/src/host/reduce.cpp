@@ -188,6 +188,62 @@ struct RangeReducer {
   }
 };
 
+// Sums over a strided axis into adjacent outputs (x.sum(axis=0) of a C-ordered matrix): rows added into a
+// float64 (or wrapping uint64) accumulator per output in a vectorised loop, each thread a range of
+// columns, as NumPy adds the rows of an axis-0 sum. False where the layout or dtype does not fit.
+template <class R>
+bool column_sums(const detail::ReduceArgs& a, const StridedPlan<2>& kplan, const RangeReducer<R>& rr) {
+  using A = typename R::Acc;
+  if (!is_plain_sum<R> || rr.skip_nan || a.pre != detail::Pre::None || kplan.ndim != 1 || rr.plan.ndim != 1)
+    return false;
+  const DType d = a.in_r.dtype;
+  if (kplan.strides[1][0] != itemsize(d)) return false;
+  const std::int64_t M = a.outputs, K = a.count, row = rr.stride0;
+  std::vector<A> acc(static_cast<std::size_t>(M), A{});
+  auto run = [&](auto tag) {
+    using T = decltype(tag);
+    const char* base = static_cast<const char*>(a.in_r.data);
+#pragma omp parallel if (M * K > (1 << 16))
+    {
+#ifdef _OPENMP
+      const std::int64_t nt = omp_get_num_threads(), t = omp_get_thread_num();
+#else
+      const std::int64_t nt = 1, t = 0;
+#endif
+      const std::int64_t per = (M + nt - 1) / nt, c0 = std::min(M, t * per), c1 = std::min(M, c0 + per);
+      A* out = acc.data();
+      for (std::int64_t r = 0; r < K; ++r) {
+        const T* p = reinterpret_cast<const T*>(base + r * row);
+#pragma omp simd
+        for (std::int64_t c = c0; c < c1; ++c) out[c] += static_cast<A>(p[c]);
+      }
+    }
+    return true;
+  };
+  bool done = false;
+  if constexpr (std::is_same_v<A, double>) {
+    if (d == DType::Float64) done = run(double{});
+    else if (d == DType::Float32) done = run(float{});
+  } else if constexpr (std::is_same_v<A, std::uint64_t>) {
+    switch (d) {
+      case DType::Int64: done = run(std::int64_t{}); break;
+      case DType::Int32: done = run(std::int32_t{}); break;
+      case DType::Int16: done = run(std::int16_t{}); break;
+      case DType::Int8: done = run(std::int8_t{}); break;
+      case DType::UInt64: done = run(std::uint64_t{}); break;
+      case DType::UInt32: done = run(std::uint32_t{}); break;
+      case DType::UInt16: done = run(std::uint16_t{}); break;
+      case DType::UInt8: done = run(std::uint8_t{}); break;
+      default: break;
+    }
+  }
+  if (!done) return false;
+  char* out = static_cast<char*>(a.out_k.data);
+  for (std::int64_t m = 0; m < M; ++m)
+    detail::finish_store(out + m * kplan.strides[0][0], a.out_k.dtype, acc[m], a.fin, 0);
+  return true;
+}
+
 template <class R>
 void reduce_impl(const detail::ReduceArgs& a) {
   const ArrayView* kv[2] = {&a.out_k, &a.in_k};
@@ -201,6 +257,9 @@ void reduce_impl(const detail::ReduceArgs& a) {
   const std::int64_t M = a.outputs, K = a.count;
   const int T = max_threads();
   const R op{};
+  if constexpr (is_plain_sum<R>) {
+    if (rr.stride0 != itemsize(a.in_r.dtype) && M > 1 && column_sums<R>(a, kplan, rr)) return;
+  }
   if (M >= 2 * T || K < (1 << 14)) {
 #pragma omp parallel for schedule(static) if (M > 1 && M * K > (1 << 15))
     for (std::int64_t m = 0; m < M; ++m) {
