@@ -16,7 +16,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from libc.stdint cimport int64_t, uintptr_t
 from npgpu._array cimport (Array, new_array, dtype_code, numpy_dtype, wrap_view, upload as _upload_plain, host_view,
-                           host_ndarray, wrap_host)
+                           host_ndarray, refuse_subclass, wrap_host)
 from npgpu._runtime cimport resolve_stream, use_cuda_for_host_data
 from npgpu.lib.view cimport kHostDevice
 from npgpu.lib cimport runtime as rt
@@ -183,6 +183,8 @@ cdef object _numpy_computes(str name, object np_fn, object npgpu_fn, tuple opera
     """The products NumPy computes: those of host-device Arrays (on their memory: no copies; the result a host
     Array) and integer or bool products (exact, with wrap-around, as NumPy's; GPU operands are copied to the
     host and the result back). _NOT_HERE for every other call."""
+    for x in operands:
+        refuse_subclass(x, name)
     arrays = [x for x in operands + (out,) if isinstance(x, Array)]
     if arrays:
         device = (<Array>arrays[0]).view.device
