@@ -134,3 +134,12 @@ def test_get_library_dir():
     assert d.is_dir(), d
     assert (d / "libnpgpu.so").exists(), f"libnpgpu.so missing from {d}"
     assert os.path.getsize(os.path.realpath(d / "libnpgpu.so")) > 0
+
+
+def test_info_lists_each_nvidia_library():
+    # `python -m npgpu info` names every library npgpu opens at run time: found (version and path) or missing.
+    p = subprocess.run([sys.executable, "-m", "npgpu", "info"], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    for package in ("nvidia-cublas", "nvidia-cuda-nvrtc", "nvidia-cufft", "nvidia-cusolver"):
+        line = next(l for l in p.stdout.splitlines() if l.strip().startswith(package))
+        assert ".so." in line or "not installed" in line or "not found" in line, line
