@@ -487,3 +487,10 @@ def test_sizes_at_the_32_bit_edges(n):
     assert r.size == (n + 1) // 2
     assert int(r[0]) == 22 and int(r[-1]) == (10 if (n - 1) % 2 == 0 else 6)
     del a, b, c, r
+
+
+def test_integer_power_with_an_empty_result_does_not_raise(backend):
+    got = npgpu.power(np.int8([]), -1)
+    assert got.dtype == np.int8 and got.shape == (0,)
+    with pytest.raises(ValueError, match="negative integer powers"):
+        npgpu.power(np.int8([2]), -1)

@@ -738,3 +738,11 @@ def test_huge_sum_argmax_cumsum(n):
     npgpu.add(last, np.int8(100), out=last)
     assert int(npgpu.argmax(d8).get()) == n - 1
     assert int(npgpu.sum(d8).get()) == -(n - 1) + 99
+
+
+def test_extrema_over_an_empty_axis_raise_even_with_no_outputs(backend):
+    # np.min(np.zeros((0, 0)), axis=0): the reduced axis is empty, so there is no minimum, output or not.
+    for fn, msg in ((npgpu.min, "no identity"), (npgpu.max, "no identity"), (npgpu.argmax, "empty sequence")):
+        with pytest.raises(ValueError, match=msg):
+            fn(np.zeros((0, 0)), axis=0)
+    assert npgpu.min(np.zeros((0, 3)), axis=1).shape == (0,)  # an empty output over a non-empty axis is fine

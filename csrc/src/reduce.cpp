@@ -193,12 +193,13 @@ void reduce(ReduceOp op, const ArrayView& in, std::uint64_t axes, const ArrayVie
   a.outputs = ok.size();
   a.count = ir.size();
   a.fin.count = static_cast<double>(a.count);
-  if (a.outputs == 0) return;
+  // An empty reduced axis has no extremum even when there are no outputs either, as NumPy says.
   if (a.count == 0 && needs_identity_free(op)) {
     if (op == ReduceOp::ArgMin || op == ReduceOp::ArgMax)
       throw InvalidArgument("attempt to get " + name + " of an empty sequence");
     throw InvalidArgument("zero-size array to reduction operation " + name + " which has no identity");
   }
+  if (a.outputs == 0) return;
   if (out.data == nullptr) throw InvalidArgument(name + ": output has no data");
   if (in.device == kHostDevice) {
     host::reduce(a, stream);

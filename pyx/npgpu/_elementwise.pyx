@@ -146,6 +146,8 @@ cdef check_integer_power(str name, tuple operands, tuple loop):
     # is checked when the reductions are loaded (npgpu.min), else its negative elements give 0.
     if name != "power" or loop[1].kind != "i":
         return
+    if any((x.size if isinstance(x, Array) else np.size(x)) == 0 for x in operands):
+        return  # an empty result: nothing is raised to a power, as NumPy's
     e = operands[1]
     if isinstance(e, Array):
         device_min = _array._ops.get("min")
