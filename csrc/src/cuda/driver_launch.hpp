@@ -16,6 +16,10 @@ namespace npgpu::cuda {
 
 inline constexpr int kDriverLaunchDevices = 64;
 
+// The address of the driver function `name` (e.g. "cuLaunchKernel") as the runtime resolves it (the
+// per-thread-default-stream variant where the runtime uses that), or null when the driver lacks it.
+void* driver_entry_point(const char* name) noexcept;
+
 // One kernel's CUfunction on each device, filled on first use. Declare it static (zero-initialised, so the
 // hot path has no initialisation guard), one per kernel.
 struct KernelSlots {

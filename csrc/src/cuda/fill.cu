@@ -33,32 +33,16 @@ void launch_fill(void* dst, std::int64_t count, const void* pattern, cudaStream_
 }
 
 // The driver's word memsets (cuMemsetD16/D32Async, cuMemsetD2D32Async), reached through the runtime's
-// entry-point query so that libnpgpu does not link libcuda. A memset is queued in about half the host time of
-// a kernel launch, and a small array's creation costs little more than that.
+// entry-point query (driver_launch.hpp) so that libnpgpu does not link libcuda. A memset is queued in about
+// half the host time of a kernel launch, and a small array's creation costs little more than that.
 using MemsetD16Fn = CUresult (*)(CUdeviceptr, unsigned short, size_t, CUstream);
 using MemsetD32Fn = CUresult (*)(CUdeviceptr, unsigned int, size_t, CUstream);
 using MemsetD2D32Fn = CUresult (*)(CUdeviceptr, size_t, unsigned int, size_t, size_t, CUstream);
 
-template <class Fn>
-Fn driver_entry(const char* name) {
-  void* p = nullptr;
-  cudaDriverEntryPointQueryResult found{};
-#if CUDART_VERSION >= 12050
-  const cudaError_t err = cudaGetDriverEntryPointByVersion(name, &p, 12000, cudaEnableDefault, &found);
-#else
-  const cudaError_t err = cudaGetDriverEntryPoint(name, &p, cudaEnableDefault, &found);
-#endif
-  if (err != cudaSuccess || found != cudaDriverEntryPointSuccess) {
-    cudaGetLastError();
-    return nullptr;
-  }
-  return reinterpret_cast<Fn>(p);
-}
-
 struct DriverMemsets {
-  MemsetD16Fn d16 = driver_entry<MemsetD16Fn>("cuMemsetD16Async");
-  MemsetD32Fn d32 = driver_entry<MemsetD32Fn>("cuMemsetD32Async");
-  MemsetD2D32Fn d2d32 = driver_entry<MemsetD2D32Fn>("cuMemsetD2D32Async");
+  MemsetD16Fn d16 = reinterpret_cast<MemsetD16Fn>(cuda::driver_entry_point("cuMemsetD16Async"));
+  MemsetD32Fn d32 = reinterpret_cast<MemsetD32Fn>(cuda::driver_entry_point("cuMemsetD32Async"));
+  MemsetD2D32Fn d2d32 = reinterpret_cast<MemsetD2D32Fn>(cuda::driver_entry_point("cuMemsetD2D32Async"));
 };
 
 const DriverMemsets& driver_memsets() {

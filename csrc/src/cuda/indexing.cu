@@ -99,6 +99,16 @@ __global__ void check_indices(const std::int64_t* idx, std::int64_t m, std::int6
     if (detail::wrap_index(idx[j], axis_len) < 0) record_bad(bad, idx[j]);
 }
 
+// The first index outside [-axis_len, axis_len) (kNoBadIndex if none), checked before a scatter writes
+// anything, as NumPy's; waits for the device.
+std::int64_t checked_indices(const std::int64_t* idx, std::int64_t m, std::int64_t axis_len, int device,
+                             cudaStream_t s) {
+  BadIndexFlag bad(device, s);
+  check_indices<<<blocks_for(m), kThreads, 0, s>>>(idx, m, axis_len, bad.ptr());
+  NPGPU_CHECK_LAUNCH("index check");
+  return bad.read();
+}
+
 template <class W>
 __global__ void put_kernel(W* __restrict__ dst, const std::int64_t* __restrict__ idx, const W* __restrict__ values,
                            std::int64_t total, std::int64_t m, std::int64_t axis_len, std::int64_t inner) {
@@ -204,10 +214,7 @@ std::int64_t put(const ArrayView& dst, std::int64_t outer, std::int64_t axis_len
   auto s = static_cast<cudaStream_t>(stream);
   const std::int64_t m = index.size(), total = values.size();
   const auto* idx = static_cast<const std::int64_t*>(index.data);
-  BadIndexFlag bad(dst.device, s);
-  check_indices<<<blocks_for(m), kThreads, 0, s>>>(idx, m, axis_len, bad.ptr());
-  NPGPU_CHECK_LAUNCH("put (index check)");
-  const std::int64_t first_bad = bad.read();
+  const std::int64_t first_bad = checked_indices(idx, m, axis_len, dst.device, s);
   if (first_bad != detail::kNoBadIndex) return first_bad;
   detail::dispatch_item_size(itemsize(dst.dtype), [&](auto word) {
     using W = decltype(word);
@@ -224,10 +231,7 @@ std::int64_t scatter_add(const ArrayView& dst, std::int64_t outer, std::int64_t 
   auto s = static_cast<cudaStream_t>(stream);
   const std::int64_t m = index.size(), total = outer * m * inner;
   const auto* idx = static_cast<const std::int64_t*>(index.data);
-  BadIndexFlag bad(dst.device, s);
-  check_indices<<<blocks_for(m), kThreads, 0, s>>>(idx, m, axis_len, bad.ptr());
-  NPGPU_CHECK_LAUNCH("scatter_add (index check)");
-  const std::int64_t first_bad = bad.read();
+  const std::int64_t first_bad = checked_indices(idx, m, axis_len, dst.device, s);
   if (first_bad != detail::kNoBadIndex) return first_bad;
   detail::dispatch_storage_dtype(dst.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;

@@ -42,23 +42,28 @@ LaunchKernelFn driver_launch_kernel() {
   static const LaunchKernelFn fn = []() -> LaunchKernelFn {
     if (const char* env = std::getenv("NPGPU_DRIVER_LAUNCH"); env != nullptr && std::strcmp(env, "0") == 0)
       return nullptr;
-    void* p = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-#if CUDART_VERSION >= 12050
-    const cudaError_t err = cudaGetDriverEntryPointByVersion("cuLaunchKernel", &p, 12000, cudaEnableDefault, &found);
-#else
-    const cudaError_t err = cudaGetDriverEntryPoint("cuLaunchKernel", &p, cudaEnableDefault, &found);
-#endif
-    if (err != cudaSuccess || found != cudaDriverEntryPointSuccess || p == nullptr) {
-      cudaGetLastError();
-      return nullptr;
-    }
+    void* p = driver_entry_point("cuLaunchKernel");
     return reinterpret_cast<LaunchKernelFn>(p);
   }();
   return fn;
 }
 
 }  // namespace
+
+void* driver_entry_point(const char* name) noexcept {
+  void* p = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+#if CUDART_VERSION >= 12050
+  const cudaError_t err = cudaGetDriverEntryPointByVersion(name, &p, 12000, cudaEnableDefault, &found);
+#else
+  const cudaError_t err = cudaGetDriverEntryPoint(name, &p, cudaEnableDefault, &found);
+#endif
+  if (err != cudaSuccess || found != cudaDriverEntryPointSuccess) {
+    cudaGetLastError();
+    return nullptr;
+  }
+  return p;
+}
 
 bool driver_launch(KernelSlots& slots, const void* kernel, int device, dim3 grid, dim3 block, unsigned shared,
                    cudaStream_t stream, void** args) noexcept {
