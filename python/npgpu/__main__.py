@@ -9,6 +9,7 @@ _LIBRARIES = [
     ("run-time kernels", "nvidia-cuda-nvrtc", "libnvrtc.so.13"),
     ("npgpu.fft", "nvidia-cufft", "libcufft.so.12"),
     ("npgpu.linalg", "nvidia-cusolver", "libcusolver.so.12"),
+    ("npgpu.sparse", "nvidia-cusparse", "libcusparse.so.12"),
 ]
 
 

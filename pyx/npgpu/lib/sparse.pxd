@@ -1,0 +1,14 @@
+# Declarations of csrc/include/npgpu/sparse.hpp.
+from libc.stdint cimport int64_t
+from npgpu._errors cimport raise_py_error
+from npgpu.lib.runtime cimport StreamHandle
+from npgpu.lib.view cimport ArrayView
+
+cdef extern from "npgpu/sparse.hpp" namespace "npgpu" nogil:
+    cpdef enum class SparseAlgorithm(int):
+        Auto
+        Library
+
+    void csr_matmul(const ArrayView& indptr, const ArrayView& indices, const ArrayView& data, int64_t cols,
+                    const ArrayView& x, const ArrayView& y, StreamHandle stream,
+                    SparseAlgorithm algorithm) except +raise_py_error
