@@ -259,7 +259,9 @@ def test_qr(array_device, rng, dtype, shape):
     wh, wtau = np.linalg.qr(a, "raw")
     check_array(h, array_device, dtype, wh.shape)
     check_array(tau, array_device, dtype, wtau.shape)
-    close(np.abs(h), np.abs(wh), tol * 1e3)
+    # The raw reflectors' forward error grows with the condition number (R's tiny pivot feeds the last
+    # column), unlike the backward errors above.
+    close(np.abs(h), np.abs(wh), tol * _ill(dtype))
 
 
 def test_qr_modes(array_device, rng):

@@ -63,7 +63,9 @@ def getrf(Array a):
     for determinants (det = prod(diag(lu)) * (-1)^#(piv[i] != i + 1)); piv int64 (..., n), 1-based.
     info[b] > 0 where a[b] is singular."""
     _matrices(a, "getrf", True)
-    cdef Array buf = a.copy()
+    # Factor A itself (a column-major copy), not the A^T its C order shows cuSOLVER: the pivots must be A's
+    # row swaps, and an exactly singular A must give an exact zero pivot as LAPACK does.
+    cdef Array buf = a.mT.copy()
     cdef int64_t n = a.shape[-1]
     cdef Array piv = new_array(tuple(a.shape[:-1]), _INT64, a.view.device, a.stream)
     cdef Array info = new_array(tuple(a.shape[:-2]), _INT32, a.view.device, a.stream)
@@ -72,7 +74,7 @@ def getrf(Array a):
             c_lu_factor(buf.view, n, piv.view, info.view, buf.stream)
     elif info.size:
         info[...] = 0
-    return buf, piv, info
+    return buf.mT, piv, info
 
 
 def getrs(Array lu, Array piv, Array b):
@@ -85,10 +87,10 @@ def getrs(Array lu, Array piv, Array b):
     cdef int64_t n = lu.shape[-1], k = b.shape[-1]
     cdef Array bt = b.mT.copy()  # column-major n x k right-hand sides
     cdef Array p = piv if piv.view.is_c_contiguous() else piv.copy()
-    cdef Array f = lu if lu.view.is_c_contiguous() else lu.copy()
+    cdef Array f = lu.mT if lu.mT.view.is_c_contiguous() else lu.mT.copy()  # column-major factors of A
     if bt.size:
         with nogil:
-            c_lu_solve(f.view, p.view, bt.view, n, k, True, bt.stream)  # factors of A^T, transposed solve
+            c_lu_solve(f.view, p.view, bt.view, n, k, False, bt.stream)
     return bt.mT
 
 
