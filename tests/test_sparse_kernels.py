@@ -1,0 +1,94 @@
+"""npgpu._sparse, the compiled CSR products under npgpu.sparse: every value and index dtype, one and several
+right-hand sides, empty rows and matrices, both implementations on the GPU, and the argument checks."""
+import numpy as np
+import pytest
+
+import npgpu
+from npgpu import _sparse
+
+sp = pytest.importorskip("scipy.sparse")
+
+VALUES = (np.float32, np.float64, np.complex64, np.complex128)
+
+
+def _csr(rng, m, n, density, dtype):
+    a = sp.random(m, n, density=density, format="csr", random_state=rng, dtype=np.float64)
+    if np.dtype(dtype).kind == "c":
+        a = a + 1j * sp.random(m, n, density=density, format="csr", random_state=rng, dtype=np.float64)
+    return sp.csr_matrix(a.astype(dtype))
+
+
+def _operands(a, index, device):
+    return [npgpu.asarray(v, device=device) for v in (a.indptr.astype(index), a.indices.astype(index), a.data)]
+
+
+def _dense(rng, shape, dtype):
+    x = rng.standard_normal(shape) + (1j * rng.standard_normal(shape) if np.dtype(dtype).kind == "c" else 0)
+    return x.astype(dtype)
+
+
+def _tol(dtype):
+    return 1e-5 if np.dtype(dtype) in (np.float32, np.complex64) else 1e-12
+
+
+@pytest.mark.parametrize("index", [np.int32, np.int64])
+@pytest.mark.parametrize("dtype", VALUES)
+@pytest.mark.parametrize("shape,density", [((70, 45), 0.1), ((300, 600), 0.02), ((40, 30), 0.0), ((1, 1), 1.0),
+                                           ((600, 9), 0.9)])
+def test_csr_matmul_matches_scipy(array_device, rng, index, dtype, shape, density):
+    a = _csr(rng, *shape, density, dtype)
+    a.data[::7] = 0  # explicit zeros stay
+    args = _operands(a, index, array_device)
+    want64 = a.astype(np.complex128 if np.dtype(dtype).kind == "c" else np.float64)
+    for xshape in ((shape[1],), (shape[1], 1), (shape[1], 5)):
+        x = _dense(rng, xshape, dtype)
+        y = _sparse.csr_matmul(*args, shape[1], npgpu.asarray(x, device=array_device))
+        assert y.device == args[2].device and y.dtype == dtype and y.shape == (shape[0],) + xshape[1:]
+        np.testing.assert_allclose(y.get(), want64 @ x.astype(want64.dtype), rtol=_tol(dtype),
+                                   atol=_tol(dtype) * max(1.0, float(np.abs(x).max())))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", VALUES)
+def test_own_spmv_and_cusparse_agree(rng, dtype):
+    # Rows long enough to take the kernel's warp-per-row branch beside short ones.
+    a = _csr(rng, 700, 5000, 0.003, dtype)
+    a = sp.csr_matrix(sp.vstack([a, _csr(rng, 3, 5000, 0.9, dtype), a]))
+    args = _operands(a, np.int32, "cuda")
+    x = _dense(rng, 5000, dtype)
+    own = _sparse.csr_matmul(*args, 5000, npgpu.asarray(x)).get()
+    lib = _sparse.csr_matmul(*args, 5000, npgpu.asarray(x), algorithm="cusparse").get()
+    want = a.astype(np.complex128 if np.dtype(dtype).kind == "c" else np.float64) @ x
+    scale = float(np.abs(want).max())
+    np.testing.assert_allclose(own, want, rtol=_tol(dtype), atol=_tol(dtype) * scale * 10)
+    np.testing.assert_allclose(lib, want, rtol=_tol(dtype), atol=_tol(dtype) * scale * 10)
+
+
+def test_empty_dimensions(array_device):
+    indptr = npgpu.asarray(np.zeros(1, np.int32), device=array_device)
+    empty_i = npgpu.asarray(np.zeros(0, np.int32), device=array_device)
+    empty_v = npgpu.asarray(np.zeros(0, np.float64), device=array_device)
+    y = _sparse.csr_matmul(indptr, empty_i, empty_v, 3, npgpu.asarray(np.ones(3), device=array_device))
+    assert y.shape == (0,)
+    indptr = npgpu.asarray(np.zeros(5, np.int64), device=array_device)
+    y = _sparse.csr_matmul(indptr, empty_i.astype(np.int64), empty_v, 0,
+                           npgpu.asarray(np.ones((0, 2)), device=array_device))
+    np.testing.assert_array_equal(y.get(), np.zeros((4, 2)))
+
+
+def test_bad_arguments(array_device):
+    a = sp.csr_matrix(np.array([[1.0, 0.0], [2.0, 3.0]]))
+    args = _operands(a, np.int32, array_device)
+    x = npgpu.asarray(np.ones(2), device=array_device)
+    with pytest.raises(ValueError, match="must have 3 rows"):
+        _sparse.csr_matmul(*args, 3, x)
+    with pytest.raises(TypeError, match="both be int32 or both int64"):
+        _sparse.csr_matmul(args[0], args[1].astype(np.int64), args[2], 2, x)
+    with pytest.raises(TypeError, match="dtype"):
+        _sparse.csr_matmul(*args, 2, x.astype(np.float32))
+    with pytest.raises(TypeError, match="float32, float64, complex64 or complex128"):
+        _sparse.csr_matmul(args[0], args[1], args[2].astype(np.int64), 2, x.astype(np.int64))
+    with pytest.raises(ValueError, match="C-contiguous"):
+        _sparse.csr_matmul(*args, 2, npgpu.asarray(np.ones((2, 4)), device=array_device)[:, ::2])
+    with pytest.raises(ValueError, match="algorithm"):
+        _sparse.csr_matmul(*args, 2, x, algorithm="fast")
