@@ -7,6 +7,11 @@ npgpu's top-level norm and matmul). Names are looked up at call time, so functio
 later are found. A NumPy function npgpu lacks, arguments npgpu's function does not take, and a NumPy array
 beside the npgpu arrays raise TypeError naming them: an npgpu array never silently becomes a NumPy array, nor
 a NumPy array an npgpu one.
+
+Where NumPy's signature differs from npgpu's (the ``*_like`` creation functions with ``order=`` and
+``subok=``, ``array``/``asarray`` reached through ``like=``), or npgpu has no function of NumPy's name
+(``unravel_index``, ``ravel_multi_index``), an adapter in ``_ADAPTERS`` takes NumPy's arguments and runs
+npgpu's functions: these are what ``dask.array`` calls on npgpu chunks (see docs/dask.md).
 """
 import functools
 import inspect
@@ -38,6 +43,151 @@ _ATTRIBUTES = {
 }
 
 
+def _check_order(name, order, allowed=("K", "A", "C")):
+    if order is not None and order not in allowed:
+        raise TypeError(f"numpy.{name} of an npgpu array: order={order!r} is not supported (npgpu creates "
+                        "C-ordered arrays)")
+
+
+def _plain_dtype(name, dtype):
+    """`dtype` as a NumPy dtype (None stays None); TypeError for structured and object dtypes, which npgpu
+    arrays never hold (dask.array's arg-reductions rely on this TypeError to fall back to a dict)."""
+    if dtype is None:
+        return None
+    dt = np.dtype(dtype)
+    if dt.fields is not None or dt.kind in "OVUSMm":
+        raise TypeError(f"numpy.{name} on npgpu arrays: dtype {dt} is not supported (no structured, object, "
+                        "string or datetime dtypes)")
+    return dt
+
+
+def _empty_like(prototype, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    _check_order("empty_like", order)
+    return npgpu.empty_like(prototype, dtype=_plain_dtype("empty_like", dtype), device=device, shape=shape)
+
+
+def _zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    _check_order("zeros_like", order)
+    return npgpu.zeros_like(a, dtype=_plain_dtype("zeros_like", dtype), device=device, shape=shape)
+
+
+def _ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    _check_order("ones_like", order)
+    return npgpu.ones_like(a, dtype=_plain_dtype("ones_like", dtype), device=device, shape=shape)
+
+
+def _full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    _check_order("full_like", order)
+    return npgpu.full_like(a, fill_value, dtype=_plain_dtype("full_like", dtype), device=device, shape=shape)
+
+
+def _array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0):
+    """numpy.array(obj, like=npgpu_array): an npgpu array on the default device (NumPy does not pass the
+    `like` array on, so its device is not known here)."""
+    _check_order("array", order)
+    out = npgpu.asarray(object, dtype=_plain_dtype("array", dtype), copy=True if copy else None)
+    if ndmin > out.ndim:
+        out = out.reshape((1,) * (ndmin - out.ndim) + out.shape)
+    return out
+
+
+def _asarray(a, dtype=None, order=None, *, device=None, copy=None):
+    _check_order("asarray", order)
+    return npgpu.asarray(a, dtype=_plain_dtype("asarray", dtype), device=device, copy=copy)
+
+
+def _as_index_array(x, name):
+    if isinstance(x, npgpu.Array):
+        if x.dtype.kind not in "iu":
+            raise TypeError(f"numpy.{name}: only int indices permitted, got {x.dtype}")
+        return x.astype(np.int64, copy=False)
+    return npgpu.asarray(np.asarray(x, dtype=np.int64))
+
+
+def _check_dims(name, dims):
+    dims = (dims,) if isinstance(dims, (int, np.integer)) else tuple(dims)
+    dims = tuple(int(d) for d in dims)
+    if any(d < 0 for d in dims):
+        raise ValueError(f"numpy.{name}: dimensions must be non-negative")
+    return dims
+
+
+def _raise_if_any(flags, exc, message):
+    # One reduction and a one-byte read: the same synchronising check as npgpu.take's IndexError.
+    if flags.size and bool(npgpu.any(flags)):
+        raise exc(message)
+
+
+def _unravel_index(indices, shape, order="C"):
+    """numpy.unravel_index on npgpu arrays: a tuple of int64 coordinate arrays on indices' device, computed
+    with integer division on the device. Out-of-range indices raise ValueError, as NumPy's (a one-byte read
+    of the check's result, as npgpu.take's bounds check)."""
+    if order not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted")
+    dims = _check_dims("unravel_index", shape)
+    idx = _as_index_array(indices, "unravel_index")
+    size = 1
+    for d in dims:
+        size *= d
+    _raise_if_any((idx < 0) | (idx >= size), ValueError,
+                  f"index out of bounds for array with size {size}")
+    coords = [None] * len(dims)
+    rest = idx
+    axes = range(len(dims) - 1, -1, -1) if order == "C" else range(len(dims))
+    for ax in axes:
+        d = dims[ax]
+        coords[ax] = npgpu.remainder(rest, d) if d > 1 else npgpu.zeros_like(rest)
+        rest = npgpu.floor_divide(rest, d) if d > 1 else rest
+    return tuple(coords)
+
+
+def _ravel_multi_index(multi_index, dims, mode="raise", order="C"):
+    """numpy.ravel_multi_index on npgpu arrays: flat int64 indices on the coordinates' device; `mode` 'raise'
+    (ValueError for an out-of-range coordinate, a one-byte read of the check), 'wrap' or 'clip', one mode or
+    one per dimension."""
+    if order not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted")
+    dims = _check_dims("ravel_multi_index", dims)
+    coords = [_as_index_array(c, "ravel_multi_index") for c in multi_index]
+    if len(coords) != len(dims):
+        raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
+    modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
+    if len(modes) != len(dims):
+        raise ValueError("clipmode must have the same length as dims")
+    fixed = []
+    for c, d, m in zip(coords, dims, modes):
+        if m == "raise":
+            _raise_if_any((c < 0) | (c >= d), ValueError, "invalid entry in coordinates array")
+        elif m == "wrap":
+            c = npgpu.remainder(c, d) if d else c
+        elif m == "clip":
+            c = npgpu.clip(c, 0, max(d - 1, 0))
+        else:
+            raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap', not {m!r}")
+        fixed.append(c)
+    axes = range(len(dims)) if order == "C" else range(len(dims) - 1, -1, -1)
+    flat = None
+    for ax in axes:
+        flat = fixed[ax] if flat is None else flat * dims[ax] + fixed[ax]
+    if flat is None:
+        raise ValueError("at least one dimension is required")
+    return flat
+
+
+# NumPy functions taken with NumPy's own signature (see the module's docstring), by NumPy name.
+_ADAPTERS = {
+    "empty_like": _empty_like,
+    "zeros_like": _zeros_like,
+    "ones_like": _ones_like,
+    "full_like": _full_like,
+    "array": _array,
+    "asarray": _asarray,
+    "asanyarray": _asarray,
+    "unravel_index": _unravel_index,
+    "ravel_multi_index": _ravel_multi_index,
+}
+
+
 def _public_path(func):
     """('linalg',) for numpy.linalg.norm, () for numpy.concatenate (private modules such as numpy._core
     left out), or None when `func` is not NumPy's."""
@@ -65,6 +215,8 @@ def _lookup(func):
     path = _public_path(func)
     if path is None:
         return None, "not a NumPy function"
+    if path == () and name in _ADAPTERS:
+        return _ADAPTERS[name], None
     module = npgpu
     for i, part in enumerate(path):
         module = getattr(module, part, None)
