@@ -99,6 +99,10 @@ def _cmd_grid(args):
 
 
 def _cmd_demo(args):
+    if args.name == "diffusion" and args.dask:
+        from npgpu import _demo_dask
+
+        return _demo_dask.run(args)
     if args.name == "diffusion":
         from npgpu import _demo_diffusion
 
@@ -142,6 +146,12 @@ def main(argv=None):
     d.add_argument("--steps", type=int, default=10000, help="diffusion steps (diffusion)")
     d.add_argument("--plot", metavar="FIG.png", help="write the 3-panel figure (diffusion; needs matplotlib)")
     d.add_argument("--boundary", default="zero", choices=["zero", "periodic", "reflect"], help="(diffusion)")
+    d.add_argument("--dask", action="store_true",
+                   help="(diffusion) split the field over every GPU through Dask (dask_cuda), else host workers")
+    d.add_argument("--steps-per-exchange", type=int, default=100, help="(diffusion --dask) steps between halo "
+                   "exchanges (the halo depth)")
+    d.add_argument("--workers", type=int, default=None, help="(diffusion --dask) host workers without GPUs")
+    d.add_argument("--check", action="store_true", help="(diffusion --dask) compare with one npgpu.diffusion call")
     b = sub.add_parser("bench", help="benchmarks against the copy ceiling, NumPy and CuPy/PyTorch/Numba")
     b.add_argument("names", nargs="*", help="benchmarks to run (default: all)")
     b.add_argument("--json", action="store_true", help="print JSON instead of a table")

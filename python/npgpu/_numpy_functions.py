@@ -61,24 +61,40 @@ def _plain_dtype(name, dtype):
     return dt
 
 
+def _like_device(prototype, shape, device):
+    """The device of a *_like result: `device`, else the prototype's, except that a zero-size prototype (a
+    dask meta: created on the host so that the client needs no GPU) asked for a non-empty result gives it
+    on the default device of the calling process (a worker's GPU), where the chunks it joins live."""
+    if device is not None or not isinstance(prototype, npgpu.Array) or prototype.size or shape is None:
+        return device
+    n = 1
+    for d in ((shape,) if isinstance(shape, (int, np.integer)) else shape):
+        n *= int(d)
+    return ("cpu" if npgpu.get_backend() == "cpu" else "cuda") if n else device
+
+
 def _empty_like(prototype, dtype=None, order="K", subok=True, shape=None, *, device=None):
     _check_order("empty_like", order)
-    return npgpu.empty_like(prototype, dtype=_plain_dtype("empty_like", dtype), device=device, shape=shape)
+    return npgpu.empty_like(prototype, dtype=_plain_dtype("empty_like", dtype),
+                            device=_like_device(prototype, shape, device), shape=shape)
 
 
 def _zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
     _check_order("zeros_like", order)
-    return npgpu.zeros_like(a, dtype=_plain_dtype("zeros_like", dtype), device=device, shape=shape)
+    return npgpu.zeros_like(a, dtype=_plain_dtype("zeros_like", dtype), device=_like_device(a, shape, device),
+                            shape=shape)
 
 
 def _ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
     _check_order("ones_like", order)
-    return npgpu.ones_like(a, dtype=_plain_dtype("ones_like", dtype), device=device, shape=shape)
+    return npgpu.ones_like(a, dtype=_plain_dtype("ones_like", dtype), device=_like_device(a, shape, device),
+                           shape=shape)
 
 
 def _full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
     _check_order("full_like", order)
-    return npgpu.full_like(a, fill_value, dtype=_plain_dtype("full_like", dtype), device=device, shape=shape)
+    return npgpu.full_like(a, fill_value, dtype=_plain_dtype("full_like", dtype),
+                           device=_like_device(a, shape, device), shape=shape)
 
 
 def _array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0):
