@@ -1,0 +1,187 @@
+"""Past one GPU through Dask (issue 26): npgpu.dask's workloads on dask_cuda.LocalCUDACluster (one worker per
+GPU) against one direct npgpu call measured in the same run.
+
+- diffusion, strong scaling: one N x N float32 field (N = 81920 where it fits, else the largest multiple of
+  1024 whose two buffers fit in 60 % of a GPU's free memory; NPGPU_BENCH_DASK_N overrides) over 2 GPUs against
+  one direct npgpu.diffusion call (target >= 1.8x), dask on 1 GPU against the direct call (<= 1.05x), and
+  a sweep of steps per exchange {1, 10, 100, 500} (only >= 100 gated);
+- diffusion, weak scaling: one N x N block per GPU, efficiency t(1 GPU) / t(G GPUs) with npgpu.Array chunks
+  (>= 0.90) and NumPy chunks (>= 0.80); the halo exchange's share of the time;
+- monte_carlo_pi with 2^40 samples over 2 GPUs against 1 (>= 1.9x);
+- matmul_reduce, A of G x 1048576 x 4096 float32 in host memory split by rows (one block per worker), B 4096 x
+  4096: throughput over G GPUs / one GPU's (>= 1.7x).
+
+Fields are generated on the workers (npgpu.dask.random: the same values as one Generator call) and kept
+there (persist); results stay on the workers. Every case needs dask, distributed and dask_cuda; with fewer
+than 2 GPUs, or without them, the multi-GPU lines report "not measured" (NaN, no target).
+"""
+import math
+import os
+import time
+
+import numpy as np
+
+import npgpu
+
+from ._harness import Result, optional
+
+_SWEEP = (1, 10, 100, 500)
+_STEPS = int(os.environ.get("NPGPU_BENCH_DASK_STEPS", "500"))
+
+
+def _not_measured(name, why, unit="x"):
+    return Result(name, math.nan, unit, target=None, note=f"not measured: {why}")
+
+
+def _field_n(gpus):
+    env = os.environ.get("NPGPU_BENCH_DASK_N")
+    if env:
+        return int(env)
+    free = min(npgpu.memory_info(i)[0] for i in range(gpus))
+    n = 81920
+    while n > 1024 and 2 * n * n * 4 > 0.6 * free:
+        n -= 1024
+    return n
+
+
+def _cluster(gpus):
+    from dask_cuda import LocalCUDACluster
+    from distributed import Client
+
+    cluster = LocalCUDACluster(CUDA_VISIBLE_DEVICES=",".join(map(str, range(gpus))), dashboard_address=None)
+    client = Client(cluster)
+    import npgpu.dask as nd
+
+    nd.register_worker_plugin(client)
+    return cluster, client
+
+
+def _timed(client, x):
+    """Seconds to compute dask array `x` on the workers (kept there), and the persisted result."""
+    from distributed import wait
+
+    t0 = time.perf_counter()
+    y = client.persist(x)
+    wait(y)
+    return time.perf_counter() - t0, y
+
+
+def _direct_diffusion_s(n, steps, seed):
+    f = npgpu.random.Generator(seed).random((n, n), dtype=np.float32, device=True)
+    npgpu.diffusion(f[:256, :256], 4)
+    npgpu.synchronize()
+    t0 = time.perf_counter()
+    out = npgpu.diffusion(f, steps, coeff=0.25)
+    npgpu.synchronize()
+    s = time.perf_counter() - t0
+    del f, out
+    return s
+
+
+def _dask_diffusion_s(client, nd, n, rows, steps, k, seed, numpy_chunks=False):
+    from distributed import wait
+
+    total, per = rows if rows else (n, n)
+    field = nd.random((total, n), seed, chunks=(per, -1), dtype=np.float32)
+    if numpy_chunks:
+        field = field.map_blocks(lambda b: b.get(), dtype=np.float32, meta=np.empty((0, 0), np.float32))
+    field = client.persist(field)
+    wait(field)
+    warm = nd.diffusion(field, min(k, steps), steps_per_exchange=min(k, steps))
+    _timed(client, warm)
+    s, _ = _timed(client, nd.diffusion(field, steps, steps_per_exchange=k))
+    return s
+
+
+def bench_dask(repeat):
+    res = []
+    if optional("dask") is None or optional("distributed") is None or optional("dask_cuda") is None:
+        why = "needs dask, distributed and dask_cuda (pip install \"npgpu[dask]\" dask-cuda)"
+        for name in ("diffusion strong scaling, 2 GPUs / direct call", "diffusion weak scaling efficiency",
+                     "monte_carlo_pi 2^40, 2 GPUs / 1", "matmul_reduce by rows, 2 GPUs / 1"):
+            res.append(_not_measured(name, why))
+        return res
+    import npgpu.dask as nd
+
+    gpus = npgpu.device_count()
+    n = _field_n(1)
+    seed = 2026
+    direct = _direct_diffusion_s(n, _STEPS, seed)
+    # dask on one GPU against the direct call
+    cluster, client = _cluster(1)
+    try:
+        one = _dask_diffusion_s(client, nd, n, None, _STEPS, min(100, _STEPS), seed)
+        res.append(Result(f"diffusion {n}^2 f32 x{_STEPS}: dask on 1 GPU / direct call", one / direct, "x",
+                          target=1.05, higher_is_better=False,
+                          anchors={"direct s": round(direct, 3), "dask 1 GPU s": round(one, 3)}))
+        weak1 = one
+        weak1_np = _dask_diffusion_s(client, nd, n, None, _STEPS, min(100, _STEPS), seed, numpy_chunks=True)
+    finally:
+        client.close()
+        cluster.close()
+    if gpus < 2:
+        why = f"{gpus} GPU(s) present, needs 2"
+        res.append(_not_measured("diffusion strong scaling, 2 GPUs / direct call", why))
+        for k in _SWEEP:
+            res.append(_not_measured(f"diffusion strong scaling, {k} steps per exchange", why))
+        res.append(_not_measured("diffusion weak scaling efficiency, Array chunks", why, ""))
+        res.append(_not_measured("diffusion weak scaling efficiency, NumPy chunks", why, ""))
+        res.append(_not_measured("monte_carlo_pi 2^40, 2 GPUs / 1", why))
+        res.append(_not_measured("matmul_reduce by rows, 2 GPUs / 1 (throughput)", why))
+        return res
+    cluster, client = _cluster(gpus)
+    try:
+        rows = -(-n // gpus)
+        for k in _SWEEP:
+            if k > rows:
+                continue
+            s = _dask_diffusion_s(client, nd, n, (n, rows), _STEPS, k, seed)
+            res.append(Result(f"diffusion {n}^2 strong scaling over {gpus} GPUs, {k} steps/exchange: x direct",
+                              direct / s, "x", target=1.8 if k >= 100 else None,
+                              anchors={"direct s": round(direct, 3), "dask s": round(s, 3)}))
+        weak = _dask_diffusion_s(client, nd, n, (n * gpus, n), _STEPS, min(100, _STEPS), seed)
+        weak_np = _dask_diffusion_s(client, nd, n, (n * gpus, n), _STEPS, min(100, _STEPS), seed, numpy_chunks=True)
+        # the halo exchange's share: the same rounds with no halo (map_blocks on the blocks alone)
+        field = client.persist(nd.random((n * gpus, n), seed, chunks=(n, -1), dtype=np.float32))
+        alone, _ = _timed(client, field.map_blocks(lambda b: npgpu.diffusion(b, _STEPS), dtype=np.float32,
+                                                   meta=nd.meta(2, np.float32)))
+        res.append(Result(f"diffusion weak scaling ({gpus} x {n}^2 blocks), Array chunks: efficiency",
+                          weak1 / weak, "", target=0.90,
+                          anchors={"1 GPU s": round(weak1, 3), f"{gpus} GPUs s": round(weak, 3),
+                                   "halo share": round(max(0.0, 1 - alone / weak), 3)}))
+        res.append(Result(f"diffusion weak scaling ({gpus} x {n}^2 blocks), NumPy chunks: efficiency",
+                          weak1_np / weak_np, "", target=0.80,
+                          anchors={"1 GPU s": round(weak1_np, 3), f"{gpus} GPUs s": round(weak_np, 3)}))
+        del field
+        # monte_carlo_pi
+        samples = 1 << 40
+        t0 = time.perf_counter()
+        pi_multi = nd.monte_carlo_pi(samples, seed, chunks=-(-samples // gpus))
+        multi = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        pi_one = npgpu.monte_carlo_pi(samples, seed)
+        single = time.perf_counter() - t0
+        assert pi_multi == pi_one, "monte_carlo_pi over chunks differs from the single call"
+        res.append(Result(f"monte_carlo_pi 2^40 over {gpus} GPUs / 1 GPU", single / multi, "x", target=1.9,
+                          anchors={"1 GPU s": round(single, 3), f"{gpus} GPUs s": round(multi, 3)},
+                          note="chunks count prefixes until the compiled layer takes a point offset"))
+        # matmul_reduce, A on the workers' host memory (NumPy chunks), B 4096 x 4096
+        m, k = 1048576, 4096
+        A = nd.random((gpus * m, k), seed, chunks=(m, -1), dtype=np.float32, device="cpu")
+        A = client.persist(A.map_blocks(lambda b: np.asarray(b), dtype=np.float32,
+                                        meta=np.empty((0, 0), np.float32)))
+        B = client.persist(nd.random((k, k), seed + 1, chunks=(k, -1), dtype=np.float32))
+        _timed(client, nd.matmul_reduce(A[:m // 8], B))
+        multi, _ = _timed(client, nd.matmul_reduce(A, B))
+        one, _ = _timed(client, nd.matmul_reduce(A[:m], B))
+        res.append(Result(f"matmul_reduce {gpus} x {m} x {k} f32 host A by rows: throughput {gpus} GPUs / 1",
+                          (gpus * one) / multi, "x", target=1.7,
+                          anchors={"1 GPU GB/s": round(m * k * 4 / one / 1e9, 2),
+                                   f"{gpus} GPUs GB/s": round(gpus * m * k * 4 / multi / 1e9, 2)}))
+    finally:
+        client.close()
+        cluster.close()
+    return res
+
+
+BENCHMARKS = {"dask": bench_dask}
