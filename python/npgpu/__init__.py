@@ -112,3 +112,12 @@ __all__ += ["acos", "asin", "atan", "atan2", "pow", "bitwise_invert", "acosh", "
 __all__ += (_dtypes.__all__ + _creation.__all__ + _manipulation.__all__ + _elementwise_composed.__all__ +
             _linear_algebra.__all__ + _set_functions.__all__ + _histograms.__all__)
 __all__ += _statistics.__all__ + _polynomial_signal.__all__
+
+
+def __getattr__(name):
+    # npgpu.sparse (and its SciPy-style solvers) is imported on first use, so `import npgpu` stays cheap
+    if name == "sparse":
+        import importlib
+
+        return importlib.import_module("npgpu.sparse")
+    raise AttributeError(f"module 'npgpu' has no attribute {name!r}")

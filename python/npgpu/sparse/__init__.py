@@ -1,0 +1,45 @@
+"""npgpu.sparse: scipy.sparse's CSR, CSC and COO matrices (and the *_array spellings) holding npgpu Arrays on a
+GPU or on the host device.
+
+Build them from a SciPy matrix (each of data / indices / indptr uploaded with one copy, a canonical matrix never
+re-sorted), from (data, indices, indptr) or (data, (row, col)) NumPy or npgpu arrays, or from a dense array;
+``get()`` / ``to_scipy()`` bring them back to SciPy. Products with dense vectors and matrices run the compiled
+CSR kernels of ``npgpu._sparse`` (cuSPARSE on a GPU, OpenMP on the host) where the build has them, and npgpu's
+gathers and scatter-adds otherwise; everything else (conversions, sums of duplicates, validation) is composed of
+npgpu array operations and stays on the matrix's device. SciPy is optional: without it only the SciPy
+conversions raise ImportError. See docs/sparse.md.
+"""
+from ._base import _spbase
+from ._compressed import csc_array, csc_matrix, csr_array, csr_matrix
+from ._coo import coo_array, coo_matrix
+from ._construct import diags, diags_array, eye, eye_array, identity, random, random_array
+from . import linalg  # noqa: F401
+
+__all__ = ["csr_matrix", "csc_matrix", "coo_matrix", "csr_array", "csc_array", "coo_array", "issparse",
+           "isspmatrix", "isspmatrix_csr", "isspmatrix_csc", "isspmatrix_coo", "eye", "eye_array", "identity",
+           "diags", "diags_array", "random", "random_array", "linalg", "spmatrix", "sparray"]
+
+spmatrix = _spbase
+sparray = _spbase
+
+
+def issparse(x):
+    """Whether x is an npgpu.sparse matrix or array."""
+    return isinstance(x, _spbase)
+
+
+def isspmatrix(x):
+    """Whether x is an npgpu.sparse *matrix* (not one of the *_array classes), as SciPy's isspmatrix."""
+    return isinstance(x, _spbase) and not x._is_array
+
+
+def isspmatrix_csr(x):
+    return isinstance(x, csr_matrix)
+
+
+def isspmatrix_csc(x):
+    return isinstance(x, csc_matrix)
+
+
+def isspmatrix_coo(x):
+    return isinstance(x, coo_matrix)
