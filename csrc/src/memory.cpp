@@ -271,6 +271,40 @@ void copy_bytes(void* dst, const void* src, std::int64_t nbytes, StreamHandle st
                                  static_cast<cudaStream_t>(stream)));
 }
 
+namespace {
+
+// Enables peer access between two GPUs once per process (both directions), where the hardware allows it.
+void enable_peer_access(int a, int b) {
+  static std::mutex mutex;
+  static std::map<std::pair<int, int>, bool> done;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (done.count({a, b})) return;
+  int previous = 0;
+  NPGPU_CUDA_TRY(cudaGetDevice(&previous));
+  for (auto [from, to] : {std::pair<int, int>{a, b}, std::pair<int, int>{b, a}}) {
+    int can = 0;
+    NPGPU_CUDA_TRY(cudaDeviceCanAccessPeer(&can, from, to));
+    if (!can) continue;
+    NPGPU_CUDA_TRY(cudaSetDevice(from));
+    const cudaError_t e = cudaDeviceEnablePeerAccess(to, 0);
+    if (e == cudaErrorPeerAccessAlreadyEnabled) (void)cudaGetLastError();  // enabled elsewhere: fine
+    else if (e != cudaSuccess) {
+      (void)cudaGetLastError();  // peer access refused: the driver stages the copies instead
+    }
+  }
+  NPGPU_CUDA_TRY(cudaSetDevice(previous));
+  done[{a, b}] = done[{b, a}] = true;
+}
+
+}  // namespace
+
+void copy_peer(void* dst, int dst_device, const void* src, int src_device, std::int64_t nbytes, StreamHandle stream) {
+  if (nbytes <= 0) return;
+  if (dst_device != src_device) enable_peer_access(dst_device, src_device);
+  NPGPU_CUDA_TRY(cudaMemcpyPeerAsync(dst, dst_device, src, src_device, static_cast<size_t>(nbytes),
+                                     static_cast<cudaStream_t>(stream)));
+}
+
 StagingConfig staging_config() { return detail::staging_config(); }
 void set_staging_config(const StagingConfig& cfg) { detail::set_staging_config(cfg); }
 

@@ -10,8 +10,7 @@ namespace npgpu {
 
 namespace cuda {
 void csr_matmul(const ArrayView& indptr, const ArrayView& indices, const ArrayView& data, std::int64_t rows,
-                std::int64_t cols, std::int64_t k, const ArrayView& x, const ArrayView& y, SparseAlgorithm algorithm,
-                StreamHandle stream);
+                std::int64_t cols, std::int64_t k, const ArrayView& x, const ArrayView& y, StreamHandle stream);
 }
 namespace host {
 void csr_matmul(const ArrayView& indptr, const ArrayView& indices, const ArrayView& data, std::int64_t rows,
@@ -31,7 +30,7 @@ bool is_value_type(DType d) {
 }  // namespace
 
 void csr_matmul(const ArrayView& indptr, const ArrayView& indices, const ArrayView& data, std::int64_t cols,
-                const ArrayView& x, const ArrayView& y, StreamHandle stream, SparseAlgorithm algorithm) {
+                const ArrayView& x, const ArrayView& y, StreamHandle stream) {
   if (indptr.dtype != indices.dtype || (indptr.dtype != DType::Int32 && indptr.dtype != DType::Int64))
     throw TypeError("csr_matmul: indptr and indices must both be int32 or both int64, got " + indptr.describe() +
                     " and " + indices.describe());
@@ -62,7 +61,7 @@ void csr_matmul(const ArrayView& indptr, const ArrayView& indices, const ArrayVi
   if (y.on_host())
     host::csr_matmul(indptr, indices, data, rows, cols, k, x, y, stream);
   else
-    cuda::csr_matmul(indptr, indices, data, rows, cols, k, x, y, algorithm, stream);
+    cuda::csr_matmul(indptr, indices, data, rows, cols, k, x, y, stream);
 }
 
 }  // namespace npgpu

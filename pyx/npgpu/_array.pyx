@@ -15,7 +15,7 @@ from npgpu._runtime cimport (current_stream_handle, resolve_stream, resolve_devi
                              stream_to_cai)
 from npgpu.lib cimport runtime as rt
 from libcpp.memory cimport unique_ptr
-from npgpu.lib.memory cimport PinnedBuffer, copy_bytes, fill_pattern, make_device_buffer
+from npgpu.lib.memory cimport PinnedBuffer, copy_bytes, copy_peer, fill_pattern, make_device_buffer
 from npgpu.lib.view cimport ArrayView, DType, itemsize, kHostDevice
 from npgpu.lib.elementwise cimport copy as c_copy
 from npgpu.lib.creation cimport arange_fill
@@ -287,6 +287,9 @@ cdef class Array:
     GPU arrays share memory with CuPy, PyTorch, JAX and Numba through ``__cuda_array_interface__`` and DLPack,
     host arrays with NumPy through ``__array_interface__`` and DLPack, without copies.
     """
+
+    # Above NumPy's: mixed operations defer to npgpu (dask's tensordot picks the chunk type by it; CuPy's value).
+    __array_priority__ = 100.0
 
     def __init__(self, *args, **kwargs):
         raise TypeError("create arrays with npgpu.asarray, npgpu.empty, npgpu.zeros or npgpu.full")
@@ -829,6 +832,9 @@ cdef class Array:
         return self.get().reshape(())[()]
 
     def __matmul__(self, other):
+        # NumPy's rule (NEP 13): an operand with __array_ufunc__ = None (npgpu.sparse's matrices) takes over.
+        if getattr(type(other), "__array_ufunc__", 0) is None:
+            return NotImplemented
         return _ops["matmul"](self, other)
 
     def __rmatmul__(self, other):
@@ -899,7 +905,13 @@ cdef class Array:
             if len(out) != 1:
                 return NotImplemented
             kwargs["out"] = out[0]
-        return fn(*inputs, **kwargs)
+        # dtype= (dask adds blocks with np.add(a, b, dtype=...)): computed in that dtype, as NumPy does.
+        dtype = kwargs.pop("dtype", None)
+        if dtype is not None:
+            dtype = np.dtype(dtype)
+            inputs = tuple(x.astype(dtype, copy=False) if isinstance(x, Array) else x for x in inputs)
+        r = fn(*inputs, **kwargs)
+        return r if dtype is None or not isinstance(r, Array) else r.astype(dtype, copy=False)
 
 
 # ------------------------------------------------------------------------------------------------ views
@@ -1464,10 +1476,25 @@ cdef Array _move(Array a, int device, StreamHandle s):
     """A copy of `a` on `device` (host or GPU)."""
     if a.view.device == kHostDevice:
         return upload(np.ascontiguousarray(host_ndarray(a)), device, s)
-    host = a.get(stream=<uintptr_t>s if <uintptr_t>s != 0 else 1)
     if device == kHostDevice:
-        return wrap_host(host)
-    return upload(host, device, s)  # GPU to GPU, staged through the host
+        return wrap_host(a.get(stream=<uintptr_t>s if <uintptr_t>s != 0 else 1))
+    # GPU to GPU: one peer copy once the source is complete on its own device.
+    cdef int previous = rt.current_device()
+    cdef Array src = a if a.view.is_c_contiguous() else a.copy()
+    cdef Array out
+    cdef int64_t nbytes = src.view.size() * itemsize(src.view.dtype)
+    try:
+        rt.set_current_device(src.view.device)
+        with nogil:
+            rt.stream_synchronize(src.stream)
+            rt.stream_synchronize(s)
+        rt.set_current_device(device)
+        out = new_array(tuple(src.shape), src._dtype, device, s)
+        with nogil:
+            copy_peer(out.view.data, device, src.view.data, src.view.device, nbytes, s)
+    finally:
+        rt.set_current_device(previous)
+    return out
 
 
 cdef Array upload(object host, int device, StreamHandle s):

@@ -87,7 +87,8 @@ def getrs(Array lu, Array piv, Array b):
     cdef int64_t n = lu.shape[-1], k = b.shape[-1]
     cdef Array bt = b.mT.copy()  # column-major n x k right-hand sides
     cdef Array p = piv if piv.view.is_c_contiguous() else piv.copy()
-    cdef Array f = lu.mT if lu.mT.view.is_c_contiguous() else lu.mT.copy()  # column-major factors of A
+    cdef Array lu_t = lu.mT
+    cdef Array f = lu_t if lu_t.view.is_c_contiguous() else lu_t.copy()  # column-major factors of A
     if bt.size:
         with nogil:
             c_lu_solve(f.view, p.view, bt.view, n, k, False, bt.stream)

@@ -5,20 +5,16 @@ from libc.stdint cimport int64_t
 from npgpu._array cimport Array, new_array
 from npgpu._runtime cimport resolve_stream
 from npgpu.lib.runtime cimport StreamHandle
-from npgpu.lib.sparse cimport SparseAlgorithm, csr_matmul as c_csr_matmul
+from npgpu.lib.sparse cimport csr_matmul as c_csr_matmul
 
 
-def csr_matmul(Array indptr, Array indices, Array data, int64_t n_cols, Array x, str algorithm="auto"):
+def csr_matmul(Array indptr, Array indices, Array data, int64_t n_cols, Array x):
     """y = A @ x for the CSR matrix A = (data, indices, indptr) with n_cols columns; x (n_cols,) or
     (n_cols, k) of data's dtype, every operand C-contiguous on one device. Returns a new y (rows,) or
-    (rows, k). The CSR arrays are trusted: npgpu.sparse validates a matrix when it is built. algorithm="cusparse"
-    always asks cuSPARSE (benchmarks compare it with npgpu's own SpMV kernel, which "auto" uses)."""
-    if algorithm not in ("auto", "cusparse"):
-        raise ValueError(f"algorithm must be 'auto' or 'cusparse', not {algorithm!r}")
-    cdef SparseAlgorithm alg = SparseAlgorithm.Library if algorithm == "cusparse" else SparseAlgorithm.Auto
+    (rows, k). The CSR arrays are trusted: npgpu.sparse validates a matrix when it is built."""
     cdef StreamHandle s = resolve_stream(None)
     shape = (indptr.shape[0] - 1,) + tuple(x.shape[1:])
     cdef Array y = new_array(shape, data.dtype, data.view.device, s)
     with nogil:
-        c_csr_matmul(indptr.view, indices.view, data.view, n_cols, x.view, y.view, s, alg)
+        c_csr_matmul(indptr.view, indices.view, data.view, n_cols, x.view, y.view, s)
     return y

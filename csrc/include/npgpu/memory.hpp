@@ -66,6 +66,11 @@ NPGPU_API void trim_pool(int device, std::int64_t keep_bytes);
 
 // Asynchronous copies on `stream` (either side may be host or device memory; contiguous bytes).
 NPGPU_API void copy_bytes(void* dst, const void* src, std::int64_t nbytes, StreamHandle stream);
+// Device-to-device copy between two GPUs on `stream` (a stream of dst_device, or the per-thread default):
+// direct over NVLink / PCIe where the GPUs can reach each other's memory (peer access is enabled on first
+// use, both ways), staged by the driver otherwise.
+NPGPU_API void copy_peer(void* dst, int dst_device, const void* src, int src_device, std::int64_t nbytes,
+                         StreamHandle stream);
 // Fill device memory with a repeated byte pattern of `pattern_size` bytes (1, 2, 4, 8 or 16).
 NPGPU_API void fill_pattern(void* dst, std::int64_t count, const void* pattern, int pattern_size,
                             StreamHandle stream);

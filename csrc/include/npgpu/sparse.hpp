@@ -12,16 +12,11 @@
 
 namespace npgpu {
 
-// Which implementation multiplies: Auto picks (npgpu's own SpMV kernel for one right-hand side, cuSPARSE's
-// SpMM for several); Library always asks cuSPARSE (for comparisons). The host backend has one.
-enum class SparseAlgorithm : int { Auto = 0, Library = 1 };
-
 // y = A @ x for the rows x cols CSR matrix A = (indptr (rows + 1), indices (nnz), data (nnz)), with x of
 // shape (cols,) or (cols, k) and y (rows,) or (rows, k), C-contiguous. indptr and indices both int32 or both
 // int64; data, x and y one of float32, float64, complex64, complex128. y is overwritten (not accumulated) and
 // must not overlap x. All views on one device (or all on the host).
 NPGPU_API void csr_matmul(const ArrayView& indptr, const ArrayView& indices, const ArrayView& data,
-                          std::int64_t cols, const ArrayView& x, const ArrayView& y, StreamHandle stream,
-                          SparseAlgorithm algorithm = SparseAlgorithm::Auto);
+                          std::int64_t cols, const ArrayView& x, const ArrayView& y, StreamHandle stream);
 
 }  // namespace npgpu

@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "common/complex.hpp"
 #include "common/cuda_check.hpp"
 #include "common/cusparse_api.hpp"
 #include "common/dynlib.hpp"
@@ -105,92 +104,14 @@ struct Descriptors {
   }
 };
 
-// SpMV for one right-hand side, "CSR-stream" style: a block owns 256 consecutive rows; when their nonzeros
-// fit in shared memory, the block reads values and column indices in one coalesced sweep, stores the products,
-// and each thread sums its row from shared memory (short rows, as in stencil matrices, never leave lanes of a
-// warp idle); otherwise a warp per row. Rows are summed in order in the first case, by lanes in the second.
-constexpr int kRowsPerBlock = 256;
-
-template <class T>
-__device__ __forceinline__ T warp_sum(T v) {
-  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
-  return v;
-}
-
-template <class R>
-__device__ __forceinline__ detail::Complex<R> warp_sum(detail::Complex<R> v) {
-  return {warp_sum(v.re), warp_sum(v.im)};
-}
-
-template <class I, class T>
-__global__ void __launch_bounds__(kRowsPerBlock)
-    csr_spmv_stream(const I* __restrict__ indptr, const I* __restrict__ indices, const T* __restrict__ data,
-                    const T* __restrict__ x, T* __restrict__ y, std::int64_t rows) {
-  constexpr int kCapacity = 12288 / static_cast<int>(sizeof(T));
-  __shared__ T products[kCapacity];
-  __shared__ I bounds[kRowsPerBlock + 1];
-  const std::int64_t first = static_cast<std::int64_t>(blockIdx.x) * kRowsPerBlock;
-  const int n = static_cast<int>(rows - first < kRowsPerBlock ? rows - first : kRowsPerBlock);
-  for (int i = threadIdx.x; i <= n; i += kRowsPerBlock) bounds[i] = indptr[first + i];
-  __syncthreads();
-  const std::int64_t start = bounds[0], nnz = static_cast<std::int64_t>(bounds[n]) - start;
-  if (nnz <= kCapacity) {
-    for (int p = threadIdx.x; p < nnz; p += kRowsPerBlock) products[p] = data[start + p] * x[indices[start + p]];
-    __syncthreads();
-    if (threadIdx.x < n) {
-      T sum(0);
-      const int end = static_cast<int>(bounds[threadIdx.x + 1] - start);
-      for (int p = static_cast<int>(bounds[threadIdx.x] - start); p < end; ++p) sum = sum + products[p];
-      y[first + threadIdx.x] = sum;
-    }
-  } else {
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    for (int r = warp; r < n; r += kRowsPerBlock / 32) {
-      T sum(0);
-      for (std::int64_t p = bounds[r] + lane; p < bounds[r + 1]; p += 32) sum = sum + data[p] * x[indices[p]];
-      sum = warp_sum(sum);
-      if (lane == 0) y[first + r] = sum;
-    }
-  }
-}
-
-template <class I, class T>
-void launch_spmv(const ArrayView& indptr, const ArrayView& indices, const ArrayView& data, std::int64_t rows,
-                 const ArrayView& x, const ArrayView& y, cudaStream_t s) {
-  const auto blocks = static_cast<unsigned>((rows + kRowsPerBlock - 1) / kRowsPerBlock);
-  csr_spmv_stream<I, T><<<blocks, kRowsPerBlock, 0, s>>>(
-      static_cast<const I*>(indptr.data), static_cast<const I*>(indices.data), static_cast<const T*>(data.data),
-      static_cast<const T*>(x.data), static_cast<T*>(y.data), rows);
-  NPGPU_CHECK_LAUNCH("csr_matmul (SpMV)");
-}
-
-template <class I>
-void spmv_values(const ArrayView& indptr, const ArrayView& indices, const ArrayView& data, std::int64_t rows,
-                 const ArrayView& x, const ArrayView& y, cudaStream_t s) {
-  switch (data.dtype) {
-    case DType::Float32: launch_spmv<I, float>(indptr, indices, data, rows, x, y, s); break;
-    case DType::Float64: launch_spmv<I, double>(indptr, indices, data, rows, x, y, s); break;
-    case DType::Complex64: launch_spmv<I, detail::complex64>(indptr, indices, data, rows, x, y, s); break;
-    default: launch_spmv<I, detail::complex128>(indptr, indices, data, rows, x, y, s); break;
-  }
-}
-
 }  // namespace
 
 void csr_matmul(const ArrayView& indptr, const ArrayView& indices, const ArrayView& data, std::int64_t rows,
-                std::int64_t cols, std::int64_t k, const ArrayView& x, const ArrayView& y, SparseAlgorithm algorithm,
-                StreamHandle stream) {
+                std::int64_t cols, std::int64_t k, const ArrayView& x, const ArrayView& y, StreamHandle stream) {
   const std::int64_t nnz = data.shape[0];
   if (nnz == 0 || cols == 0) {  // no products: cuSPARSE is not asked about empty operands
     NPGPU_CUDA_TRY(cudaMemsetAsync(y.data, 0, static_cast<std::size_t>(y.size()) * itemsize(y.dtype),
                                    static_cast<cudaStream_t>(stream)));
-    return;
-  }
-  if (x.ndim == 1 && algorithm != SparseAlgorithm::Library) {
-    if (indptr.dtype == DType::Int32)
-      spmv_values<std::int32_t>(indptr, indices, data, rows, x, y, static_cast<cudaStream_t>(stream));
-    else
-      spmv_values<std::int64_t>(indptr, indices, data, rows, x, y, static_cast<cudaStream_t>(stream));
     return;
   }
   const sp::Api& api = sp::api();

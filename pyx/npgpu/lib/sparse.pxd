@@ -5,10 +5,5 @@ from npgpu.lib.runtime cimport StreamHandle
 from npgpu.lib.view cimport ArrayView
 
 cdef extern from "npgpu/sparse.hpp" namespace "npgpu" nogil:
-    cpdef enum class SparseAlgorithm(int):
-        Auto
-        Library
-
     void csr_matmul(const ArrayView& indptr, const ArrayView& indices, const ArrayView& data, int64_t cols,
-                    const ArrayView& x, const ArrayView& y, StreamHandle stream,
-                    SparseAlgorithm algorithm) except +raise_py_error
+                    const ArrayView& x, const ArrayView& y, StreamHandle stream) except +raise_py_error
