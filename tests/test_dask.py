@@ -79,24 +79,6 @@ def _check(result, expected, exact):
         np.testing.assert_allclose(got, expected, rtol=tol, atol=tol)
 
 
-def _array_ufunc_takes_dtype():
-    a = npgpu.asarray(np.ones(2, dtype=np.float32))
-    try:
-        np.add(a, a, dtype=np.float64)
-    except TypeError:
-        return False
-    return True
-
-
-_NEEDS_UFUNC_DTYPE = pytest.mark.xfail(
-    not _array_ufunc_takes_dtype(), strict=True,
-    reason="Array.__array_ufunc__ does not pass dtype= on (dask's matmul sums blocks with np.add(..., dtype=)); "
-           "needs the change in pyx/npgpu/_array.pyx described in docs/dask.md")
-_NEEDS_PRIORITY = pytest.mark.xfail(
-    not hasattr(npgpu.Array, "__array_priority__"), strict=True,
-    reason="dask's tensordot reads chunk.__array_priority__; needs the class attribute in pyx/npgpu/_array.pyx")
-
-
 def _overlap_identity(b):
     return b * 1.0
 
@@ -155,11 +137,11 @@ WORKLOADS = [
      lambda x: np.nansum(np.where(x > 0.8, np.nan, x), axis=1), False),
     ("cumsum_axis0", lambda d: d.cumsum(axis=0), lambda x: x.cumsum(axis=0), False),
     # matrix products
-    pytest.param("matmul", lambda d: d @ d.T, lambda x: x @ x.T, False, marks=_NEEDS_UFUNC_DTYPE),
+    pytest.param("matmul", lambda d: d @ d.T, lambda x: x @ x.T, False),
     ("matmul_one_inner_chunk", lambda d: d.rechunk((5, -1)) @ d.rechunk((4, -1)).T,
      lambda x: x @ x.T, False),
     pytest.param("tensordot", lambda d: da.tensordot(d, d, axes=((0,), (0,))),
-                 lambda x: np.tensordot(x, x, axes=((0,), (0,))), False, marks=_NEEDS_PRIORITY),
+                 lambda x: np.tensordot(x, x, axes=((0,), (0,))), False),
     # map_overlap, every boundary
     ("overlap_none", lambda d: d.map_overlap(_overlap_identity, depth=1, boundary="none"), lambda x: x, True),
     ("overlap_periodic", lambda d: d.map_overlap(_overlap_identity, depth=2, boundary="periodic"),

@@ -407,3 +407,13 @@ def test_import_is_lazy_and_scipy_free():
             "assert float((a @ [1.0, 2.0, 3.0]).sum()) == 6.0")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+
+
+
+def test_device_array_at_left_of_a_sparse_matrix(array_device, rng):
+    # Array.__matmul__ defers to an operand with __array_ufunc__ = None (NEP 13), so x @ A works.
+    a = sp.random(7, 5, density=0.4, format="csr", random_state=rng)
+    x = rng.standard_normal((3, 7))
+    got = npgpu.asarray(x, device=array_device) @ ns.csr_matrix(a).to_device(array_device)
+    assert isinstance(got, npgpu.Array) and got.device == npgpu.asarray(x, device=array_device).device
+    np.testing.assert_allclose(got.get(), x @ a.toarray(), rtol=1e-12)
