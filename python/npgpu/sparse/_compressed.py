@@ -385,30 +385,15 @@ def _empty(cls, shape, dtype, device):
 
 
 def spgemm(a, b):
-    """C = A @ B for CSR matrices on one device: cuSPARSE's SpGEMM on a GPU (npgpu._sparse.csr_spgemm), else
-    the products of each stored A[i, k] with row k of B expanded by gathers and their duplicates summed by a
-    sort on (row, column). The result is canonical CSR of A's kind."""
+    """C = A @ B for CSR matrices on one device: the products of each stored A[i, k] with row k of B expanded
+    by gathers and their duplicates summed by a sort on (row, column), on either device (cuSPARSE's SpGEMM
+    is not wired in yet). The result is canonical CSR of A's kind."""
     m, k = a.shape
     n = b.shape[1]
     dt = np.result_type(a.dtype, b.dtype)
     cls = a._cls("csr")
     if a.nnz == 0 or b.nnz == 0:
         return _empty(cls, (m, n), dt, a.device)
-    kern = u.kernels()
-    if (kern is not None and hasattr(kern, "csr_spgemm") and dt in u.KERNEL_DTYPES
-            and str(a.device) != "cpu"):
-        idx = u.index_dtype(max(m, k, n, a.nnz, b.nnz), (a.indices, b.indices))
-        args = []
-        for mat in (a, b):
-            args += [mat.indptr.astype(idx) if mat.indptr.dtype != idx else mat.indptr,
-                     mat.indices.astype(idx) if mat.indices.dtype != idx else mat.indices,
-                     mat.data.astype(dt) if mat.dtype != dt else mat.data]
-        try:
-            indptr, indices, data = kern.csr_spgemm(*args, m, k, n)
-        except NotImplementedError:
-            pass
-        else:
-            return cls((data, indices, indptr), shape=(m, n), _trusted=True, _flags=(True, True))
     dev = a.device
     rows_a = a._major_index()
     cols_a = a.indices
