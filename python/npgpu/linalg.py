@@ -539,8 +539,8 @@ def det(a):
     if a.size == 0:
         return _out(_on_zeros(np.linalg.det, [a], a.device), numpy_out)
     lu, piv, _ = _lu(a, dt)
-    d = _reduce.prod(_diag(lu), axis=-1, dtype=dt)
-    return _out(d * _permutation_sign(piv, dt), numpy_out)
+    d = _reduce.prod(_diag(lu), axis=-1, dtype=dt) * _permutation_sign(piv, dt)
+    return _out(_elementwise.where(_has_nan(a), np.nan, d), numpy_out)
 
 
 def slogdet(a):
@@ -561,7 +561,15 @@ def slogdet(a):
         unit = _elementwise.sign(d)
     sign = _reduce.prod(unit, axis=-1, dtype=dt) * _permutation_sign(piv, dt)
     logabs = _reduce.sum(_elementwise.log(absd), axis=-1, dtype=_real_of(dt))
+    nan = _has_nan(a)
+    sign, logabs = _elementwise.where(nan, np.nan, sign), _elementwise.where(nan, np.nan, logabs)
     return _out(SlogdetResult(sign, logabs), numpy_out)
+
+
+def _has_nan(a):
+    """Per matrix of a: whether it holds a NaN. cuSOLVER's getrf can return a finite U for such a matrix
+    (seen on an H100: det [[1, nan], [2, 3]] = 3), where LAPACK's propagates the NaN."""
+    return _reduce.any(_elementwise.isnan(a), axis=(-2, -1))
 
 
 # ------------------------------------------------------------------------------------------------ factorisations
