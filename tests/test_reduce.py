@@ -746,3 +746,36 @@ def test_extrema_over_an_empty_axis_raise_even_with_no_outputs(backend):
         with pytest.raises(ValueError, match=msg):
             fn(np.zeros((0, 0)), axis=0)
     assert npgpu.min(np.zeros((0, 3)), axis=1).shape == (0,)  # an empty output over a non-empty axis is fine
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int8, np.int32, np.int64, np.uint16, np.uint64])
+@pytest.mark.parametrize("n", [1, 7, 16, 17, 63, 65, 1000, (1 << 15) + 3])
+def test_contiguous_extrema_and_moments_match_numpy(array_device, rng, dtype, n):
+    # Contiguous ranges take vectorised paths (lanes of running extrema, two-pass moments), split over
+    # threads for large n: ties, NaNs and the first position must still follow NumPy.
+    x = (rng.integers(0, 50, n) - (25 if np.dtype(dtype).kind != "u" else 0)).astype(dtype)
+    x[n // 3] = x.max()  # a tie with an earlier maximum, when there is one
+    cases = [x]
+    if np.dtype(dtype).kind == "f":
+        y = x.copy()
+        y[(2 * n) // 3] = np.nan
+        y[n - 1] = np.nan
+        cases.append(y)
+    for v in cases:
+        a = npgpu.asarray(v, device=array_device)
+        for name in ("max", "min", "argmax", "argmin"):
+            got, want = getattr(npgpu, name)(a).get(), getattr(np, name)(v)
+            np.testing.assert_array_equal(got, want, err_msg=name)
+        if np.dtype(dtype).kind == "f":
+            np.testing.assert_allclose(npgpu.var(a).get(), np.var(v.astype(np.float64)),
+                                       rtol=1e-5 if dtype == np.float32 else 1e-12)
+            np.testing.assert_allclose(npgpu.std(a, ddof=1).get() if n > 1 else 0.0,
+                                       np.std(v.astype(np.float64), ddof=1) if n > 1 else 0.0,
+                                       rtol=1e-5 if dtype == np.float32 else 1e-12)
+
+
+def test_argmax_signed_zero_and_first_position(array_device):
+    for v in (np.array([-0.0, 0.0]), np.array([0.0, -0.0]), np.full(100, 3.0)):
+        a = npgpu.asarray(v, device=array_device)
+        assert int(npgpu.argmax(a).get()) == np.argmax(v)
+        assert int(npgpu.argmin(a).get()) == np.argmin(v)

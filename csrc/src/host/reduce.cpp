@@ -36,28 +36,91 @@ inline constexpr bool is_plain_minmax =
     std::is_same_v<R, detail::MaxR<std::int64_t>> || std::is_same_v<R, detail::MinR<std::int64_t>> ||
     std::is_same_v<R, detail::MaxR<std::uint64_t>> || std::is_same_v<R, detail::MinR<std::uint64_t>>;
 
-// max (or min) of n > 0 elements of type T at p, NaN if any is NaN (as MaxR/MinR). The NaN test is kept
-// apart from the comparison so that the loop is a plain vector max.
+// max (or min) of n > 0 elements of type T at p, NaN if any is NaN (as MaxR/MinR). Independent lanes (one
+// 64-byte line of accumulators) make a loop the compiler turns into vector max/min: a single running
+// extremum is a chain of dependent scalar comparisons, and a NaN test inside it blocks vectorisation.
 template <bool IsMax, class T>
 T minmax_typed(const T* p, std::int64_t n, bool* saw_nan) {
-  T m = p[0];
+  constexpr int L = 64 / sizeof(T);
+  T acc[L];
+  int bad[L];
+  for (int j = 0; j < L; ++j) {
+    acc[j] = p[0];
+    bad[j] = 0;
+  }
+  std::int64_t i = 0;
+  for (; i + L <= n; i += L)
+    for (int j = 0; j < L; ++j) {
+      const T v = p[i + j];
+      bad[j] |= v != v;
+      acc[j] = IsMax ? (v > acc[j] ? v : acc[j]) : (v < acc[j] ? v : acc[j]);
+    }
+  T m = acc[0];
   bool nan = false;
-  if constexpr (IsMax) {
-#pragma omp simd reduction(max : m) reduction(| : nan)
-    for (std::int64_t i = 0; i < n; ++i) {
-      nan |= p[i] != p[i];
-      m = p[i] > m ? p[i] : m;
-    }
-  } else {
-#pragma omp simd reduction(min : m) reduction(| : nan)
-    for (std::int64_t i = 0; i < n; ++i) {
-      nan |= p[i] != p[i];
-      m = p[i] < m ? p[i] : m;
-    }
+  for (int j = 0; j < L; ++j) {
+    nan |= bad[j] != 0;
+    m = IsMax ? (acc[j] > m ? acc[j] : m) : (acc[j] < m ? acc[j] : m);
+  }
+  for (; i < n; ++i) {
+    const T v = p[i];
+    nan |= v != v;
+    m = IsMax ? (v > m ? v : m) : (v < m ? v : m);
   }
   *saw_nan = nan;
   return m;
 }
+
+// argmax (argmin) of n > 0 contiguous elements: the extremum by the vector loop above, then its first
+// position (the first NaN's where there is one), as ArgR's order gives.
+template <bool IsMax, class T>
+std::int64_t arg_typed(const T* p, std::int64_t n, T* value) {
+  bool nan = false;
+  const T m = minmax_typed<IsMax>(p, n, &nan);
+  std::int64_t i = 0;
+  if (nan) {
+    while (p[i] == p[i]) ++i;
+  } else {
+    while (!(p[i] == m)) ++i;
+  }
+  *value = p[i];
+  return i;
+}
+
+// ArgR's result over n contiguous elements of dtype d at p (positions from `first`); false for dtypes it
+// does not handle.
+template <class R>
+bool arg_contiguous(const char* p, DType d, std::int64_t n, std::int64_t first, typename R::Acc* out) {
+  using A = decltype(R::identity().val);
+  constexpr bool is_max = std::is_same_v<R, detail::ArgMaxR<A>>;
+  auto run = [&](auto tag) {
+    using T = decltype(tag);
+    T v;
+    const std::int64_t i = arg_typed<is_max>(reinterpret_cast<const T*>(p), n, &v);
+    *out = typename R::Acc{first + i, static_cast<A>(v)};
+    return true;
+  };
+  if constexpr (std::is_same_v<A, double>) {
+    if (d == DType::Float64) return run(double{});
+    if (d == DType::Float32) return run(float{});
+  } else if constexpr (std::is_same_v<A, std::int64_t>) {
+    if (d == DType::Int64) return run(std::int64_t{});
+    if (d == DType::Int32) return run(std::int32_t{});
+    if (d == DType::Int16) return run(std::int16_t{});
+    if (d == DType::Int8) return run(std::int8_t{});
+  } else {
+    if (d == DType::UInt64) return run(std::uint64_t{});
+    if (d == DType::UInt32) return run(std::uint32_t{});
+    if (d == DType::UInt16) return run(std::uint16_t{});
+    if (d == DType::UInt8) return run(std::uint8_t{});
+  }
+  return false;
+}
+
+template <class R>
+inline constexpr bool is_plain_arg =
+    std::is_same_v<R, detail::ArgMaxR<double>> || std::is_same_v<R, detail::ArgMinR<double>> ||
+    std::is_same_v<R, detail::ArgMaxR<std::int64_t>> || std::is_same_v<R, detail::ArgMinR<std::int64_t>> ||
+    std::is_same_v<R, detail::ArgMaxR<std::uint64_t>> || std::is_same_v<R, detail::ArgMinR<std::uint64_t>>;
 
 // R's result over n contiguous elements of dtype d at p, when d converts to R's type without loss
 // (floats to double, signed integers to int64, unsigned to uint64); false for other dtypes.
@@ -108,6 +171,44 @@ A sum_typed(const T* p, std::int64_t n) {
   }
   const std::int64_t mid = ((n / 2 + 127) / 128) * 128;
   return sum_typed<A>(p, mid) + sum_typed<A>(p + mid, n - mid);
+}
+
+// Sum of (x - mean)^2 over n contiguous elements, pairwise in blocks of 128 as sum_typed.
+template <class T>
+double squared_deviations(const T* p, std::int64_t n, double mean) {
+  if (n <= 128) {
+    double r[8] = {};
+    std::int64_t i = 0;
+    for (; i + 8 <= n; i += 8)
+      for (int j = 0; j < 8; ++j) {
+        const double d = static_cast<double>(p[i + j]) - mean;
+        r[j] += d * d;
+      }
+    double s = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (; i < n; ++i) {
+      const double d = static_cast<double>(p[i]) - mean;
+      s += d * d;
+    }
+    return s;
+  }
+  const std::int64_t mid = ((n / 2 + 127) / 128) * 128;
+  return squared_deviations(p, mid, mean) + squared_deviations(p + mid, n - mid, mean);
+}
+
+// Welford's (count, mean, M2) of n contiguous float32 / float64 elements by two vectorised passes (the
+// mean, then the squared deviations from it: NumPy's method, as accurate as the one-pass update);
+// false for other dtypes.
+bool moments_contiguous(const char* p, DType d, std::int64_t n, detail::WelfordAcc* out) {
+  auto run = [&](auto tag) {
+    using T = decltype(tag);
+    const T* x = reinterpret_cast<const T*>(p);
+    const double mean = sum_typed<double>(x, n) / static_cast<double>(n);
+    *out = detail::WelfordAcc{static_cast<double>(n), mean, squared_deviations(x, n, mean)};
+    return true;
+  };
+  if (d == DType::Float64) return run(double{});
+  if (d == DType::Float32) return run(float{});
+  return false;
 }
 
 // AddR's result over n contiguous elements of dtype d at p; false for dtypes it does not handle.
@@ -176,6 +277,16 @@ struct RangeReducer {
       typename R::Acc s;
       if (contiguous && !skip_nan && lo < hi && sum_contiguous<R>(base + m_off + lo * stride0, dtype, hi - lo, &s))
         return s;
+    }
+    if constexpr (is_plain_arg<R>) {
+      typename R::Acc r;
+      if (contiguous && !skip_nan && lo < hi && arg_contiguous<R>(base + m_off + lo * stride0, dtype, hi - lo, lo, &r))
+        return r;
+    }
+    if constexpr (std::is_same_v<R, detail::WelfordR>) {
+      detail::WelfordAcc w;
+      if (contiguous && !skip_nan && lo < hi && moments_contiguous(base + m_off + lo * stride0, dtype, hi - lo, &w))
+        return w;
     }
     const R op{};
     if (hi - lo <= 128) {
