@@ -5,6 +5,7 @@
 // output's range split over the threads.
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 #include <vector>
@@ -36,31 +37,36 @@ inline constexpr bool is_plain_minmax =
     std::is_same_v<R, detail::MaxR<std::int64_t>> || std::is_same_v<R, detail::MinR<std::int64_t>> ||
     std::is_same_v<R, detail::MaxR<std::uint64_t>> || std::is_same_v<R, detail::MinR<std::uint64_t>>;
 
-// max (or min) of n > 0 elements of type T at p, NaN if any is NaN (as MaxR/MinR). Independent lanes (one
-// 64-byte line of accumulators) make a loop the compiler turns into vector max/min: a single running
-// extremum is a chain of dependent scalar comparisons, and a NaN test inside it blocks vectorisation.
+// max (or min) of n > 0 elements of type T at p, NaN if any is NaN (as MaxR/MinR). Four 16-byte vectors of
+// running extrema (GCC/Clang vector extensions: a select the compiler emits as a vector max / blend; a
+// single running extremum is a chain of dependent scalar comparisons, and the element-wise NaN test keeps
+// the auto-vectoriser off floats); NaNs are ORed into a mask of their own.
 template <bool IsMax, class T>
 T minmax_typed(const T* p, std::int64_t n, bool* saw_nan) {
-  constexpr int L = 64 / sizeof(T);
-  T acc[L];
-  int bad[L];
-  for (int j = 0; j < L; ++j) {
-    acc[j] = p[0];
-    bad[j] = 0;
+  typedef T V __attribute__((vector_size(16)));
+  using Mask = decltype(V{} != V{});
+  constexpr int W = 16 / sizeof(T), U = 4;
+  V acc[U];
+  Mask bad[U];
+  for (int u = 0; u < U; ++u) {
+    for (int j = 0; j < W; ++j) acc[u][j] = p[0];
+    bad[u] = Mask{};
   }
   std::int64_t i = 0;
-  for (; i + L <= n; i += L)
-    for (int j = 0; j < L; ++j) {
-      const T v = p[i + j];
-      bad[j] |= v != v;
-      acc[j] = IsMax ? (v > acc[j] ? v : acc[j]) : (v < acc[j] ? v : acc[j]);
+  for (; i + U * W <= n; i += U * W)
+    for (int u = 0; u < U; ++u) {
+      V v;
+      std::memcpy(&v, p + i + u * W, sizeof(V));
+      bad[u] |= v != v;
+      acc[u] = IsMax ? (v > acc[u] ? v : acc[u]) : (v < acc[u] ? v : acc[u]);
     }
-  T m = acc[0];
+  T m = p[0];
   bool nan = false;
-  for (int j = 0; j < L; ++j) {
-    nan |= bad[j] != 0;
-    m = IsMax ? (acc[j] > m ? acc[j] : m) : (acc[j] < m ? acc[j] : m);
-  }
+  for (int u = 0; u < U; ++u)
+    for (int j = 0; j < W; ++j) {
+      nan |= bad[u][j] != 0;
+      m = IsMax ? (acc[u][j] > m ? acc[u][j] : m) : (acc[u][j] < m ? acc[u][j] : m);
+    }
   for (; i < n; ++i) {
     const T v = p[i];
     nan |= v != v;
@@ -70,17 +76,27 @@ T minmax_typed(const T* p, std::int64_t n, bool* saw_nan) {
   return m;
 }
 
-// argmax (argmin) of n > 0 contiguous elements: the extremum by the vector loop above, then its first
-// position (the first NaN's where there is one), as ArgR's order gives.
+// argmax (argmin) of n > 0 contiguous elements: the extremum of each block of 4096 by the vector loop above,
+// then a scan of the first block that holds the overall extremum (or the first NaN) for its first position,
+// as ArgR's order gives. One pass over the data, plus at most one block.
 template <bool IsMax, class T>
 std::int64_t arg_typed(const T* p, std::int64_t n, T* value) {
+  constexpr std::int64_t kBlock = 4096;
+  T best = p[0];
+  std::int64_t block = 0;
   bool nan = false;
-  const T m = minmax_typed<IsMax>(p, n, &nan);
-  std::int64_t i = 0;
+  for (std::int64_t b = 0; b < n && !nan; b += kBlock) {
+    const T m = minmax_typed<IsMax>(p + b, std::min(kBlock, n - b), &nan);
+    if (nan || b == 0 || (IsMax ? m > best : m < best)) {
+      best = m;
+      block = b;
+    }
+  }
+  std::int64_t i = block;
   if (nan) {
     while (p[i] == p[i]) ++i;
   } else {
-    while (!(p[i] == m)) ++i;
+    while (!(p[i] == best)) ++i;
   }
   *value = p[i];
   return i;
