@@ -148,7 +148,9 @@ class _cs_base(_spbase):
         for (msg, _), b in zip(checks, bad):
             if b:
                 raise ValueError(msg.format(int(indptr[-1])) if "{}" in msg else msg)
-        idx = u.index_dtype(max(max(shape), nnz), (indices, indptr))
+        # SciPy's get_index_dtype(check_contents=True): int64 input whose values fit (they were just checked to
+        # lie in [0, n_minor) and [0, nnz]) is downcast to int32
+        idx = u.index_dtype(max(max(shape), nnz))
         indices = _contiguous(indices.astype(idx) if indices.dtype != idx else indices, copy)
         indptr = _contiguous(indptr.astype(idx) if indptr.dtype != idx else indptr, copy)
         data = _contiguous(data, copy and dtype is None)

@@ -121,7 +121,7 @@ class _coo_base(_spbase):
         for (msg, _), b in zip(checks, bad):
             if b:
                 raise ValueError(msg)
-        idx = u.index_dtype(max(shape), (row, col))
+        idx = u.index_dtype(max(shape))  # values checked to fit: int64 input downcast as SciPy's
         row = _contiguous(row.astype(idx) if row.dtype != idx else row, copy)
         col = _contiguous(col.astype(idx) if col.dtype != idx else col, copy)
         self._set(_contiguous(data, copy and dtype is None), row, col, shape)
