@@ -8,6 +8,76 @@ from . import _util as u
 _FORMAT_NAMES = {"csr": "Compressed Sparse Row", "csc": "Compressed Sparse Column", "coo": "COOrdinate"}
 
 
+class SparseEfficiencyWarning(UserWarning):
+    """An operation that stores as many entries as a dense matrix (SciPy's warning of the same name)."""
+
+
+def _check_axis(axis, msg):
+    if isinstance(axis, tuple):
+        if len(axis) != 1:
+            raise ValueError(msg)
+        axis = axis[0]
+    if not isinstance(axis, (int, np.integer)) or axis not in (0, 1, -1, -2):
+        raise ValueError(msg)
+    return int(axis) % 2
+
+
+def _bincount(idx, size, device):
+    out = npgpu.zeros(size, dtype=np.int64, device=device)
+    if idx.shape[0]:
+        npgpu.add.at(out, idx, npgpu.ones(idx.shape[0], dtype=np.int64, device=device))
+    return out
+
+
+def _cmp_zero(val, dtype, which):
+    """val > 0 (which == 'max') or val < 0 ('min'), complex values ordered as NumPy orders them."""
+    if dtype.kind == "c":
+        re, im = npgpu.real(val), npgpu.imag(val)
+        return ((re > 0) | ((re == 0) & (im > 0))) if which == "max" else ((re < 0) | ((re == 0) & (im < 0)))
+    if dtype == np.bool_:
+        return val if which == "max" else npgpu.zeros(val.shape, dtype=np.bool_, device=val.device)
+    return val > 0 if which == "max" else val < 0
+
+
+def _seg_extreme(major, minor, data, segs, length, which, explicit, dtype, device):
+    """Per segment (entries sorted by (major, minor), no duplicates, segments of `length` positions): the
+    extreme value (implicit zeros counted unless `explicit`) and the first position holding it, as NumPy's
+    max / argmax of the dense segment. One lexsort on the device."""
+    nnz = data.shape[0]
+    val = npgpu.zeros(segs, dtype=dtype, device=device)
+    pos = npgpu.zeros(segs, dtype=np.int64, device=device)
+    if nnz == 0:
+        return val, pos
+    sign = -1 if which == "max" else 1
+    if dtype.kind == "c":
+        keys = [sign * npgpu.imag(data), sign * npgpu.real(data)]
+    elif dtype.kind in "biu":
+        keys = [sign * data.astype(np.int64)]
+    else:
+        keys = [sign * data]
+    order = npgpu.lexsort(tuple([minor] + keys + [major]))
+    ptr = u.compress_index(major, segs, np.int64)  # major is sorted already
+    counts = ptr[1:] - ptr[:-1]
+    nonempty = counts > 0
+    first = npgpu.take(order, npgpu.minimum(ptr[:-1], nnz - 1))
+    ext_val = npgpu.take(data, first)
+    ext_pos = npgpu.take(minor, first)
+    zero = npgpu.zeros((), dtype=dtype, device=device)
+    if explicit:
+        return npgpu.where(nonempty, ext_val, zero), npgpu.where(nonempty, ext_pos, 0)
+    # the first unstored position of each segment: stored minors equal their rank for a prefix of the segment
+    within = npgpu.arange(nnz, dtype=np.int64, device=device) - npgpu.take(ptr, major)
+    zero_pos = npgpu.zeros(segs, dtype=np.int64, device=device)
+    npgpu.add.at(zero_pos, major, (minor == within).astype(np.int64))
+    full = counts == length
+    beats_zero = _cmp_zero(ext_val, dtype, which)
+    take_ext = full | (nonempty & beats_zero)
+    val = npgpu.where(take_ext, ext_val, zero)
+    is_zero = nonempty & (ext_val == zero)
+    pos = npgpu.where(take_ext, ext_pos, npgpu.where(is_zero, npgpu.minimum(ext_pos, zero_pos), zero_pos))
+    return val, pos
+
+
 class _spbase:
     """Base of csr/csc/coo matrices and arrays. ``*_matrix`` classes follow scipy.sparse's spmatrix
     semantics (``*`` is the matrix product, ``sum(axis)`` keeps two dimensions); ``*_array`` classes follow
@@ -62,14 +132,31 @@ class _spbase:
         return self.data.device
 
     def getnnz(self, axis=None):
-        if axis is not None:
-            raise NotImplementedError("getnnz(axis) is not implemented")
-        return self.nnz
+        """Stored entries (duplicates and explicit zeros included): an int for axis=None, else an int64
+        npgpu.Array with the count of each column (axis 0) or row (axis 1), as SciPy's getnnz."""
+        if axis is None:
+            return self.nnz
+        axis = _check_axis(axis, "axis out of bounds")
+        rows, cols, data = self._triples()
+        return _bincount(cols if axis == 0 else rows, self.shape[1 - axis], self.device)
 
-    def count_nonzero(self):
+    def count_nonzero(self, axis=None):
+        """Nonzero values after summing duplicates: an int for axis=None, else an int64 npgpu.Array of each
+        column's (axis 0) or row's (axis 1) count."""
         c = self.copy()
         c.sum_duplicates()
-        return int(npgpu.count_nonzero(c.data))
+        if axis is None:
+            return int(npgpu.count_nonzero(c.data))
+        axis = _check_axis(axis, "axis out of bounds")
+        rows, cols, data = c._triples()
+        keep = npgpu.flatnonzero(data != 0)
+        return _bincount(npgpu.take(cols if axis == 0 else rows, keep), self.shape[1 - axis], self.device)
+
+    def nonzero(self):
+        """(row, col) npgpu arrays of the stored entries whose value is nonzero (entries order, as SciPy)."""
+        rows, cols, data = self._triples()
+        keep = npgpu.flatnonzero(data != 0)
+        return npgpu.take(rows, keep), npgpu.take(cols, keep)
 
     def __len__(self):
         raise TypeError("sparse matrix length is ambiguous; use getnnz() or shape[0]")
@@ -391,3 +478,305 @@ class _spbase:
         prod = g * (d if x.ndim == 1 else d.reshape(d.shape[0], 1))
         npgpu.add.at(y, rows, prod)
         return y
+
+    # ------------------------------------------------------------------ indexing
+    def __getitem__(self, key):
+        from ._index import getitem
+
+        return getitem(self, key)
+
+    def getrow(self, i):
+        return self[int(i), :] if not self._is_array else self[[int(i)], :]
+
+    def getcol(self, j):
+        return self[:, int(j)] if not self._is_array else self[:, [int(j)]]
+
+    # ------------------------------------------------------------------ in-place restructuring
+    def _replace_with(self, other):
+        """Take other's arrays (same class, a new structure) in place."""
+        self.__dict__.update(other.__dict__)
+
+    def _canonical_triples(self):
+        c = self if self.has_canonical_format else self.copy()
+        c.sum_duplicates()
+        return c._triples()
+
+    def setdiag(self, values, k=0):
+        """Set the k-th diagonal in place: a scalar fills it, a sequence sets its first len(values) entries
+        (the rest of a longer sequence is ignored), as SciPy's setdiag. Given zeros are stored."""
+        m, n = self.shape
+        k = int(k)
+        if k <= -m or k >= n:
+            raise ValueError("k exceeds array dimensions")
+        length = min(m + min(k, 0), n - max(k, 0))
+        if u.is_scalar(values):
+            vals = npgpu.full(length, 0, dtype=self.dtype, device=self.device) + u.to_array(
+                values, self.device, name="values").astype(self.dtype)
+        else:
+            vals = u.to_array(values, self.device, name="values").astype(self.dtype).reshape(-1)[:length]
+        t = vals.shape[0]
+        rows, cols, data = self._triples()
+        r64, c64 = rows.astype(np.int64), cols.astype(np.int64)
+        on = ((c64 - r64) == k) & ((r64 - max(-k, 0)) < t)
+        keep = npgpu.flatnonzero(~on)
+        d = npgpu.arange(t, dtype=np.int64, device=self.device)
+        new_r = npgpu.concatenate([npgpu.take(r64, keep), d + max(-k, 0)])
+        new_c = npgpu.concatenate([npgpu.take(c64, keep), d + max(k, 0)])
+        new_d = npgpu.concatenate([npgpu.take(data, keep), vals])
+        canonical = bool(self._flags() if self.format == "coo" else self._flags()[1])
+        out = type(self)._build_from_triples(new_r, new_c, new_d, self.shape, sum_dups=False)
+        self._set_canonical(out, canonical)
+        self._replace_with(out)
+
+    def _set_canonical(self, out, canonical):
+        if canonical:
+            out.has_canonical_format = True
+
+    def resize(self, *shape):
+        """Change the shape in place: entries outside the new shape are dropped, new rows / columns are
+        empty."""
+        from ._compressed import _check_shape
+
+        shape = _check_shape(shape[0] if len(shape) == 1 else shape)
+        rows, cols, data = self._triples()
+        keep = npgpu.flatnonzero((rows < shape[0]) & (cols < shape[1]))
+        canonical = bool(self._flags() if self.format == "coo" else self._flags()[1])
+        out = type(self)._build_from_triples(npgpu.take(rows, keep).astype(np.int64),
+                                             npgpu.take(cols, keep).astype(np.int64), npgpu.take(data, keep),
+                                             shape, sum_dups=False)
+        self._set_canonical(out, canonical)
+        self._replace_with(out)
+
+    def reshape(self, *args, shape=None, order="C", copy=False):
+        """The matrix with a new shape (one dimension may be -1), entries read in C or F order; a COO
+        matrix, as SciPy's reshape gives."""
+        if shape is None:
+            shape = args[0] if len(args) == 1 else args
+        shape = tuple(int(s) for s in (shape if isinstance(shape, (tuple, list)) else (shape,)))
+        m, n = self.shape
+        size = m * n
+        if shape.count(-1) > 1:
+            raise ValueError("can only specify one unknown dimension")
+        if -1 in shape:
+            other = int(np.prod([s for s in shape if s != -1]))
+            if other == 0 or size % other:
+                raise ValueError(f"cannot reshape array of size {size} into shape {shape}")
+            shape = tuple(size // other if s == -1 else s for s in shape)
+        if len(shape) != 2:
+            raise ValueError(f"npgpu.sparse matrices are 2-d; cannot reshape into {shape}")
+        if shape[0] * shape[1] != size or min(shape) < 0:
+            raise ValueError(f"cannot reshape array of size {size} into shape {shape}")
+        if order not in ("C", "F"):
+            raise ValueError("order must be 'C' or 'F'")
+        if shape == self.shape:
+            return self.copy() if copy else self
+        rows, cols, data = self._triples()
+        r, c = rows.astype(np.int64), cols.astype(np.int64)
+        m2, n2 = shape
+        if order == "C":
+            flat = r * n + c
+            nr, nc = flat // n2, flat % n2
+        else:
+            flat = c * m + r
+            nr, nc = flat % m2, flat // m2
+        idx = u.index_dtype(max(shape))
+        return self._cls("coo")((data.copy() if copy else data, (nr.astype(idx), nc.astype(idx))), shape=shape,
+                                _trusted=True)
+
+    # ------------------------------------------------------------------ elementwise functions of the data
+    def _deduped_data(self):
+        self.sum_duplicates()
+        return self.data
+
+    def power(self, n, dtype=None):
+        """Elementwise power by a scalar (sparsity kept; n == 0 is refused, as SciPy)."""
+        if not u.is_scalar(n):
+            raise NotImplementedError("input is not scalar")
+        if not u.is_npgpu(n) and n == 0:
+            raise NotImplementedError("zero power is not supported as it would densify the matrix.\n"
+                                      "Use `np.ones(A.shape, dtype=A.dtype)` for this case.")
+        data = self._deduped_data()
+        if dtype is not None:
+            data = data.astype(u.check_dtype(dtype))
+        return self._with_data(data ** n)
+
+    def __pow__(self, other):
+        if self._is_array:
+            return self.power(other)
+        m, n = self.shape
+        if m != n:
+            raise TypeError("sparse matrix is not square")
+        if not isinstance(other, (int, np.integer)) or isinstance(other, bool):
+            if isinstance(other, (float, np.floating)) and float(other).is_integer():
+                other = int(other)
+            else:
+                raise ValueError("exponent must be an integer")
+        if other < 0:
+            raise ValueError("exponent must be >= 0")
+        from ._construct import _eye
+
+        if other == 0:
+            return _eye(m, m, 0, self.dtype, self.format if self.format != "coo" else "csr", self.device,
+                        self._is_array)
+        result, base, e = None, self, int(other)
+        while e:
+            if e & 1:
+                result = base if result is None else result @ base
+            e >>= 1
+            if e:
+                base = base @ base
+        return result if result is not self else self.copy()
+
+    def __round__(self, ndigits=0):
+        return self._with_data(npgpu.round(self._deduped_data(), ndigits))
+
+    # ------------------------------------------------------------------ max / min / argmax / argmin
+    def max(self, axis=None, out=None, *, explicit=False):
+        """The largest value (implicit zeros included unless explicit=True): a 0-d npgpu.Array for axis=None;
+        along an axis a (1, n) / (m, 1) COO matrix for the *_matrix classes (as SciPy), a dense 1-d npgpu.Array
+        for the *_array classes (SciPy gives a 1-d COO array, which npgpu.sparse does not have)."""
+        return self._minmax(axis, out, "max", explicit, arg=False)
+
+    def min(self, axis=None, out=None, *, explicit=False):
+        return self._minmax(axis, out, "min", explicit, arg=False)
+
+    def argmax(self, axis=None, out=None, *, explicit=False):
+        """Index of the first largest value (implicit zeros included unless explicit=True), as NumPy's argmax
+        of the dense matrix: a 0-d int64 npgpu.Array for axis=None (a flat index), along an axis a (1, n) /
+        (m, 1) dense npgpu.Array for the *_matrix classes, 1-d for the *_array classes."""
+        return self._minmax(axis, out, "max", explicit, arg=True)
+
+    def argmin(self, axis=None, out=None, *, explicit=False):
+        return self._minmax(axis, out, "min", explicit, arg=True)
+
+    def _minmax(self, axis, out, which, explicit, arg):
+        name = ("arg" if arg else "") + which
+        if out is not None:
+            raise ValueError(f"Sparse {name} does not support an 'out' parameter.")
+        m, n = self.shape
+        if axis is not None:
+            axis = _check_axis(axis, "axis out of range for ndim")
+            if self.shape[axis] == 0:
+                raise ValueError(f"Cannot apply {name} along a zero-sized dimension." if arg else
+                                 f"zero-size array to reduction operation {which}imum which has no identity")
+        elif 0 in self.shape:
+            raise ValueError(f"Cannot apply {name} to an empty matrix." if arg else
+                             f"zero-size array to reduction operation {which}imum which has no identity")
+        if axis is None and explicit and self.nnz == 0:
+            raise ValueError(f"Cannot apply {name} to zero matrix when explicit=True.")
+        rows, cols, data = self._canonical_triples()
+        dev = self.device
+        if axis is None:
+            major = npgpu.zeros(data.shape[0], dtype=np.int64, device=dev)
+            minor = rows.astype(np.int64) * n + cols.astype(np.int64)
+            segs, length = 1, m * n
+            if self.format == "csc":  # canonical CSC triples are in column order: put them in C order
+                order = npgpu.argsort(minor)
+                minor, data = npgpu.take(minor, order), npgpu.take(data, order)
+        elif axis == 1:
+            major, minor, segs, length = rows.astype(np.int64), cols.astype(np.int64), m, n
+            if self.format == "csc":  # canonical CSC triples are sorted by column: resort by row
+                order = npgpu.argsort(major * n + minor)
+                major, minor, data = (npgpu.take(a, order) for a in (major, minor, data))
+        else:
+            major, minor, segs, length = cols.astype(np.int64), rows.astype(np.int64), n, m
+            if self.format != "csc":
+                order = npgpu.argsort(major * m + minor)
+                major, minor, data = (npgpu.take(a, order) for a in (major, minor, data))
+        val, pos = _seg_extreme(major, minor, data, segs, length, which, explicit, self.dtype, dev)
+        res = pos if arg else val
+        if axis is None:
+            return res.reshape(())
+        if self._is_array:
+            return res
+        res = res.reshape((1, n) if axis == 0 else (m, 1))
+        return res if arg else self._cls("coo")(self._cls("csr")(res))
+
+    # ------------------------------------------------------------------ comparisons
+    def __eq__(self, other):
+        return self._compare(other, "eq")
+
+    def __ne__(self, other):
+        return self._compare(other, "ne")
+
+    def __lt__(self, other):
+        return self._compare(other, "lt")
+
+    def __gt__(self, other):
+        return self._compare(other, "gt")
+
+    def __le__(self, other):
+        return self._compare(other, "le")
+
+    def __ge__(self, other):
+        return self._compare(other, "ge")
+
+    __hash__ = None
+
+    def _compare(self, other, opname):
+        """Comparison with a scalar or a sparse matrix of the same shape: a boolean sparse matrix (this
+        format; CSR for COO). Where the comparison holds for implicit zeros, every unstored position becomes
+        a stored True and SparseEfficiencyWarning is issued, as SciPy. With a dense operand: a dense result."""
+        import operator
+        import warnings
+
+        op = getattr(operator, opname)
+        m, n = self.shape
+        fmt = self.format if self.format != "coo" else "csr"
+        if isinstance(other, _spbase):
+            if other.shape != self.shape:
+                raise ValueError("inconsistent shapes")
+            if not u.same_device(other.device, self.device):
+                raise ValueError(f"the operands are on devices {self.device} and {other.device}")
+            r1, c1, d1 = self._canonical_triples()
+            r2, c2, d2 = other._canonical_triples()
+            dt = np.result_type(self.dtype, other.dtype)
+            rows = npgpu.concatenate([r1.astype(np.int64), r2.astype(np.int64)])
+            cols = npgpu.concatenate([c1.astype(np.int64), c2.astype(np.int64)])
+            za = npgpu.zeros(d2.shape[0], dtype=dt, device=self.device)
+            zb = npgpu.zeros(d1.shape[0], dtype=dt, device=self.device)
+            idx = u.index_dtype(max(m, n, rows.shape[0]))
+            ptr, ind, va = u.compress(rows, cols, npgpu.concatenate([d1.astype(dt), za]), m, n, idx)
+            _, _, vb = u.compress(rows, cols, npgpu.concatenate([zb, d2.astype(dt)]), m, n, idx)
+            rows, cols = u.expand_major(ptr, ind.shape[0], np.int64), ind
+            vals = op(va, vb)
+            implicit = op(0, 0)
+        elif u.is_scalar(other):
+            s = other.get().item() if u.is_npgpu(other) else other
+            rows, cols, data = self._canonical_triples()
+            vals = op(data, s)
+            implicit = bool(op(self.dtype.type(0), s))
+        else:
+            if u.is_scipy_sparse(other):
+                raise TypeError("compare with an npgpu.sparse matrix: convert the SciPy matrix first")
+            dense = u.to_array(other, self.device, name="the dense operand")
+            return op(self.toarray(), dense)
+        if not implicit:
+            keep = npgpu.flatnonzero(vals)
+            r, c = npgpu.take(rows, keep), npgpu.take(cols, keep)
+            out = self._from_triples(fmt, r, c, npgpu.ones(keep.shape[0], dtype=np.bool_, device=self.device),
+                                     self.shape, sum_dups=False)
+            out.has_canonical_format = True
+            return out
+        warnings.warn(f"Comparing a sparse matrix using {opname} with a value for which zeros compare true is "
+                      "inefficient; every unstored position becomes a stored True.", SparseEfficiencyWarning,
+                      stacklevel=3)
+        dense = npgpu.ones(m * n, dtype=np.bool_, device=self.device)
+        false = npgpu.flatnonzero(~vals)
+        if false.shape[0]:
+            dense[npgpu.take(rows, false).astype(np.int64) * n + npgpu.take(cols, false).astype(np.int64)] = False
+        return self._cls(fmt)(dense.reshape(m, n))
+
+
+def _make_ufunc_method(name):
+    def method(self):
+        return self._with_data(getattr(npgpu, name)(self._deduped_data()))
+
+    method.__name__ = name
+    method.__doc__ = (f"Elementwise {name} of the stored values (f(0) == 0, so the sparsity is kept); duplicates are "
+                      "summed first, in place, as SciPy does.")
+    return method
+
+
+for _name in ['arcsin', 'arcsinh', 'arctan', 'arctanh', 'ceil', 'deg2rad', 'expm1', 'floor', 'log1p', 'rad2deg', 'rint', 'sign', 'sin', 'sinh', 'sqrt', 'tan', 'tanh', 'trunc']:
+    setattr(_spbase, _name, _make_ufunc_method(_name))

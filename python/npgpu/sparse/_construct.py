@@ -1,9 +1,10 @@
-"""Building sparse matrices: eye, identity, diags, random."""
+"""Building sparse matrices: eye, identity, diags, random, bmat, hstack, vstack, block_diag, kron, tril, triu."""
 import numpy as np
 
 import npgpu
 
 from . import _util as u
+from ._base import _spbase
 from ._registry import CLASSES
 
 
@@ -135,3 +136,173 @@ def random_array(shape, *, density=0.01, format="coo", dtype=None, random_state=
                  device=None):
     m, n = shape
     return _random(m, n, density, format, dtype, random_state, data_sampler, device, True)
+
+
+# ---------------------------------------------------------------------------------------------- stacking
+def _kind_is_array(mats):
+    """SciPy's rule: the result is a sparse array if any input is one."""
+    return any(isinstance(b, _spbase) and b._is_array for b in mats)
+
+
+def _as_sparse(b, device, is_array):
+    if isinstance(b, _spbase):
+        if device is not None and not u.same_device(b.device, device):
+            raise ValueError(f"blocks are on devices {device} and {b.device}")
+        return b
+    if u.is_scipy_sparse(b):
+        return CLASSES[("coo", is_array)](b, device=device)
+    a = u.to_array(b, device, name="a dense block")
+    if a.ndim != 2:
+        a = a.reshape(1, -1) if a.ndim < 2 else a
+    return CLASSES[("coo", is_array)](a)
+
+
+def bmat(blocks, format=None, dtype=None):
+    """A sparse matrix from a 2-d grid of sparse (or dense) blocks, None for an empty block, as
+    scipy.sparse.bmat: CSR when every block is CSR, CSC when every block is CSC, else COO (unless `format`
+    says otherwise); a sparse array if any block is one."""
+    grid = np.empty((0, 0), dtype=object)
+    try:
+        rows = [list(r) for r in blocks]
+        if rows and all(len(r) == len(rows[0]) for r in rows):
+            grid = np.empty((len(rows), len(rows[0])), dtype=object)
+            for i, r in enumerate(rows):
+                for j, b in enumerate(r):
+                    grid[i, j] = b
+        else:
+            raise ValueError("blocks must be 2-D")
+    except TypeError:
+        raise ValueError("blocks must be 2-D") from None
+    if grid.ndim != 2 or grid.size == 0 and grid.shape[0] == 0:
+        raise ValueError("blocks must be 2-D")
+    flat = [b for b in grid.flat if b is not None]
+    is_array = _kind_is_array(flat)
+    device = next((b.device for b in flat if isinstance(b, _spbase) or u.is_npgpu(b)), None)
+    M, N = grid.shape
+    for i in range(M):
+        for j in range(N):
+            if grid[i, j] is not None:
+                grid[i, j] = _as_sparse(grid[i, j], device, is_array)
+                device = grid[i, j].device
+    heights, widths = [None] * M, [None] * N
+    for i in range(M):
+        for j in range(N):
+            b = grid[i, j]
+            if b is None:
+                continue
+            if heights[i] is None:
+                heights[i] = b.shape[0]
+            elif heights[i] != b.shape[0]:
+                raise ValueError(f"blocks[{i},:] has incompatible row dimensions. Got blocks[{i},{j}].shape[0] "
+                                 f"== {b.shape[0]}, expected {heights[i]}.")
+            if widths[j] is None:
+                widths[j] = b.shape[1]
+            elif widths[j] != b.shape[1]:
+                raise ValueError(f"blocks[:,{j}] has incompatible column dimensions. Got "
+                                 f"blocks[{i},{j}].shape[1] == {b.shape[1]}, expected {widths[j]}.")
+    heights = [h or 0 for h in heights]
+    widths = [w or 0 for w in widths]
+    r_off = np.concatenate([[0], np.cumsum(heights)]).astype(np.int64)
+    c_off = np.concatenate([[0], np.cumsum(widths)]).astype(np.int64)
+    shape = (int(r_off[-1]), int(c_off[-1]))
+    present = [grid[i, j] for i in range(M) for j in range(N) if grid[i, j] is not None]
+    if dtype is None:
+        dtype = np.result_type(*[b.dtype for b in present]) if present else np.dtype(np.float64)
+    dtype = u.check_dtype(dtype)
+    fmts = {b.format for b in present}
+    if format is None:
+        format = fmts.pop() if len(fmts) == 1 and fmts <= {"csr", "csc"} and len(present) == M * N else "coo"
+    rows, cols, data = [], [], []
+    for i in range(M):
+        for j in range(N):
+            b = grid[i, j]
+            if b is None or b.nnz == 0:
+                continue
+            r, c, d = b._triples()
+            rows.append(r.astype(np.int64) + int(r_off[i]))
+            cols.append(c.astype(np.int64) + int(c_off[j]))
+            data.append(d.astype(dtype))
+    idx = u.index_dtype(max(shape))
+    if not data:
+        z = npgpu.zeros(0, dtype=idx, device=device)
+        out = CLASSES[("coo", is_array)]((npgpu.zeros(0, dtype=dtype, device=device), (z, z.copy())),
+                                         shape=shape, _trusted=True, _flags=True)
+        return out.asformat(format)
+    rows, cols, data = npgpu.concatenate(rows), npgpu.concatenate(cols), npgpu.concatenate(data)
+    if format == "coo":
+        return CLASSES[("coo", is_array)]((data, (rows.astype(idx), cols.astype(idx))), shape=shape,
+                                          _trusted=True)
+    if format not in ("csr", "csc"):
+        raise ValueError(f"format {format!r} is not supported (csr, csc or coo)")
+    return CLASSES[(format, is_array)]._build_from_triples(rows, cols, data, shape, sum_dups=False)
+
+
+def hstack(blocks, format=None, dtype=None):
+    """Blocks side by side, as scipy.sparse.hstack (CSR / CSC when every block is CSR / CSC, else COO)."""
+    return bmat([list(blocks)], format=format, dtype=dtype)
+
+
+def vstack(blocks, format=None, dtype=None):
+    """Blocks one above the other, as scipy.sparse.vstack (CSR / CSC when every block is CSR / CSC, else
+    COO)."""
+    return bmat([[b] for b in blocks], format=format, dtype=dtype)
+
+
+def block_diag(mats, format=None, dtype=None):
+    """The blocks on the diagonal of an otherwise empty matrix (COO unless `format`), as SciPy's
+    block_diag."""
+    mats = list(mats)
+    grid = [[None] * len(mats) for _ in mats]
+    for i, b in enumerate(mats):
+        grid[i][i] = b
+    out = bmat(grid, format="coo", dtype=dtype)
+    return out.asformat(format) if format is not None else out
+
+
+def kron(A, B, format=None):
+    """The Kronecker product of two sparse (or dense) matrices: COO unless `format` (SciPy gives BSR when B
+    is nearly dense; npgpu.sparse has no BSR format)."""
+    is_array = _kind_is_array([A, B])
+    device = next((x.device for x in (A, B) if isinstance(x, _spbase) or u.is_npgpu(x)), None)
+    A = _as_sparse(A, device, is_array)
+    B = _as_sparse(B, A.device, is_array)
+    (ma, na), (mb, nb) = A.shape, B.shape
+    shape = (ma * mb, na * nb)
+    dt = np.result_type(A.dtype, B.dtype)
+    ra, ca, da = A._triples()
+    rb, cb, db = B._triples()
+    total = A.nnz * B.nnz
+    idx = u.index_dtype(max(shape))
+    if total == 0:
+        z = npgpu.zeros(0, dtype=idx, device=A.device)
+        out = CLASSES[("coo", is_array)]((npgpu.zeros(0, dtype=dt, device=A.device), (z, z.copy())), shape=shape,
+                                         _trusted=True, _flags=True)
+    else:
+        t = npgpu.arange(total, dtype=np.int64, device=A.device)
+        ia, ib = t // B.nnz, t % B.nnz
+        rows = npgpu.take(ra, ia).astype(np.int64) * mb + npgpu.take(rb, ib).astype(np.int64)
+        cols = npgpu.take(ca, ia).astype(np.int64) * nb + npgpu.take(cb, ib).astype(np.int64)
+        data = npgpu.take(da, ia).astype(dt) * npgpu.take(db, ib).astype(dt)
+        out = CLASSES[("coo", is_array)]((data, (rows.astype(idx), cols.astype(idx))), shape=shape, _trusted=True)
+    return out.asformat(format) if format is not None else out
+
+
+def _tri(A, k, format, lower):
+    is_array = _kind_is_array([A])
+    A = _as_sparse(A, None, is_array)
+    rows, cols, data = A._triples()
+    d = cols.astype(np.int64) - rows.astype(np.int64)
+    keep = npgpu.flatnonzero(d <= int(k) if lower else d >= int(k))
+    out = CLASSES[("coo", A._is_array)]((npgpu.take(data, keep), (npgpu.take(rows, keep), npgpu.take(cols, keep))),
+                                        shape=A.shape, _trusted=True)
+    return out.asformat(format) if format is not None else out
+
+
+def tril(A, k=0, format=None):
+    """The entries on and below the k-th diagonal (COO unless `format`), as scipy.sparse.tril."""
+    return _tri(A, k, format, True)
+
+
+def triu(A, k=0, format=None):
+    """The entries on and above the k-th diagonal (COO unless `format`), as scipy.sparse.triu."""
+    return _tri(A, k, format, False)
