@@ -122,7 +122,10 @@ def test_roundtrip_products_and_reductions(array_device, name, make, fmt):
 def test_dtypes_and_index_dtypes(array_device, dtype, idx):
     s = _rand(50, 40, 0.1, dtype=dtype, seed=11)
     a = ns.csr_matrix((s.data, s.indices.astype(idx), s.indptr.astype(idx)), shape=s.shape)
-    assert a.dtype == dtype and a.indices.dtype == idx and a.indptr.dtype == idx
+    ref = sp.csr_matrix((s.data, s.indices.astype(idx), s.indptr.astype(idx)), shape=s.shape)
+    # SciPy downcasts int64 index arrays whose values fit to int32 (get_index_dtype(check_contents=True))
+    assert a.dtype == dtype and a.indices.dtype == ref.indices.dtype == np.int32
+    assert a.indptr.dtype == ref.indptr.dtype
     rng = np.random.default_rng(2)
     x = rng.standard_normal(40).astype(dtype)
     X = rng.standard_normal((40, 4)).astype(dtype)
@@ -269,8 +272,12 @@ def test_array_semantics():
 
 def test_index_dtype_selection():
     s = _rand(10, 10, 0.3, seed=1)
-    a = ns.csr_matrix((s.data, s.indices.astype(np.int32), s.indptr.astype(np.int64)), shape=s.shape)
-    assert a.indices.dtype == a.indptr.dtype == np.int64
+    args = (s.data, s.indices.astype(np.int32), s.indptr.astype(np.int64))
+    a = ns.csr_matrix(args, shape=s.shape)
+    ref = sp.csr_matrix(args, shape=s.shape)
+    assert a.indices.dtype == a.indptr.dtype == ref.indices.dtype == ref.indptr.dtype == np.int32
+    coo_args = (s.data, (s.tocoo().row.astype(np.int64), s.tocoo().col.astype(np.int64)))
+    assert ns.coo_matrix(coo_args, shape=s.shape).row.dtype == sp.coo_matrix(coo_args, shape=s.shape).row.dtype
     b = ns.csr_matrix(s.toarray())
     assert b.indices.dtype == np.int32
     big = ns.csr_matrix((1, 2 ** 31 + 5))
@@ -417,3 +424,389 @@ def test_device_array_at_left_of_a_sparse_matrix(array_device, rng):
     got = npgpu.asarray(x, device=array_device) @ ns.csr_matrix(a).to_device(array_device)
     assert isinstance(got, npgpu.Array) and got.device == npgpu.asarray(x, device=array_device).device
     np.testing.assert_allclose(got.get(), x @ a.toarray(), rtol=1e-12)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# indexing, stacking, reductions, elementwise functions, comparisons, restructuring (against scipy.sparse)
+
+def _dense(x):
+    if ns.issparse(x):
+        x = x.toarray()
+    if isinstance(x, npgpu.Array):
+        return x.get()
+    if sp.issparse(x):
+        return x.toarray()
+    return np.asarray(x)
+
+
+def _same(got, want, dtype=np.float64):
+    g, w = _dense(got), _dense(want)
+    assert g.shape == w.shape, (g.shape, w.shape)
+    if w.dtype == np.bool_ or w.dtype.kind in "iu":
+        np.testing.assert_array_equal(g, w)
+    else:
+        np.testing.assert_allclose(g, w, rtol=_tol(dtype), atol=_tol(dtype))
+
+
+def _signed(m, n, density, dtype=np.float64, seed=0):
+    """Random values of both signs (so min / max / argmin / argmax see negative, positive and implicit zeros),
+    with the first row left empty."""
+    s = _rand(m, n, density, dtype=dtype, seed=seed).tocoo()
+    rng = np.random.default_rng(seed + 100)
+    keep = s.row != 0
+    data = (s.data[keep] * rng.choice([-1, 1], size=keep.sum())).astype(dtype)
+    return sp.csr_matrix((data, (s.row[keep], s.col[keep])), shape=(m, n))
+
+
+MATS = [
+    ("empty", lambda: sp.csr_matrix((6, 5))),
+    ("one", lambda: sp.csr_matrix((np.array([-2.5]), (np.array([3]), np.array([1]))), shape=(6, 4))),
+    ("sparse", lambda: _signed(30, 20, 0.05, seed=3)),
+    ("medium", lambda: _signed(25, 30, 0.3, seed=4)),
+    ("full", lambda: _signed(9, 7, 1.0, seed=5)),
+    ("dups", lambda: _with_dups(20, 12, 50)),
+]
+MAT_IDS = [c[0] for c in MATS]
+
+
+def _pair(make, fmt, dtype=np.float64):
+    s = make().astype(dtype).asformat(fmt)
+    # copy=True: on the host device copy=False shares SciPy's buffers, which SciPy's own indexing and
+    # reductions reorder in place (sort_indices / sum_duplicates) behind the npgpu matrix's cached flags
+    return {"csr": ns.csr_matrix, "csc": ns.csc_matrix, "coo": ns.coo_matrix}[fmt](s, copy=True), s
+
+
+def _keys(m, n, rng):
+    ri = rng.integers(0, m, size=5) if m else np.zeros(0, int)
+    ci = rng.integers(0, n, size=5) if n else np.zeros(0, int)
+    keys = [0, -1, slice(1, m - 1), slice(None, None, 2), slice(None, None, -3), (slice(None), 0),
+            (slice(None), -1), list(ri), np.array(ri[::-1]), (slice(1, None), list(ci)), (list(ri), slice(None, 3)),
+            (list(ri), list(ci)), (ri[:, None], ci[None, :3]), (ri.reshape(5, 1), ci.reshape(5, 1)),
+            np.arange(m) % 3 == 0, (slice(None), np.arange(n) % 2 == 1), (0, list(ci)), (list(ri), 1),
+            (slice(2, 2), slice(None)), [], (Ellipsis, 1), (2, Ellipsis), (slice(-3, None), slice(1, -1)),
+            (slice(None, None, -1), slice(None, None, 2))]
+    keys += [(int(ri[0]), int(ci[0])), (-1, -1), (np.int64(ri[1]), np.int32(ci[1]))]
+    return keys
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+@pytest.mark.parametrize("name,make", MATS, ids=MAT_IDS)
+def test_indexing_matches_scipy(array_device, name, make, fmt):
+    a, s = _pair(make, fmt)
+    m, n = s.shape
+    for key in _keys(m, n, np.random.default_rng(1)):
+        want = s[key]
+        got = a[key]
+        if sp.issparse(want):
+            assert ns.issparse(got) and got.format == fmt, (key, got)
+            assert str(got.device) == str(a.device)
+        elif np.ndim(want) == 0:
+            assert isinstance(got, npgpu.Array) and got.ndim == 0 and got.dtype == s.dtype
+        else:  # np.matrix of fancy pairs
+            assert isinstance(got, npgpu.Array)
+        _same(got, want)
+    # index arrays given as npgpu Arrays (on the matrix's device), boolean masks sparse and dense
+    ri = npgpu.asarray(np.array([m - 1, 0, -1]))
+    _same(a[ri], s[[m - 1, 0, -1]])
+    _same(a[:, npgpu.asarray([n - 1, 0])], s[:, [n - 1, 0]])
+    _same(a[npgpu.asarray(np.arange(m) % 2 == 0)], s[np.arange(m) % 2 == 0])
+    _same(a[a > 0], s[s > 0])
+    _same(a[s.toarray() < 0], s[s.toarray() < 0])
+    _same(a.getrow(m - 1), s.getrow(m - 1))
+    _same(a.getcol(0), s.getcol(0))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.complex128])
+def test_indexing_dtypes_and_index_dtypes(array_device, dtype):
+    s = _rand(30, 20, 0.2, dtype=dtype, seed=8)
+    for idx in (np.int32, np.int64):
+        a = ns.csr_matrix((s.data, s.indices.astype(idx), s.indptr.astype(idx)), shape=s.shape)
+        for key in [(slice(3, 9), slice(None)), ([4, 1, 4], slice(2, 18)), (slice(None), [5, 5, 0]),
+                    ([1, 2], [3, 4]), (7, 3)]:
+            g = a[key]
+            assert g.dtype == dtype
+            _same(g, s[key], dtype)
+        # an index array with a stepped slice: SciPy 1.17 fails to reshape its result; NumPy's answer
+        _same(a[[4, 1, 4], 2:18:3], s.toarray()[[4, 1, 4], 2:18:3], dtype)
+
+
+def test_indexing_errors(array_device):
+    s = _rand(4, 3, 0.5, seed=1)
+    a = ns.csr_matrix(s)
+    for key in [(4, 0), (0, -4), 5, [0, 5], (slice(None), [3]), (slice(None), npgpu.asarray([0, 3]))]:
+        with pytest.raises(IndexError):
+            s[key] if not isinstance(key, tuple) or not isinstance(key[1], npgpu.Array) else s[:, [0, 3]]
+        with pytest.raises(IndexError):
+            a[key]
+    for key in [1.5, "a", (0, 0, 0), None, np.array([True, False]), ([0, 1], [0, 1, 2])]:
+        with pytest.raises(IndexError):
+            s[key]
+        with pytest.raises(IndexError):
+            a[key]
+    with pytest.raises(TypeError):
+        ns.coo_matrix(s)[0]
+    with pytest.raises(NotImplementedError, match="1-d"):
+        ns.csr_array(s)[0]
+    _same(ns.csr_array(s)[[0]], s[[0]])
+    _same(ns.csr_array(s)[[0, 2], [1, 2]], ns.csr_array(s).toarray().get()[[0, 2], [1, 2]])
+
+
+def _fmt_kind(x):
+    return x.format, ("array" if (x._is_array if ns.issparse(x) else isinstance(x, sp.sparray)) else "matrix")
+
+
+def test_stacking_matches_scipy(array_device):
+    a_s, b_s = _signed(5, 4, 0.5, seed=1), _with_dups(5, 3, 9)
+    c_s = _rand(2, 4, 0.5, dtype=np.complex128, seed=2)
+    a, b, c = ns.csr_matrix(a_s), ns.csr_matrix(b_s), ns.csr_matrix(c_s)
+    cases = [
+        (lambda m, a, b, c: m.hstack([a, b]), "csr"), (lambda m, a, b, c: m.hstack([a.tocsc(), b.tocsc()]), "csc"),
+        (lambda m, a, b, c: m.hstack([a, b.tocsc()]), "coo"), (lambda m, a, b, c: m.vstack([a, c]), "csr"),
+        (lambda m, a, b, c: m.vstack([a.tocsc(), c.tocsc()]), "csc"), (lambda m, a, b, c: m.vstack([a.tocoo(), c]), "coo"),
+        (lambda m, a, b, c: m.hstack([a, b], format="csc"), "csc"), (lambda m, a, b, c: m.vstack([a, c], dtype=np.complex64), "csr"),
+        (lambda m, a, b, c: m.bmat([[a, None], [None, c]]), "coo"), (lambda m, a, b, c: m.bmat([[a, b], [c, None]]), "coo"),
+        (lambda m, a, b, c: m.bmat([[a], [None]], format="csr"), "csr"), (lambda m, a, b, c: m.bmat([[None, None]]), "coo"),
+        (lambda m, a, b, c: m.block_diag([a, b, c]), "coo"),
+        (lambda m, a, b, c: m.block_diag([a, np.ones((1, 2))]), "coo"),
+        (lambda m, a, b, c: m.block_diag([a, c], format="csr"), "csr"),
+        (lambda m, a, b, c: m.kron(a, c), "coo"), (lambda m, a, b, c: m.kron(b, a, format="csc"), "csc"),
+        (lambda m, a, b, c: m.kron(m.csr_matrix((3, 2)), a), "coo"),
+        (lambda m, a, b, c: m.tril(a), "coo"), (lambda m, a, b, c: m.tril(b, -1, format="csr"), "csr"),
+        (lambda m, a, b, c: m.triu(a, 1), "coo"), (lambda m, a, b, c: m.triu(b.tocsc(), -2, format="csc"), "csc"),
+    ]
+    for make, fmt in cases:
+        want, got = make(sp, a_s, b_s, c_s), make(ns, a, b, c)
+        assert got.format == fmt and want.format in (fmt, "bsr")  # no BSR in npgpu.sparse: COO instead
+        assert want.dtype == got.dtype
+        _same(got, want, want.dtype)
+    # *_array inputs give *_array results, as SciPy
+    got = ns.hstack([ns.csr_array(a_s), a])
+    assert _fmt_kind(got) == _fmt_kind(sp.hstack([sp.csr_array(a_s), a_s])) == ("csr", "array")
+    assert ns.tril(ns.csr_array(a_s)).__class__ is ns.coo_array
+    assert ns.kron(ns.csr_array(a_s), a).__class__ is ns.coo_array
+    with pytest.raises(ValueError):
+        ns.hstack([a, c])
+    with pytest.raises(ValueError):
+        sp.hstack([a_s, c_s])
+    with pytest.raises(ValueError):
+        ns.vstack([a, b])
+    with pytest.raises(ValueError, match="2-D"):
+        ns.bmat([])
+    with pytest.raises(ValueError, match="incompatible"):
+        sp.bmat([[a_s, b_s.T]])
+    with pytest.raises(ValueError, match="incompatible"):
+        ns.bmat([[a, b.T]])
+    with pytest.raises(ValueError, match="incompatible"):
+        ns.bmat([[a], [b.T]])
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
+@pytest.mark.parametrize("name,make", MATS, ids=MAT_IDS)
+def test_reductions_match_scipy(array_device, name, make, dtype):
+    s0 = make()
+    if np.dtype(dtype).kind == "i":
+        s0 = s0.copy()
+        s0.data = np.round(s0.data * 3)
+    for fmt in ("csr", "csc", "coo"):
+        a, s = _pair(lambda: s0, fmt, dtype)
+        d = s.toarray()
+        # stored-entry counts first: SciPy's reductions below sum s's duplicates in place
+        assert a.getnnz() == s.getnnz()
+        for ax in (0, 1, -1):
+            _same(a.getnnz(axis=ax), s.getnnz(axis=ax))
+        got = a.sum()
+        assert isinstance(got, npgpu.Array) and got.ndim == 0
+        _same(got, s.sum(), dtype)
+        _same(a.mean(), s.mean(), dtype)
+        for ax in (0, 1, -1):
+            _same(a.sum(axis=ax), s.sum(axis=ax), dtype)
+            _same(a.mean(axis=ax), s.mean(axis=ax), dtype)
+            _same(a.count_nonzero(axis=ax), s.count_nonzero(axis=ax))
+            mx, mn = a.max(axis=ax), a.min(axis=ax)
+            assert ns.issparse(mx) and mx.format == "coo"
+            _same(mx, s.max(axis=ax), dtype)
+            _same(mn, s.min(axis=ax), dtype)
+            _same(a.max(axis=ax, explicit=True), s.max(axis=ax, explicit=True), dtype)
+            # NumPy's argmax of the dense matrix (SciPy's differs only when an explicit zero is the maximum)
+            _same(a.argmax(axis=ax), np.asarray(d.argmax(axis=ax % 2)).reshape(s.argmax(axis=ax).shape))
+            _same(a.argmin(axis=ax), np.asarray(d.argmin(axis=ax % 2)).reshape(s.argmin(axis=ax).shape))
+        assert a.count_nonzero() == s.count_nonzero()
+        _same(a.max(), s.max(), dtype)
+        _same(a.min(), s.min(), dtype)
+        assert int(a.argmax()) == int(d.argmax()) and int(a.argmin()) == int(d.argmin())
+        if s.nnz:
+            _same(a.max(explicit=True), s.max(explicit=True), dtype)
+        if name != "dups":  # no explicit zeros, where SciPy's argmax is NumPy's
+            assert int(a.argmax()) == s.argmax() and int(a.argmin()) == s.argmin()
+            _same(a.argmax(axis=0), s.argmax(axis=0))
+            _same(a.argmin(axis=1), s.argmin(axis=1))
+
+
+def test_reductions_of_arrays_and_errors(array_device):
+    s = _signed(6, 5, 0.4, seed=2)
+    a = ns.csr_array(s)
+    sa = sp.csr_array(s)
+    _same(a.max(axis=0), sa.max(axis=0).toarray())  # 1-d: dense here, a 1-d COO array in SciPy
+    _same(a.argmin(axis=1), sa.argmin(axis=1))
+    _same(a.getnnz(axis=1), sa.count_nonzero(axis=1))
+    _same(a.sum(axis=1), sa.sum(axis=1))
+    c = ns.csr_matrix(np.array([[1 + 1j, 0], [0, 2], [-1j, 0]]))
+    cs = sp.csr_matrix(c.toarray().get())
+    _same(c.max(), cs.max())
+    _same(c.min(axis=0), cs.min(axis=0))
+    assert int(c.argmax()) == cs.argmax()
+    m = ns.csr_matrix(s)
+    for bad in (2, -3, (0, 1, 2)):
+        with pytest.raises(ValueError):
+            s.max(axis=bad)
+        with pytest.raises(ValueError):
+            m.max(axis=bad)
+    with pytest.raises(ValueError):
+        m.getnnz(axis=3)
+    with pytest.raises(ValueError):
+        s.getnnz(axis=3)
+    for e, es in ((ns.csr_matrix((0, 3)), sp.csr_matrix((0, 3))),):
+        for f in ("max", "argmax"):
+            with pytest.raises(ValueError):
+                getattr(es, f)()
+            with pytest.raises(ValueError):
+                getattr(e, f)()
+            with pytest.raises(ValueError):
+                getattr(es, f)(axis=0)
+            with pytest.raises(ValueError):
+                getattr(e, f)(axis=0)
+        _same(e.max(axis=1), es.max(axis=1))
+    with pytest.raises(ValueError):
+        ns.csr_matrix((3, 3)).argmax(explicit=True)
+    with pytest.raises(ValueError, match="out"):
+        m.max(out=npgpu.zeros(1))
+
+
+FUNCS = ["arcsin", "arcsinh", "arctan", "arctanh", "ceil", "deg2rad", "expm1", "floor", "log1p", "rad2deg",
+         "rint", "sign", "sin", "sinh", "sqrt", "tan", "tanh", "trunc"]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128])
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo"])
+def test_elementwise_functions_and_power(array_device, dtype, fmt):
+    s0 = _with_dups(12, 9, 30, dtype=np.float64) * 0.3  # (0.15, 0.45), summed pairs < 1: all defined
+    if np.dtype(dtype).kind == "c":
+        s0 = s0 + 0.25j * s0
+    s0 = s0.astype(dtype).asformat(fmt)
+    for f in FUNCS:
+        if np.dtype(dtype).kind == "c" and f in ("ceil", "floor", "rint", "trunc", "deg2rad", "rad2deg"):
+            continue
+        a = {"csr": ns.csr_matrix, "csc": ns.csc_matrix, "coo": ns.coo_matrix}[fmt](s0.copy())
+        s = s0.copy()
+        got, want = getattr(a, f)(), getattr(s, f)()
+        assert got.format == want.format and got.dtype == want.dtype, f
+        _same(got, want, dtype)
+    a = ns.csr_matrix(s0.tocsr())
+    s = s0.tocsr()
+    _same(a.power(3), s.power(3), dtype)
+    _same(a.power(2, dtype=np.complex128), s.power(2, dtype=np.complex128))
+    _same(abs(-a), abs(-s), dtype)
+    _same(round(a * 10), round(s * 10), dtype)
+    with pytest.raises(NotImplementedError):
+        s.power(0)
+    with pytest.raises(NotImplementedError):
+        a.power(0)
+    sq, sqs = ns.csr_matrix(s[:9]), s[:9]
+    for k in (0, 1, 2, 5):
+        _same(sq ** k, sqs ** k, dtype)
+    for bad, exc in ((-1, ValueError), (2.5, ValueError)):
+        with pytest.raises(exc):
+            sqs ** bad
+        with pytest.raises(exc):
+            sq ** bad
+    with pytest.raises(TypeError):
+        s ** 2
+    with pytest.raises(TypeError):
+        a ** 2
+    _same(ns.csr_array(s) ** 2, sp.csr_array(s) ** 2, dtype)
+
+
+@pytest.mark.parametrize("name,make", MATS, ids=MAT_IDS)
+def test_comparisons_match_scipy(array_device, name, make):
+    import warnings
+
+    for fmt in ("csr", "csc", "coo"):
+        a, s = _pair(make, fmt)
+        other_s = (s * 2 - sp.eye(*s.shape) * 0.5).asformat(fmt)
+        other = ns.csr_matrix(other_s).asformat(fmt)
+        for op in ("__eq__", "__ne__", "__lt__", "__gt__", "__le__", "__ge__"):
+            for v in (0, 0.5, -0.5, other):
+                w = other_s if v is other else v
+                with warnings.catch_warnings(record=True) as rec_s:
+                    warnings.simplefilter("always")
+                    want = getattr(s, op)(w)
+                with warnings.catch_warnings(record=True) as rec:
+                    warnings.simplefilter("always")
+                    got = getattr(a, op)(v)
+                assert got.dtype == np.bool_ and got.format == want.format, (op, v)
+                _same(got, want)
+                assert bool(rec) == bool(rec_s), (op, v)
+                if rec:
+                    assert issubclass(rec[0].category, ns.SparseEfficiencyWarning)
+        _same(a == np.ones(s.shape), s.toarray() == 1)
+    a = ns.csr_matrix(make())
+    with pytest.raises(ValueError, match="inconsistent"):
+        a < ns.csr_matrix((a.shape[0] + 1, a.shape[1]))
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo"])
+def test_setdiag_resize_reshape(array_device, fmt):
+    for make in (lambda: _with_dups(8, 6, 20), lambda: _signed(5, 9, 0.4, seed=3), lambda: sp.csr_matrix((4, 4))):
+        s0 = make().asformat(fmt)
+        m, n = s0.shape
+        for values, k in ((7.0, 0), ([1.0, 0.0, 3.0], 1), (np.arange(20.0), -2), (npgpu.asarray([5.0, 6.0]), 2),
+                          (-1.0, n - 1), (2.0, -(m - 1))):
+            a = {"csr": ns.csr_matrix, "csc": ns.csc_matrix, "coo": ns.coo_matrix}[fmt](s0)
+            s = s0.copy()
+            a.setdiag(values, k)
+            s.setdiag(values.get() if isinstance(values, npgpu.Array) else values, k)
+            assert a.format == fmt
+            _same(a, s)
+            _same(a.diagonal(k), s.diagonal(k))
+        a = ns.csr_matrix(s0).asformat(fmt)
+        for k in (m, -n - 1, n):
+            if -m < k < n:
+                continue
+            with pytest.raises(ValueError):
+                s0.copy().setdiag(1.0, k)
+            with pytest.raises(ValueError):
+                a.setdiag(1.0, k)
+        for shape in ((m - 1, n + 2), (m + 3, 2), (0, 0)):
+            a = ns.csr_matrix(s0).asformat(fmt)
+            s = s0.copy()
+            a.resize(*shape)
+            s.resize(*shape)
+            assert a.shape == shape and a.format == fmt
+            _same(a, s)
+        a = ns.csr_matrix(s0).asformat(fmt)
+        for shape, order in (((n, m), "C"), ((1, m * n), "C"), ((-1, m), "F"), ((m * n, 1), "F")):
+            got, want = a.reshape(shape, order=order), s0.reshape(shape, order=order)
+            assert got.format == want.format == ("coo" if want.shape != (m, n) else fmt)
+            _same(got, want)
+        assert a.reshape(m, n) is a
+        with pytest.raises(ValueError):
+            s0.reshape(m * n + 1, 1)
+        with pytest.raises(ValueError):
+            a.reshape(m * n + 1, 1)
+
+
+def test_nonzero_and_index_dtypes_of_results(array_device):
+    s = _with_dups(10, 8, 25)
+    s.data[::5] = 0
+    a = ns.csr_matrix(s)
+    r, c = a.nonzero()
+    rs, cs = s.nonzero()
+    assert sorted(zip(r.get().tolist(), c.get().tolist())) == sorted(zip(rs.tolist(), cs.tolist()))
+    big = _rand(12, 9, 0.3, seed=4)
+    for idx in (np.int32, np.int64):
+        args = (big.data, big.indices.astype(idx), big.indptr.astype(idx))
+        a, ref = ns.csr_matrix(args, shape=big.shape), sp.csr_matrix(args, shape=big.shape)
+        for x, y in ((a[2:7], ref[2:7]), (a[:, [1, 3]], ref[:, [1, 3]]), (ns.hstack([a, a]), sp.hstack([ref, ref])),
+                     (ns.kron(a, a).tocsr(), sp.kron(ref, ref).tocsr()), (a > 0.5, ref > 0.5)):
+            assert x.indices.dtype == y.indices.dtype == np.int32
+            assert x.indptr.dtype == y.indptr.dtype
