@@ -211,9 +211,9 @@ double squared_deviations(const T* p, std::int64_t n, double mean) {
   return squared_deviations(p, mid, mean) + squared_deviations(p + mid, n - mid, mean);
 }
 
-// Welford's (count, mean, M2) of n contiguous float32 / float64 elements by two vectorised passes (the
-// mean, then the squared deviations from it: NumPy's method, as accurate as the one-pass update);
-// false for other dtypes.
+// Welford's (count, mean, M2) of n contiguous real elements (integers read as float64) by two vectorised
+// passes (the mean, then the squared deviations from it: NumPy's method, as accurate as the one-pass
+// update); false for other dtypes.
 bool moments_contiguous(const char* p, DType d, std::int64_t n, detail::WelfordAcc* out) {
   auto run = [&](auto tag) {
     using T = decltype(tag);
@@ -222,9 +222,19 @@ bool moments_contiguous(const char* p, DType d, std::int64_t n, detail::WelfordA
     *out = detail::WelfordAcc{static_cast<double>(n), mean, squared_deviations(x, n, mean)};
     return true;
   };
-  if (d == DType::Float64) return run(double{});
-  if (d == DType::Float32) return run(float{});
-  return false;
+  switch (d) {
+    case DType::Float64: return run(double{});
+    case DType::Float32: return run(float{});
+    case DType::Int64: return run(std::int64_t{});
+    case DType::Int32: return run(std::int32_t{});
+    case DType::Int16: return run(std::int16_t{});
+    case DType::Int8: return run(std::int8_t{});
+    case DType::UInt64: return run(std::uint64_t{});
+    case DType::UInt32: return run(std::uint32_t{});
+    case DType::UInt16: return run(std::uint16_t{});
+    case DType::UInt8: return run(std::uint8_t{});
+    default: return false;
+  }
 }
 
 // AddR's result over n contiguous elements of dtype d at p; false for dtypes it does not handle.
