@@ -422,6 +422,56 @@ void reduce_impl(const detail::ReduceArgs& a) {
   }
 }
 
+// One contiguous row of a scan with its input and output types known at compile time (the generic loop
+// converts every load and store through a run-time dtype switch, several times slower than NumPy).
+template <class I, class O, class T, class Op>
+void scan_row(const I* in, O* out, std::int64_t n, bool exclusive, Op op, T acc) {
+  if (exclusive) {
+    for (std::int64_t j = 0; j < n; ++j) {
+      out[j] = static_cast<O>(acc);
+      acc = op(acc, static_cast<T>(in[j]));
+    }
+  } else {
+    for (std::int64_t j = 0; j < n; ++j) {
+      acc = op(acc, static_cast<T>(in[j]));
+      out[j] = static_cast<O>(acc);
+    }
+  }
+}
+
+// scan_row for the real input dtypes and the output dtypes a real scan produces; false for others.
+template <class T, class Op>
+bool scan_row_typed(const char* in, DType id, char* out, DType od, std::int64_t n, bool exclusive, Op op, T acc) {
+  if constexpr (detail::is_complex<T>::value) {
+    return false;
+  } else {
+    auto with_out = [&](auto in_tag) {
+      using I = decltype(in_tag);
+      const I* src = reinterpret_cast<const I*>(in);
+      switch (od) {
+        case DType::Float64: scan_row(src, reinterpret_cast<double*>(out), n, exclusive, op, acc); return true;
+        case DType::Float32: scan_row(src, reinterpret_cast<float*>(out), n, exclusive, op, acc); return true;
+        case DType::Int64: scan_row(src, reinterpret_cast<std::int64_t*>(out), n, exclusive, op, acc); return true;
+        case DType::UInt64: scan_row(src, reinterpret_cast<std::uint64_t*>(out), n, exclusive, op, acc); return true;
+        default: return false;
+      }
+    };
+    switch (id) {
+      case DType::Float64: return with_out(double{});
+      case DType::Float32: return with_out(float{});
+      case DType::Int64: return with_out(std::int64_t{});
+      case DType::Int32: return with_out(std::int32_t{});
+      case DType::Int16: return with_out(std::int16_t{});
+      case DType::Int8: return with_out(std::int8_t{});
+      case DType::UInt64: return with_out(std::uint64_t{});
+      case DType::UInt32: return with_out(std::uint32_t{});
+      case DType::UInt16: return with_out(std::uint16_t{});
+      case DType::UInt8: return with_out(std::uint8_t{});
+      default: return false;
+    }
+  }
+}
+
 template <class T, class Op>
 void scan_impl(const detail::ScanArgs& a, Op op, T identity) {
   const int nd = a.in_p.ndim - 1;
@@ -441,6 +491,9 @@ void scan_impl(const detail::ScanArgs& a, Op op, T identity) {
   for (std::int64_t r = 0; r < rows; ++r) {
     std::int64_t off[2];
     plan.offsets(r, off);
+    if (si == itemsize(id) && so == itemsize(od) &&
+        scan_row_typed<T>(in + off[1], id, out + off[0], od, K, excl, op, identity))
+      continue;
     T acc = identity;
     for (std::int64_t j = 0; j < K; ++j) {
       const T x = detail::load_conv<T>(in + off[1] + j * si, id);
