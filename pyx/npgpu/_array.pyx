@@ -36,6 +36,22 @@ cdef extern from "npgpu/view.hpp" namespace "npgpu" nogil:
 cdef extern from "stdlib.h" nogil:
     int posix_memalign(void** memptr, size_t alignment, size_t size)
 
+# Large host buffers ask for transparent huge pages, as NumPy's allocator does: a fresh 128 MB buffer then
+# takes 64 page faults instead of 32768 (the faults, not the work, dominated a host cumsum or copy).
+cdef extern from *:
+    """
+    #include <sys/mman.h>
+    static inline void npgpu_advise_huge_pages(void* p, size_t n) {
+    #ifdef MADV_HUGEPAGE
+      madvise(p, n, MADV_HUGEPAGE);
+    #endif
+    }
+    """
+    void npgpu_advise_huge_pages(void* p, size_t n) nogil
+
+cdef size_t _HUGE_PAGE = 2 << 20
+cdef int64_t _HUGE_PAGE_MIN = 4 << 20
+
 cdef extern from "dlpack.h" nogil:
     ctypedef struct DLPackVersion:
         unsigned int major
@@ -136,8 +152,11 @@ cdef class _HostMemory:
 cdef void* _host_alloc(Array a, int64_t nbytes) except NULL:
     cdef _HostMemory m = _HostMemory.__new__(_HostMemory)
     cdef void* p = NULL
-    if posix_memalign(&p, 64, <size_t>(nbytes if nbytes > 0 else 1)) != 0:
+    cdef bint huge = nbytes >= _HUGE_PAGE_MIN
+    if posix_memalign(&p, _HUGE_PAGE if huge else 64, <size_t>(nbytes if nbytes > 0 else 1)) != 0:
         raise MemoryError(f"out of host memory allocating {nbytes} bytes")
+    if huge:
+        npgpu_advise_huge_pages(p, <size_t>nbytes)
     m.data = p
     m.nbytes = nbytes
     a.base = m
