@@ -280,8 +280,8 @@ def test_out_not_an_array_raises_type_error(backend, bad):
 
 
 def test_unsupported_dtypes_raise_type_error(backend):
-    for bad in (np.array(["a", "b", "c"]), np.array([1, 2, 3], dtype=object),
-                np.ones(3, dtype=">f8" if np.little_endian else "<f8")):
+    # (non-native byte order is converted, as NumPy does: tests/test_dtypes.py)
+    for bad in (np.array(["a", "b", "c"]), np.array([1, 2, 3], dtype=object)):
         with pytest.raises(TypeError, match="dtype"):
             npgpu.add(bad, np.ones(3, np.float32))
     with pytest.raises(TypeError, match="dtype"):

@@ -261,3 +261,25 @@ def test_namespace_info_from_array_namespace(array_device):
     x = npgpu.asarray([1.0])
     xp = x.__array_namespace__()
     assert xp is npgpu and xp.__array_namespace_info__().default_device() == x.device
+
+
+@pytest.mark.parametrize("dt", [">i4", ">f8", "<i2" if not np.little_endian else ">u2", ">c16"])
+def test_non_native_byte_order_is_converted_as_numpy_does(backend, dt):
+    x = (np.arange(12) % 5 + 1).astype(dt)
+    native = x.astype(x.dtype.newbyteorder("="))
+    np.testing.assert_array_equal(npgpu.add(x, 1), np.add(native, 1))
+    np.testing.assert_array_equal(npgpu.multiply(x, x), np.multiply(native, native))
+    assert npgpu.sum(x) == native.sum()
+    np.testing.assert_array_equal(npgpu.cumsum(x), np.cumsum(native))
+    if x.dtype.kind != "c":
+        np.testing.assert_array_equal(npgpu.sort(x), np.sort(native))
+    np.testing.assert_array_equal(npgpu.asarray(x).get(), native)
+
+
+def test_python_ints_too_large_for_a_count_name_the_argument():
+    with pytest.raises(ValueError, match="monte_carlo_pi: n must be between 1 and 2\\*\\*62"):
+        npgpu.monte_carlo_pi(2 ** 63)
+    with pytest.raises(ValueError, match="diffusion: steps must be between 0 and 2\\*\\*63 - 1"):
+        npgpu.diffusion(np.ones((4, 4)), 2 ** 64)
+    with pytest.raises(ValueError, match="callback_every must be between 1 and 2\\*\\*63 - 1"):
+        npgpu.diffusion(np.ones((4, 4)), 3, callback=lambda k, f: True, callback_every=2 ** 70)

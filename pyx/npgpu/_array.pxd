@@ -31,3 +31,4 @@ cdef struct Extent:
 cdef Extent _extent(const ArrayView& v) noexcept nogil
 cdef bint _views_overlap(const ArrayView& a, const ArrayView& b) noexcept nogil
 cpdef refuse_subclass(obj, str name)
+cpdef object native_order(object arr)

@@ -1516,8 +1516,20 @@ cdef Array _move(Array a, int device, StreamHandle s):
     return out
 
 
+cdef str _NON_NATIVE = ">" if np.little_endian else "<"
+
+
+cpdef object native_order(object arr):
+    """arr itself, or a copy in native byte order when arr is a NumPy array of the other one (">i4" on a
+    little-endian machine): NumPy converts such data in its ufuncs, and so does npgpu."""
+    if isinstance(arr, np.ndarray) and arr.dtype.byteorder == _NON_NATIVE:
+        return arr.astype(arr.dtype.newbyteorder("="))
+    return arr
+
+
 cdef Array upload(object host, int device, StreamHandle s):
     """A new device array holding a copy of the C-contiguous NumPy array `host` (queued on s)."""
+    host = native_order(host)
     cdef Array a = new_array(tuple(host.shape), host.dtype, device, s)
     cdef int64_t nbytes = a.view.size() * itemsize(a.view.dtype)
     cdef void* src = <void*><uintptr_t>host.__array_interface__["data"][0] if nbytes else NULL

@@ -9,8 +9,8 @@ libnpgpu (CUDA kernels, or host loops sharing the same per-element code).
 import numpy as np
 
 from libc.stdint cimport int64_t, uintptr_t
-from npgpu._array cimport (Array, new_array, new_array_like_view, dtype_code, numpy_dtype, host_view,
-                           _broadcast_to, _views_overlap, refuse_subclass)
+from npgpu._array cimport (Array, native_order, new_array, new_array_like_view, dtype_code, numpy_dtype,
+                           host_view, _broadcast_to, _views_overlap, refuse_subclass)
 from npgpu._runtime cimport resolve_stream, use_cuda_for_host_data
 from npgpu.lib cimport runtime as rt
 from npgpu.lib.elementwise cimport (ElementwiseOp, Operand, elementwise, elementwise_staged,
@@ -255,7 +255,7 @@ cdef object run_host(ElementwiseOp op, str name, object ufunc, tuple operands, o
     """No device arrays: NumPy in, NumPy out, on the GPU through the staging ring or on the host backend."""
     for x in operands:
         refuse_subclass(x, name)
-    ops = tuple([x if type(x) in _PY_SCALARS else np.asarray(x) for x in operands])
+    ops = tuple([x if type(x) in _PY_SCALARS else native_order(np.asarray(x)) for x in operands])
     arrays = [x for x in ops if isinstance(x, np.ndarray)]
     if not arrays:  # only Python scalars: nothing to offload
         return ufunc(*operands) if out is None else ufunc(*operands, out=out)

@@ -121,8 +121,8 @@ def monte_carlo_pi(n, seed=None, stream=None):
     Philox call. The grid's bias (below 1e-11) is far below the sampling error (~1.6 / sqrt(n)).
     """
     nn = operator.index(n)
-    if nn < 1:
-        raise ValueError(f"monte_carlo_pi: n must be at least 1, got {nn}")
+    if nn < 1 or nn > 2 ** 62:
+        raise ValueError(f"monte_carlo_pi: n must be between 1 and 2**62, got {nn}")
     return 4.0 * _pi_hits(nn, seed, None, stream) / nn
 
 

@@ -16,7 +16,7 @@ import numpy as np
 from numpy.exceptions import AxisError
 
 from libc.stdint cimport int64_t, uint64_t
-from npgpu._array cimport (Array, new_array, dtype_code, numpy_dtype, host_view, refuse_subclass, upload,
+from npgpu._array cimport (Array, native_order, new_array, dtype_code, numpy_dtype, host_view, refuse_subclass, upload,
                            wrap_view)
 from npgpu._runtime cimport resolve_stream, use_cuda_for_host_data
 from npgpu.lib cimport runtime as rt
@@ -110,7 +110,7 @@ cdef object _reduce(ReduceOp op, object a, object axis, object res_dt, object ac
     if isinstance(out, Array):
         raise TypeError("out must be a numpy.ndarray for a NumPy input")
     refuse_subclass(a, "reduction")
-    x = np.asarray(a)
+    x = native_order(np.asarray(a))
     shape = x.shape
     axes = _axes(axis, x.ndim, allow_tuple)
     for ax in axes:
@@ -152,13 +152,15 @@ cdef object _reduce(ReduceOp op, object a, object axis, object res_dt, object ac
 
 
 cdef object _reduce_sum_like(ReduceOp op, a, axis, dtype, out, keepdims, stream):
-    in_dt = np.dtype(a.dtype) if hasattr(a, "dtype") else np.asarray(a).dtype
+    in_dt = _dtype_of(a)
     res = np.dtype(dtype) if dtype is not None else _sum_dtype(in_dt)
     return _reduce(op, a, axis, res, res, out, keepdims, 0.0, stream)
 
 
 def _dtype_of(a):
-    return np.dtype(a.dtype) if isinstance(a, (Array, np.ndarray)) else np.asarray(a).dtype
+    """a's dtype in native byte order (results of non-native inputs are native, as NumPy's are)."""
+    d = np.dtype(a.dtype) if hasattr(a, "dtype") else np.asarray(a).dtype
+    return d.newbyteorder("=") if d.byteorder not in "=|" else d
 
 
 # ------------------------------------------------------------------------------------------------ API
@@ -242,7 +244,7 @@ cdef object _nanarg(ReduceOp op, double fill, a, axis, out, keepdims, stream):
     if _dtype_of(a).kind not in "fc":  # no NaNs to skip
         return _arg(op, a, axis, out, keepdims, stream)
     from npgpu import _elementwise
-    x = a if isinstance(a, Array) else np.asarray(a)
+    x = a if isinstance(a, Array) else native_order(np.asarray(a))
     nan = _elementwise.isnan(x, stream=stream)
     if bool(any(all(nan, axis=axis, stream=stream), stream=stream)):
         raise ValueError("All-NaN slice encountered")
@@ -318,7 +320,7 @@ cdef object _complex_moment(ReduceOp op, a, axis, res, out, ddof, keepdims, stre
         raise TypeError(f"var/std of complex data: dtype {res} is not a floating or complex type")
     real_res = np.dtype(res.char.lower()) if res.kind == "c" else res
     from npgpu import _elementwise
-    x = a if isinstance(a, Array) else np.asarray(a)
+    x = a if isinstance(a, Array) else native_order(np.asarray(a))
     var_re, var_im = (_reduce(ReduceOp.Var, part, axis, real_res, _FLOAT64, None, keepdims, float(ddof), stream)
                       for part in (x.real, x.imag))
     if isinstance(x, Array):
@@ -462,7 +464,7 @@ cdef object _scan(ScanOp op, a, axis, dtype, out, bint exclusive, stream):
     if isinstance(out, Array):
         raise TypeError("out must be a numpy.ndarray for a NumPy input")
     refuse_subclass(a, "reduction")
-    x = np.asarray(a)
+    x = native_order(np.asarray(a))
     res = np.dtype(dtype) if dtype is not None else _sum_dtype(x.dtype)
     if axis is None:
         x = x.reshape(-1)

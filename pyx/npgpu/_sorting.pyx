@@ -13,7 +13,7 @@ import operator
 import numpy as np
 from numpy.exceptions import AxisError
 
-from npgpu._array cimport Array, new_array
+from npgpu._array cimport Array, native_order, new_array
 from npgpu._runtime cimport use_cuda_for_host_data
 from npgpu.lib.sorting cimport sort_rows as c_sort_rows
 from npgpu.lib.view cimport ArrayView, kHostDevice
@@ -81,7 +81,7 @@ cdef object _descending_key(a):
 
 cdef object _numpy_sort(x, axis, bint descending, bint arg):
     """NumPy's stable sort or argsort; descending through the order-reversing key."""
-    a = np.asarray(x)
+    a = native_order(np.asarray(x))
     if not descending:
         return np.argsort(a, axis=axis, kind="stable") if arg else np.sort(a, axis=axis, kind="stable")
     if axis is None:

@@ -120,8 +120,8 @@ def diffusion(field, steps, coeff=0.25, boundary="zero", return_laplacian=False,
         steps = operator.index(steps)
     except TypeError:
         raise TypeError(f"{name}: steps must be an integer, not {type(steps).__name__}") from None
-    if steps < 0:
-        raise ValueError(f"{name}: steps must be >= 0, got {steps}")
+    if steps < 0 or steps >= 2 ** 63:
+        raise ValueError(f"{name}: steps must be between 0 and 2**63 - 1, got {steps}")
     coeff = float(coeff)
     if not math.isfinite(coeff):
         raise ValueError(f"{name}: coeff must be finite, got {coeff}")
@@ -135,9 +135,10 @@ def diffusion(field, steps, coeff=0.25, boundary="zero", return_laplacian=False,
         if callback_every is None:
             every = max(1, steps // 100)
         else:
-            every = operator.index(callback_every)
-            if every < 1:
-                raise ValueError(f"{name}: callback_every must be >= 1, got {every}")
+            every_arg = operator.index(callback_every)
+            if every_arg < 1 or every_arg >= 2 ** 63:
+                raise ValueError(f"{name}: callback_every must be between 1 and 2**63 - 1, got {every_arg}")
+            every = every_arg
     cdef StreamHandle s = resolve_stream(stream)
     if _is_device(field):
         return _diffusion_device(_array.asarray(field), steps, coeff, b, return_laplacian, out, callback,
