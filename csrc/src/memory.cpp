@@ -80,8 +80,8 @@ std::int64_t pinned_class(std::int64_t nbytes) { return (nbytes + 65535) / 65536
 DeviceBuffer::DeviceBuffer(std::int64_t nbytes, int device, StreamHandle stream)
     : nbytes_(nbytes), device_(device), stream_(stream) {
   if (nbytes < 0) throw InvalidArgument("negative allocation size " + std::to_string(nbytes));
+  if (nbytes == 0) return;  // before touching the device: a zero-size array (a dask meta) creates no context
   set_current_device(device);
-  if (nbytes == 0) return;
   detail::stream_retain(stream);  // released in the destructor
   // whole words: sub-word atomics (scatter_add) touch the 32-bit word that holds the last byte
   std::int64_t request = (nbytes + 15) / 16 * 16;
