@@ -168,3 +168,33 @@ def test_array_outliving_its_stream_is_freed():
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stdout + p.stderr
     assert "LEAKED 0" in p.stdout, p.stdout + p.stderr
+
+
+_PRIMARY_CONTEXT_PROBE = r"""
+import ctypes, sys
+import numpy as np
+import npgpu
+cuda = ctypes.CDLL("libcuda.so.1")
+assert cuda.cuInit(0) == 0
+dev = ctypes.c_int()
+assert cuda.cuDeviceGet(ctypes.byref(dev), 0) == 0
+def active():
+    flags, on = ctypes.c_uint(), ctypes.c_int()
+    assert cuda.cuDevicePrimaryCtxGetState(dev, ctypes.byref(flags), ctypes.byref(on)) == 0
+    return on.value
+metas = [npgpu.empty((0, 3), dtype=np.float32, device="cuda:0"), npgpu.zeros((0,), device="cuda:0")]
+before = active()
+npgpu.ones(4, device="cuda:0").get()
+print(before, active())
+"""
+
+
+@pytest.mark.gpu
+def test_zero_size_device_arrays_create_no_context():
+    # dask builds zero-size "meta" arrays on the client: they must not start a CUDA context there.
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-c", _PRIMARY_CONTEXT_PROBE], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.split() == ["0", "1"], r.stdout
