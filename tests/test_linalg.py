@@ -784,3 +784,27 @@ def test_missing_gpu_primitive_says_so(monkeypatch):
     fake_gpu_array = types.SimpleNamespace(device="cuda:0", to_device=lambda d: npgpu.asarray(a, device=d))
     f, tau = la._primitive(fake_gpu_array, "geqrf", True)(fake_gpu_array)
     assert str(f.device) == str(npgpu.cpu) and np.array_equal(f.get(), _mT(np.linalg.qr(a, "raw")[0]))
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("n,k", [(1, 1), (3, 2), (8, 1), (16, 5)])
+def test_batched_elimination_solve(array_device, rng, dtype, n, k):
+    # The path stacks of small systems take on a GPU (one array operation per elimination step).
+    a = matrix(rng, (40, n, n), dtype)
+    b = matrix(rng, (40, n, k), dtype)
+    x = la._batched_elimination_solve(on(array_device, a), on(array_device, b))
+    x = check_array(x, array_device, dtype, (40, n, k))
+    assert _rnorm(a @ x - b) <= _tol(dtype, n) * 100 * _rnorm(a) * _rnorm(x)
+    stack = np.stack([matrix(rng, (3, 3), dtype), SINGULAR.astype(dtype)])
+    with pytest.raises(LinAlgError, match="Singular matrix"):
+        la._batched_elimination_solve(on(array_device, stack), on(array_device, np.ones((2, 3, 1), dtype)))
+
+
+@pytest.mark.gpu
+def test_stacked_small_solve_on_gpu_matches_numpy(rng):
+    a = matrix(rng, (300, 8, 8), np.float64)
+    b = matrix(rng, (300, 8), np.float64)
+    x = la.solve(npgpu.asarray(a), npgpu.asarray(b)[..., None])[..., 0]
+    close(x, np.linalg.solve(a, b[..., None])[..., 0], 1e-10)
+    with pytest.raises(LinAlgError, match="Singular matrix"):
+        la.solve(npgpu.asarray(np.stack([a[0]] * 20 + [np.zeros((8, 8))])), npgpu.asarray(np.ones((21, 8, 1))))
