@@ -808,3 +808,9 @@ def test_stacked_small_solve_on_gpu_matches_numpy(rng):
     close(x, np.linalg.solve(a, b[..., None])[..., 0], 1e-10)
     with pytest.raises(LinAlgError, match="Singular matrix"):
         la.solve(npgpu.asarray(np.stack([a[0]] * 20 + [np.zeros((8, 8))])), npgpu.asarray(np.ones((21, 8, 1))))
+
+
+@pytest.mark.gpu
+def test_stacked_small_inv_on_gpu_matches_numpy(rng):
+    a = matrix(rng, (64, 5, 5), np.complex128)
+    close(la.inv(npgpu.asarray(a)), np.linalg.inv(a), 1e-10)

@@ -557,16 +557,23 @@ def solve(a, b, *, check=True):
 
 
 def inv(a, *, check=True):
-    """The inverse of each matrix of a (..., M, M), as numpy.linalg.inv: getrf, then getrs with the identity.
-    LinAlgError for a singular matrix (check=False skips the check, as solve)."""
+    """The inverse of each matrix of a (..., M, M), as numpy.linalg.inv: getrf, then getrs with the identity
+    (stacks of small matrices on a GPU: batched elimination, as solve). LinAlgError for a singular matrix
+    (check=False skips the check, as solve)."""
     a, numpy_out = _input(a)
     _assert_stacked_square(a)
     dt = _compute_dtype(a.dtype)
     if a.size == 0:
         return _out(_on_zeros(np.linalg.inv, [a], a.device), numpy_out)
+    n = a.shape[-1]
+    batch = tuple(a.shape[:-2])
+    if _use_batched_elimination(a, n, batch):
+        flat = _manipulation.reshape(_cast(a, dt), (-1, n, n))
+        eye = _manipulation.broadcast_to(_creation.eye(n, dtype=dt, device=a.device), flat.shape)
+        x = _batched_elimination_solve(flat, eye, check)
+        return _out(_manipulation.reshape(x, tuple(a.shape)), numpy_out)
     lu, piv, info = _lu(a, dt)
     _check_info(info, "Singular matrix", check)
-    n = a.shape[-1]
     x = _primitive(lu, "getrs")(lu, piv, _eye_like(n, dt, tuple(a.shape), a.device))
     return _out(x, numpy_out)
 
