@@ -779,3 +779,19 @@ def test_argmax_signed_zero_and_first_position(array_device):
         a = npgpu.asarray(v, device=array_device)
         assert int(npgpu.argmax(a).get()) == np.argmax(v)
         assert int(npgpu.argmin(a).get()) == np.argmin(v)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int8, np.int64, np.uint32])
+def test_extrema_over_a_strided_axis_match_numpy(array_device, rng, dtype):
+    # max/min along axis 0 fold rows into per-column running extrema (NaN flagged per column).
+    x = (rng.integers(-50, 50, (37, 3, 41)) if np.dtype(dtype).kind != "u" else rng.integers(0, 99, (37, 3, 41)))
+    x = x.astype(dtype)
+    if np.dtype(dtype).kind == "f":
+        x[0, 1, 2] = np.nan
+        x[36, 2, 40] = np.nan
+    a = npgpu.asarray(x, device=array_device)
+    for axis in (0, (0, 1), 1):
+        for name in ("max", "min"):
+            np.testing.assert_array_equal(getattr(npgpu, name)(a, axis=axis).get(), getattr(np, name)(x, axis=axis),
+                                          err_msg=f"{name} axis={axis}")
+    np.testing.assert_array_equal(npgpu.max(a[:1], axis=0).get(), x[:1].max(axis=0))

@@ -381,6 +381,78 @@ bool column_sums(const detail::ReduceArgs& a, const StridedPlan<2>& kplan, const
   return true;
 }
 
+// max / min over a strided axis into adjacent outputs (x.max(axis=0) of a C-ordered matrix): running
+// extrema per output in the input's type, rows folded in by a vectorised loop, each thread a range of
+// columns; NaNs flagged per column. False where the layout or dtype does not fit.
+template <class R>
+bool column_extrema(const detail::ReduceArgs& a, const StridedPlan<2>& kplan, const RangeReducer<R>& rr) {
+  using A = typename R::Acc;
+  constexpr bool is_max = std::is_same_v<R, detail::MaxR<A>>;
+  if (!is_plain_minmax<R> || rr.skip_nan || a.pre != detail::Pre::None || kplan.ndim != 1 || rr.plan.ndim != 1)
+    return false;
+  const DType d = a.in_r.dtype;
+  const std::int64_t M = a.outputs, K = a.count, row = rr.stride0;
+  if (kplan.strides[1][0] != itemsize(d) || K < 1) return false;
+  std::vector<A> result(static_cast<std::size_t>(M));
+  auto run = [&](auto tag) {
+    using T = decltype(tag);
+    const char* base = static_cast<const char*>(a.in_r.data);
+    std::vector<T> acc(static_cast<std::size_t>(M));
+    std::vector<unsigned char> bad(static_cast<std::size_t>(M));
+    std::memcpy(acc.data(), base, static_cast<std::size_t>(M) * sizeof(T));
+    for (std::int64_t c = 0; c < M; ++c) bad[c] = acc[c] != acc[c];
+#pragma omp parallel if (M * K > (1 << 16))
+    {
+#ifdef _OPENMP
+      const std::int64_t nt = omp_get_num_threads(), t = omp_get_thread_num();
+#else
+      const std::int64_t nt = 1, t = 0;
+#endif
+      const std::int64_t per = (M + nt - 1) / nt, c0 = std::min(M, t * per), c1 = std::min(M, c0 + per);
+      T* m = acc.data();
+      unsigned char* nan = bad.data();
+      for (std::int64_t r = 1; r < K; ++r) {
+        const T* p = reinterpret_cast<const T*>(base + r * row);
+#pragma omp simd
+        for (std::int64_t c = c0; c < c1; ++c) {
+          const T v = p[c];
+          nan[c] |= v != v;
+          m[c] = is_max ? (v > m[c] ? v : m[c]) : (v < m[c] ? v : m[c]);
+        }
+      }
+    }
+    for (std::int64_t c = 0; c < M; ++c)
+      result[c] = bad[c] ? static_cast<A>(std::numeric_limits<double>::quiet_NaN()) : static_cast<A>(acc[c]);
+    return true;
+  };
+  bool done = false;
+  if constexpr (std::is_same_v<A, double>) {
+    if (d == DType::Float64) done = run(double{});
+    else if (d == DType::Float32) done = run(float{});
+  } else if constexpr (std::is_same_v<A, std::int64_t>) {
+    switch (d) {
+      case DType::Int64: done = run(std::int64_t{}); break;
+      case DType::Int32: done = run(std::int32_t{}); break;
+      case DType::Int16: done = run(std::int16_t{}); break;
+      case DType::Int8: done = run(std::int8_t{}); break;
+      default: break;
+    }
+  } else {
+    switch (d) {
+      case DType::UInt64: done = run(std::uint64_t{}); break;
+      case DType::UInt32: done = run(std::uint32_t{}); break;
+      case DType::UInt16: done = run(std::uint16_t{}); break;
+      case DType::UInt8: done = run(std::uint8_t{}); break;
+      default: break;
+    }
+  }
+  if (!done) return false;
+  char* out = static_cast<char*>(a.out_k.data);
+  for (std::int64_t m = 0; m < M; ++m)
+    detail::finish_store(out + m * kplan.strides[0][0], a.out_k.dtype, result[m], a.fin, 0);
+  return true;
+}
+
 template <class R>
 void reduce_impl(const detail::ReduceArgs& a) {
   const ArrayView* kv[2] = {&a.out_k, &a.in_k};
@@ -396,6 +468,9 @@ void reduce_impl(const detail::ReduceArgs& a) {
   const R op{};
   if constexpr (is_plain_sum<R>) {
     if (rr.stride0 != itemsize(a.in_r.dtype) && M > 1 && column_sums<R>(a, kplan, rr)) return;
+  }
+  if constexpr (is_plain_minmax<R>) {
+    if (rr.stride0 != itemsize(a.in_r.dtype) && M > 1 && column_extrema<R>(a, kplan, rr)) return;
   }
   if (M >= 2 * T || K < (1 << 14)) {
 #pragma omp parallel for schedule(static) if (M > 1 && M * K > (1 << 15))
