@@ -504,12 +504,6 @@ def test_reductions(array_device, data):
         return
     ref = {"min": np.min, "max": np.max, "any": np.any, "all": np.all}.get(name, getattr(np, name, None))
     want, err = numpy_or_error(ref, x, **kwargs)
-    if name in ("min", "max", "argmin", "argmax") and dtype.kind == "c":
-        # EXCLUDED (npgpu limitation, reported under issue 22): min, max, argmin and argmax of complex input
-        # (NumPy orders complex numbers lexicographically) raise TypeError "complex inputs are not supported".
-        with pytest.raises(TypeError if err is None else (TypeError, err)):
-            getattr(npgpu, name)(op.make(kind), **kwargs)
-        return
     got = npgpu_call(err, getattr(npgpu, name), op.make(kind), **kwargs)
     if err is not None:
         return

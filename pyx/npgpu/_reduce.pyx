@@ -189,7 +189,74 @@ def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, stream=None):
 
 cdef object _extremum(ReduceOp op, a, axis, out, keepdims, stream):
     dt = _dtype_of(a)
+    if dt.kind == "c":
+        return _complex_extremum(op == ReduceOp.Max or op == ReduceOp.NanMax,
+                                 op == ReduceOp.NanMax or op == ReduceOp.NanMin, a, axis, out, keepdims, stream)
     return _reduce(op, a, axis, dt, dt, out, keepdims, 0.0, stream)
+
+
+cdef object _axes_last(object x, object axis):
+    """(x with the reduced axes moved last and merged into one, the kept shape): complex extrema reduce
+    over that one axis."""
+    nd = x.ndim
+    if axis is None:
+        axes = tuple(range(nd))
+    else:
+        axes = tuple(operator.index(ax) for ax in (axis if isinstance(axis, tuple) else (axis,)))
+        for ax in axes:
+            if not -nd <= ax < nd:
+                raise AxisError(ax, nd)
+        axes = tuple(ax % nd for ax in axes)
+        if len(set(axes)) != len(axes):
+            raise ValueError("duplicate value in 'axis'")
+    rest = tuple(d for d in range(nd) if d not in axes)
+    kept = tuple(x.shape[d] for d in rest)
+    n = 1
+    for d in axes:
+        n *= x.shape[d]
+    if n == 0:
+        raise ValueError("zero-size array to reduction operation which has no identity")
+    moved = x.transpose(rest + axes)
+    if isinstance(moved, Array):
+        moved = moved.copy()
+    return moved.reshape(kept + (n,)), kept, axes
+
+
+cdef object _complex_arg_last(bint is_max, bint skip_nan, object x, object stream):
+    """Index along the last axis of x (complex) of its first extremum in NumPy's lexicographic order (real
+    part first, then imaginary), or of its first NaN (in either part) where there is one and NaNs are not
+    skipped (an all-NaN row gives index 0 either way)."""
+    from npgpu import _elementwise as ew
+    re, im = ew.real(x), ew.imag(x)
+    nan = ew.logical_or(ew.isnan(re), ew.isnan(im))
+    fill = -np.inf if is_max else np.inf
+    cdef ReduceOp op = ReduceOp.Max if is_max else ReduceOp.Min
+    re_f = ew.where(nan, fill, re)
+    best_re = _reduce(op, re_f, -1, re_f.dtype, re_f.dtype, None, True, 0.0, stream)
+    cand = ew.logical_and(ew.equal(re_f, best_re), ew.logical_not(nan))
+    im_f = ew.where(cand, im, fill)
+    best_im = _reduce(op, im_f, -1, im_f.dtype, im_f.dtype, None, True, 0.0, stream)
+    best = ew.logical_and(cand, ew.equal(im_f, best_im))
+    if not skip_nan:
+        any_nan = _reduce(ReduceOp.Any, nan, -1, _BOOL, _BOOL, None, True, 0.0, stream)
+        best = ew.where(any_nan, nan, best)
+    return _reduce(ReduceOp.ArgMax, best, -1, _INT64, _INT64, None, False, 0.0, stream, False)
+
+
+cdef object _complex_extremum(bint is_max, bint skip_nan, a, axis, out, keepdims, stream):
+    """max / min of complex values in NumPy's lexicographic order, NaN-propagating as NumPy's (nanmax /
+    nanmin with skip_nan: NaNs ignored, NaN for an all-NaN slice)."""
+    from npgpu import _indexing
+    x = a if isinstance(a, Array) else native_order(np.asarray(a))
+    flat, kept, axes = _axes_last(x, axis)
+    idx = _complex_arg_last(is_max, skip_nan, flat, stream)
+    r = _indexing.take_along_axis(flat, idx.reshape(kept + (1,)), axis=-1).reshape(kept)
+    if keepdims:
+        r = r.reshape(tuple(1 if d in axes else x.shape[d] for d in range(x.ndim)))
+    if out is not None:
+        out[...] = r
+        return out
+    return r[()] if isinstance(r, np.ndarray) and r.ndim == 0 else r  # a NumPy scalar, as NumPy's
 
 
 def min(a, axis=None, out=None, keepdims=False, stream=None):
@@ -225,6 +292,18 @@ def nanmax(a, axis=None, out=None, keepdims=False, stream=None):
 
 
 cdef object _arg(ReduceOp op, a, axis, out, keepdims, stream):
+    if _dtype_of(a).kind == "c" and (op == ReduceOp.ArgMax or op == ReduceOp.ArgMin):
+        x = a if isinstance(a, Array) else native_order(np.asarray(a))
+        if axis is not None and isinstance(axis, tuple):
+            raise TypeError("'tuple' object cannot be interpreted as an integer")
+        flat, kept, axes = _axes_last(x, axis)
+        r = _complex_arg_last(op == ReduceOp.ArgMax, False, flat, stream)
+        if keepdims:
+            r = r.reshape(tuple(1 if d in axes else x.shape[d] for d in range(x.ndim)))
+        if out is not None:
+            out[...] = r
+            return out
+        return r
     return _reduce(op, a, axis, _INT64, _INT64, out, keepdims, 0.0, stream, False)
 
 
