@@ -113,6 +113,12 @@ __all__ += (_dtypes.__all__ + _creation.__all__ + _manipulation.__all__ + _eleme
             _linear_algebra.__all__ + _set_functions.__all__ + _histograms.__all__)
 __all__ += _statistics.__all__ + _polynomial_signal.__all__
 
+# NumPy-style ufunc objects (keywords, reduce/accumulate/reduceat/outer/at, nin/nout/types ...) under the names
+# above, plus the ufuncs composed of npgpu operations (divmod, fmod, frexp, ldexp, modf, gcd, lcm, ...).
+from npgpu import _ufuncs  # noqa: E402
+from npgpu._ufuncs import *  # noqa: E402,F401,F403
+__all__ += [n for n in _ufuncs.__all__ if n not in __all__]
+
 
 def __getattr__(name):
     # npgpu.sparse (and its SciPy-style solvers) is imported on first use, so `import npgpu` stays cheap
