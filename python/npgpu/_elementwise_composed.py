@@ -368,6 +368,10 @@ def diff(x, /, n=1, axis=-1, prepend=None, append=None):
     standard's diff."""
     if _is_numpy_call("diff", x, prepend, append):
         kw = {k: v for k, v in (("prepend", prepend), ("append", append)) if v is not None}
+        if isinstance(n, (int, np.integer)) and not isinstance(n, bool) and n > 0:
+            # Past the length along the axis every further difference is empty: NumPy would loop n times.
+            bound = builtins.sum(builtins.max(np.shape(v), default=1) for v in (x, prepend, append) if v is not None)
+            n = builtins.min(int(n), bound)
         return np.diff(x, n=n, axis=axis, **kw)
     if not isinstance(x, _Array):
         raise TypeError(f"diff: x must be an npgpu.Array when prepend/append is one, not {type(x).__name__}")
@@ -388,7 +392,7 @@ def diff(x, /, n=1, axis=-1, prepend=None, append=None):
         x = concatenate(parts, axis=ax)
     hi = (slice(None),) * ax + (slice(1, None),)
     lo = (slice(None),) * ax + (slice(None, -1),)
-    for _ in range(n):
+    for _ in range(builtins.min(n, x.shape[ax])):  # past the length every difference is empty
         x = _ew.not_equal(x[hi], x[lo]) if x.dtype.kind == "b" else _ew.subtract(x[hi], x[lo])
     return x
 

@@ -275,9 +275,9 @@ def array_split(x, indices_or_sections, axis=0):
         if sections <= 0:
             raise ValueError("number sections must be larger than 0.") from None
         each, extra = divmod(n, sections)
-        bounds = [0]
-        for i in range(sections):
-            bounds.append(bounds[-1] + each + (i < extra))
+        # Built at once (OverflowError or MemoryError for an absurd count, as NumPy), not one by one.
+        sizes = [each + 1] * extra + [each] * (sections - extra)
+        bounds = [0, *itertools.accumulate(sizes)]
     return [x[_key(x.ndim, ax, slice(lo, hi))] for lo, hi in zip(bounds[:-1], bounds[1:])]
 
 

@@ -58,7 +58,7 @@ def _matvec(w, v):
 
 
 def _correlate(name, a, v, mode, conj):
-    (x, y), numpy_out = _inputs(name, a, v)
+    (x, y), numpy_out = _inputs(name, a, v, required=("a", "v"))
     x = x.reshape(1) if x.ndim == 0 else x
     y = y.reshape(1) if y.ndim == 0 else y
     if x.ndim != 1 or y.ndim != 1:
@@ -98,7 +98,7 @@ def correlate(a, v, mode="valid"):
 def convolve(a, v, mode="full"):
     """Discrete linear convolution of two 1-D sequences, as numpy.convolve: ``mode`` 'full' (default),
     'same' or 'valid'. The correlation with v reversed (no conjugation)."""
-    (x, y), numpy_out = _inputs("convolve", a, v)
+    (x, y), numpy_out = _inputs("convolve", a, v, required=("a", "v"))
     x = x.reshape(1) if x.ndim == 0 else x
     y = y.reshape(1) if y.ndim == 0 else y
     if x.ndim == 1 and y.ndim == 1 and y.shape[0] > x.shape[0]:
@@ -118,7 +118,7 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     (not checked, as NumPy), `left`/`right` the values below xp[0] / above xp[-1] (fp[0] / fp[-1] by
     default); with `period`, x and xp are taken modulo it (left/right ignored). float64 results (complex128
     for complex fp). One binary search per point."""
-    (xx, xpd, fpd), numpy_out = _inputs("interp", x, xp, fp)
+    (xx, xpd, fpd), numpy_out = _inputs("interp", x, xp, fp, required=("x", "xp", "fp"))
     if xpd.ndim != 1 or fpd.ndim != 1:
         raise ValueError("object too deep for desired array" if builtins.max(xpd.ndim, fpd.ndim) > 1
                          else "object of too small depth for desired array")
@@ -175,7 +175,7 @@ def interp(x, xp, fp, left=None, right=None, period=None):
 def trapezoid(y, x=None, dx=1.0, axis=-1):
     """Integral of `y` along `axis` by the trapezoidal rule, as numpy.trapezoid: sample points `x` (1-D
     along the axis, or y's shape) or a uniform spacing `dx`."""
-    (yy, xx), numpy_out = _inputs("trapezoid", y, x)
+    (yy, xx), numpy_out = _inputs("trapezoid", y, x, required=("y",))
     from npgpu._manipulation import _axis
     ax = _axis(axis, yy.ndim)
     if xx is None:
@@ -200,7 +200,7 @@ def polyval(p, x):
     """The polynomial with coefficients `p` (highest power first) at `x`, by Horner's scheme, as
     numpy.polyval: ``y = y * x + p[i]`` from ``y = zeros_like(x)``, so the dtype is NumPy's promotion of
     x's and p's."""
-    (pp, xx), numpy_out = _inputs("polyval", p, x)
+    (pp, xx), numpy_out = _inputs("polyval", p, x, required=("p", "x"))
     if pp.ndim == 0:
         pp = pp.reshape(1)
     y = _array.zeros(xx.shape, dtype=xx.dtype, device=xx.device)
@@ -214,7 +214,7 @@ def polyval(p, x):
 def array_equal(a1, a2, equal_nan=False):
     """True if the arrays have the same shape and elements, as numpy.array_equal (NaNs equal with
     `equal_nan`); a Python bool."""
-    (x, y), _ = _inputs("array_equal", a1, a2)
+    (x, y), _ = _inputs("array_equal", a1, a2, required=("a1", "a2"))
     if tuple(x.shape) != tuple(y.shape):
         return False
     eq = _ew.equal(x, y)
@@ -230,7 +230,7 @@ def array_equal(a1, a2, equal_nan=False):
 
 def array_equiv(a1, a2):
     """True if the arrays broadcast to one shape and are equal there, as numpy.array_equiv; a Python bool."""
-    (x, y), _ = _inputs("array_equiv", a1, a2)
+    (x, y), _ = _inputs("array_equiv", a1, a2, required=("a1", "a2"))
     try:
         np.broadcast_shapes(tuple(x.shape), tuple(y.shape))
     except ValueError:
@@ -242,7 +242,7 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     """`x` with NaN replaced by `nan`, +inf by `posinf` and -inf by `neginf` (the dtype's largest and
     smallest finite values by default), real and imaginary parts separately, as numpy.nan_to_num. Other
     dtypes are returned as they are. ``copy=False`` writes into `x` (a NumPy array too) and returns it."""
-    (d,), numpy_out = _inputs("nan_to_num", x)
+    (d,), numpy_out = _inputs("nan_to_num", x, required=("x",))
     scalar_in = numpy_out and np.ndim(x) == 0 and not isinstance(x, np.ndarray)
     if d.dtype.kind not in "fc":
         r = d.copy() if copy else d

@@ -30,10 +30,15 @@ def _refuse_subclass(x, name):
     _array.refuse_subclass(x, name)
 
 
-def _inputs(name, *xs):
+def _inputs(name, *xs, required=None):
     """([npgpu.Array or None for each of xs], NumPy out?): the non-None inputs on one device. With an
     npgpu.Array among them the others join its device and results stay npgpu.Arrays; otherwise they go to
-    the default device for host data and the results come back as NumPy."""
+    the default device for host data and the results come back as NumPy. `required`: the names of the
+    leading xs that may not be None (TypeError naming the argument); by default all of them."""
+    names = required if required is not None else [f"argument {i + 1}" for i in range(len(xs))]
+    for arg, x in zip(names, xs):
+        if x is None:
+            raise TypeError(f"npgpu.{name}: {arg} must be array_like, not None")
     for x in xs:
         _refuse_subclass(x, name)
     given = [x for x in xs if x is not None]
@@ -61,6 +66,8 @@ def _back(x, numpy_out, scalar=True):
 def _to_out(r, out):
     if out is None:
         return r
+    if not isinstance(out, (np.ndarray, _Array)):
+        raise TypeError(f"out must be a numpy.ndarray or an npgpu.Array, not {type(out).__name__}")
     if tuple(out.shape) != tuple(r.shape):
         raise ValueError(f"out has shape {tuple(out.shape)}, the result has shape {tuple(r.shape)}")
     out[...] = r.get() if isinstance(out, np.ndarray) and isinstance(r, _Array) else r
@@ -86,7 +93,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     sum(w)`` computed in ``result_type(a, w)`` (at least float64 for integer `a`); `weights` have a's shape
     or, with an axis, the shape of the reduced axes. `returned` also gives the sum of the weights
     (broadcast to the average's shape). ZeroDivisionError when the weights sum to zero."""
-    (x, w), numpy_out = _inputs("average", a, weights)
+    (x, w), numpy_out = _inputs("average", a, weights, required=("a",))
     axes = None if axis is None else _axes(axis, x.ndim)
     if w is None:
         avg = _reduce.mean(x, axis=axes, keepdims=keepdims)
@@ -119,7 +126,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
 
 def ptp(a, axis=None, out=None, keepdims=False):
     """Range of values (maximum - minimum) along `axis`, as numpy.ptp (integers wrap around as NumPy's)."""
-    (x,), numpy_out = _inputs("ptp", a)
+    (x,), numpy_out = _inputs("ptp", a, required=("a",))
     if x.dtype.kind == "b":
         raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the "
                         "`^` operator, or the logical_xor function instead.")
@@ -178,7 +185,7 @@ def _check_q(q, name, scale):
     _refuse_subclass(q, name)
     q = np.asarray(q)
     if scale != 1:
-        q = np.true_divide(q, scale)
+        q = np.asarray(np.true_divide(q, scale))  # a 0-d object array (a huge int) divides to a float
     if q.size and not (q.min() >= 0 and q.max() <= 1):
         raise ValueError("Percentiles must be in the range [0, 100]" if scale != 1 else
                          "Quantiles must be in the range [0, 1]")
@@ -313,7 +320,7 @@ def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="line
 
 
 def _quantile_api(name, impl, scale, a, q, axis, out, method, keepdims, weights, interpolation):
-    (x,), numpy_out = _inputs(name, a)
+    (x,), numpy_out = _inputs(name, a, required=("a",))
     if x.dtype.kind == "c":
         raise TypeError("a must be an array of real numbers")
     q, weak = _check_q(q, name, scale)
@@ -331,7 +338,7 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """The median along `axis` (None, an int or a tuple), as numpy.median: the middle value of the sorted
     slice, or the mean of the two middle ones (float64 for integers); a slice holding a NaN gives NaN; an
     empty input gives NaN (RuntimeWarning). `overwrite_input` is accepted and ignored."""
-    (x,), numpy_out = _inputs("median", a)
+    (x,), numpy_out = _inputs("median", a, required=("a",))
     y, kept, kd = _reduced_last(x, axis)
     n = y.shape[-1]
     y = _sorting.sort(y, axis=-1) if n else y
@@ -347,7 +354,7 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """The median ignoring NaNs, as numpy.nanmedian: all-NaN slices give NaN (RuntimeWarning)."""
-    (x,), numpy_out = _inputs("nanmedian", a)
+    (x,), numpy_out = _inputs("nanmedian", a, required=("a",))
     if x.dtype.kind != "f":
         return median(a, axis=axis, out=out, keepdims=keepdims)
     y, kept, kd = _reduced_last(x, axis)
@@ -385,7 +392,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     variable gives a 0-d array."""
     if ddof is not None and ddof != int(ddof):
         raise ValueError("ddof must be integer")
-    (x, yy, fw, aw), numpy_out = _inputs("cov", m, y, fweights, aweights)
+    (x, yy, fw, aw), numpy_out = _inputs("cov", m, y, fweights, aweights, required=("m",))
     if x.ndim > 2:
         raise ValueError("m has more than 2 dimensions")
     if yy is not None and yy.ndim > 2:
@@ -459,7 +466,7 @@ def _matmul(a, b):
 def corrcoef(x, y=None, rowvar=True, *, dtype=None):
     """Pearson correlation coefficients, as numpy.corrcoef: cov normalised by the standard deviations,
     real (and imaginary) parts clipped to [-1, 1]. A single variable gives c / c (1.0, or NaN)."""
-    (xx, yy), numpy_out = _inputs("corrcoef", x, y)
+    (xx, yy), numpy_out = _inputs("corrcoef", x, y, required=("x",))
     c = cov(xx, yy, rowvar, dtype=dtype)
     if c.ndim != 2:
         r = c / c
