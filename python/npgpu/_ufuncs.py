@@ -173,9 +173,14 @@ class ufunc:
 
     # -------------------------------------------------------------------------------------------- call
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args, out=None, **kwargs):
+        # The fast path: positional operands (and out=) go straight to the compiled function.
         if not kwargs:
-            return self._f(*args)
+            if out is None:
+                return self._f(*args)
+            return self._f(*args, out=out)
+        if out is not None:
+            kwargs["out"] = out
         if kwargs.keys() <= _DIRECT_KEYS:
             return self._f(*args, **kwargs)
         return self._call(args, kwargs)
