@@ -26,7 +26,7 @@ function and input, and the parent resumes the sweep after it. The table of outc
 is written to the file named by ``NPGPU_HOSTILE_REPORT`` when that is set.
 
 Violations whose source is in compiled code (pyx/, csrc/) or in modules another change owned when this test
-was written (python/npgpu/random.py) are listed in ``KNOWN_VIOLATIONS``; the test asserts that the
+was written (python/npgpu/random.py, python/npgpu/_ufuncs.py) are listed in ``KNOWN_VIOLATIONS``; the test asserts that the
 violations found are exactly those, so fixing one means removing it from the list.
 """
 import faulthandler
@@ -66,6 +66,9 @@ KNOWN_VIOLATIONS = {
     # through): AttributeError "'NoneType' object has no attribute 'shape'" at _array.pyx _host_iface.
     **{(f"npgpu.{f}", slot, "None@Array"): "AttributeError"
        for f in ("dot", "inner", "matmul", "matmul_reduce", "outer", "vdot") for slot in ("a", "b")},
+    # python/npgpu/_ufuncs.py (another change's, in progress when this test was written): the composed ufunc
+    # reads out.dtype (line ~557) before checking that out is an array.
+    ("npgpu.spacing", "out", "out=str"): "AttributeError",
     # python/npgpu/random.py (not editable in the change that added this test):
     # Generator._reject gives up with RuntimeError("rejection sampling did not finish in 200 rounds") for an
     # infinite or NaN shape parameter, where NumPy returns NaN (or raises TypeError for None).
