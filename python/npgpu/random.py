@@ -326,6 +326,8 @@ class Generator:
 
     def _param(self, x, dev, dtype=np.float64):
         """A parameter as a Python float (scalar) or an npgpu.Array on dev (any shape)."""
+        if x is None:
+            raise TypeError("a distribution parameter must be a number or an array, not None")
         if isinstance(x, Array):
             if x.device != dev:
                 x = x.to_device(dev)
@@ -406,8 +408,20 @@ class Generator:
     def _reject(self, n, dev, params, propose):
         """Rejection sampling with array operations: propose(m, params) -> (candidates, accepted) for m
         elements (array parameters gathered to them). The rejected ones are proposed again from fresh
-        blocks, at most _MAX_ROUNDS rounds (every sampler here accepts over 30%, so more is never needed)."""
+        blocks, at most _MAX_ROUNDS rounds (every sampler here accepts over 30%, so more is never needed).
+        Elements whose parameters are not finite (inf, NaN) are NaN: no proposal would ever be accepted."""
+        finite = None
+        for p in params:
+            if isinstance(p, Array):
+                if p.dtype.kind == "f":
+                    f = xp.isfinite(p)
+                    finite = f if finite is None else finite & f
+            elif isinstance(p, (float, np.floating)) and not math.isfinite(p):
+                return xp.full((n,), np.nan, device=dev)
         res, acc = propose(n, params)
+        if finite is not None:
+            res = xp.where(finite, res, np.nan)
+            acc = acc | ~finite
         pending = xp.nonzero(~acc)[0]
         rounds = 1
         while pending.size:
@@ -1024,6 +1038,8 @@ class Generator:
         (may be x itself) receives the result; an npgpu.Array x is permuted on its device."""
         src = x if isinstance(x, Array) else np.asarray(x)
         dev = src.device if isinstance(src, Array) else empty(0).device
+        if out is not None and not isinstance(out, (Array, np.ndarray)):
+            raise TypeError(f"out must be an npgpu.Array or a NumPy array, not {type(out).__name__}")
         if out is not None and tuple(out.shape) != tuple(src.shape):
             raise ValueError("out must have the same shape as x")
         with self._lock:
@@ -1146,6 +1162,8 @@ class Generator:
         n = operator.index(n_children)
         if n < 0:
             raise ValueError("n_children must be non-negative")
+        if n >= 2 ** 63:
+            raise OverflowError(f"n_children={n} is too large (at most 2**63 - 1)")
         with self._lock:
             first = self._spawned
             self._spawned += n

@@ -184,6 +184,8 @@ cdef object _numpy_computes(str name, object np_fn, object npgpu_fn, tuple opera
     Array) and integer or bool products (exact, with wrap-around, as NumPy's; GPU operands are copied to the
     host and the result back). _NOT_HERE for every other call."""
     for x in operands:
+        if x is None:
+            raise TypeError(f"{name}: operands must be arrays or numbers, not None")
         refuse_subclass(x, name)
     arrays = [x for x in operands + (out,) if isinstance(x, Array)]
     if arrays:
