@@ -526,3 +526,12 @@ def test_new_ufunc_keywords(backend, array_device):
         npgpu.gcd(dev(a, array_device), b)
     same_values(npgpu.gcd.reduce(np.array([12, 18, 30])), np.gcd.reduce(np.array([12, 18, 30])))
     same_values(npgpu.lcm.accumulate(np.array([2, 3, 4, 5])), np.lcm.accumulate(np.array([2, 3, 4, 5])))
+
+
+def test_out_of_the_wrong_type(backend):
+    for u, args in ((npgpu.spacing, (np.ones(2),)), (npgpu.divmod, (np.ones(2), np.ones(2))),
+                    (_ufuncs.fmax, (np.ones(2), np.ones(2))), (npgpu.add, (np.ones(2), np.ones(2)))):
+        with pytest.raises(TypeError):
+            u(*args, out="x")
+        with pytest.raises(TypeError):
+            u(*args, out="x", where=True)

@@ -569,16 +569,21 @@ def _outs_tuple(name, nout, pos, out):
     if pos:
         if out is not None:
             raise TypeError("cannot specify 'out' as both a positional and keyword argument")
-        return tuple(pos) + (None,) * (nout - len(pos))
-    if out is None:
+        outs = tuple(pos) + (None,) * (nout - len(pos))
+    elif out is None:
         return (None,) * nout
-    if isinstance(out, tuple):
+    elif isinstance(out, tuple):
         if len(out) != nout:
             raise ValueError(f"The 'out' tuple must have exactly {nout} entries: one per ufunc output")
-        return out
-    if nout == 1:
-        return (out,)
-    raise TypeError(f"'out' must be a tuple of arrays for ufunc '{name}' with {nout} outputs")
+        outs = out
+    elif nout == 1:
+        outs = (out,)
+    else:
+        raise TypeError(f"'out' must be a tuple of arrays for ufunc '{name}' with {nout} outputs")
+    for o in outs:
+        if o is not None and not isinstance(o, (np.ndarray, _Array)):
+            raise TypeError(f"{name}: return arrays must be of ArrayType, not {type(o).__name__}")
+    return outs
 
 
 def _with_out(name, func, nin):
@@ -589,11 +594,13 @@ def _with_out(name, func, nin):
                 raise TypeError("cannot specify 'out' as both a positional and keyword argument")
             out = args[nin]
             args = args[:nin]
+        if isinstance(out, tuple):
+            out = out[0] if len(out) == 1 else out
+        if out is not None and not isinstance(out, (np.ndarray, _Array)):
+            raise TypeError(f"{name}: return arrays must be of ArrayType, not {type(out).__name__}")
         r = func(*args)
         if out is None:
             return r
-        if isinstance(out, tuple):
-            out = out[0]
         if not np.can_cast(r.dtype, out.dtype, "same_kind"):
             raise _casting_error(name, "output", r.dtype, out.dtype, "same_kind")
         if isinstance(out, np.ndarray) and isinstance(r, _Array):
