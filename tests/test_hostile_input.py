@@ -61,9 +61,6 @@ EXCLUDED = {
 # (function, slot, input kind) -> outcome (exception type name, "hang" or "crash"), for violations whose
 # source this test's author may not edit. Must equal what the sweep finds.
 KNOWN_VIOLATIONS = {
-    # python/npgpu/_ufuncs.py (another change's, in progress when this test was written): the composed ufunc
-    # reads out.dtype (line ~557) before checking that out is an array.
-    ("npgpu.spacing", "out", "out=str"): "AttributeError",
 }
 
 

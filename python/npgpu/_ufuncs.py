@@ -806,6 +806,4 @@ def _build():
 _TABLE = _build()
 globals().update(_TABLE)
 NEW_UFUNCS = tuple(_NEW)
-# The composed functions of npgpu._elementwise_composed stay the plain functions under npgpu's names (its
-# tests require npgpu.<name> to be that module's function); their ufunc objects are npgpu._ufuncs.<name>.
-__all__ = ["ufunc"] + sorted(n for n in _TABLE if n not in _COMPOSED_EARLIER)
+__all__ = ["ufunc"] + sorted(_TABLE)

@@ -635,6 +635,8 @@ class Generator:
         def compute(n, dev, mu, kappa):
             if isinstance(kappa, Array):
                 raise NotImplementedError("vonmises: kappa must be a scalar")
+            if math.isnan(kappa):
+                return xp.full((n,), np.nan, device=dev)
             if kappa < 1e-8:
                 ang = math.pi * (2.0 * self._u(n, dev) - 1.0)
                 return ang if not isinstance(mu, Array) and mu == 0 else _wrap(ang + mu)
