@@ -15,6 +15,12 @@ for integers; ``math.floor``/``ceil``/``trunc`` and ``round(x)`` return int64 as
 and friends keep the float type; arithmetic on two booleans gives int64 as in Python. Integer division or
 remainder by zero gives 0 (as NumPy's result, without its warning); an integer to a negative integer power
 gives 0 unless the base is 1 or -1.
+
+On the host (NumPy inputs while npgpu.get_backend() is 'cpu', for instance without a GPU or under
+``npgpu.use_backend('cpu')``; or npgpu arrays on the host device 'cpu') the same translated expression is
+evaluated with npgpu array operations on the host backend (_HostEval), node for node with the types, casts
+and rules of the emitted C++, so results match the GPU's (docs/vectorize.md lists where they can differ).
+GPU kernels are compiled with --fmad=false, so + - * / round the same way on both.
 """
 import ast
 import builtins
@@ -24,7 +30,9 @@ import textwrap
 
 import numpy as np
 
-from npgpu._rtc_elementwise import C_TYPE, ElementwiseKernel, parse_type
+import npgpu
+from npgpu._array import Array
+from npgpu._rtc_elementwise import C_TYPE, ElementwiseKernel, _check_scalar, _is_scalar, parse_type
 
 _B = np.dtype(np.bool_)
 _I64 = np.dtype(np.int64)
@@ -606,6 +614,310 @@ class Translator:
         self._err(node, f"function {name}")
 
 
+
+# ------------------------------------------------------------------------------------------ host path
+#
+# On the host device the translated expression is evaluated with npgpu array operations (which run on the
+# host backend), node by node, with the same types and the same rules as the C++ that _emit writes for that
+# node: operands are cast to the types the C++ casts them to, each operation computes in the C++ type, and
+# the result is cast to the declared result type. The comments name the C++ each branch mirrors.
+
+_HOST = "cpu"
+
+
+def _hconst(v, dtype):
+    """A 0-d host array holding the C literal _literal(v, dtype) writes (integers wrap as static_cast)."""
+    dtype = np.dtype(dtype)
+    if dtype.kind == "b":
+        h = np.array(bool(v), dtype)
+    elif dtype.kind in "iu":
+        bits = dtype.itemsize * 8
+        w = int(v) & ((1 << bits) - 1)
+        h = np.array(w, np.dtype(f"u{dtype.itemsize}")).view(dtype)
+    else:
+        h = np.array(float(v), np.float64).astype(dtype)
+    return npgpu.asarray(h, device=_HOST)
+
+
+def _f2i(x, dtype):
+    """static_cast<integer>(floating) as the GPU's cvt.rzi does it: toward zero, saturating at the type's
+    limits, NaN -> 0 (C++ leaves out-of-range conversions undefined; NumPy's astype gives other values)."""
+    info = np.iinfo(dtype)
+    lo = npgpu.less_equal(x, _hconst(info.min, x.dtype))
+    hi = npgpu.greater_equal(x, _hconst(float(info.max) + 1.0, x.dtype))  # 2**k: exact in float32/64
+    bad = npgpu.logical_or(npgpu.logical_or(lo, hi), npgpu.isnan(x))
+    r = npgpu.where(bad, _hconst(0, x.dtype), x).astype(dtype)
+    return npgpu.where(hi, _hconst(info.max, dtype), npgpu.where(lo, _hconst(info.min, dtype), r))
+
+
+def _convert(arr, dtype):
+    """static_cast<C_TYPE[dtype]>(arr)."""
+    dtype = np.dtype(dtype)
+    if arr.dtype == dtype:
+        return arr
+    if dtype.kind == "b":
+        return npgpu.not_equal(arr, _hconst(0, arr.dtype))
+    if arr.dtype.kind == "f" and dtype.kind in "iu":
+        return _f2i(arr, dtype)
+    return arr.astype(dtype)
+
+
+class _V:
+    """A value of the host evaluation: the host array `arr` of `dtype` (None for literals), with the
+    translator's weak/value bookkeeping of the same node (see _T)."""
+    __slots__ = ("arr", "dtype", "weak", "value")
+
+    def __init__(self, arr, dtype, weak=False, value=None):
+        self.arr, self.dtype, self.weak, self.value = arr, np.dtype(dtype), weak, value
+
+    def a(self):
+        """The array the node's own C code denotes (a literal in its own type)."""
+        return self.arr if self.arr is not None else _hconst(self.value, self.dtype)
+
+
+def _special(name):
+    """erf, erfc, lgamma, tgamma have no npgpu ufunc: SciPy's (vectorized, on the host data)."""
+    try:
+        import scipy.special as sp
+    except ImportError:
+        raise RuntimeError(f"npgpu.vectorize: math.{ {'tgamma': 'gamma'}.get(name, name)} on the host device "
+                           f"needs SciPy (pip install scipy); npgpu has no host ufunc for it") from None
+    f = {"erf": sp.erf, "erfc": sp.erfc, "lgamma": sp.gammaln, "tgamma": sp.gamma}[name]
+
+    def call(x):
+        h = np.asarray(x)
+        return npgpu.asarray(np.asarray(f(h), dtype=h.dtype), device=_HOST)
+    return call
+
+
+# C function name (as _emit spells it, before the 'f' suffix of float32) -> npgpu function.
+_HOST_F1 = {"sin": "sin", "cos": "cos", "tan": "tan", "asin": "arcsin", "acos": "arccos", "atan": "arctan",
+            "sinh": "sinh", "cosh": "cosh", "tanh": "tanh", "asinh": "arcsinh", "acosh": "arccosh",
+            "atanh": "arctanh", "exp": "exp", "expm1": "expm1", "exp2": "exp2", "log": "log", "log2": "log2",
+            "log10": "log10", "log1p": "log1p", "sqrt": "sqrt", "cbrt": "cbrt", "fabs": "fabs", "floor": "floor",
+            "ceil": "ceil", "trunc": "trunc", "rint": "rint"}
+_HOST_F2 = {"atan2": "arctan2", "hypot": "hypot", "copysign": "copysign", "fmod": "fmod", "pow": "power"}
+
+
+def _f1(name):
+    if name in ("erf", "erfc", "lgamma", "tgamma"):
+        return _special(name)
+    return getattr(npgpu, _HOST_F1[name])
+
+
+class _HostEval:
+    """Evaluates a Translator's expression on host arrays, node for node as Translator._emit translates it."""
+
+    def __init__(self, tr):
+        self.tr = tr
+
+    def run(self, values):
+        """values: parameter -> _V (host arrays of the declared dtypes; Python scalars weak)."""
+        self.args = values
+        return self._ev(self.tr.expr)
+
+    _promote = staticmethod(Translator._promote)
+
+    @staticmethod
+    def _cast(t, dtype):
+        """Translator._cast: literals are re-spelled in the target type, other values static_cast."""
+        dtype = np.dtype(dtype)
+        if t.value is not None and t.dtype.kind != "c":
+            return _hconst(t.value, dtype)
+        return _convert(t.a(), dtype)
+
+    def _ev(self, node):
+        tr = self.tr
+        if isinstance(node, ast.Constant):
+            v = node.value
+            return _V(None, _py_dtype(v), True, v)
+        if isinstance(node, ast.Name):
+            if node.id in self.args:
+                return self.args[node.id]
+            v = tr.env[node.id]
+            if isinstance(v, (np.number, np.bool_)):
+                return _V(_hconst(v.item(), v.dtype), v.dtype)
+            return _V(None, _py_dtype(v), True, v)
+        if isinstance(node, ast.Attribute):
+            v = _CONSTANTS[id(tr._resolve(node.value))][node.attr]
+            return _V(None, _F64, True, v)
+        if isinstance(node, ast.BinOp):
+            return self._binop(node, _BINOPS[type(node.op)], self._ev(node.left), self._ev(node.right))
+        if isinstance(node, ast.UnaryOp):
+            a = self._ev(node.operand)
+            if isinstance(node.op, ast.Not):
+                if a.dtype == _B:
+                    return _V(npgpu.logical_not(self._cast(a, _B)), _B)
+                return _V(npgpu.equal(a.a(), _hconst(0, a.dtype)), _B)  # (code == 0)
+            if isinstance(node.op, ast.Invert):
+                if a.dtype == _B:
+                    return _V(npgpu.logical_not(a.a()), _B)
+                return _V(npgpu.invert(a.a()), a.dtype, a.weak)
+            d = _I64 if a.dtype == _B else a.dtype
+            neg = isinstance(node.op, ast.USub)
+            if a.value is not None:
+                v = -a.value if neg else +a.value
+                return _V(None, d, True, v)
+            x = self._cast(a, d)
+            return _V(npgpu.negative(x) if neg else x, d, a.weak)
+        if isinstance(node, ast.BoolOp):
+            vals = [self._ev(v) for v in node.values]
+            f = npgpu.logical_and if isinstance(node.op, ast.And) else npgpu.logical_or
+            r = vals[0].a()
+            for v in vals[1:]:
+                r = f(r, v.a())
+            return _V(r, _B)
+        if isinstance(node, ast.Compare):
+            ops = {ast.Lt: npgpu.less, ast.LtE: npgpu.less_equal, ast.Gt: npgpu.greater,
+                   ast.GtE: npgpu.greater_equal, ast.Eq: npgpu.equal, ast.NotEq: npgpu.not_equal}
+            r = None
+            left = self._ev(node.left)
+            for op, comp in zip(node.ops, node.comparators):
+                right = self._ev(comp)
+                d = self._promote(left, right)
+                part = ops[type(op)](self._cast(left, d), self._cast(right, d))
+                r = part if r is None else npgpu.logical_and(r, part)
+                left = right
+            return _V(r, _B)
+        if isinstance(node, ast.IfExp):
+            # (c ? a : b): both branches are evaluated (they have no side effects, and integer division by
+            # zero is defined as 0), then selected elementwise.
+            c = self._ev(node.test)
+            a, b = self._ev(node.body), self._ev(node.orelse)
+            d = self._promote(a, b)
+            return _V(npgpu.where(self._cast(c, _B), self._cast(a, d), self._cast(b, d)), d, a.weak and b.weak)
+        if isinstance(node, ast.Call):
+            return self._call(node)
+        tr._refuse(_EXPR_NAMES.get(type(node).__name__, type(node).__name__), node)
+
+    def _binop(self, node, op, a, b):
+        if op in ("&", "|", "^", "<<", ">>"):
+            d = self._promote(a, b)
+            if d.kind not in "biu" or (d == _B and op in ("<<", ">>")):
+                self.tr._err(node, f"'{op}' on {d} values")
+            if d == _B:
+                f = {"&": npgpu.logical_and, "|": npgpu.logical_or, "^": npgpu.not_equal}[op]
+                return _V(f(a.a(), b.a()), _B)
+            f = {"&": npgpu.bitwise_and, "|": npgpu.bitwise_or, "^": npgpu.bitwise_xor, "<<": npgpu.left_shift,
+                 ">>": npgpu.right_shift}[op]
+            return _V(f(self._cast(a, d), self._cast(b, d)), d, a.weak and b.weak)
+        d = self._promote(a, b)
+        if d == _B:
+            d = _I64  # Python: True + True == 2
+        weak = a.weak and b.weak
+        if op == "/":
+            if d.kind in "iu":
+                d = _F64
+            return _V(npgpu.true_divide(self._cast(a, d), self._cast(b, d)), d, weak)
+        ca, cb = self._cast(a, d), self._cast(b, d)
+        if op in ("+", "-", "*"):
+            f = {"+": npgpu.add, "-": npgpu.subtract, "*": npgpu.multiply}[op]
+            return _V(f(ca, cb), d, weak)
+        if op == "//":  # npgpu_floordiv_i / _f: Python's (NumPy's) floor division; x // 0 == 0 for integers
+            return _V(npgpu.floor_divide(ca, cb), d, weak)
+        if op == "%":  # npgpu_mod_i / _f: the divisor's sign; x % 0 == 0 for integers
+            return _V(npgpu.remainder(ca, cb), d, weak)
+        if op == "**":
+            if d.kind in "iu":
+                return _V(self._ipow(ca, cb, d), d, weak)
+            if b.value is not None and b.value == 2:
+                return _V(npgpu.multiply(ca, ca), d, weak)  # (x * x)
+            return _V(npgpu.power(ca, cb), d, weak)  # pow / powf
+        self.tr._err(node, f"operator {op}")
+
+    @staticmethod
+    def _ipow(a, b, d):
+        """npgpu_ipow: wrapping power; a negative exponent gives 1 for a base of 1, +-1 for -1, else 0."""
+        zero, one = _hconst(0, d), _hconst(1, d)
+        if d.kind == "u":
+            return npgpu.power(a, b)
+        neg = npgpu.less(b, zero)
+        r = npgpu.power(a, npgpu.where(neg, zero, b))
+        odd = npgpu.not_equal(npgpu.bitwise_and(b, one), zero)
+        minus_one = npgpu.equal(a, _hconst(-1, d))
+        special = npgpu.where(npgpu.equal(a, one), one,
+                              npgpu.where(minus_one, npgpu.where(odd, a, one), zero))
+        return npgpu.where(neg, special, r)
+
+    def _call(self, node):
+        tr = self.tr
+        obj = tr._resolve(node.func)
+        _, kind, name = _FUNCS[id(obj)]
+        args = [self._ev(a) for a in node.args]
+        weak = all(a.weak for a in args) and not isinstance(obj, np.ufunc)
+        if kind == "f1":
+            (a,) = args
+            d = tr._float_of(a)
+            x = self._cast(a, d)
+            if name in ("degrees", "radians"):  # (x * constant) in d
+                k = 180.0 / math.pi if name == "degrees" else math.pi / 180.0
+                return _V(npgpu.multiply(x, _hconst(k, d)), d, weak)
+            return _V(_f1(name)(x), d, weak)
+        if kind == "log":
+            d = tr._float_of(args[0]) if len(args) == 1 else self._promote(
+                _V(None, tr._float_of(args[0])), _V(None, tr._float_of(args[1])))
+            r = npgpu.log(self._cast(args[0], d))
+            if len(args) == 2:
+                r = npgpu.true_divide(r, npgpu.log(self._cast(args[1], d)))
+            return _V(r, d, weak)
+        if kind == "f2":
+            d = self._promote(*args)
+            if d.kind != "f":
+                d = _F64
+            return _V(getattr(npgpu, _HOST_F2[name])(self._cast(args[0], d), self._cast(args[1], d)), d, weak)
+        if kind == "pred":
+            (a,) = args
+            if a.dtype.kind != "f":
+                return _V(_hconst(name == "isfinite", _B), _B)
+            return _V(getattr(npgpu, name)(a.a()), _B)
+        if kind in ("toint", "round"):
+            (a,) = args
+            if a.dtype.kind in "biu":
+                return _V(self._cast(a, _I64), _I64)
+            f = getattr(npgpu, "rint" if kind == "round" else name)
+            return _V(_f2i(f(a.a()), _I64), _I64)
+        if kind == "abs":
+            (a,) = args
+            if a.dtype == _B:
+                if obj is builtins.abs:
+                    return _V(self._cast(a, _I64), _I64)
+                return _V(a.a(), _B)
+            if a.dtype.kind == "f":
+                return _V(npgpu.fabs(a.a()), a.dtype, a.weak)
+            if a.dtype.kind == "u":
+                return a
+            x = a.a()
+            return _V(npgpu.where(npgpu.less(x, _hconst(0, a.dtype)), npgpu.negative(x), x), a.dtype, a.weak)
+        if kind in ("min", "max", "minimum", "maximum"):
+            d = self._promote(*args)
+            r = self._cast(args[0], d)
+            for b in args[1:]:
+                y = self._cast(b, d)
+                if kind == "min":  # b < a ? b : a
+                    r = npgpu.where(npgpu.less(y, r), y, r)
+                elif kind == "max":  # b > a ? b : a
+                    r = npgpu.where(npgpu.greater(y, r), y, r)
+                else:  # (a < b || a != a) ? a : b, and >
+                    cmp = npgpu.less if kind == "minimum" else npgpu.greater
+                    r = npgpu.where(npgpu.logical_or(cmp(r, y), npgpu.not_equal(r, r)), r, y)
+            return _V(r, d, all(a.weak for a in args))
+        if kind == "where":
+            c, a, b = args
+            d = self._promote(a, b)
+            return _V(npgpu.where(self._cast(c, _B), self._cast(a, d), self._cast(b, d)), d)
+        if kind == "power":
+            return self._binop(node, "**", args[0], args[1])
+        if kind == "square":
+            return self._binop(node, "*", args[0], args[0])
+        if kind == "cast":
+            d = np.dtype(name)
+            (a,) = args
+            if a.dtype.kind == "f" and d.kind in "iu":
+                return _V(_f2i(a.a(), d), d)  # truncation toward zero, as int()
+            return _V(self._cast(a, d), d)
+        tr._err(node, f"function {name}")
+
+
 def translate(func, arg_types):
     """(C++ expression, result dtype) of `func` for arguments of `arg_types` (dtypes, or 'weak_int',
     'weak_float', 'weak_bool' for Python scalars); parameter p is spelled a_p. Raises TypeError for
@@ -638,9 +950,11 @@ def _parse_signature(sig):
 
 
 class Vectorized:
-    """A function made elementwise on the GPU by npgpu.vectorize: call it with arrays (npgpu device arrays
-    give device arrays; NumPy arrays are copied to the GPU and results come back as NumPy arrays) or
-    scalars, broadcast together as in NumPy. ``out=`` takes an output array; ``stream=`` a stream."""
+    """A function made elementwise by npgpu.vectorize: call it with arrays (npgpu arrays give npgpu arrays on
+    their device; NumPy arrays run on the backend of NumPy-input calls, the GPU or the host, and results come
+    back as NumPy arrays) or scalars, broadcast together as in NumPy. ``out=`` takes an output array;
+    ``stream=`` a stream (unused on the host). On the host the translated expression is evaluated with npgpu
+    operations under the same type rules as the GPU kernel."""
 
     def __init__(self, func, signatures=None):
         self.translator = Translator(func)
@@ -685,22 +999,30 @@ class Vectorized:
         raise TypeError(f"{self.__name__}: no signature matches arguments ({got}); signatures: "
                         + ", ".join(f"{o}({', '.join(str(x) for x in i)})" for o, i in self.signatures))
 
+    def _types(self, types):
+        """(declared input dtypes, declared result dtype, emitted expression, its dtype) for argument types."""
+        if self.signatures is not None:
+            out_t, in_ts = self._pick_signature(types)
+            expr, res = self.translator.emit(in_ts)
+            decl = list(in_ts)
+            emitted = list(in_ts)
+        else:
+            emitted = list(types)
+            expr, res = self.translator.emit(emitted)
+            out_t = res
+            decl = [{"weak_int": _I64, "weak_float": _F64, "weak_bool": _B}[t] if isinstance(t, str) else t
+                    for t in types]
+        return decl, out_t, expr, res, emitted
+
     def _kernel(self, types):
         k = self._kernels.get(types)
         if k is None:
-            if self.signatures is not None:
-                out_t, in_ts = self._pick_signature(types)
-                expr, res = self.translator.emit(in_ts)
-                decl = list(in_ts)
-            else:
-                expr, res = self.translator.emit(list(types))
-                out_t = res
-                decl = [{"weak_int": _I64, "weak_float": _F64, "weak_bool": _B}[t] if isinstance(t, str) else t
-                        for t in types]
+            decl, out_t, expr, res, _ = self._types(types)
             code = expr if res == out_t else Translator._cast(_T(expr, res), out_t)
             params = ", ".join(f"{d.name} a_{p}" for d, p in zip(decl, self.translator.params))
+            # --fmad=false: no fused multiply-adds, so each + - * / rounds as NumPy's (and the host path's) do.
             ek = ElementwiseKernel(params, f"{out_t.name} r_", f"r_ = {code}", name=f"vec_{_c_ident(self.__name__)}",
-                                   preamble=PREAMBLE)
+                                   preamble=PREAMBLE, options=("--fmad=false",))
             k = self._kernels[types] = (ek, decl)
         return k
 
@@ -713,6 +1035,8 @@ class Vectorized:
                 a = np.asarray(a)
             conv.append(a)
         types = tuple(self._arg_type(a) for a in conv)
+        if self._runs_on_host(conv, out):
+            return self._host_call(conv, types, out)
         ek, decl = self._kernel(types)
         call = []
         for a, d in zip(conv, decl):
@@ -728,6 +1052,86 @@ class Vectorized:
             call.append(out)
         return ek(*call, stream=stream)
 
+    # ------------------------------------------------------------------------------------------ host path
+
+    def _runs_on_host(self, args, out):
+        """Whether this call runs on the host: every npgpu Array argument (and out=) is on the host device,
+        or, with no Array, NumPy-input calls of this thread run on the host backend (npgpu.get_backend())."""
+        arrays = [a for a in (*args, out) if isinstance(a, Array)]
+        if arrays:
+            host = [str(a.device) == _HOST for a in arrays]
+            if all(host):
+                return True
+            if any(host):
+                raise ValueError(f"{self.__name__}: arguments are on different devices "
+                                 f"({', '.join(sorted({str(a.device) for a in arrays}))}); move them with "
+                                 f"x.to_device(...)")
+            return False
+        return npgpu.get_backend() == _HOST
+
+    def _host_call(self, args, types, out):
+        """The call evaluated on the host with npgpu operations (see _HostEval); arguments and out= are
+        checked as ElementwiseKernel checks them."""
+        decl, out_t, _, _, emitted = self._types(types)
+        name = self.__name__
+        params = self.translator.params
+        on_device = any(isinstance(a, Array) for a in (*args, out))
+        for p, a in zip(params, args):
+            if on_device and isinstance(a, np.ndarray) and a.ndim > 0:
+                raise TypeError(f"{name}: argument '{p}' is a NumPy array while others are npgpu arrays; move it "
+                                f"first with npgpu.asarray(x, device='cpu')")
+            if not (isinstance(a, (Array, np.ndarray)) or _is_scalar(a)):
+                raise TypeError(f"{name}: argument '{p}' has unsupported type {type(a).__name__}")
+        if out is not None:
+            if not isinstance(out, (Array, np.ndarray)):
+                raise TypeError(f"{name}: output 'r_' must be an array, not {type(out).__name__}")
+            if isinstance(out, np.ndarray) and out.ndim == 0 and on_device:
+                raise TypeError(f"{name}: output 'r_' must be an npgpu array")
+        values, shapes = {}, []
+        for p, a, d, t in zip(params, args, decl, emitted):
+            if isinstance(a, (bool, int, float)) and not isinstance(a, np.generic):
+                h = _check_scalar(a, d, f"vec_{_c_ident(name)}: argument 'a_{p}'")
+            elif isinstance(a, np.generic) or (isinstance(a, np.ndarray) and a.ndim == 0):
+                h = np.asarray(a).astype(d)
+            elif isinstance(a, Array):
+                shapes.append(a.shape)
+                values[p] = _V(a if a.dtype == d else a.astype(d), d, isinstance(t, str))
+                continue
+            else:
+                shapes.append(a.shape)
+                h = a.astype(d)
+            values[p] = _V(npgpu.asarray(np.asarray(h), device=_HOST), d, isinstance(t, str))
+        try:
+            shape = np.broadcast_shapes(*shapes)
+        except ValueError:
+            raise ValueError(f"{name}: input shapes {shapes} do not broadcast together") from None
+        if out is not None:
+            if not shapes:
+                shape = tuple(out.shape)
+            if tuple(out.shape) != tuple(shape):
+                raise ValueError(f"{name}: output 'r_' has shape {tuple(out.shape)}, the broadcast shape is "
+                                 f"{tuple(shape)}")
+            if out.dtype != out_t:
+                raise TypeError(f"{name}: output 'r_' is {out.dtype}, the result is {out_t}")
+            if out.readonly if isinstance(out, Array) else not out.flags.writeable:
+                raise ValueError(f"{name}: output 'r_' is read-only")
+        r = _HostEval(self.translator).run(values)
+        r = _convert(_HostEval._cast(r, r.dtype), out_t)  # the declared result type, as static_cast
+        if isinstance(out, Array):
+            out[...] = r
+            return out
+        if on_device:
+            res = npgpu.empty(shape, out_t, device=_HOST)
+            res[...] = r
+            return res
+        h = np.asarray(r)
+        if out is not None:
+            out[...] = h
+            return out
+        res = np.empty(shape, out_t)
+        res[...] = h
+        return res[()] if res.ndim == 0 else res
+
 
 def _c_ident(name):
     s = "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in name)
@@ -735,7 +1139,8 @@ def _c_ident(name):
 
 
 def vectorize(signatures_or_function=None, *, target="cuda", signatures=None):
-    """Make a scalar Python function elementwise on the GPU (Numba's ``@vectorize``, target 'cuda').
+    """Make a scalar Python function elementwise on the GPU (Numba's ``@vectorize``, target 'cuda'), and on
+    the host backend / host device, where the same translated expression is evaluated with npgpu operations.
 
     Use as ``@npgpu.vectorize`` (compiled for the dtypes of each call, with NumPy's promotion rules) or
     ``@npgpu.vectorize(['float32(float32, float32)'], target='cuda')`` (inputs cast to the first signature
