@@ -204,9 +204,8 @@ PinnedBuffer::~PinnedBuffer() {
   if (!data_) return;
   const std::int64_t cls = pinned_class(nbytes_);
   // The block just released is kept if cached blocks smaller than it can make room: keeping the small ones
-  // instead re-pinned a 1 GiB result on every call once a few small results sat in the cache (the 2^28-element
-  // NumPy add took 530 ms in that state on an H100 VM, 42.4 ms with its result reused). Larger blocks are never
-  // evicted for a smaller one: pinning costs grow with size.
+  // instead re-pinned a large result on every call once a few small results sat in the cache. Larger blocks
+  // are never evicted for a smaller one: pinning costs grow with size.
   std::vector<std::pair<void*, std::int64_t>> evicted;
   bool kept = false;
   {

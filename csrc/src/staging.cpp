@@ -29,8 +29,7 @@ std::mutex g_config_mutex;
 
 StagingConfig initial_config() {
   StagingConfig c;
-  // Room for the largest chunks run_staged makes (see there): 2^28-element adds 1.3x faster with 32 MiB than
-  // 8 MiB chunks (H100 VM, 16 copy threads); smaller transfers still use 8 MiB chunks.
+  // Room for the largest chunks run_staged makes (see there); smaller transfers still use 8 MiB chunks.
   c.slot_bytes = 32 << 20;
   c.slots = 4;
   if (const char* v = std::getenv("NPGPU_STAGING_SLOT_BYTES")) c.slot_bytes = std::max(1LL << 16, std::atoll(v));
@@ -110,9 +109,8 @@ constexpr std::int64_t kSmallCopy = 8 << 20;
 // Whether the inputs of small chunks go into the pinned slots with streaming (non-temporal) stores
 // (NPGPU_STAGING_STREAMING=0 turns it off, for measurements). Ordinary stores leave the slot's lines in the
 // copying cores' caches for the copy engine to fetch, and read every destination line before writing it.
-// 2^20-element float32 add, NumPy in and out, H100 VM: 0.27-0.29 ms with them, 0.42-0.46 ms without. Larger
-// chunks (16 threads) keep glibc's memcpy: a 2^28-element add fell from 89% to 70% of the pinned upload rate
-// with these stores.
+// Larger chunks (16 threads) keep glibc's memcpy, which keeps them closer to the pinned upload rate
+// (docs/performance-notes.md).
 bool streaming_stores() {
   static const bool on = [] {
     const char* v = std::getenv("NPGPU_STAGING_STREAMING");
@@ -160,10 +158,9 @@ void copy_part(const CopyJob* jobs, int njobs, int part, int parts) {
   }
 }
 
-// Threads for a host copy of `total` bytes, in pieces of at least 128 KiB: one core copies ~11 GB/s, far slower
-// than PCIe moves data. Up to 8 threads for copies of up to 8 MiB (measured faster than 16 there: a
-// 2^20-element add into a pageable out= took 0.49 ms with 8, 0.70 ms with 16), up to 16 above
-// (NPGPU_STAGING_THREADS; 2^28-element add with 32 MiB chunks: 42.5 ms with 16, 62 ms with 8; H100 VM).
+// Threads for a host copy of `total` bytes, in pieces of at least 128 KiB: one core copies far slower than
+// PCIe moves data. Up to 8 threads for copies of up to 8 MiB (faster than 16 there), up to 16 above
+// (NPGPU_STAGING_THREADS); figures in docs/performance-notes.md.
 int copy_threads(std::int64_t total) {
 #if defined(_OPENMP)
   constexpr std::int64_t kPiece = 128 << 10;
@@ -202,7 +199,7 @@ void host_copy(const std::vector<CopyJob>& jobs) {
 
 // `issue()` (CUDA calls: they must run on the calling thread, whose device is current) alongside a host copy
 // on other threads: the next chunk's inputs are copied while this chunk's uploads and kernels are queued,
-// instead of after (each CUDA call costs ~4 us of host time on the H100 VM, ~17 us a chunk).
+// instead of after (the CUDA calls of a chunk cost host time of their own).
 template <class Issue>
 void issue_while_copying(Issue&& issue, const std::vector<CopyJob>& jobs) {
   const int n = static_cast<int>(jobs.size());
@@ -285,8 +282,7 @@ void run_staged(int device, StreamHandle stream, const StagedOperand* ops, int n
   std::int64_t row_bytes = 0;  // bytes of one element across all operands, 16-byte aligned per operand
   for (int k = 0; k < nops; ++k) row_bytes += ops[k].itemsize;
   // Chunks of total/32 bytes, at least 8 MiB and at most a slot: transfers up to 256 MiB keep the 8 MiB chunks
-  // measured best for them (a 2^24-element add: 3.4 ms, against 12.2 ms with 4 MiB), larger ones take whole
-  // 32 MiB slots, fewer chunks and their per-chunk costs (2^28-element add: 62 ms with 8 MiB, 42.5 ms with 32).
+  // measured best for them, larger ones take whole 32 MiB slots and so fewer per-chunk costs.
   const std::int64_t chunk_bytes =
       std::clamp<std::int64_t>(n * row_bytes / 32, std::min<std::int64_t>(8 << 20, ring.cfg.slot_bytes),
                                ring.cfg.slot_bytes);
@@ -419,8 +415,8 @@ void run_staged(int device, StreamHandle stream, const StagedOperand* ops, int n
   }
 
   try {
-    // The calling thread stays out of the copies: after copying its share it took ~65 us instead of ~20 to
-    // queue the first chunk (H100 VM), its caches cold for the CUDA calls.
+    // The calling thread stays out of the copies: after copying its share it was slower to queue the first
+    // chunk, its caches cold for the CUDA calls.
     issue_while_copying([] {}, input_jobs(0, 0, chunk_count(0)));
     for (std::int64_t c = 0; c < nchunks; ++c) {
       const int k = static_cast<int>(c % S);

@@ -246,8 +246,7 @@ cdef object run_device(ElementwiseOp op, str name, object ufunc, tuple operands,
 
 
 # Results up to the pinned cache's default bound come in pinned memory: the DMA writes them directly, and a
-# fresh pageable 1 GiB result costs ~150 ms of first-touch page faults (H100 VM: 2^28-element add 119 ms with
-# a new pageable result, 42.5 ms with a pinned one, reused from the cache once an earlier result is freed).
+# fresh pageable result pays first-touch page faults (reused from the cache once an earlier result is freed).
 _PINNED_RESULT_MAX = 1 << 30
 
 

@@ -1,8 +1,8 @@
 #pragma once
 // Launching npgpu's kernels through the driver's cuLaunchKernel, with each kernel's CUfunction cached per
-// device. cudaLaunchKernel finds the function from its host stub on every launch; skipping that lookup saved
-// 0.2-0.5 us of host time per launch of a small add kernel in same-process probes on H100 VMs (4.10-4.37
-// against 4.41-4.89 us on one machine), and a call on a small array costs little more than its launch. The driver is reached through the runtime's entry-point query, so
+// device. cudaLaunchKernel finds the function from its host stub on every launch; skipping that lookup cuts
+// the host time of each launch, and a call on a small array costs little more than its launch. The driver is
+// reached through the runtime's entry-point query, so
 // libnpgpu does not link libcuda. NPGPU_DRIVER_LAUNCH=0 turns the path off (every launch then goes through
 // cudaLaunchKernel).
 #include <cuda_runtime.h>

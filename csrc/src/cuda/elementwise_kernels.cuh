@@ -267,9 +267,8 @@ __device__ __forceinline__ void tiled_body(Op op, const StridedPlan<1 + sizeof..
 }
 
 // Blocks per SM the tiled kernel is compiled for. Left to itself the compiler spends 80 registers on a float32
-// add (hoisted tile addresses: 3 blocks per SM); capped at 32 (8 blocks) the same add ran at 0.96x of the
-// contiguous add per byte on an H100, against 0.69x uncapped (4096^2, 4000x3000 and 8192^2 float32; the
-// kernel before this one: 0.56x). 8-byte types get 64 registers.
+// add (hoisted tile addresses: 3 blocks per SM); capped at 32 (8 blocks) the add runs close to the contiguous
+// one per byte (docs/performance-notes.md). 8-byte types get 64 registers.
 template <class... Ts>
 constexpr int kTiledMinBlocks = max_size<Ts...>() <= 4 ? 8 : 4;
 

@@ -17,11 +17,9 @@
 //           half's point (w & 0xFFFF0000 for the high half's): hit = sign bit, candidate = value < 725.
 //   Conv 2: low-half points as Conv 0, high-half points as Conv 1 (spreads the work over the FP32 and
 //           integer pipes).
-// U Philox calls per thread per iteration (independent work for the multiply pipe). Measured on an H100
-// (2^28 points, sweeps of NPGPU_PI_VARIANT/UNROLL/GRID, +-5% between runs): Conv 1 with U = 2 and two waves
-// of blocks, the default, 0.22-0.24 ms (0.224 ms in the benchmark, 1197 Gsamples/s); Conv 2 0.234-0.243,
-// Conv 0 0.252-0.263; U = 1 0.25-0.26; U = 4 0.216-0.237. The 4-point, 16-bit-cell kernel it replaced:
-// 0.270-0.283 ms.
+// U Philox calls per thread per iteration (independent work for the multiply pipe). The default, Conv 1 with
+// U = 2 and two waves of blocks, was the fastest in sweeps of NPGPU_PI_VARIANT/UNROLL/GRID
+// (docs/performance-notes.md).
 
 namespace npgpu::cuda::pi {
 

@@ -122,7 +122,7 @@ std::uint64_t pi_launch(std::uint64_t calls, int rem, std::uint64_t seed, int de
   if (dev != cached_device) {
     int per_sm = 0;
     NPGPU_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, pi::kThreads, 0));
-    // Two waves of resident blocks by default: measured faster than one on an H100 (finer balance).
+    // Two waves of resident blocks by default: finer balance than one.
     cached_blocks = static_cast<std::int64_t>(std::max(per_sm, 1)) * device_properties(dev).multiprocessor_count *
                     std::max(1, env_int("NPGPU_PI_GRID", 2));
     cached_device = dev;

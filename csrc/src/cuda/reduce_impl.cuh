@@ -231,11 +231,10 @@ __global__ void column_finish(const typename R::Acc* __restrict__ partial, std::
 // ------------------------------------------------------------------------------------------ fast typed paths
 //
 // Hand-written kernels for contiguous float32 / float64 inputs of sum, min, max, argmin and argmax (whole arrays
-// and rows). Why not CUB: cub::DeviceReduce on the raw pointer measured 2529 GB/s for 2^26 float32 on an H100
-// (target 2850), its argmax runs through a transform iterator (scalar loads, 2318 GB/s, target 2500), and
-// DeviceSegmentedReduce measured 2550 GB/s for 8192 rows of 8192 float32 (target 2850): each costs a temp
-// storage query, a pool allocation and two or three kernels (reduce, single-tile, finalize) for a pass of
-// ~90 us. Here one kernel does it: every thread keeps 16-byte loads in flight (U of them), accumulates per
+// and rows). Why not CUB: cub::DeviceReduce, its argmax (through a transform iterator: scalar loads) and
+// DeviceSegmentedReduce stayed below the targets (figures in docs/performance-notes.md): each costs a temp
+// storage query, a pool allocation and two or three kernels (reduce, single-tile, finalize) for a short
+// pass. Here one kernel does it: every thread keeps 16-byte loads in flight (U of them), accumulates per
 // vector lane (float32 sums in float64, extrema in the input type: the conversion is exact), the block combines
 // with cub::BlockReduce (warps with cub::WarpReduce), and for a whole array the last block to finish (an
 // atomic ticket in per-stream scratch, reset by that block) combines the blocks' partials and stores the
@@ -754,8 +753,7 @@ void run_reduce(const ReduceArgs& a, cudaStream_t s) {
   const ArrayView* kv[1] = {&a.in_k};
   const auto kplan = detail::make_plan<1>(kv);
   // make_plan gives a single element (no kept axes, or one reduced element) a 1-D plan of extent 1, never
-  // ndim 0: test the extents. (Testing ndim == 0 sent every whole-array reduction through the copy below:
-  // 285 us instead of 95 us for 2^26 float32 on an H100.)
+  // ndim 0: test the extents (testing ndim == 0 sent every whole-array reduction through the copy below).
   const bool no_kept = kplan.ndim == 1 && kplan.shape[0] == 1;
   const bool red_contig = rplan.ndim == 1 && (rplan.strides[0][0] == item || rplan.shape[0] == 1);
   if (red_contig && no_kept) return run_full<R>(c, base, dt, K);

@@ -5,8 +5,7 @@
 // scan's storage type, else in a scratch array from the pool; exclusive scans are the inclusive scan shifted by
 // one (a strided copy) with the identity in front. Storage / accumulator types: integers and bool as 64-bit
 // two's complement, float16/float32 as float32 (as NumPy's and CuPy's; one row accumulated in float64 with
-// NPGPU_SCAN_F32_ACC=f64: measured 1573 against 1984 GB/s for 2^26 float32 on an H100), float64, complex64,
-// complex128.
+// NPGPU_SCAN_F32_ACC=f64, slower), float64, complex64, complex128.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -61,8 +60,8 @@ void scan_exec(const S* src, S* dst, std::int64_t n, std::int64_t K, Op op, int 
 
 // cumsum of one contiguous float32 / float64 row, hand-written from CUB's parts (cub::BlockScan, and the
 // decoupled look-back of cub::ScanTileState / cub::TilePrefixCallbackOp). Why not cub::DeviceScan: on the raw
-// pointers it measured 1984 GB/s (read + written) for 2^26 float32 on an H100, against a 2900 GB/s copy ceiling
-// and a 2400 GB/s target. Here every access is a coalesced 16-byte vector: a tile is R rows of kScanThreads
+// pointers it stayed well below the copy ceiling (docs/performance-notes.md). Here every access is a
+// coalesced 16-byte vector: a tile is R rows of kScanThreads
 // vectors, thread t owning vector t of each row; each thread scans its vectors, one block scan (of R-wide
 // tuples) gives every vector's offset within its row and the rows' totals. Tiles chain through the look-back in
 // float64 (each output is the tile's float64 prefix rounded once, plus the in-tile sum: more accurate than a
@@ -107,8 +106,7 @@ __global__ void __launch_bounds__(kScanThreads)
   if (full) {
     const VT* pv = reinterpret_cast<const VT*>(in + base);
     VT x[R];
-    // Streaming (evict-first) loads and stores: input and output pass through L2 once. 211.5 against 222.2 us
-    // for 2^26 float32 on an H100.
+    // Streaming (evict-first) loads and stores: input and output pass through L2 once.
 #pragma unroll
     for (int r = 0; r < R; ++r) x[r] = __ldcs(pv + r * kScanThreads + t);
 #pragma unroll
@@ -205,8 +203,7 @@ bool row_sum_scan(const T* src, T* dst, std::int64_t n, int device, cudaStream_t
     NPGPU_CHECK_LAUNCH("scan rows");
     return true;
   };
-  // float32: 8 vectors per thread (207.5 against 212.9 us with 4 for 2^26 on an H100, 77 registers); float64
-  // keeps 4 (8 would take 112 registers).
+  // float32: 8 vectors per thread (faster than 4, 77 registers); float64 keeps 4 (8 would take 112 registers).
   if (mode == '8' || (mode != '4' && std::is_same_v<T, float>)) return go(std::integral_constant<int, 8>{});
   return go(std::integral_constant<int, 4>{});
 }
