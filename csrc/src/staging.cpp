@@ -281,8 +281,8 @@ void run_staged(int device, StreamHandle stream, const StagedOperand* ops, int n
 
   std::int64_t row_bytes = 0;  // bytes of one element across all operands, 16-byte aligned per operand
   for (int k = 0; k < nops; ++k) row_bytes += ops[k].itemsize;
-  // Chunks of total/32 bytes, at least 8 MiB and at most a slot: transfers up to 256 MiB keep the 8 MiB chunks
-  // measured best for them, larger ones take whole 32 MiB slots and so fewer per-chunk costs.
+  // Chunks of total/32 bytes, at least 8 MiB and at most a slot: small transfers keep 8 MiB chunks, larger ones
+  // take whole 32 MiB slots, so fewer chunks pay the per-chunk costs.
   const std::int64_t chunk_bytes =
       std::clamp<std::int64_t>(n * row_bytes / 32, std::min<std::int64_t>(8 << 20, ring.cfg.slot_bytes),
                                ring.cfg.slot_bytes);
@@ -415,8 +415,7 @@ void run_staged(int device, StreamHandle stream, const StagedOperand* ops, int n
   }
 
   try {
-    // The calling thread stays out of the copies: after copying its share it was slower to queue the first
-    // chunk, its caches cold for the CUDA calls.
+    // The calling thread stays out of the copies, keeping its caches warm for the CUDA calls that queue chunks.
     issue_while_copying([] {}, input_jobs(0, 0, chunk_count(0)));
     for (std::int64_t c = 0; c < nchunks; ++c) {
       const int k = static_cast<int>(c % S);

@@ -37,6 +37,53 @@ inline constexpr bool is_plain_minmax =
     std::is_same_v<R, detail::MaxR<std::int64_t>> || std::is_same_v<R, detail::MinR<std::int64_t>> ||
     std::is_same_v<R, detail::MaxR<std::uint64_t>> || std::is_same_v<R, detail::MinR<std::uint64_t>>;
 
+// fn(T{}) with the C++ type T of the real dtype d, when Accepts<T> holds; false otherwise (and for the other
+// dtypes). The typed fast paths below share it.
+template <template <class> class Accepts, class Fn>
+bool with_real_type(DType d, Fn&& fn) {
+  auto go = [&](auto tag) {
+    if constexpr (Accepts<decltype(tag)>::value) return static_cast<bool>(fn(tag));
+    else return false;
+  };
+  switch (d) {
+    case DType::Float64: return go(double{});
+    case DType::Float32: return go(float{});
+    case DType::Int64: return go(std::int64_t{});
+    case DType::Int32: return go(std::int32_t{});
+    case DType::Int16: return go(std::int16_t{});
+    case DType::Int8: return go(std::int8_t{});
+    case DType::UInt64: return go(std::uint64_t{});
+    case DType::UInt32: return go(std::uint32_t{});
+    case DType::UInt16: return go(std::uint16_t{});
+    case DType::UInt8: return go(std::uint8_t{});
+    default: return false;
+  }
+}
+
+// Element types whose values accumulator type A holds exactly with the same ordering (extrema, arg-extrema:
+// floats in double, signed integers in int64, unsigned in uint64).
+template <class A>
+struct HeldBy {
+  template <class T>
+  struct in {
+    static constexpr bool value = std::is_floating_point_v<A> ? std::is_floating_point_v<T>
+                                                              : std::is_integral_v<T> &&
+                                                                    std::is_signed_v<T> == std::is_signed_v<A>;
+  };
+};
+
+// Element types a sum accumulates in A (floats in double; every integer in wrapping uint64).
+template <class A>
+struct SummedIn {
+  template <class T>
+  struct in {
+    static constexpr bool value = std::is_floating_point_v<A> == std::is_floating_point_v<T>;
+  };
+};
+
+template <class T>
+struct AnyReal : std::true_type {};
+
 // max (or min) of n > 0 elements of type T at p, NaN if any is NaN (as MaxR/MinR). Four 16-byte vectors of
 // running extrema (GCC/Clang vector extensions: a select the compiler emits as a vector max / blend; a
 // single running extremum is a chain of dependent scalar comparisons, and the element-wise NaN test keeps
@@ -115,21 +162,7 @@ bool arg_contiguous(const char* p, DType d, std::int64_t n, std::int64_t first, 
     *out = typename R::Acc{first + i, static_cast<A>(v)};
     return true;
   };
-  if constexpr (std::is_same_v<A, double>) {
-    if (d == DType::Float64) return run(double{});
-    if (d == DType::Float32) return run(float{});
-  } else if constexpr (std::is_same_v<A, std::int64_t>) {
-    if (d == DType::Int64) return run(std::int64_t{});
-    if (d == DType::Int32) return run(std::int32_t{});
-    if (d == DType::Int16) return run(std::int16_t{});
-    if (d == DType::Int8) return run(std::int8_t{});
-  } else {
-    if (d == DType::UInt64) return run(std::uint64_t{});
-    if (d == DType::UInt32) return run(std::uint32_t{});
-    if (d == DType::UInt16) return run(std::uint16_t{});
-    if (d == DType::UInt8) return run(std::uint8_t{});
-  }
-  return false;
+  return with_real_type<HeldBy<A>::template in>(d, run);
 }
 
 template <class R>
@@ -148,24 +181,11 @@ bool minmax_contiguous(const char* p, DType d, std::int64_t n, typename R::Acc* 
   auto run = [&](auto tag) {
     using T = decltype(tag);
     *out = static_cast<A>(minmax_typed<is_max>(reinterpret_cast<const T*>(p), n, &nan));
+    return true;
   };
+  if (!with_real_type<HeldBy<A>::template in>(d, run)) return false;
   if constexpr (std::is_same_v<A, double>) {
-    if (d == DType::Float64) run(double{});
-    else if (d == DType::Float32) run(float{});
-    else return false;
     if (nan) *out = std::numeric_limits<double>::quiet_NaN();
-  } else if constexpr (std::is_same_v<A, std::int64_t>) {
-    if (d == DType::Int64) run(std::int64_t{});
-    else if (d == DType::Int32) run(std::int32_t{});
-    else if (d == DType::Int16) run(std::int16_t{});
-    else if (d == DType::Int8) run(std::int8_t{});
-    else return false;
-  } else {
-    if (d == DType::UInt64) run(std::uint64_t{});
-    else if (d == DType::UInt32) run(std::uint32_t{});
-    else if (d == DType::UInt16) run(std::uint16_t{});
-    else if (d == DType::UInt8) run(std::uint8_t{});
-    else return false;
   }
   return true;
 }
@@ -222,19 +242,7 @@ bool moments_contiguous(const char* p, DType d, std::int64_t n, detail::WelfordA
     *out = detail::WelfordAcc{static_cast<double>(n), mean, squared_deviations(x, n, mean)};
     return true;
   };
-  switch (d) {
-    case DType::Float64: return run(double{});
-    case DType::Float32: return run(float{});
-    case DType::Int64: return run(std::int64_t{});
-    case DType::Int32: return run(std::int32_t{});
-    case DType::Int16: return run(std::int16_t{});
-    case DType::Int8: return run(std::int8_t{});
-    case DType::UInt64: return run(std::uint64_t{});
-    case DType::UInt32: return run(std::uint32_t{});
-    case DType::UInt16: return run(std::uint16_t{});
-    case DType::UInt8: return run(std::uint8_t{});
-    default: return false;
-  }
+  return with_real_type<AnyReal>(d, run);
 }
 
 // AddR's result over n contiguous elements of dtype d at p; false for dtypes it does not handle.
@@ -245,23 +253,7 @@ bool sum_contiguous(const char* p, DType d, std::int64_t n, typename R::Acc* out
     *out = sum_typed<A>(reinterpret_cast<const decltype(tag)*>(p), n);
     return true;
   };
-  if constexpr (std::is_same_v<A, double>) {
-    if (d == DType::Float64) return run(double{});
-    if (d == DType::Float32) return run(float{});
-  } else if constexpr (std::is_same_v<A, std::uint64_t>) {  // signed values sign-extend, then wrap
-    switch (d) {
-      case DType::Int64: return run(std::int64_t{});
-      case DType::Int32: return run(std::int32_t{});
-      case DType::Int16: return run(std::int16_t{});
-      case DType::Int8: return run(std::int8_t{});
-      case DType::UInt64: return run(std::uint64_t{});
-      case DType::UInt32: return run(std::uint32_t{});
-      case DType::UInt16: return run(std::uint16_t{});
-      case DType::UInt8: return run(std::uint8_t{});
-      default: break;
-    }
-  }
-  return false;
+  return with_real_type<SummedIn<A>::template in>(d, run);  // signed integers sign-extend, then wrap
 }
 
 template <class R>
@@ -357,24 +349,7 @@ bool column_sums(const detail::ReduceArgs& a, const StridedPlan<2>& kplan, const
     }
     return true;
   };
-  bool done = false;
-  if constexpr (std::is_same_v<A, double>) {
-    if (d == DType::Float64) done = run(double{});
-    else if (d == DType::Float32) done = run(float{});
-  } else if constexpr (std::is_same_v<A, std::uint64_t>) {
-    switch (d) {
-      case DType::Int64: done = run(std::int64_t{}); break;
-      case DType::Int32: done = run(std::int32_t{}); break;
-      case DType::Int16: done = run(std::int16_t{}); break;
-      case DType::Int8: done = run(std::int8_t{}); break;
-      case DType::UInt64: done = run(std::uint64_t{}); break;
-      case DType::UInt32: done = run(std::uint32_t{}); break;
-      case DType::UInt16: done = run(std::uint16_t{}); break;
-      case DType::UInt8: done = run(std::uint8_t{}); break;
-      default: break;
-    }
-  }
-  if (!done) return false;
+  if (!with_real_type<SummedIn<A>::template in>(d, run)) return false;
   char* out = static_cast<char*>(a.out_k.data);
   for (std::int64_t m = 0; m < M; ++m)
     detail::finish_store(out + m * kplan.strides[0][0], a.out_k.dtype, acc[m], a.fin, 0);
@@ -425,28 +400,7 @@ bool column_extrema(const detail::ReduceArgs& a, const StridedPlan<2>& kplan, co
       result[c] = bad[c] ? static_cast<A>(std::numeric_limits<double>::quiet_NaN()) : static_cast<A>(acc[c]);
     return true;
   };
-  bool done = false;
-  if constexpr (std::is_same_v<A, double>) {
-    if (d == DType::Float64) done = run(double{});
-    else if (d == DType::Float32) done = run(float{});
-  } else if constexpr (std::is_same_v<A, std::int64_t>) {
-    switch (d) {
-      case DType::Int64: done = run(std::int64_t{}); break;
-      case DType::Int32: done = run(std::int32_t{}); break;
-      case DType::Int16: done = run(std::int16_t{}); break;
-      case DType::Int8: done = run(std::int8_t{}); break;
-      default: break;
-    }
-  } else {
-    switch (d) {
-      case DType::UInt64: done = run(std::uint64_t{}); break;
-      case DType::UInt32: done = run(std::uint32_t{}); break;
-      case DType::UInt16: done = run(std::uint16_t{}); break;
-      case DType::UInt8: done = run(std::uint8_t{}); break;
-      default: break;
-    }
-  }
-  if (!done) return false;
+  if (!with_real_type<HeldBy<A>::template in>(d, run)) return false;
   char* out = static_cast<char*>(a.out_k.data);
   for (std::int64_t m = 0; m < M; ++m)
     detail::finish_store(out + m * kplan.strides[0][0], a.out_k.dtype, result[m], a.fin, 0);
@@ -531,19 +485,7 @@ bool scan_row_typed(const char* in, DType id, char* out, DType od, std::int64_t 
         default: return false;
       }
     };
-    switch (id) {
-      case DType::Float64: return with_out(double{});
-      case DType::Float32: return with_out(float{});
-      case DType::Int64: return with_out(std::int64_t{});
-      case DType::Int32: return with_out(std::int32_t{});
-      case DType::Int16: return with_out(std::int16_t{});
-      case DType::Int8: return with_out(std::int8_t{});
-      case DType::UInt64: return with_out(std::uint64_t{});
-      case DType::UInt32: return with_out(std::uint32_t{});
-      case DType::UInt16: return with_out(std::uint16_t{});
-      case DType::UInt8: return with_out(std::uint8_t{});
-      default: return false;
-    }
+    return with_real_type<AnyReal>(id, with_out);
   }
 }
 
