@@ -4,7 +4,8 @@
 # benchmarks. Logs and summary.txt go to the results folder (default: gpu-results/).
 #   scripts/gpu-check.sh [results-dir]
 # PHASES (default "build tests sanitizer conformance demo bench") picks the steps, e.g. PHASES="tests bench"
-# on a machine where the package is already built. The conformance step runs the Array API test suite on the
+# on a machine where the package is already built. TEST_FILES="test_linalg test_fft ..." runs those test files
+# one by one (a log each) instead of the whole suite in one run. The conformance step runs the Array API test suite on the
 # GPU (scripts/array-api-conformance.sh) when a checkout of it is at $AAT_DIR (default build/aat, an ignored
 # folder the device runner can carry; see that script's header); without one it says so and passes.
 # Pure-Python build dependencies the machine lacks (cython-cmake) may be carried as wheels in .whl/.
@@ -44,10 +45,25 @@ say "import time: $("$PY" -c 'import time; t=time.perf_counter(); import npgpu; 
 
 rc_tests=0
 if phase tests; then
-  # shellcheck disable=SC2086
-  NPGPU_BACKEND=cuda "$PY" -m pytest "$SRC/tests" -q -rs -p no:cacheprovider ${PYTEST_ARGS:-} >"$OUT_DIR/tests.log" 2>&1
-  rc_tests=$?
-  say "tests (CUDA backend): rc=$rc_tests: $(tail -1 "$OUT_DIR/tests.log")"
+  if [ -n "${TEST_FILES:-}" ]; then
+    # One pytest run and log per file, so a run cut short by a time limit still reports the files it finished.
+    for t in $TEST_FILES; do
+      name=$(basename "$t" .py)
+      # shellcheck disable=SC2086
+      NPGPU_BACKEND=cuda "$PY" -m pytest "$SRC/tests/$name.py" -q -rfEs -p no:cacheprovider --durations=5 ${PYTEST_ARGS:-} \
+        >"$OUT_DIR/tests-$name.log" 2>&1
+      r=$?
+      [ $r -ne 0 ] && rc_tests=$r
+      say "tests $name (CUDA backend): rc=$r: $(tail -1 "$OUT_DIR/tests-$name.log")"
+      # the failures themselves, briefly, in the summary (the device runner returns only a few files)
+      [ $r -ne 0 ] && grep -E '^(E  |FAILED|ERROR)' "$OUT_DIR/tests-$name.log" | cut -c1-300 | head -${FAIL_LINES:-40} >>"$SUMMARY"
+    done
+  else
+    # shellcheck disable=SC2086
+    NPGPU_BACKEND=cuda "$PY" -m pytest "$SRC/tests" -q -rs -p no:cacheprovider ${PYTEST_ARGS:-} >"$OUT_DIR/tests.log" 2>&1
+    rc_tests=$?
+    say "tests (CUDA backend): rc=$rc_tests: $(tail -1 "$OUT_DIR/tests.log")"
+  fi
 fi
 
 rc_san=0

@@ -371,7 +371,17 @@ def _halo_sum(b):
     return b + 0.0
 
 
-def test_distributed_local_cluster():
+@pytest.fixture
+def functions_travel_by_value():
+    """Worker processes need not be able to import this test module (its folder is on the client's path
+    only), so cloudpickle sends the module's functions (_halo_sum) by value."""
+    cloudpickle = pytest.importorskip("cloudpickle")
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    yield
+    cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
+
+
+def test_distributed_local_cluster(functions_travel_by_value):
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None,
                                   env={"NPGPU_BACKEND": "cpu"}) as cluster, \

@@ -628,6 +628,9 @@ def matmul_reduce(a, b, axis=0, out=None, stream=None, _method=0):
     sums with float64 accumulation (``a.sum(0, dtype=float64)``) then NumPy's matmul (its BLAS) in the
     operands' dtype.
     """
+    for name, x in (("a", a), ("b", b)):
+        if x is None:
+            raise TypeError(f"matmul_reduce: {name} must be a 2-D float array, not None")
     cdef StreamHandle s = resolve_stream(stream)
     cdef int ax = _reduce_axis(axis)
     cdef int meth = int(_method)
