@@ -413,8 +413,9 @@ def test_host_path_matches_device(array_device, rng, func, nargs, dtype):
         np.testing.assert_array_max_ulp(dev[fin], host[fin], maxulp=2)
     else:
         np.testing.assert_array_equal(dev, host)
-        if dev.dtype.kind == "f":
-            np.testing.assert_array_equal(np.signbit(dev), np.signbit(host))
+        if dev.dtype.kind == "f":  # signed zeros; not NaN's sign (x86 makes negative NaNs, the GPU positive)
+            num = ~np.isnan(host)
+            np.testing.assert_array_equal(np.signbit(dev[num]), np.signbit(host[num]))
 
 
 def test_numpy_inputs_on_each_backend(backend, rng):

@@ -361,7 +361,7 @@ void matmul(const ArrayView& a, const ArrayView& b, const ArrayView& out, Matmul
                           shape_str(r) + " of " + shape_str(a) + " @ " + shape_str(b));
   }
   if (out.size() == 0) return;
-  set_current_device(dev);
+  activate_device(dev);
   if (k == 0) {
     zero_fill(out, stream);
     return;
@@ -411,7 +411,7 @@ void vdot(const ArrayView& a, const ArrayView& b, const ArrayView& out, StreamHa
     throw InvalidArgument("vdot: vectors have different lengths (shapes " + shape_str(a) + " and " +
                           shape_str(b) + ")");
   if (out.readonly) throw InvalidArgument("vdot: output array is read-only");
-  set_current_device(dev);
+  activate_device(dev);
   const std::int64_t n = a.shape[0];
   if (n == 0) {
     zero_fill(out, stream);
@@ -496,7 +496,7 @@ void matmul_reduce(const ArrayView& a, const ArrayView& b, int axis, const Array
                           ",)");
   if (out.readonly) throw InvalidArgument("matmul_reduce: output array is read-only");
   if (len == 0) return;
-  set_current_device(dev);
+  activate_device(dev);
   const std::int64_t k = a.shape[1];
   const std::int64_t outer = axis == 0 ? a.shape[0] : b.shape[1];  // the summed dimension
   if (k == 0 || outer == 0) {
@@ -547,7 +547,7 @@ void upload_staged(const ArrayView& host, const ArrayView& dev, StreamHandle str
   const std::int64_t n = host.size(), item = itemsize(host.dtype);
   if (n == 0) return;
   require_device(dev.device);
-  set_current_device(dev.device);
+  activate_device(dev.device);
   detail::StagedOperand op{host.data, item, false};
   char* dst = static_cast<char*>(dev.data);
   std::int64_t start = 0;  // run_staged hands the chunks over in order
@@ -560,7 +560,7 @@ void upload_staged(const ArrayView& host, const ArrayView& dev, StreamHandle str
 
 int cublas_version(int device) {
   require_device(device);
-  set_current_device(device);
+  activate_device(device);
   return cuda::cublas_version(device);
 }
 

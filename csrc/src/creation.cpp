@@ -14,7 +14,7 @@ void arange_fill(const ArrayView& out, const Scalar& start, const Scalar& delta,
   if (out.on_host()) {
     host::arange_fill(out, start, delta, stream);
   } else {
-    set_current_device(out.device);
+    activate_device(out.device);
     cuda::arange_fill(out, start, delta, stream);
   }
 }

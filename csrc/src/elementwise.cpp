@@ -228,7 +228,7 @@ void elementwise(ElementwiseOp op, const Operand* inputs, int n, const ArrayView
   const int dev = detail::common_device(views, nviews, elementwise_op_name(op));
   const DType result = elementwise_result_dtype(op, compute);  // a TypeError before any work if no such loop
   if (out.size() == 0) return;
-  if (dev != kHostDevice) set_current_device(dev);
+  if (dev != kHostDevice) activate_device(dev);
   run_converted(op, inputs, n, out, compute, result, stream);
 }
 
@@ -245,7 +245,7 @@ void elementwise_staged(ElementwiseOp op, const Operand* inputs, int n, const Ar
   const DType result = elementwise_result_dtype(op, compute);
   const std::int64_t count = out.size();
   if (count == 0) return;
-  set_current_device(device);
+  activate_device(device);
   // Staged operands: the array inputs, then out; scalars stay scalars.
   std::vector<detail::StagedOperand> staged;
   std::vector<int> slot(n, -1);
@@ -275,7 +275,7 @@ void copy(const ArrayView& src, const ArrayView& dst, StreamHandle stream) {
   const int dev = detail::common_device(views, 2, "copy");
   check_output(dst, "copy");
   if (dst.size() == 0) return;
-  if (dev != kHostDevice) set_current_device(dev);
+  if (dev != kHostDevice) activate_device(dev);
   backend_copy(src, dst, stream);
 }
 

@@ -70,7 +70,7 @@ bool fft(const ArrayView& in, const ArrayView& out, const int* axes, int naxes, 
   require(!out.readonly, "the output is read-only");
   require(!in.on_host(), "npgpu::fft transforms device arrays (npgpu.fft uses numpy.fft for host arrays)");
   if (in.size() == 0 || out.size() == 0) return true;
-  set_current_device(in.device);
+  activate_device(in.device);
   return cuda::fft(in, out, axes, naxes, kind, forward, stream);
 }
 

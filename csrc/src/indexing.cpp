@@ -46,7 +46,7 @@ void run_indexed(const ArrayView& data, std::int64_t axis_len, OnHost&& on_host,
   if (data.on_host()) {
     bad = on_host();
   } else {
-    set_current_device(data.device);
+    activate_device(data.device);
     bad = on_gpu();
   }
   raise_bad_index(bad, axis_len);
@@ -61,7 +61,7 @@ std::int64_t nonzero_positions(const ArrayView& flags, const ArrayView& out, Str
   require(out.device == flags.device, "nonzero_positions: arrays on different devices");
   if (flags.size() == 0) return 0;
   if (flags.on_host()) return host::nonzero_positions(flags, out, stream);
-  set_current_device(flags.device);
+  activate_device(flags.device);
   return cuda::nonzero_positions(flags, out, stream);
 }
 

@@ -67,7 +67,7 @@ void launch_indices(const Dim3& grid, const Dim3& block, const ArrayView& thread
   if (dev == kHostDevice) {
     host::launch_indices(grid, block, thread_idx, block_idx, block_dim, grid_dim, stream);
   } else {
-    set_current_device(dev);
+    activate_device(dev);
     cuda::launch_indices(grid, block, thread_idx, block_idx, block_dim, grid_dim, stream);
   }
 }
@@ -75,7 +75,7 @@ void launch_indices(const Dim3& grid, const Dim3& block, const ArrayView& thread
 double empty_launch_host_us(int device, int launches) {
   if (launches < 1) throw InvalidArgument("empty_launch_host_us: launches must be at least 1, got " + std::to_string(launches));
   require_device(device);
-  set_current_device(device);
+  activate_device(device);
   return cuda::empty_launch_host_us(launches);
 }
 

@@ -65,7 +65,7 @@ void require_companion(const char* fn, const ArrayView& a, const ArrayView& x, D
 void cholesky(const ArrayView& a, std::int64_t n, bool lower, const ArrayView& info, StreamHandle stream) {
   const std::int64_t batch = batch_of("cholesky", a, n, n);
   require_companion("cholesky", a, info, DType::Int32, batch, "info");
-  set_current_device(a.device);
+  activate_device(a.device);
   cuda::cholesky(a, n, batch, lower, info, stream);
 }
 
@@ -74,7 +74,7 @@ void lu_factor(const ArrayView& a, std::int64_t n, const ArrayView& pivots, cons
   const std::int64_t batch = batch_of("lu_factor", a, n, n);
   require_companion("lu_factor", a, pivots, DType::Int64, batch * n, "pivots");
   require_companion("lu_factor", a, info, DType::Int32, batch, "info");
-  set_current_device(a.device);
+  activate_device(a.device);
   cuda::lu_factor(a, n, batch, pivots, info, stream);
 }
 
@@ -86,7 +86,7 @@ void lu_solve(const ArrayView& lu, const ArrayView& pivots, const ArrayView& b, 
   require(pivots.dtype == DType::Int64 && pivots.size() == batch * n && pivots.device == lu.device &&
               pivots.is_c_contiguous(),
           "lu_solve", "pivots must be lu_factor's int64 (batch, n) array");
-  set_current_device(lu.device);
+  activate_device(lu.device);
   cuda::lu_solve(lu, pivots, b, n, nrhs, batch, transpose, stream);
 }
 
@@ -95,7 +95,7 @@ void hermitian_eigen(const ArrayView& a, std::int64_t n, bool lower, bool vector
   const std::int64_t batch = batch_of("hermitian_eigen", a, n, n);
   require_companion("hermitian_eigen", a, w, real_of(a.dtype), batch * n, "w");
   require_companion("hermitian_eigen", a, info, DType::Int32, batch, "info");
-  set_current_device(a.device);
+  activate_device(a.device);
   cuda::hermitian_eigen(a, n, batch, lower, vectors, w, info, stream);
 }
 
@@ -110,7 +110,7 @@ void svd(const ArrayView& a, std::int64_t m, std::int64_t n, bool full, const Ar
     require_companion("svd", a, *u, a.dtype, batch * m * (full ? m : n), "u");
     require_companion("svd", a, *vt, a.dtype, batch * n * n, "vt");
   }
-  set_current_device(a.device);
+  activate_device(a.device);
   cuda::svd(a, m, n, batch, full, s, u, vt, info, stream);
 }
 
@@ -119,7 +119,7 @@ void qr_factor(const ArrayView& a, std::int64_t m, std::int64_t n, const ArrayVi
   const std::int64_t batch = batch_of("qr_factor", a, m, n);
   require_companion("qr_factor", a, tau, a.dtype, batch * std::min(m, n), "tau");
   require_companion("qr_factor", a, info, DType::Int32, batch, "info");
-  set_current_device(a.device);
+  activate_device(a.device);
   cuda::qr_factor(a, m, n, batch, tau, info, stream);
 }
 
@@ -130,7 +130,7 @@ void qr_q(const ArrayView& a, std::int64_t m, std::int64_t ncols, std::int64_t k
   require(m < (std::int64_t{1} << 31), "qr_q", "matrices of 2^31 rows or more are not supported");
   require(tau.dtype == a.dtype && tau.device == a.device && tau.is_c_contiguous() && tau.size() == batch * k,
           "qr_q", "tau must be qr_factor's (batch, k) array");
-  set_current_device(a.device);
+  activate_device(a.device);
   cuda::qr_q(a, m, ncols, k, batch, tau, stream);
 }
 

@@ -64,7 +64,7 @@ void copy_batch(const ArrayView* src, const ArrayView* dst, int n, StreamHandle 
   if (device == kHostDevice) {
     host::copy_batch(src, dst, n, stream);
   } else {
-    set_current_device(device);
+    activate_device(device);
     cuda::copy_batch(src, dst, n, stream);
   }
 }

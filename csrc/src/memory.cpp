@@ -81,7 +81,7 @@ DeviceBuffer::DeviceBuffer(std::int64_t nbytes, int device, StreamHandle stream)
     : nbytes_(nbytes), device_(device), stream_(stream) {
   if (nbytes < 0) throw InvalidArgument("negative allocation size " + std::to_string(nbytes));
   if (nbytes == 0) return;  // before touching the device: a zero-size array (a dask meta) creates no context
-  set_current_device(device);
+  activate_device(device);
   detail::stream_retain(stream);  // released in the destructor
   // whole words: sub-word atomics (scatter_add) touch the 32-bit word that holds the last byte
   std::int64_t request = (nbytes + 15) / 16 * 16;
@@ -125,7 +125,7 @@ void DeviceBuffer::free_block() noexcept {
     }
   }
   try {
-    set_current_device(device_);
+    activate_device(device_);
   } catch (...) {
     return;
   }
@@ -160,7 +160,7 @@ void release_cached_blocks(int device, StreamHandle stream, bool all_streams) {
     }
     bool ok = true;
     try {
-      set_current_device(dev);
+      activate_device(dev);
     } catch (...) {
       ok = false;
     }
@@ -240,7 +240,7 @@ PinnedBuffer::~PinnedBuffer() {
 MemoryInfo memory_info(int device) {
   MemoryInfo info;
   info.pinned_bytes = g_pinned_bytes.load();
-  set_current_device(device);
+  activate_device(device);
   ensure_pool_configured(device);
   cudaMemPool_t pool = nullptr;
   NPGPU_CUDA_TRY(cudaDeviceGetDefaultMemPool(&pool, device));
@@ -255,7 +255,7 @@ MemoryInfo memory_info(int device) {
 }
 
 void trim_pool(int device, std::int64_t keep_bytes) {
-  set_current_device(device);
+  activate_device(device);
   detail::release_cached_blocks(device, nullptr, true);
   cudaMemPool_t pool = nullptr;
   NPGPU_CUDA_TRY(cudaDeviceGetDefaultMemPool(&pool, device));

@@ -112,7 +112,7 @@ void random_fill(const RandomSpec& spec, const ArrayView& out, StreamHandle stre
   if (out.on_host()) {
     host::random_fill(p, out, stream);
   } else {
-    set_current_device(out.device);
+    activate_device(out.device);
     cuda::random_fill(p, out, stream);
   }
 }
@@ -124,7 +124,7 @@ void random_fill_staged(const RandomSpec& spec, const ArrayView& out, int device
   require_device(device);
   const std::int64_t n = out.size();
   if (n == 0) return;
-  set_current_device(device);
+  activate_device(device);
   const std::int64_t item = itemsize(out.dtype);
   const std::int64_t per_block = item == 8 ? 2 : 4;  // values per Philox block
   detail::StagedOperand op{out.data, item, true};
@@ -143,7 +143,7 @@ std::uint64_t monte_carlo_pi_hits(std::int64_t n, std::uint64_t seed, int device
   if (n > (std::int64_t(1) << 62))
     throw InvalidArgument("monte_carlo_pi: n must be at most 2^62, got " + std::to_string(n));
   if (device == kHostDevice) return host::monte_carlo_pi_hits(n, seed, stream);
-  set_current_device(device);
+  activate_device(device);
   return cuda::monte_carlo_pi_hits(n, seed, stream);
 }
 

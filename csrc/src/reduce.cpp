@@ -204,7 +204,7 @@ void reduce(ReduceOp op, const ArrayView& in, std::uint64_t axes, const ArrayVie
   if (in.device == kHostDevice) {
     host::reduce(a, stream);
   } else {
-    set_current_device(in.device);
+    activate_device(in.device);
     cuda::reduce(a, stream);
   }
 }
@@ -244,7 +244,7 @@ void scan(ScanOp op, const ArrayView& in, int axis, const ArrayView& out, bool e
   if (in.device == kHostDevice) {
     host::scan(a, stream);
   } else {
-    set_current_device(in.device);
+    activate_device(in.device);
     cuda::scan(a, stream);
   }
 }

@@ -195,7 +195,7 @@ RtcCompileResult rtc_compile(const std::string& source, const std::string& name,
 RtcLibrary rtc_library_load(const void* image, int device) {
   if (image == nullptr) throw InvalidArgument("rtc_library_load: no image");
   require_device(device);
-  set_current_device(device);
+  activate_device(device);
   cudaLibrary_t lib = nullptr;
   NPGPU_CUDA_TRY(cudaLibraryLoadData(&lib, image, nullptr, nullptr, 0, nullptr, nullptr, 0));
   return lib;
@@ -207,7 +207,7 @@ void rtc_library_unload(RtcLibrary library) noexcept {
 
 RtcKernel rtc_get_kernel(RtcLibrary library, const char* name, int device, RtcKernelInfo* info) {
   if (library == nullptr || name == nullptr) throw InvalidArgument("rtc_get_kernel: no library or name");
-  set_current_device(device);
+  activate_device(device);
   cudaKernel_t k = nullptr;
   const cudaError_t err = cudaLibraryGetKernel(&k, static_cast<cudaLibrary_t>(library), name);
   if (err == cudaErrorSymbolNotFound || err == cudaErrorInvalidDeviceFunction || err == cudaErrorInvalidValue ||
@@ -248,7 +248,7 @@ RtcKernel rtc_get_kernel(RtcLibrary library, const char* name, int device, RtcKe
 
 std::vector<std::string> rtc_kernel_names(RtcLibrary library, int device) {
   if (library == nullptr) throw InvalidArgument("rtc_kernel_names: no library");
-  set_current_device(device);
+  activate_device(device);
   auto lib = static_cast<cudaLibrary_t>(library);
   unsigned count = 0;
   NPGPU_CUDA_TRY(cudaLibraryGetKernelCount(&count, lib));
@@ -277,7 +277,7 @@ void rtc_launch(RtcKernel kernel, RtcKernelInfo* info, const Dim3& grid, const D
     throw InvalidArgument("shared_mem=" + std::to_string(shared_mem) + " bytes plus the kernel's " +
                           std::to_string(info->static_shared_bytes) + " bytes of static shared memory exceed the " +
                           std::to_string(info->max_shared_bytes) + " bytes a block may use on this device");
-  set_current_device(device);
+  activate_device(device);
   const void* f = reinterpret_cast<const void*>(kernel);
   if (shared_mem > info->dynamic_shared_enabled) {
     NPGPU_CUDA_TRY(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_mem)));
@@ -290,7 +290,7 @@ void rtc_launch(RtcKernel kernel, RtcKernelInfo* info, const Dim3& grid, const D
 
 void rtc_copy_to_device(void* dst, const void* host, std::int64_t nbytes, int device, StreamHandle stream) {
   if (nbytes <= 0) return;
-  set_current_device(device);
+  activate_device(device);
   auto s = static_cast<cudaStream_t>(stream);
   if (nbytes <= kDirectCopyBytes) {
     NPGPU_CUDA_TRY(cudaMemcpyAsync(dst, host, static_cast<std::size_t>(nbytes), cudaMemcpyHostToDevice, s));
@@ -309,7 +309,7 @@ void rtc_copy_to_device(void* dst, const void* host, std::int64_t nbytes, int de
 
 void rtc_copy_to_host(void* host, const void* src, std::int64_t nbytes, int device, StreamHandle stream) {
   if (nbytes <= 0) return;
-  set_current_device(device);
+  activate_device(device);
   auto s = static_cast<cudaStream_t>(stream);
   if (nbytes <= kDirectCopyBytes) {
     NPGPU_CUDA_TRY(cudaMemcpyAsync(host, src, static_cast<std::size_t>(nbytes), cudaMemcpyDeviceToHost, s));

@@ -51,7 +51,8 @@ DeviceTable& table() {
   return t;
 }
 
-thread_local int tl_current_device = -1;  // -1: not yet read from the runtime on this thread
+thread_local int tl_active_device = -1;    // -1: not yet read from the runtime on this thread
+thread_local int tl_selected_device = -1;  // -1: none selected yet; the first active device
 
 }  // namespace
 
@@ -104,30 +105,40 @@ const DeviceProperties& device_properties(int ordinal) {
   return *t.props[ordinal];
 }
 
-int current_device() {
-  if (tl_current_device < 0) {
+int active_device() {
+  if (tl_active_device < 0) {
     require_device(0);
     int d = 0;
     NPGPU_CUDA_TRY(cudaGetDevice(&d));
-    tl_current_device = d;
+    tl_active_device = d;
   }
-  return tl_current_device;
+  return tl_active_device;
 }
 
-void set_current_device(int ordinal) {
-  if (ordinal == tl_current_device) return;
+void activate_device(int ordinal) {
+  if (ordinal == tl_active_device) return;
   require_device(ordinal);
   NPGPU_CUDA_TRY(cudaSetDevice(ordinal));
-  tl_current_device = ordinal;
+  tl_active_device = ordinal;
+}
+
+int current_device() {
+  if (tl_selected_device < 0) tl_selected_device = active_device();
+  return tl_selected_device;
+}
+
+void select_device(int ordinal) {
+  activate_device(ordinal);
+  tl_selected_device = ordinal;
 }
 
 void synchronize_device(int ordinal) {
-  set_current_device(ordinal);
+  activate_device(ordinal);
   NPGPU_CUDA_TRY(cudaDeviceSynchronize());
 }
 
 void mem_get_info(int ordinal, std::int64_t* free_bytes, std::int64_t* total_bytes) {
-  set_current_device(ordinal);
+  activate_device(ordinal);
   size_t f = 0, t = 0;
   NPGPU_CUDA_TRY(cudaMemGetInfo(&f, &t));
   *free_bytes = static_cast<std::int64_t>(f);
@@ -182,7 +193,7 @@ void stream_release(StreamHandle s) noexcept {
 }  // namespace detail
 
 StreamHandle stream_create(int device, bool non_blocking, int priority) {
-  set_current_device(device);
+  activate_device(device);
   cudaStream_t s = nullptr;
   NPGPU_CUDA_TRY(cudaStreamCreateWithPriority(&s, non_blocking ? cudaStreamNonBlocking : cudaStreamDefault,
                                               priority));
@@ -212,7 +223,7 @@ void stream_wait_stream(StreamHandle waiter, StreamHandle producer) {
   // One reusable event per thread: recording and waiting are ordered on the host, so reuse is safe.
   thread_local cudaEvent_t ev = nullptr;
   thread_local int ev_device = -1;
-  int dev = current_device();
+  int dev = active_device();
   if (ev == nullptr || ev_device != dev) {
     NPGPU_CUDA_TRY(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
     ev_device = dev;

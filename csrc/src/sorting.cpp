@@ -38,7 +38,7 @@ void sort_rows(const ArrayView& keys, const ArrayView* values, const ArrayView* 
   if (keys.on_host()) {
     host::sort_rows(keys, values, indices, rows, n, descending, stream);
   } else {
-    set_current_device(keys.device);
+    activate_device(keys.device);
     cuda::sort_rows(keys, values, indices, rows, n, descending, stream);
   }
 }
@@ -59,7 +59,7 @@ void search_sorted(const ArrayView& sorted, const ArrayView& queries, const Arra
   if (queries.on_host()) {
     host::search_sorted(sorted, queries, out, right, stream);
   } else {
-    set_current_device(queries.device);
+    activate_device(queries.device);
     cuda::search_sorted(sorted, queries, out, right, stream);
   }
 }

@@ -129,7 +129,7 @@ void laplacian(const ArrayView& field, const ArrayView& out, Boundary boundary, 
   if (field.size() == 0) return;
   if (overlaps(field, out)) throw InvalidArgument("laplacian: out overlaps the field");
   const int dev = field.device;
-  if (dev != kHostDevice) set_current_device(dev);
+  if (dev != kHostDevice) activate_device(dev);
   const std::int64_t nbytes = field.nbytes();
   Scratch in_copy, out_copy;
   const void* src = field.data;
@@ -164,7 +164,7 @@ std::int64_t diffusion(const ArrayView& field, const ArrayView& out, const Array
     throw InvalidArgument("diffusion: laplacian_out overlaps the field or out");
   if (field.size() == 0) return steps;
   const int dev = field.device;
-  if (dev != kHostDevice) set_current_device(dev);
+  if (dev != kHostDevice) activate_device(dev);
 
   if (steps == 0) {
     if (laplacian_out) laplacian(field, *laplacian_out, boundary, stream);
@@ -236,7 +236,7 @@ std::int64_t diffusion(const ArrayView& field, const ArrayView& out, const Array
     if (cb_after[p - 1]) {
       if (dev != kHostDevice) stream_synchronize(stream);
       const bool go_on = callback->fn(done, contiguous(dst, field, true), callback->user);
-      if (dev != kHostDevice) set_current_device(dev);
+      if (dev != kHostDevice) activate_device(dev);
       if (!go_on) {
         if (dst != out.data) backend_copy(contiguous(dst, field, true), out, stream);
         return done;

@@ -165,6 +165,14 @@ template <class T> __device__ __forceinline__ T npgpu_ipow(T a, T b) {
   }
   return r;
 }
+// static_cast of NaN or of an out-of-range float to an integer is undefined (the optimiser may fold it to
+// anything): saturate at the type's limits, NaN -> 0, as cvt.rzi does and the host path's _f2i mirrors.
+template <class To, class From> __device__ __forceinline__ To npgpu_f2i(From x, To lo, To hi) {
+  if (x != x) return To(0);
+  if (x <= From(lo)) return lo;
+  if (x >= From(hi)) return hi;
+  return static_cast<To>(x);
+}
 template <class T> __device__ __forceinline__ T npgpu_pymin(T a, T b) { return b < a ? b : a; }
 template <class T> __device__ __forceinline__ T npgpu_pymax(T a, T b) { return b > a ? b : a; }
 template <class T> __device__ __forceinline__ T npgpu_minimum(T a, T b) { return (a < b || a != a) ? a : b; }
@@ -187,6 +195,12 @@ def _py_dtype(v):
     if isinstance(v, int):
         return _I64
     return _F64
+
+
+def _f2i_code(code, dtype):
+    """C for static_cast<integer dtype>(floating code), saturating (npgpu_f2i)."""
+    info = np.iinfo(dtype)
+    return f"npgpu_f2i<{C_TYPE[np.dtype(dtype)]}>({code}, {_literal(info.min, dtype)}, {_literal(info.max, dtype)})"
 
 
 def _literal(v, dtype):
@@ -430,6 +444,8 @@ class Translator:
             return t.code
         if dtype.kind == "b":
             return f"({t.code} != 0)"
+        if t.dtype.kind == "f" and dtype.kind in "iu":
+            return _f2i_code(t.code, dtype)
         return f"static_cast<{C_TYPE[dtype]}>({t.code})"
 
     @staticmethod
@@ -574,12 +590,12 @@ class Translator:
             (a,) = args
             if a.dtype.kind in "biu":
                 return _T(self._cast(a, _I64), _I64)
-            return _T(f"static_cast<long long>({self._fname(name, a.dtype)}({a.code}))", _I64)
+            return _T(_f2i_code(f"{self._fname(name, a.dtype)}({a.code})", _I64), _I64)
         if kind == "round":
             (a,) = args
             if a.dtype.kind in "biu":
                 return _T(self._cast(a, _I64), _I64)
-            return _T(f"static_cast<long long>({self._fname('rint', a.dtype)}({a.code}))", _I64)
+            return _T(_f2i_code(f"{self._fname('rint', a.dtype)}({a.code})", _I64), _I64)
         if kind == "abs":
             (a,) = args
             if a.dtype == _B:
@@ -608,9 +624,7 @@ class Translator:
         if kind == "cast":
             d = np.dtype(name)
             (a,) = args
-            if a.dtype.kind == "f" and d.kind in "iu":
-                return _T(f"static_cast<{C_TYPE[d]}>({a.code})", d)  # truncation toward zero, as int()
-            return _T(self._cast(a, d), d)
+            return _T(self._cast(a, d), d)  # float -> int: truncation toward zero, as int(), saturating
         self._err(node, f"function {name}")
 
 

@@ -432,7 +432,7 @@ cdef class Array:
         cdef int64_t nbytes = src.view.size() * itemsize(src.view.dtype)
         cdef void* dst = <void*><uintptr_t>out.__array_interface__["data"][0] if nbytes else NULL
         if nbytes:
-            rt.set_current_device(src.view.device)
+            rt.activate_device(src.view.device)
             with nogil:
                 copy_bytes(dst, src.view.data, nbytes, s)
                 rt.stream_synchronize(s)
@@ -676,7 +676,7 @@ cdef class Array:
         if stream != -1:
             # DLPack: None means the legacy default stream for CUDA; 1 legacy, 2 per-thread.
             consumer = resolve_stream(1 if stream is None else stream)
-            rt.set_current_device(src.view.device)
+            rt.activate_device(src.view.device)
             rt.stream_wait_stream(consumer, src.stream)
         return _export_dlpack(src, versioned, bool(copy))
 
@@ -1256,7 +1256,7 @@ def _from_cai(obj, iface, device, stream):
     if producer is not None:
         if producer == 0:
             raise ValueError("__cuda_array_interface__ stream 0 is not allowed (v3); use 1 or 2")
-        rt.set_current_device(v.device)
+        rt.activate_device(v.device)
         rt.stream_wait_stream(ours, resolve_stream(int(producer)))
     return wrap_view(v, obj, dtype, ours)
 
@@ -1498,21 +1498,21 @@ cdef Array _move(Array a, int device, StreamHandle s):
     if device == kHostDevice:
         return wrap_host(a.get(stream=<uintptr_t>s if <uintptr_t>s != 0 else 1))
     # GPU to GPU: one peer copy once the source is complete on its own device.
-    cdef int previous = rt.current_device()
+    cdef int previous = rt.active_device()
     cdef Array src = a if a.view.is_c_contiguous() else a.copy()
     cdef Array out
     cdef int64_t nbytes = src.view.size() * itemsize(src.view.dtype)
     try:
-        rt.set_current_device(src.view.device)
+        rt.activate_device(src.view.device)
         with nogil:
             rt.stream_synchronize(src.stream)
             rt.stream_synchronize(s)
-        rt.set_current_device(device)
+        rt.activate_device(device)
         out = new_array(tuple(src.shape), src._dtype, device, s)
         with nogil:
             copy_peer(out.view.data, device, src.view.data, src.view.device, nbytes, s)
     finally:
-        rt.set_current_device(previous)
+        rt.activate_device(previous)
     return out
 
 

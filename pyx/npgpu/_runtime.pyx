@@ -130,15 +130,15 @@ cdef class Device:
 
     def use(self):
         """Make this device current for the calling thread."""
-        rt.set_current_device(self.id)
+        rt.select_device(self.id)
 
     def __enter__(self):
         self._previous.append(rt.current_device())
-        rt.set_current_device(self.id)
+        rt.select_device(self.id)
         return self
 
     def __exit__(self, *exc):
-        rt.set_current_device(self._previous.pop())
+        rt.select_device(self._previous.pop())
         return False
 
     def __eq__(self, other):

@@ -39,8 +39,12 @@ NPGPU_API std::string unavailable_reason();
 NPGPU_API void require_device(int ordinal);
 
 NPGPU_API const DeviceProperties& device_properties(int ordinal);  // cached per device
-NPGPU_API int current_device();              // this thread's device
-NPGPU_API void set_current_device(int ordinal);  // cheap when already current
+// The thread's device for new work (npgpu.Device selects it). Operations on arrays of another device make
+// that device active in the CUDA runtime for their calls; they never change the selection.
+NPGPU_API int current_device();
+NPGPU_API void select_device(int ordinal);
+NPGPU_API int active_device();                // the CUDA runtime's current device on this thread
+NPGPU_API void activate_device(int ordinal);  // cheap when already active
 NPGPU_API void synchronize_device(int ordinal);
 NPGPU_API void mem_get_info(int ordinal, std::int64_t* free_bytes, std::int64_t* total_bytes);
 NPGPU_API int runtime_version();  // CUDA runtime linked into libnpgpu, e.g. 13000

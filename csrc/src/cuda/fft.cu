@@ -183,7 +183,7 @@ struct Plan {
   std::mutex m;  // a call sets the plan's stream and work area, then queues the transform
   ~Plan() {
     try {
-      set_current_device(device);
+      activate_device(device);
       cf::api().destroy(handle);
     } catch (...) {
     }

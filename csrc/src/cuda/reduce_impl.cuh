@@ -502,12 +502,12 @@ StreamScratch stream_scratch(int device, cudaStream_t s) {
   for (const auto& e : cache)
     if (e.first == key) return e.second;
   if (cache.size() >= kMaxScratch) return {};
-  const int prev = current_device();
-  set_current_device(device);
+  const int prev = active_device();
+  activate_device(device);
   void* mem = nullptr;
   cudaError_t err = cudaMalloc(&mem, 256 + kMaxPartials * 16);
   if (err == cudaSuccess) err = cudaMemsetAsync(mem, 0, 256, s);  // in stream order before the first use
-  set_current_device(prev);
+  activate_device(prev);
   if (err != cudaSuccess) {
     if (mem) cudaFree(mem);
     (void)cudaGetLastError();

@@ -30,7 +30,9 @@ cdef extern from "npgpu/runtime.hpp" namespace "npgpu" nogil:
     void require_device(int ordinal) except +raise_py_error
     const DeviceProperties& device_properties(int ordinal) except +raise_py_error
     int current_device() except +raise_py_error
-    void set_current_device(int ordinal) except +raise_py_error
+    void activate_device(int ordinal) except +raise_py_error
+    int active_device() except +raise_py_error
+    void select_device(int ordinal) except +raise_py_error
     void synchronize_device(int ordinal) except +raise_py_error
     void mem_get_info(int ordinal, int64_t* free_bytes, int64_t* total_bytes) except +raise_py_error
     int runtime_version()
