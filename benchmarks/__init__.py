@@ -29,9 +29,9 @@ def _run_isolated(name, repeat):
                           capture_output=True, text=True, env=env)
     try:
         doc = json.loads(proc.stdout)
-    except ValueError:
+    except ValueError as exc:
         tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
-        raise RuntimeError(f"benchmark process exited with status {proc.returncode}: {' | '.join(tail)}")
+        raise RuntimeError(f"benchmark process exited with status {proc.returncode}: {' | '.join(tail)}") from exc
     if doc["errors"]:
         raise RuntimeError("; ".join(e for _, e in doc["errors"]))
     return [Result(r["name"], r["value"], r["unit"], r["target"], r["higher_is_better"], r["anchors"], r["note"])

@@ -20,7 +20,6 @@ import numpy as np
 
 import npgpu
 
-
 _usable = {}
 
 _PROBE = {
@@ -69,8 +68,8 @@ def optional(name):
     try:
         if name == "numba":
             np.row_stack = getattr(np, "row_stack", np.vstack)  # numba-cuda 0.30 wants it on NumPy 2
-            from numba import cuda  # noqa: F401
             import numba
+            from numba import cuda  # noqa: F401
 
             return numba if cuda.is_available() else None
         mod = __import__(name)

@@ -4,8 +4,16 @@ import numpy as np
 
 import npgpu
 
-from ._harness import (Result, anchor_time_ms, copy_ceiling_gbs, gpu_time_ms, h2d_ceiling_gbs, host_time_ms,
-                       optional, per_call_us)
+from ._harness import (
+    Result,
+    anchor_time_ms,
+    copy_ceiling_gbs,
+    gpu_time_ms,
+    h2d_ceiling_gbs,
+    host_time_ms,
+    optional,
+    per_call_us,
+)
 
 
 def _rand(n, seed, dtype=np.float32):
@@ -116,7 +124,8 @@ def bench_add_layouts(repeat):
     bytes_b = 2 * m.nbytes + v.nbytes
     per_c = bytes_c / contig
     res = [Result("broadcast add 4096x4096 + 4096 vs contiguous (per byte)", (bytes_b / bcast) / per_c, "x",
-                  target=0.8, note=f"contiguous {bytes_c / contig / 1e6:.0f} GB/s, broadcast {bytes_b / bcast / 1e6:.0f} GB/s")]
+                  target=0.8,
+                  note=f"contiguous {bytes_c / contig / 1e6:.0f} GB/s, broadcast {bytes_b / bcast / 1e6:.0f} GB/s")]
     # a + b.T: one operand read across its rows.
     npgpu.add(dm, dmt.T, out=out)
     _check(out.get(), m + m, "transposed add")

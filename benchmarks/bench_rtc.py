@@ -76,7 +76,7 @@ def bench_rtc_compile(repeat):
         npgpu.SourceModule(ADD_SRC).get_function("add_kernel")
     mem_us = (time.perf_counter() - t) / 100 * 1e6
     cached_ms = min(second["module_s"], third["module_s"]) * 1e3
-    nv = "%d.%d" % _rtc.nvrtc_version()
+    nv = "{}.{}".format(*_rtc.nvrtc_version())
     return [
         Result("rtc first call: compile+load+launch (new process)", first["module_s"] * 1e3, "ms",
                note=f"NVRTC {nv} compile alone {nvrtc_ms:.1f} ms; CUDA init {first['init_s'] * 1e3:.0f} ms "

@@ -10,8 +10,9 @@ npgpu needs no autoinit (CUDA starts on first use); npgpu.In / npgpu.Out are PyC
 
     python examples/pycuda_add.py
 """
-import npgpu as drv
 import numpy
+
+import npgpu as drv
 from npgpu import SourceModule
 
 mod = SourceModule("""

@@ -39,8 +39,8 @@ def measure(npgpu, h2d_ceiling_gbs, time_ms, n, repeat):
     dst = np.empty_like(a)
     dst[:] = 0
     cp = time_ms(lambda: np.copyto(dst, a))
-    print(f"{os.environ.get('TAG', 'default')} 2^{n.bit_length() - 1}: {text} | 1-thread memcpy {a.nbytes / cp / 1e6:.1f} GB/s"
-          f" | pinned H2D {h2d_ceiling_gbs():.1f} GB/s", flush=True)
+    print(f"{os.environ.get('TAG', 'default')} 2^{n.bit_length() - 1}: {text} | 1-thread memcpy "
+          f"{a.nbytes / cp / 1e6:.1f} GB/s | pinned H2D {h2d_ceiling_gbs():.1f} GB/s", flush=True)
 
 
 def main():

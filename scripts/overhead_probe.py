@@ -46,6 +46,7 @@ for calls in (200, 2000):
         pass
     try:
         import torch
-        print(f"torch.ones f32        {per_call(lambda: torch.ones(1024, dtype=torch.float32, device='cuda'), calls):.2f} us")
+        us = per_call(lambda: torch.ones(1024, dtype=torch.float32, device='cuda'), calls)
+        print(f"torch.ones f32        {us:.2f} us")
     except ImportError:
         pass

@@ -1,7 +1,6 @@
 """Measure NumPy-in/NumPy-out add under staging settings (run once per setting, from gpu runs)."""
 import os
 import statistics
-import sys
 import time
 
 import numpy as np

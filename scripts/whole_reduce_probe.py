@@ -68,7 +68,7 @@ for e in (20, 22, 24, 26, 28):
     tw, tr = gpu_time_ms(lambda: npgpu.sum(v)) * 1e3, gpu_time_ms(lambda: npgpu.sum(m, axis=1)) * 1e3
     print(f"  2^{e}: whole {tw:8.1f}  rows {tr:8.1f}  extra {tw - tr:7.1f}  ({4 * n / tw / 1e3:6.0f} GB/s whole)",
           flush=True)
-    del v, m
+    v = m = None  # free the device arrays before torch runs
 TORCH = """
 import torch, statistics
 for e in (20, 24, 26, 28):
@@ -82,7 +82,8 @@ for e in (20, 24, 26, 28):
     for _ in range(20):
         s.record(); t.argmax(); f.record(); f.synchronize(); ts2.append(s.elapsed_time(f) * 1e3)
     us = statistics.median(ts)
-    print(f"  torch 2^{e}: sum {us:8.1f} us ({4 * (1 << e) / us / 1e3:6.0f} GB/s), argmax {statistics.median(ts2):8.1f} us")
+    print(f"  torch 2^{e}: sum {us:8.1f} us ({4 * (1 << e) / us / 1e3:6.0f} GB/s), "
+          f"argmax {statistics.median(ts2):8.1f} us")
 """
 r = subprocess.run([sys.executable, "-c", TORCH], capture_output=True, text=True, timeout=300)
 print(r.stdout + r.stderr[-400:], flush=True)

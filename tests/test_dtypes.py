@@ -177,7 +177,7 @@ def test_finfo_attribute_types_are_the_standards(dtype):
     assert got == npgpu.finfo(np.finfo(dtype).dtype) and hash(got) == hash(npgpu.finfo(got.dtype))
     assert "smallest_normal" in repr(got)
     with pytest.raises(AttributeError):
-        got.no_such_attribute
+        _ = got.no_such_attribute
 
 
 def test_array_api_version():

@@ -340,7 +340,7 @@ def test_fmax_fmin_dtypes(array_device, fn, d1, d2):
     check(getattr(npgpu, fn)(dev(a), dev(b)), getattr(np, fn)(a, b), zero_sign=False)
 
 
-# --------------------------------------------------------------------------------------------- heaviside, fabs, float_power
+# -------------------------------------------------------------------------- heaviside, fabs, float_power
 
 @pytest.mark.parametrize("dtype", FLOATS + ["int8", "uint32", "bool"])
 def test_heaviside(array_device, dtype):

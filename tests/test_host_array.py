@@ -77,7 +77,7 @@ def test_operations_stay_on_the_host(rng):
     s = x.sum()
     assert s.shape == () and isinstance(s, npgpu.Array) and abs(float(s) - h.sum(dtype=np.float64)) < 1e-3
     with pytest.raises(ValueError, match="mT"):
-        npgpu.asarray([1.0], device="cpu").mT
+        _ = npgpu.asarray([1.0], device="cpu").mT
 
 
 def test_host_out_of_other_device_is_refused(rng):

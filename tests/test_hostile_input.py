@@ -26,8 +26,8 @@ function and input, and the parent resumes the sweep after it. The table of outc
 is written to the file named by ``NPGPU_HOSTILE_REPORT`` when that is set.
 
 Violations whose source is in compiled code (pyx/, csrc/) or in modules another change owned when this test
-was written (python/npgpu/random.py, python/npgpu/_ufuncs.py) are listed in ``KNOWN_VIOLATIONS``; the test asserts that the
-violations found are exactly those, so fixing one means removing it from the list.
+was written (python/npgpu/random.py, python/npgpu/_ufuncs.py) are listed in ``KNOWN_VIOLATIONS``; the test
+asserts that the violations found are exactly those, so fixing one means removing it from the list.
 """
 import faulthandler
 import inspect

@@ -141,5 +141,5 @@ def test_info_lists_each_nvidia_library():
     p = subprocess.run([sys.executable, "-m", "npgpu", "info"], capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
     for package in ("nvidia-cublas", "nvidia-cuda-nvrtc", "nvidia-cufft", "nvidia-cusolver"):
-        line = next(l for l in p.stdout.splitlines() if l.strip().startswith(package))
+        line = next(ln for ln in p.stdout.splitlines() if ln.strip().startswith(package))
         assert ".so." in line or "not installed" in line or "not found" in line, line

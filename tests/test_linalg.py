@@ -6,7 +6,6 @@ primitives (potrf, getrf, getrs, syevd, gesvd, geqrf, orgqr, geev) the functions
 (and its NumPy fallbacks) and on a GPU."""
 import math
 import types
-import warnings
 
 import numpy as np
 import pytest
@@ -185,13 +184,13 @@ def test_det_slogdet(array_device, rng, dtype):
         got = check_array(la.det(on(array_device, a)), array_device, dtype, (3,))
         tol = 50 * n * _eps(np.float32 if np.dtype(dtype) in (np.float32, np.complex64) else np.float64)
         assert np.all(np.abs(got - want) <= tol * np.abs(want)), (got, want)
-        s, l = la.slogdet(on(array_device, a))
+        s, logdet = la.slogdet(on(array_device, a))
         ws, wl = np.linalg.slogdet(a.astype(want.dtype))
         check_array(s, array_device, dtype, (3,))
         real = np.float32 if np.dtype(dtype) in (np.float32, np.complex64) else np.float64
-        check_array(l, array_device, real, (3,))
+        check_array(logdet, array_device, real, (3,))
         close(s, ws, tol)
-        assert np.all(np.abs(l.get() - wl) <= tol * np.maximum(1, np.abs(wl)))
+        assert np.all(np.abs(logdet.get() - wl) <= tol * np.maximum(1, np.abs(wl)))
     # slogdet where det overflows
     big = matrix(rng, (64, 64), np.float64) * 1e10
     sign, logdet = la.slogdet(on(array_device, big))

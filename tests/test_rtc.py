@@ -333,7 +333,8 @@ def test_memory_and_disk_cache_across_processes(cache_dir):
         import json, sys
         from npgpu import _rtc
         c = _rtc.compile_source({src!r}, {ARCH!r})
-        print(json.dumps({{"origin": c.source_of_result, "info": _rtc.cache_info(), "same": c.binary == bytes.fromhex({c1.binary.hex()!r})}}))
+        same = c.binary == bytes.fromhex({c1.binary.hex()!r})
+        print(json.dumps({{"origin": c.source_of_result, "info": _rtc.cache_info(), "same": same}}))
     """)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env=dict(os.environ), cwd="/")

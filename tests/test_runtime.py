@@ -349,7 +349,7 @@ def test_stream_context_sets_current_stream_and_restores():
     assert npgpu.get_current_stream().ptr == before
     with pytest.raises(ZeroDivisionError):
         with s1:
-            1 / 0
+            _ = 1 / 0
     assert npgpu.get_current_stream().ptr == before
     npgpu.synchronize()
 

@@ -562,10 +562,14 @@ def test_stacking_matches_scipy(array_device):
     cases = [
         (lambda m, a, b, c: m.hstack([a, b]), "csr"), (lambda m, a, b, c: m.hstack([a.tocsc(), b.tocsc()]), "csc"),
         (lambda m, a, b, c: m.hstack([a, b.tocsc()]), "coo"), (lambda m, a, b, c: m.vstack([a, c]), "csr"),
-        (lambda m, a, b, c: m.vstack([a.tocsc(), c.tocsc()]), "csc"), (lambda m, a, b, c: m.vstack([a.tocoo(), c]), "coo"),
-        (lambda m, a, b, c: m.hstack([a, b], format="csc"), "csc"), (lambda m, a, b, c: m.vstack([a, c], dtype=np.complex64), "csr"),
-        (lambda m, a, b, c: m.bmat([[a, None], [None, c]]), "coo"), (lambda m, a, b, c: m.bmat([[a, b], [c, None]]), "coo"),
-        (lambda m, a, b, c: m.bmat([[a], [None]], format="csr"), "csr"), (lambda m, a, b, c: m.bmat([[None, None]]), "coo"),
+        (lambda m, a, b, c: m.vstack([a.tocsc(), c.tocsc()]), "csc"),
+        (lambda m, a, b, c: m.vstack([a.tocoo(), c]), "coo"),
+        (lambda m, a, b, c: m.hstack([a, b], format="csc"), "csc"),
+        (lambda m, a, b, c: m.vstack([a, c], dtype=np.complex64), "csr"),
+        (lambda m, a, b, c: m.bmat([[a, None], [None, c]]), "coo"),
+        (lambda m, a, b, c: m.bmat([[a, b], [c, None]]), "coo"),
+        (lambda m, a, b, c: m.bmat([[a], [None]], format="csr"), "csr"),
+        (lambda m, a, b, c: m.bmat([[None, None]]), "coo"),
         (lambda m, a, b, c: m.block_diag([a, b, c]), "coo"),
         (lambda m, a, b, c: m.block_diag([a, np.ones((1, 2))]), "coo"),
         (lambda m, a, b, c: m.block_diag([a, c], format="csr"), "csr"),
@@ -751,7 +755,7 @@ def test_comparisons_match_scipy(array_device, name, make):
         _same(a == np.ones(s.shape), s.toarray() == 1)
     a = ns.csr_matrix(make())
     with pytest.raises(ValueError, match="inconsistent"):
-        a < ns.csr_matrix((a.shape[0] + 1, a.shape[1]))
+        _ = a < ns.csr_matrix((a.shape[0] + 1, a.shape[1]))
 
 
 @pytest.mark.parametrize("fmt", ["csr", "csc", "coo"])

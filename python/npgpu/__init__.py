@@ -4,13 +4,165 @@ NumPy arrays in, NumPy arrays out, computed on the GPU when one is present (on t
 ``npgpu.asarray`` keeps data on the GPU between calls. ``import npgpu`` makes no CUDA call: the first GPU
 operation initialises CUDA.
 """
+# The compiled core (arrays, devices, elementwise functions, reductions, sorting, indexing, BLAS, run-time
+# kernels) and what is written over it: the Array API namespace (dtypes and their functions, creation,
+# manipulation, composed elementwise functions, main-namespace linear algebra, set functions, histogram),
+# NumPy's statistics (median, quantile, cov ...) and signal/polynomial helpers, einsum (the star-imported
+# modules list their names in __all__), and the table behind Array.__array_function__ (_numpy_functions).
+from npgpu import (
+    _creation,
+    _dtypes,
+    _elementwise_composed,
+    _histograms,
+    _indexing,
+    _linear_algebra,
+    _manipulation,
+    _numpy_functions,  # noqa: F401 (Array.__array_function__'s table)
+    _polynomial_signal,
+    _set_functions,
+    _statistics,
+    fft,
+    linalg,
+    profiler,
+    random,
+)
+from npgpu._array import SUPPORTED_DTYPES, Array, asarray, empty, empty_pinned, from_dlpack, full, zeros
+from npgpu._blas import dot, inner, matmul, matmul_reduce, outer, vdot
+from npgpu._creation import *  # noqa: F401,F403
+from npgpu._dtypes import *  # noqa: F401,F403
+from npgpu._elementwise import (
+    abs,
+    absolute,
+    add,
+    arccos,
+    arccosh,
+    arcsin,
+    arcsinh,
+    arctan,
+    arctan2,
+    arctanh,
+    astype,
+    axpy,
+    bitwise_and,
+    bitwise_not,
+    bitwise_or,
+    bitwise_xor,
+    cbrt,
+    ceil,
+    clip,
+    conj,
+    conjugate,
+    cos,
+    cosh,
+    divide,
+    equal,
+    exp,
+    exp2,
+    expm1,
+    floor,
+    floor_divide,
+    greater,
+    greater_equal,
+    hypot,
+    imag,
+    invert,
+    isfinite,
+    isinf,
+    isnan,
+    left_shift,
+    less,
+    less_equal,
+    log,
+    log1p,
+    log2,
+    log10,
+    logical_and,
+    logical_not,
+    logical_or,
+    logical_xor,
+    maximum,
+    minimum,
+    mod,
+    multiply,
+    negative,
+    not_equal,
+    positive,
+    power,
+    real,
+    reciprocal,
+    remainder,
+    right_shift,
+    rint,
+    sign,
+    sin,
+    sinh,
+    sqrt,
+    square,
+    subtract,
+    tan,
+    tanh,
+    true_divide,
+    trunc,
+    where,
+)
+from npgpu._elementwise_composed import *  # noqa: F401,F403
 from npgpu._errors import CUDAError, GPUUnavailableError, OutOfMemoryError
+from npgpu._histograms import *  # noqa: F401,F403
+from npgpu._indexing import (
+    argwhere,
+    choose,
+    compress,
+    extract,
+    flatnonzero,
+    nonzero,
+    put,
+    put_along_axis,
+    searchsorted,
+    take,
+    take_along_axis,
+)
+from npgpu._launch import LaunchIndices, check_geometry, launch_indices
+from npgpu._linear_algebra import *  # noqa: F401,F403
+from npgpu._manipulation import *  # noqa: F401,F403
+from npgpu._paths import get_cmake_dir, get_include, get_library_dir
+from npgpu._polynomial_signal import *  # noqa: F401,F403
+from npgpu._random import monte_carlo_pi
+from npgpu._reduce import (
+    all,
+    amax,
+    amin,
+    any,
+    argmax,
+    argmin,
+    count_nonzero,
+    cumprod,
+    cumsum,
+    max,
+    mean,
+    min,
+    nanargmax,
+    nanargmin,
+    nanmax,
+    nanmean,
+    nanmin,
+    nanprod,
+    nanstd,
+    nansum,
+    nanvar,
+    norm,
+    prod,
+    std,
+    sum,
+    var,
+)
+from npgpu._rtc import CompileError, In, InOut, Kernel, Out, SourceModule
+from npgpu._rtc_elementwise import ElementwiseKernel
 from npgpu._runtime import (
     Device,
     Event,
     HostDevice,
-    cpu,
     Stream,
+    cpu,
     device_count,
     get_backend,
     get_current_stream,
@@ -25,60 +177,22 @@ from npgpu._runtime import (
     unavailable_reason,
     use_backend,
 )
-from npgpu._array import SUPPORTED_DTYPES, Array, asarray, empty, empty_pinned, from_dlpack, full, zeros
-from npgpu._elementwise import (
-    abs, absolute, add, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh, astype, axpy, bitwise_and,
-    bitwise_not, bitwise_or, bitwise_xor, cbrt, ceil, clip, conj, conjugate, cos, cosh, divide, equal, exp,
-    exp2, expm1, floor, floor_divide, greater, greater_equal, hypot, imag, invert, isfinite, isinf, isnan, less,
-    less_equal, log, left_shift, log1p, log2, log10, logical_and, logical_not, logical_or, logical_xor, maximum,
-    minimum, mod, multiply, negative, not_equal, positive, power, real, reciprocal, remainder, right_shift,
-    rint, sign, sin, sinh, sqrt, square, subtract, tan, tanh, true_divide, trunc, where,
-)
-from npgpu._elementwise import add
-from npgpu._reduce import (all, amax, amin, any, argmax, argmin, count_nonzero, cumprod, cumsum, max, mean, min,
-                           nanargmax, nanargmin, nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar, norm,
-                           prod, std, sum, var)
-from npgpu._stencil import diffusion, laplacian
+from npgpu._set_functions import *  # noqa: F401,F403
 from npgpu._sorting import argpartition, argsort, lexsort, partition, sort
-from npgpu import _indexing
-from npgpu._indexing import (argwhere, choose, compress, extract, flatnonzero, nonzero, put, put_along_axis,
-                             searchsorted, take, take_along_axis)
+from npgpu._statistics import *  # noqa: F401,F403
+from npgpu._stencil import diffusion, laplacian
+from npgpu._vectorize import vectorize
+
 # NumPy's ufunc.at for the additive ufuncs (scatter-add); add and subtract stay plain functions, quick to call.
 add.at = _indexing.add_at
 subtract.at = _indexing.subtract_at
-from npgpu._launch import LaunchIndices, check_geometry, launch_indices
-from npgpu import profiler
-from npgpu import random
-from npgpu import fft
-from npgpu import linalg
-from npgpu._random import monte_carlo_pi
-from npgpu._blas import dot, inner, matmul, matmul_reduce, outer, vdot
-from npgpu._rtc import CompileError, In, InOut, Kernel, Out, SourceModule
-from npgpu._rtc_elementwise import ElementwiseKernel
-from npgpu._vectorize import vectorize
-from npgpu._paths import get_cmake_dir, get_include, get_library_dir
-# The Array API namespace: dtypes and their functions, creation, manipulation, composed elementwise
-# functions, main-namespace linear algebra, set functions, histogram, and the table behind
-# Array.__array_function__ (each module lists its names in __all__).
-from npgpu import (_creation, _dtypes, _elementwise_composed, _histograms, _linear_algebra, _manipulation,
-                   _numpy_functions, _set_functions)
-from npgpu._dtypes import *  # noqa: F401,F403
-from npgpu._creation import *  # noqa: F401,F403
-from npgpu._manipulation import *  # noqa: F401,F403
-from npgpu._elementwise_composed import *  # noqa: F401,F403
-from npgpu._linear_algebra import *  # noqa: F401,F403
-from npgpu._set_functions import *  # noqa: F401,F403
-from npgpu._histograms import *  # noqa: F401,F403
-# NumPy's statistics (median, quantile, cov ...) and signal/polynomial helpers, einsum (composed functions)
-from npgpu import _polynomial_signal, _statistics
-from npgpu._statistics import *  # noqa: F401,F403
-from npgpu._polynomial_signal import *  # noqa: F401,F403
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "Array", "CUDAError", "Device", "Event", "HostDevice", "cpu", "GPUUnavailableError", "LaunchIndices", "OutOfMemoryError",
-    "Stream", "SUPPORTED_DTYPES", "add", "asarray", "check_geometry", "device_count", "empty", "empty_pinned", "from_dlpack",
+    "Array", "CUDAError", "Device", "Event", "HostDevice", "cpu", "GPUUnavailableError", "LaunchIndices",
+    "OutOfMemoryError", "Stream", "SUPPORTED_DTYPES", "add", "asarray", "check_geometry", "device_count", "empty",
+    "empty_pinned", "from_dlpack",
     "full", "get_backend", "get_cmake_dir", "get_current_stream", "get_device_id", "get_include",
     "get_library_dir", "is_available", "launch_indices", "memory_info", "profiler", "runtime_info",
     "set_staging_config", "staging_config", "synchronize", "trim_memory_pool", "unavailable_reason",
@@ -117,6 +231,7 @@ __all__ += _statistics.__all__ + _polynomial_signal.__all__
 # above, plus the ufuncs composed of npgpu operations (divmod, fmod, frexp, ldexp, modf, gcd, lcm, ...).
 from npgpu import _ufuncs  # noqa: E402
 from npgpu._ufuncs import *  # noqa: E402,F401,F403
+
 __all__ += [n for n in _ufuncs.__all__ if n not in __all__]
 
 

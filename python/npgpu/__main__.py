@@ -2,7 +2,6 @@
 import argparse
 import sys
 
-
 # The NVIDIA libraries npgpu opens at run time: (what for, pip package, shared library).
 _LIBRARIES = [
     ("matrix products", "nvidia-cublas", "libcublas.so.13"),

@@ -10,9 +10,8 @@ import operator
 
 import numpy as np
 
-from npgpu import _array
+from npgpu import _array, _reduce
 from npgpu import _elementwise as _ew
-from npgpu import _reduce
 from npgpu._manipulation import _on_one_device, moveaxis
 
 __all__ = ["arange", "linspace", "ones", "eye", "identity", "empty_like", "zeros_like", "ones_like",

@@ -1,6 +1,7 @@
 """``python -m npgpu demo diffusion``: reference page 002's good example. Its jagged initial field (built with
-an FFT as the page does, through npgpu.fft: on the GPU when there is one), ``steps`` explicit diffusion steps with the Laplacian of the last step, a
-progress bar, the time per step, and optionally the page's 3-panel figure."""
+an FFT as the page does, through npgpu.fft: on the GPU when there is one), ``steps`` explicit diffusion steps
+with the Laplacian of the last step, a progress bar, the time per step, and optionally the page's 3-panel
+figure."""
 import sys
 import time
 

@@ -251,7 +251,7 @@ def _lookup(func):
     return None, missing or f"no {'.'.join(('npgpu',) + path + (name,))}"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _signature(fn):
     """inspect.signature of `fn`, or None where it has none (a builtin without a text signature)."""
     try:

@@ -6,9 +6,9 @@ import struct
 
 import numpy as np
 
+import npgpu
 from npgpu import _rtc
 from npgpu._array import Array
-import npgpu
 
 # C spellings (and NumPy names) of the dtypes elementwise kernels handle.
 _TYPE_NAMES = {
@@ -270,11 +270,11 @@ class ElementwiseKernel:
                 if tv.setdefault(t, d) != d:
                     raise TypeError(f"{self.name}: '{pname}' binds {t} to {d}, but an earlier argument bound it to "
                                     f"{tv[t]}")
-        for (pname, t), a in zip(self.in_params, ins):
+        for (_pname, t), a in zip(self.in_params, ins):
             if isinstance(t, str) and _is_scalar(a) and t not in tv:
                 tv[t] = dtype_of_type(_scalar_dtype(a))
         in_dtypes = []
-        for pname, t in self.in_params:
+        for _pname, t in self.in_params:
             if isinstance(t, str):
                 in_dtypes.append(tv[t])
             else:

@@ -8,7 +8,6 @@ the same device; NumPy (array_like) in, NumPy out. Subclasses of numpy.ndarray (
 are refused with TypeError: their semantics would be lost silently.
 """
 import math
-import operator
 import warnings
 
 import numpy as np

@@ -24,10 +24,9 @@ import math
 import numbers
 import operator
 
-import numpy as np
-
 import dask
 import dask.array as da
+import numpy as np
 
 import npgpu
 from npgpu import _dask_registration, _random

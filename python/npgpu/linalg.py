@@ -46,8 +46,19 @@ import warnings
 
 import numpy as np
 
-from npgpu import (_array, _blas, _creation, _elementwise, _elementwise_composed, _indexing, _linear_algebra,
-                   _manipulation, _reduce, _runtime, _sorting)
+from npgpu import (
+    _array,
+    _blas,
+    _creation,
+    _elementwise,
+    _elementwise_composed,
+    _indexing,
+    _linear_algebra,
+    _manipulation,
+    _reduce,
+    _runtime,
+    _sorting,
+)
 from npgpu._manipulation import _axis
 
 __all__ = ["LinAlgError", "solve", "inv", "det", "slogdet", "cholesky", "qr", "eigh", "eigvalsh", "eig",

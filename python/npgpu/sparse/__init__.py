@@ -9,12 +9,26 @@ gathers and scatter-adds otherwise; everything else (conversions, sums of duplic
 npgpu array operations and stays on the matrix's device. SciPy is optional: without it only the SciPy
 conversions raise ImportError. See docs/sparse.md.
 """
+from . import linalg  # noqa: F401
 from ._base import SparseEfficiencyWarning, _spbase
 from ._compressed import csc_array, csc_matrix, csr_array, csr_matrix
+from ._construct import (
+    block_diag,
+    bmat,
+    diags,
+    diags_array,
+    eye,
+    eye_array,
+    hstack,
+    identity,
+    kron,
+    random,
+    random_array,
+    tril,
+    triu,
+    vstack,
+)
 from ._coo import coo_array, coo_matrix
-from ._construct import (block_diag, bmat, diags, diags_array, eye, eye_array, hstack, identity, kron, random,
-                         random_array, tril, triu, vstack)
-from . import linalg  # noqa: F401
 
 __all__ = ["csr_matrix", "csc_matrix", "coo_matrix", "csr_array", "csc_array", "coo_array", "issparse",
            "isspmatrix", "isspmatrix_csr", "isspmatrix_csc", "isspmatrix_coo", "eye", "eye_array", "identity",

@@ -778,5 +778,6 @@ def _make_ufunc_method(name):
     return method
 
 
-for _name in ['arcsin', 'arcsinh', 'arctan', 'arctanh', 'ceil', 'deg2rad', 'expm1', 'floor', 'log1p', 'rad2deg', 'rint', 'sign', 'sin', 'sinh', 'sqrt', 'tan', 'tanh', 'trunc']:
+for _name in ['arcsin', 'arcsinh', 'arctan', 'arctanh', 'ceil', 'deg2rad', 'expm1', 'floor', 'log1p', 'rad2deg',
+              'rint', 'sign', 'sin', 'sinh', 'sqrt', 'tan', 'tanh', 'trunc']:
     setattr(_spbase, _name, _make_ufunc_method(_name))

@@ -12,8 +12,6 @@ test is read every iteration, so the callback sees exactly SciPy's iterates.
 Results are npgpu Arrays on the matrix's device (NumPy right-hand sides are uploaded there). Complex
 Hermitian systems use conjugated inner products throughout.
 """
-import math
-
 import numpy as np
 
 import npgpu
