@@ -50,12 +50,48 @@ def isspmatrix(x):
 
 
 def isspmatrix_csr(x):
+    """Whether x is an npgpu.sparse.csr_matrix, as SciPy's isspmatrix_csr.
+
+    Parameters
+    ----------
+    x : object
+        Any object.
+
+    Returns
+    -------
+    bool
+        True for a csr_matrix; False for anything else, a csr_array included.
+    """
     return isinstance(x, csr_matrix)
 
 
 def isspmatrix_csc(x):
+    """Whether x is an npgpu.sparse.csc_matrix, as SciPy's isspmatrix_csc.
+
+    Parameters
+    ----------
+    x : object
+        Any object.
+
+    Returns
+    -------
+    bool
+        True for a csc_matrix; False for anything else, a csc_array included.
+    """
     return isinstance(x, csc_matrix)
 
 
 def isspmatrix_coo(x):
+    """Whether x is an npgpu.sparse.coo_matrix, as SciPy's isspmatrix_coo.
+
+    Parameters
+    ----------
+    x : object
+        Any object.
+
+    Returns
+    -------
+    bool
+        True for a coo_matrix; False for anything else, a coo_array included.
+    """
     return isinstance(x, coo_matrix)

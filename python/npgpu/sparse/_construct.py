@@ -35,10 +35,48 @@ def eye(m, n=None, k=0, dtype=float, format=None, *, device=None):
 
 
 def eye_array(m, n=None, *, k=0, dtype=float, format=None, device=None):
+    """A sparse (m, n) array with ones on the k-th diagonal, as scipy.sparse.eye_array.
+
+    Parameters
+    ----------
+    m : int
+        Number of rows.
+    n : int, optional
+        Number of columns (default: m).
+    k : int, optional
+        The diagonal: 0 the main one, > 0 above it, < 0 below it.
+    dtype : dtype, optional
+        The values' dtype (default: float64).
+    format : {"csr", "csc", "coo"}, optional
+        The result's format (default: "csr"; SciPy's "dia" and others are not supported).
+    device : optional
+        Where the array lives (what ``npgpu.asarray`` takes; default: the default device).
+
+    Returns
+    -------
+    csr_array, csc_array or coo_array
+    """
     return _eye(m, n, k, dtype, format, device, True)
 
 
 def identity(n, dtype="d", format=None, *, device=None):
+    """The sparse (n, n) identity matrix, as scipy.sparse.identity.
+
+    Parameters
+    ----------
+    n : int
+        Number of rows and columns.
+    dtype : dtype, optional
+        The values' dtype (default: float64).
+    format : {"csr", "csc", "coo"}, optional
+        The result's format (default: "csr").
+    device : optional
+        Where the matrix lives (what ``npgpu.asarray`` takes; default: the default device).
+
+    Returns
+    -------
+    csr_matrix, csc_matrix or coo_matrix
+    """
     return _eye(n, n, 0, dtype, format, device, False)
 
 
@@ -103,6 +141,28 @@ def diags(diagonals, offsets=0, shape=None, format=None, dtype=None, *, device=N
 
 
 def diags_array(diagonals, /, *, offsets=0, shape=None, format=None, dtype=None, device=None):
+    """A sparse array from diagonals, as scipy.sparse.diags_array.
+
+    Parameters
+    ----------
+    diagonals : sequence of array_like, or array_like
+        The values of each diagonal (one diagonal may be given alone); a diagonal of one value is
+        broadcast along its length.
+    offsets : int or sequence of int, optional
+        The diagonal of each entry of `diagonals`: 0 the main one, > 0 above it, < 0 below it.
+    shape : tuple of int, optional
+        The result's shape (default: square, just large enough for the diagonals).
+    format : {"csr", "csc", "coo"}, optional
+        The result's format (default: "csr").
+    dtype : dtype, optional
+        The values' dtype (default: the diagonals' result type).
+    device : optional
+        Where the array lives (default: the first npgpu diagonal's device, else the default device).
+
+    Returns
+    -------
+    csr_array, csc_array or coo_array
+    """
     return _diags(diagonals, offsets, shape, format, dtype, device, True)
 
 
@@ -134,6 +194,31 @@ def random(m, n, density=0.01, format="coo", dtype=None, random_state=None, data
 
 def random_array(shape, *, density=0.01, format="coo", dtype=None, random_state=None, data_sampler=None,
                  device=None):
+    """A random sparse array of shape (m, n) with round(density * m * n) entries, as
+    scipy.sparse.random_array. Positions and values are drawn on the host with NumPy's Generator and uploaded.
+
+    Parameters
+    ----------
+    shape : tuple of int
+        (m, n).
+    density : float, optional
+        The fraction of entries stored, in [0, 1].
+    format : {"coo", "csr", "csc"}, optional
+        The result's format (default: "coo").
+    dtype : dtype, optional
+        The values' dtype (default: float64).
+    random_state : int, numpy.random.Generator or None, optional
+        A seed or a Generator for the positions and values.
+    data_sampler : callable, optional
+        ``data_sampler(k)`` returns the k values (default: uniform on [0, 1), for complex dtypes in both the
+        real and the imaginary part).
+    device : optional
+        Where the array lives (what ``npgpu.asarray`` takes; default: the default device).
+
+    Returns
+    -------
+    coo_array, csr_array or csc_array
+    """
     m, n = shape
     return _random(m, n, density, format, dtype, random_state, data_sampler, device, True)
 

@@ -24,7 +24,9 @@ __all__ = ["LinearOperator", "aslinearoperator", "cg", "bicgstab", "gmres", "min
 
 
 class MatrixRankWarning(UserWarning):
-    pass
+    """SciPy's warning category for exactly singular matrices, kept so that code naming
+    scipy.sparse.linalg.MatrixRankWarning (in ``except`` or warning filters) runs unchanged. npgpu's solvers
+    do not emit it: spsolve_triangular raises numpy.linalg.LinAlgError on a singular matrix."""
 
 
 # ---------------------------------------------------------------------------- LinearOperator
