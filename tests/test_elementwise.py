@@ -494,3 +494,53 @@ def test_integer_power_with_an_empty_result_does_not_raise(backend):
     assert got.dtype == np.int8 and got.shape == (0,)
     with pytest.raises(ValueError, match="negative integer powers"):
         npgpu.power(np.int8([2]), -1)
+
+
+
+# Views built the same way from a NumPy array and from an npgpu.Array (so their strides agree): layouts whose
+# result layout NumPy's order='K' decides.
+LAYOUTS = {
+    "fortran": lambda a: a.transpose(3, 2, 1, 0).copy().transpose(3, 2, 1, 0),
+    "transposed": lambda a: a.transpose(2, 0, 3, 1),
+    "reversed": lambda a: a[::-1, :, ::-1],
+    "strided-fortran": lambda a: a.transpose(3, 2, 1, 0).copy().transpose(3, 2, 1, 0)[:, ::2],
+    "fortran-3d": lambda a: a[0].transpose(2, 1, 0).copy().transpose(2, 1, 0),
+}
+
+
+def _base():
+    return np.arange(2 * 3 * 4 * 5, dtype=np.float64).reshape(2, 3, 4, 5) / 7 - 3
+
+
+@pytest.mark.parametrize("layout", list(LAYOUTS))
+def test_results_keep_the_operands_memory_order(backend, layout):
+    """order='K': a result's strides follow its operands' layout as NumPy's (NumPy inputs on each backend)."""
+    x = LAYOUTS[layout](_base())
+    c = np.ascontiguousarray(x) + 1
+    cases = [(np.sin, (x,)), (np.add, (x, 2.5)), (np.multiply, (x, x)), (np.subtract, (x, c)),
+             (np.subtract, (c, x)), (np.greater, (x, 0.0)), (np.add, (x[..., :1], x))]
+    for uf, args in cases:
+        want = uf(*args)
+        got = getattr(npgpu, uf.__name__)(*args)
+        assert got.strides == want.strides, (uf.__name__, layout, got.strides, want.strides)
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.usefixtures("array_device")
+@pytest.mark.parametrize("layout", list(LAYOUTS))
+def test_device_results_keep_the_operands_memory_order(layout):
+    x = LAYOUTS[layout](_base())
+    d = LAYOUTS[layout](npgpu.asarray(_base()))
+    assert d.strides == x.strides
+    c = np.ascontiguousarray(x) + 1
+    dc = npgpu.asarray(c)
+    for name, args, np_args in [("sin", (d,), (x,)), ("add", (d, 2.5), (x, 2.5)), ("multiply", (d, d), (x, x)),
+                                ("subtract", (d, dc), (x, c)), ("subtract", (dc, d), (c, x)),
+                                ("less", (d, 0.5), (x, 0.5))]:
+        got = getattr(npgpu, name)(*args)
+        want = getattr(np, name)(*np_args)
+        assert got.strides == want.strides, (name, layout, got.strides, want.strides)
+        np.testing.assert_array_equal(got.get(), want)
+    got = d * d  # the operator's fast path
+    assert got.strides == (x * x).strides
+    np.testing.assert_array_equal(got.get(), x * x)

@@ -66,9 +66,31 @@ def test_diffusion_step_counts(backend, rng, steps):
 @pytest.mark.parametrize("boundary", BOUNDARIES)
 def test_laplacian_matches_reference(backend, rng, shape, dtype, boundary):
     f0 = field(rng, shape, dtype)
-    got = npgpu.laplacian(f0, boundary=boundary)
+    got = npgpu.laplacian(f0, boundary=boundary)  # SciPy's sign: neighbours - 4 * centre
     assert type(got) is np.ndarray and got.dtype == dtype and got.shape == shape
-    np.testing.assert_allclose(got, ref_laplacian(f0, boundary), **tol(dtype, f0))
+    np.testing.assert_allclose(got, -ref_laplacian(f0, boundary), **tol(dtype, f0))
+    page = npgpu.laplacian(f0, boundary=boundary, sign=-1)  # the reference page's: 4 * centre - neighbours
+    np.testing.assert_allclose(page, ref_laplacian(f0, boundary), **tol(dtype, f0))
+
+
+@pytest.mark.parametrize("boundary,mode", [("zero", "constant"), ("periodic", "wrap"), ("reflect", "nearest")])
+def test_laplacian_matches_scipy(backend, rng, boundary, mode):
+    ndimage = pytest.importorskip("scipy.ndimage")
+    f0 = field(rng, (37, 53), np.float64)
+    np.testing.assert_allclose(npgpu.laplacian(f0, boundary=boundary), ndimage.laplace(f0, mode=mode),
+                               **tol(np.float64, f0))
+    d = npgpu.asarray(f0)
+    np.testing.assert_allclose(npgpu.laplacian(d, boundary=boundary).get(), ndimage.laplace(f0, mode=mode),
+                               **tol(np.float64, f0))
+    # diffusion's Laplacian is the one its step subtracts: laplacian(sign=-1)
+    _, lap = npgpu.diffusion(f0, 0, boundary=boundary, return_laplacian=True)
+    np.testing.assert_allclose(lap, -ndimage.laplace(f0, mode=mode), **tol(np.float64, f0))
+
+
+@pytest.mark.parametrize("sign", [0, 2, -2, True, 1.0, "1", None])
+def test_laplacian_sign_is_checked(sign):
+    with pytest.raises(ValueError, match="sign"):
+        npgpu.laplacian(np.ones((4, 4)), sign=sign)
 
 
 def test_reference_page_kernel(backend, rng):
@@ -111,8 +133,10 @@ def test_out_in_place_and_given(backend, rng):
     assert r is o
     np.testing.assert_allclose(o, want, **tol(np.float64, f0, 11))
     lo = np.full_like(f0, np.nan)
-    assert npgpu.laplacian(f0, boundary="reflect", out=lo) is lo
+    assert npgpu.laplacian(f0, boundary="reflect", out=lo, sign=-1) is lo
     np.testing.assert_allclose(lo, ref_laplacian(f0, "reflect"), **tol(np.float64, f0))
+    assert npgpu.laplacian(f0, boundary="reflect", out=lo) is lo
+    np.testing.assert_allclose(lo, -ref_laplacian(f0, "reflect"), **tol(np.float64, f0))
 
 
 def test_strided_field_and_out(backend, rng):
@@ -124,7 +148,7 @@ def test_strided_field_and_out(backend, rng):
     assert got is out
     np.testing.assert_allclose(got, want, **tol(np.float32, f0, 9))
     np.testing.assert_allclose(lap, want_lap, **tol(np.float32, f0, 9))
-    np.testing.assert_allclose(npgpu.laplacian(f0), ref_laplacian(f0, "zero"), **tol(np.float32, f0))
+    np.testing.assert_allclose(npgpu.laplacian(f0), -ref_laplacian(f0, "zero"), **tol(np.float32, f0))
 
 
 def test_callback(backend, rng):
@@ -253,6 +277,8 @@ def test_device_out_and_laplacian(rng):
     np.testing.assert_allclose(o.get(), ref_diffusion(f0, 6, 0.25, "zero")[0], **tol(np.float64, f0, 6))
     lap = npgpu.laplacian(d, boundary="periodic")
     assert isinstance(lap, npgpu.Array)
+    np.testing.assert_allclose(lap.get(), -ref_laplacian(f0, "periodic"), **tol(np.float64, f0))
+    lap = npgpu.laplacian(d, boundary="periodic", sign=-1)
     np.testing.assert_allclose(lap.get(), ref_laplacian(f0, "periodic"), **tol(np.float64, f0))
     with pytest.raises(TypeError):
         npgpu.diffusion(d, 1, out=np.empty_like(f0))

@@ -46,4 +46,6 @@ def laplacian(
     boundary: Literal["zero", "periodic", "reflect"] = "zero",
     out: _ArrayOut | None = None,
     stream: _StreamLike = None,
+    *,
+    sign: Literal[1, -1] = 1,
 ) -> _Result: ...

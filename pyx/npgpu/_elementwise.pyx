@@ -185,6 +185,60 @@ cdef tuple broadcast_shape(list shapes, str name):
 
 # ------------------------------------------------------------------------------------------------ calls
 
+cdef object k_order(tuple shape, list layouts):
+    """The axes, outermost first, in which a new result is laid out to follow its operands' memory order,
+    as NumPy's default order='K' (a Fortran-ordered input gives a Fortran-ordered result); None for C order.
+    layouts: (shape, strides) of each array operand. NumPy's nditer rule: axes sorted innermost first by
+    stride magnitude, where the first operand whose strides tell two axes apart decides and a later one that
+    disagrees keeps them in C order; broadcast and extent-1 axes tell nothing."""
+    cdef int nd = len(shape)
+    if nd < 2:
+        return None
+    mags = []
+    for op_shape, op_strides in layouts:
+        lead = nd - len(op_shape)
+        mags.append([0 if i < lead or op_shape[i - lead] == 1 else abs(op_strides[i - lead]) for i in range(nd)])
+    order = list(range(nd - 1, -1, -1))  # innermost first
+    for i0 in range(1, nd):
+        a0 = order[i0]
+        pos = i0
+        for i1 in range(i0 - 1, -1, -1):
+            a1 = order[i1]
+            ambiguous, swap = True, False
+            for m in mags:
+                if m[a0] != 0 and m[a1] != 0:
+                    if m[a1] <= m[a0]:
+                        swap = False
+                    elif ambiguous:
+                        swap = True
+                    ambiguous = False
+            if not ambiguous:
+                if swap:
+                    pos = i1
+                else:
+                    break
+        if pos != i0:
+            order.pop(i0)
+            order.insert(pos, a0)
+    perm = tuple(reversed(order))
+    return None if perm == tuple(range(nd)) else perm
+
+
+cdef tuple _inverse(tuple perm):
+    inv = [0] * len(perm)
+    for i, p in enumerate(perm):
+        inv[p] = i
+    return tuple(inv)
+
+
+cdef ArrayView _permuted(const ArrayView& v, tuple perm):
+    cdef ArrayView r = v
+    for i, p in enumerate(perm):
+        r.shape[i] = v.shape[p]
+        r.strides[i] = v.strides[p]
+    return r
+
+
 cdef object run_device(ElementwiseOp op, str name, object ufunc, tuple operands, object out, StreamHandle s):
     """At least one operand (or out) is an npgpu.Array: compute on its device."""
     cdef int device = -2
@@ -213,8 +267,11 @@ cdef object run_device(ElementwiseOp op, str name, object ufunc, tuple operands,
     res = loop[-1]
     shape = broadcast_shape([x.shape for x in operands if isinstance(x, Array)], name)
     cdef Array o
+    perm = None
     if out is None:
-        o = new_array(shape, res, device, s)
+        perm = k_order(shape, [(x.shape, x.strides) for x in operands if isinstance(x, Array)])
+        # In K order the operation runs on the operands' axes permuted so the result is C-contiguous.
+        o = new_array(shape if perm is None else tuple([shape[p] for p in perm]), res, device, s)
     else:
         o = <Array>out
         if o.shape != shape:
@@ -234,6 +291,8 @@ cdef object run_device(ElementwiseOp op, str name, object ufunc, tuple operands,
                 tmp = tmp.copy(stream=<uintptr_t>s if <uintptr_t>s != 0 else 1)
             keep.append(tmp)
             ins[k].view = _broadcast_to(tmp.view, shape, f"{name}: operands could not be broadcast together")
+            if perm is not None:
+                ins[k].view = _permuted(ins[k].view, perm)
             ins[k].is_scalar = False
         else:
             ins[k].scalar = make_scalar(x, loop[k])
@@ -242,7 +301,7 @@ cdef object run_device(ElementwiseOp op, str name, object ufunc, tuple operands,
     with nogil:
         elementwise(op, ins, n, o.view, compute, s)
     o.stream = s
-    return o
+    return o if perm is None else o.transpose(_inverse(perm))
 
 
 # Results up to the pinned cache's default bound come in pinned memory: the DMA writes them directly, and a
@@ -267,6 +326,14 @@ cdef object run_host(ElementwiseOp op, str name, object ufunc, tuple operands, o
     check_integer_power(name, ops, loop)
     res = loop[-1]
     shape = broadcast_shape([x.shape for x in arrays], name)
+    perm = None
+    if out is None:
+        perm = k_order(shape, [(x.shape, x.strides) for x in arrays])
+        if perm is not None:  # K order: computed on permuted operands into a C-contiguous result
+            full = shape
+            shape = tuple([full[p] for p in perm])
+            ops = tuple([np.broadcast_to(x, full).transpose(perm) if isinstance(x, np.ndarray) and x.ndim > 0
+                         else x for x in ops])
     if out is not None:
         if isinstance(out, tuple) and len(out) == 1:
             out = out[0]
@@ -324,7 +391,7 @@ cdef object run_host(ElementwiseOp op, str name, object ufunc, tuple operands, o
             elementwise(op, ins, n, vo, compute, s)
     if out is None and result.ndim == 0:
         return result[()]
-    return result
+    return result if perm is None else result.transpose(_inverse(perm))
 
 
 def _prod(shape):
@@ -369,6 +436,8 @@ cdef object fast_same_dtype(ElementwiseOp op, object ufunc, Array A, Array B, ob
     cdef DType rd = <DType>code
     cdef Array O
     if out is None:
+        if not A.view.is_c_contiguous():  # the result's layout follows the operands' (order='K')
+            return None
         O = new_array_like_view(A.view, A._dtype if rd == A.view.dtype else numpy_dtype(rd), rd, s)
     elif type(out) is Array and (<Array>out).view.dtype == rd and (<Array>out).view.device == A.view.device \
             and same_shape((<Array>out).view, A.view) and not (<Array>out).view.readonly \

@@ -15,7 +15,7 @@ from npgpu.lib.runtime cimport StreamHandle
 from npgpu.lib.stencil cimport Boundary, DiffusionCallback
 from npgpu.lib.stencil cimport diffusion as c_diffusion, laplacian as c_laplacian
 from npgpu.lib.view cimport ArrayView, DType, itemsize, kHostDevice
-from npgpu import _array
+from npgpu import _array, _elementwise
 
 STABILITY_LIMIT = 0.25  # largest stable coeff of the explicit 5-point scheme in 2-D
 BOUNDARIES = ("zero", "periodic", "reflect")
@@ -107,7 +107,8 @@ def diffusion(field, steps, coeff=0.25, boundary="zero", return_laplacian=False,
     beyond each edge equals the edge cell: nothing crosses the border and the total is conserved).
     coeff: stable for 0 <= coeff <= 0.25; other values raise ValueError unless ``unstable_ok=True``.
     return_laplacian: also return the Laplacian the last step used (for steps=0, the input's), as
-    ``(field, laplacian)``.
+    ``(field, laplacian)``, in the sign the step subtracts: ``4 * centre - neighbours`` (reference page
+    002's), which is ``laplacian(field, sign=-1)``, the negative of :func:`laplacian`'s default.
     out: where the result goes (same shape and dtype; a NumPy array for NumPy fields, an npgpu.Array for
     device fields); ``out=field`` updates the field in place.
     callback: ``callback(steps_done, field)`` after every ``callback_every`` steps (default: steps // 100)
@@ -239,14 +240,25 @@ cdef object _download(Array d, object out, StreamHandle s):
 
 # ---------------------------------------------------------------------------------------------- laplacian
 
-def laplacian(field, boundary="zero", out=None, stream=None):
-    """The 5-point Laplacian of a 2-D float32/float64 field with the reference page's sign:
-    ``4 * field[i, j] - field[i-1, j] - field[i+1, j] - field[i, j-1] - field[i, j+1]``, neighbours beyond
-    the edges taken from ``boundary`` ("zero", "periodic" or "reflect", as in :func:`diffusion`).
+def laplacian(field, boundary="zero", out=None, stream=None, *, sign=1):
+    """The 5-point Laplacian of a 2-D float32/float64 field, neighbours beyond the edges taken from
+    ``boundary`` ("zero", "periodic" or "reflect", as in :func:`diffusion`).
+
+    sign=1 (default): ``field[i-1, j] + field[i+1, j] + field[i, j-1] + field[i, j+1] - 4 * field[i, j]``,
+    the discrete Laplacian of ``scipy.ndimage.laplace`` (its mode "constant" is boundary "zero", "wrap" is
+    "periodic", "nearest" is "reflect").
+    sign=-1: ``4 * field[i, j] - neighbours``, reference page 002's convention: the operator a diffusion
+    step subtracts (``field -= coeff * laplacian(field, sign=-1)``), which is also the Laplacian that
+    ``diffusion(..., return_laplacian=True)`` returns.
     NumPy in gives NumPy out (computed on the GPU when one is available); an npgpu.Array gives an
     npgpu.Array on its device. ``out`` must not overlap the field."""
     cdef str name = "laplacian"
     cdef Boundary b = _boundary(boundary)
+    if sign is True or sign is False or not isinstance(sign, (int, np.integer)) or sign not in (1, -1):
+        raise ValueError(f"{name}: sign must be 1 (SciPy's neighbours - 4 * centre) or -1 (4 * centre - "
+                         f"neighbours), got {sign!r}")
+    # The kernels compute the reference page's 4 * centre - neighbours; SciPy's sign is one negation more.
+    negate = sign == 1
     cdef StreamHandle s = resolve_stream(stream)
     cdef Array f, o, d, dl
     cdef ArrayView vf, vo
@@ -257,6 +269,8 @@ def laplacian(field, boundary="zero", out=None, stream=None):
         with nogil:
             c_laplacian(f.view, o.view, b, s)
         o.stream = s
+        if negate:
+            _elementwise.negative(o, out=o, stream=stream)
         return o
     A = np.asarray(field)
     shape = tuple(A.shape)
@@ -272,10 +286,15 @@ def laplacian(field, boundary="zero", out=None, stream=None):
         dl = new_array(shape, A.dtype, device, s)
         with nogil:
             c_laplacian(d.view, dl.view, b, s)
+        dl.stream = s
+        if negate:
+            _elementwise.negative(dl, out=dl, stream=stream)
         return _download(dl, out, s)
     result = out if out is not None else np.empty(shape, dtype=A.dtype)
     vf = host_view(A, False)
     vo = host_view(result, True)
     with nogil:
         c_laplacian(vf, vo, b, s)
+    if negate:
+        np.negative(result, out=result)
     return result
