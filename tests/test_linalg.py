@@ -799,6 +799,48 @@ def test_batched_elimination_solve(array_device, rng, dtype, n, k):
         la._batched_elimination_solve(on(array_device, stack), on(array_device, np.ones((2, 3, 1), dtype)))
 
 
+@pytest.mark.parametrize("n,k", [(3, 2), (8, 1)])
+def test_elimination_in_array_operations(array_device, rng, n, k):
+    # The complex path of stacked small solves on a GPU, checked on real inputs too.
+    a = matrix(rng, (20, n, n), np.float64)
+    b = matrix(rng, (20, n, k), np.float64)
+    x = check_array(la._elimination_in_array_operations(on(array_device, a), on(array_device, b)), array_device,
+                    np.float64, (20, n, k))
+    close(x, np.linalg.solve(a, b), 1e-10)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_small_solve_kernel_every_size(rng, dtype):
+    from npgpu import _linalg
+    for n in range(1, _linalg.SMALL_SOLVE_MAX_N + 1):
+        a = matrix(rng, (37, n, n), dtype)
+        b = matrix(rng, (37, n, 3), dtype)
+        x, info = _linalg.solve_small(npgpu.asarray(a), npgpu.asarray(b))
+        assert x.dtype == dtype and x.shape == (37, n, 3)
+        assert not info.get().any()
+        x = x.get()
+        assert _rnorm(a @ x - b) <= _tol(dtype, n) * 100 * _rnorm(a) * _rnorm(x), n
+        if dtype == np.float64:
+            close(x, np.linalg.solve(a, b), 1e-10)
+    # views (copied to contiguous stacks), a mixed-dtype b, singular and NaN systems (never a hang)
+    a = matrix(rng, (6, 4, 4), dtype)
+    a[1] = 0
+    a[2, 0, 0] = np.nan
+    b = matrix(rng, (6, 4, 2), np.float64)
+    x, info = _linalg.solve_small(npgpu.asarray(np.ascontiguousarray(a[:, ::-1])[:, ::-1]),
+                                  npgpu.asarray(b)[:, :, ::-1])
+    info = info.get()
+    assert info[1] == 1 and info[0] == 0 and np.all(info[3:] == 0)
+    ok = [0, 3, 4, 5]
+    close(x.get()[ok], np.linalg.solve(a[ok].astype(np.float64), b[ok][:, :, ::-1]), 1e-4 if dtype == np.float32
+          else 1e-10)
+    with pytest.raises(ValueError, match="between 1 and 16"):
+        _linalg.solve_small(npgpu.ones((2, 17, 17), dtype=dtype), npgpu.ones((2, 17, 1), dtype=dtype))
+    with pytest.raises(TypeError, match="float32 or float64"):
+        _linalg.solve_small(npgpu.ones((2, 3, 3), dtype=np.complex64), npgpu.ones((2, 3, 1), dtype=np.complex64))
+
+
 @pytest.mark.gpu
 def test_stacked_small_solve_on_gpu_matches_numpy(rng):
     a = matrix(rng, (300, 8, 8), np.float64)

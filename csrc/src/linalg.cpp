@@ -18,6 +18,8 @@ void lu_solve(const ArrayView& lu, const ArrayView& pivots, const ArrayView& b, 
               std::int64_t batch, bool transpose, StreamHandle stream);
 void hermitian_eigen(const ArrayView& a, std::int64_t n, std::int64_t batch, bool lower, bool vectors,
                      const ArrayView& w, const ArrayView& info, StreamHandle stream);
+void solve_small_batched(const ArrayView& a, const ArrayView& b, const ArrayView& x, const ArrayView& info,
+                         StreamHandle stream);
 void svd(const ArrayView& a, std::int64_t m, std::int64_t n, std::int64_t batch, bool full, const ArrayView& s,
          const ArrayView* u, const ArrayView* vt, const ArrayView& info, StreamHandle stream);
 void qr_factor(const ArrayView& a, std::int64_t m, std::int64_t n, std::int64_t batch, const ArrayView& tau,
@@ -88,6 +90,27 @@ void lu_solve(const ArrayView& lu, const ArrayView& pivots, const ArrayView& b, 
           "lu_solve", "pivots must be lu_factor's int64 (batch, n) array");
   activate_device(lu.device);
   cuda::lu_solve(lu, pivots, b, n, nrhs, batch, transpose, stream);
+}
+
+void solve_small_batched(const ArrayView& a, const ArrayView& b, const ArrayView& x, const ArrayView& info,
+                         StreamHandle stream) {
+  const char* fn = "solve_small_batched";
+  require(a.dtype == DType::Float32 || a.dtype == DType::Float64, fn, "needs float32 or float64 matrices");
+  require(a.ndim == 3 && a.shape[1] == a.shape[2] && a.is_c_contiguous(), fn,
+          "a must be a C-contiguous (batch, n, n) stack");
+  const std::int64_t batch = a.shape[0], n = a.shape[1];
+  require(n >= 1 && n <= kSmallSolveMaxN, fn, "n must be between 1 and " + std::to_string(kSmallSolveMaxN));
+  require(b.ndim == 3 && b.shape[0] == batch && b.shape[1] == n && b.is_c_contiguous() && b.dtype == a.dtype, fn,
+          "b must be a C-contiguous (batch, n, nrhs) stack of a's dtype");
+  require(x.ndim == 3 && x.shape[0] == batch && x.shape[1] == n && x.shape[2] == b.shape[2] &&
+              x.is_c_contiguous() && x.dtype == a.dtype && !x.readonly,
+          fn, "x must be a writeable C-contiguous array of b's shape and dtype");
+  require_companion(fn, a, info, DType::Int32, batch, "info");
+  require(a.device != kHostDevice && b.device == a.device && x.device == a.device, fn,
+          "takes device arrays of one device");
+  if (batch == 0 || b.shape[2] == 0) return;
+  activate_device(a.device);
+  cuda::solve_small_batched(a, b, x, info, stream);
 }
 
 void hermitian_eigen(const ArrayView& a, std::int64_t n, bool lower, bool vectors, const ArrayView& w,

@@ -500,6 +500,18 @@ def _use_batched_elimination(a, n, batch):
 
 
 def _batched_elimination_solve(a, b, check=True):
+    """x for stacks of small systems on a GPU: float32/float64 in one kernel launch (_linalg.solve_small, a
+    thread per system), complex by _elimination_in_array_operations."""
+    module = _linalg_module()
+    if a.device != _runtime.cpu and a.dtype in (np.float32, np.float64) and module is not None \
+            and hasattr(module, "solve_small"):
+        x, info = module.solve_small(a, b)
+        _check_info(info, "Singular matrix", check)
+        return x
+    return _elimination_in_array_operations(a, b, check)
+
+
+def _elimination_in_array_operations(a, b, check=True):
     """x with a @ x = b for a stack a (B, n, n) and b (B, n, k) of one float/complex dtype: Gaussian
     elimination with partial pivoting (the largest modulus of each column, the first among equals, as
     LAPACK picks real pivots), one array operation over the whole stack per step. LinAlgError("Singular

@@ -1,7 +1,8 @@
 # cython: language_level=3
 """The GPU primitives behind npgpu.linalg (which composes numpy.linalg's functions from them and checks
 `info`): Cholesky, LU factorisation and solve, Hermitian eigen-decomposition and SVD of stacks of device
-matrices through cuSOLVER (npgpu::cholesky, lu_factor, lu_solve, hermitian_eigen, svd).
+matrices through cuSOLVER (npgpu::cholesky, lu_factor, lu_solve, hermitian_eigen, svd), and stacks of small
+real systems solved one GPU thread each (npgpu::solve_small_batched).
 
 cuSOLVER works on column-major matrices. A C-ordered copy of A read column-major is A^T, and each primitive
 uses that algebraically instead of transposing: the Cholesky factor of A^T = conj(A) in the opposite
@@ -19,7 +20,8 @@ from libc.stdint cimport int64_t
 from npgpu._array cimport Array, new_array
 from npgpu.lib.linalg cimport (cholesky as c_cholesky, hermitian_eigen as c_hermitian_eigen,
                                lu_factor as c_lu_factor, lu_solve as c_lu_solve, qr_factor as c_qr_factor,
-                               qr_q as c_qr_q, svd as c_svd)
+                               qr_q as c_qr_q, solve_small_batched as c_solve_small_batched, svd as c_svd,
+                               kSmallSolveMaxN)
 from npgpu.lib.view cimport ArrayView, kHostDevice
 from npgpu import _elementwise
 
@@ -93,6 +95,29 @@ def getrs(Array lu, Array piv, Array b):
         with nogil:
             c_lu_solve(f.view, p.view, bt.view, n, k, False, bt.stream)
     return bt.mT
+
+
+SMALL_SOLVE_MAX_N = kSmallSolveMaxN
+
+
+def solve_small(Array a, Array b):
+    """(x, info): x with a @ x = b for stacks a (B, n, n) and b (B, n, k) of float32 or float64 with
+    n <= SMALL_SOLVE_MAX_N, one GPU thread per system (npgpu::solve_small_batched: LU with partial pivoting
+    in registers). info (B,) int32: 0, or j + 1 for the first exactly zero pivot (x is then inf/NaN)."""
+    _matrices(a, "solve_small", True)
+    if a.dtype not in (np.float32, np.float64):
+        raise TypeError(f"solve_small: needs float32 or float64, not {a.dtype}")
+    if a.ndim != 3 or b.ndim != 3 or b.shape[:2] != a.shape[:2]:
+        raise ValueError(f"solve_small: a {a.shape} and b {b.shape} must be (B, n, n) and (B, n, k)")
+    if b.dtype != a.dtype:
+        b = b.astype(a.dtype)
+    cdef Array ac = a if a.view.is_c_contiguous() else a.copy()
+    cdef Array bc = b if b.view.is_c_contiguous() else b.copy()
+    cdef Array x = new_array(tuple(b.shape), a.dtype, a.view.device, ac.stream)
+    cdef Array info = new_array((a.shape[0],), _INT32, a.view.device, ac.stream)
+    with nogil:
+        c_solve_small_batched(ac.view, bc.view, x.view, info.view, ac.stream)
+    return x, info
 
 
 def syevd(Array a, bint lower, bint compute_v):

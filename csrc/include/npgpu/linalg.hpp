@@ -53,4 +53,13 @@ NPGPU_API void qr_factor(const ArrayView& a, std::int64_t m, std::int64_t n, con
 NPGPU_API void qr_q(const ArrayView& a, std::int64_t m, std::int64_t ncols, std::int64_t k, const ArrayView& tau,
                     StreamHandle stream);
 
+// Solves A X = B for a stack of small C-ordered (row-major) systems, one GPU thread per system, LU with
+// partial pivoting in registers (the first largest modulus of each column, as LAPACK's getrf): a (batch, n,
+// n), b and x (batch, n, nrhs), C-contiguous, float32 or float64, n <= kSmallSolveMaxN. info (batch,)
+// int32: 0, or j + 1 for the first exactly zero pivot (x then holds inf/NaN). For stacks of small matrices,
+// where one library call per matrix (or per step) costs far more than the arithmetic.
+inline constexpr std::int64_t kSmallSolveMaxN = 16;
+NPGPU_API void solve_small_batched(const ArrayView& a, const ArrayView& b, const ArrayView& x,
+                                   const ArrayView& info, StreamHandle stream);
+
 }  // namespace npgpu

@@ -268,5 +268,120 @@ void qr_q(const ArrayView& a, std::int64_t m, std::int64_t ncols, std::int64_t k
           "cusolverDn<t>orgqr");
 }
 
+namespace {
+
+constexpr int kSmallThreads = 128;
+
+template <class T>
+__device__ __forceinline__ T magnitude(T v) { return v < T(0) ? -v : v; }
+
+// One thread per system: the whole LU factorisation lives in the thread's registers (n <= 16), so a stack of
+// small systems costs one launch and one pass over memory. (cuBLAS's getrfBatched + getrsBatched need two
+// launches, pointer arrays and the factors and pivots written to and read back from global memory.)
+template <class T, int N>
+__global__ void __launch_bounds__(kSmallThreads)
+    solve_small_kernel(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ x, int* __restrict__ info,
+                       std::int64_t batch, std::int64_t nrhs) {
+  const std::int64_t s = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (s >= batch) return;
+  T m[N][N];
+  int piv[N];
+  const T* as = a + s * N * N;
+#pragma unroll
+  for (int i = 0; i < N; ++i)
+#pragma unroll
+    for (int j = 0; j < N; ++j) m[i][j] = as[i * N + j];
+  int singular = 0;
+#pragma unroll
+  for (int j = 0; j < N; ++j) {
+    int p = j;
+    T best = magnitude(m[j][j]);
+#pragma unroll
+    for (int i = j + 1; i < N; ++i) {
+      const T v = magnitude(m[i][j]);
+      if (v > best) {  // strictly larger: the first of equal moduli, as LAPACK's i?amax
+        best = v;
+        p = i;
+      }
+    }
+    piv[j] = p;
+#pragma unroll
+    for (int i = j + 1; i < N; ++i) {
+      if (i == p) {  // a compile-time row index keeps m in registers
+#pragma unroll
+        for (int c = 0; c < N; ++c) {
+          const T t = m[i][c];
+          m[i][c] = m[j][c];
+          m[j][c] = t;
+        }
+      }
+    }
+    if (m[j][j] == T(0) && singular == 0) singular = j + 1;
+    const T inv = T(1) / m[j][j];
+#pragma unroll
+    for (int i = j + 1; i < N; ++i) {
+      const T f = m[i][j] * inv;
+      m[i][j] = f;
+#pragma unroll
+      for (int c = j + 1; c < N; ++c) m[i][c] -= f * m[j][c];
+    }
+  }
+  info[s] = singular;
+  for (std::int64_t c = 0; c < nrhs; ++c) {
+    T y[N];
+#pragma unroll
+    for (int i = 0; i < N; ++i) y[i] = b[(s * N + i) * nrhs + c];
+#pragma unroll
+    for (int j = 0; j < N; ++j) {
+#pragma unroll
+      for (int i = j + 1; i < N; ++i) {
+        if (i == piv[j]) {
+          const T t = y[i];
+          y[i] = y[j];
+          y[j] = t;
+        }
+      }
+    }
+#pragma unroll
+    for (int i = 1; i < N; ++i)
+#pragma unroll
+      for (int k = 0; k < i; ++k) y[i] -= m[i][k] * y[k];
+#pragma unroll
+    for (int i = N - 1; i >= 0; --i) {
+#pragma unroll
+      for (int k = i + 1; k < N; ++k) y[i] -= m[i][k] * y[k];
+      y[i] /= m[i][i];
+    }
+#pragma unroll
+    for (int i = 0; i < N; ++i) x[(s * N + i) * nrhs + c] = y[i];
+  }
+}
+
+template <class T, int N = 1>
+void launch_solve_small(int n, const ArrayView& a, const ArrayView& b, const ArrayView& x, const ArrayView& info,
+                        cudaStream_t s) {
+  if constexpr (N <= kSmallSolveMaxN) {
+    if (n != N) return launch_solve_small<T, N + 1>(n, a, b, x, info, s);
+    const std::int64_t batch = a.shape[0];
+    const auto blocks = static_cast<unsigned>((batch + kSmallThreads - 1) / kSmallThreads);
+    solve_small_kernel<T, N><<<blocks, kSmallThreads, 0, s>>>(static_cast<const T*>(a.data),
+                                                              static_cast<const T*>(b.data), static_cast<T*>(x.data),
+                                                              static_cast<int*>(info.data), batch, b.shape[2]);
+    NPGPU_CHECK_LAUNCH("solve_small_batched");
+  }
+}
+
+}  // namespace
+
+void solve_small_batched(const ArrayView& a, const ArrayView& b, const ArrayView& x, const ArrayView& info,
+                         StreamHandle stream) {
+  const auto s = static_cast<cudaStream_t>(stream);
+  const int n = static_cast<int>(a.shape[1]);
+  if (a.dtype == DType::Float32)
+    launch_solve_small<float>(n, a, b, x, info, s);
+  else
+    launch_solve_small<double>(n, a, b, x, info, s);
+}
+
 }  // namespace cuda
 }  // namespace npgpu

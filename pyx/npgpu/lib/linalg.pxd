@@ -20,3 +20,6 @@ cdef extern from "npgpu/linalg.hpp" namespace "npgpu" nogil:
                    StreamHandle stream) except +raise_py_error
     void qr_q(const ArrayView& a, int64_t m, int64_t ncols, int64_t k, const ArrayView& tau,
               StreamHandle stream) except +raise_py_error
+    void solve_small_batched(const ArrayView& a, const ArrayView& b, const ArrayView& x, const ArrayView& info,
+                             StreamHandle stream) except +raise_py_error
+    int64_t kSmallSolveMaxN
