@@ -523,7 +523,7 @@ def test_results_keep_the_operands_memory_order(backend, layout):
         want = uf(*args)
         got = getattr(npgpu, uf.__name__)(*args)
         assert got.strides == want.strides, (uf.__name__, layout, got.strides, want.strides)
-        np.testing.assert_array_equal(got, want)
+        np.testing.assert_allclose(got, want, rtol=1e-15)  # sin: the GPU's differs in the last place
 
 
 @pytest.mark.usefixtures("array_device")
@@ -540,7 +540,7 @@ def test_device_results_keep_the_operands_memory_order(layout):
         got = getattr(npgpu, name)(*args)
         want = getattr(np, name)(*np_args)
         assert got.strides == want.strides, (name, layout, got.strides, want.strides)
-        np.testing.assert_array_equal(got.get(), want)
+        np.testing.assert_allclose(got.get(), want, rtol=1e-15)
     got = d * d  # the operator's fast path
     assert got.strides == (x * x).strides
     np.testing.assert_array_equal(got.get(), x * x)

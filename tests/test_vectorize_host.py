@@ -3,8 +3,8 @@ evaluate the translated expression with npgpu operations, with the types and rul
 compiles (python/npgpu/_vectorize.py, _HostEval). Checked against numpy.vectorize of the same Python
 function, or a NumPy expression of the same semantics where Python's differ (integer division by zero, integer
 wrapping, float32 arithmetic); and, where a GPU is present, against the GPU path: bit for bit for arithmetic,
-comparisons and selections, within 2 ulp for transcendental functions (the GPU's libdevice and the host's math
-library are different implementations)."""
+comparisons and selections, within a few epsilons for transcendental functions and powers (the GPU's
+libdevice and the host's math library are different implementations)."""
 import math
 
 import numpy as np
@@ -378,9 +378,10 @@ ARITH = [(v_poly, 2, np.float64), (v_axpy, 2, np.float32), (v_branch, 2, np.floa
          (v_floordiv, 2, np.float64), (v_mod, 2, np.float32), (v_mixed, 2, np.int32), (v_range, 1, np.float64),
          (v_minmax, 2, np.float64), (v_np_minmax, 2, np.float32), (v_bits, 2, np.int64), (v_int8, 1, np.int8),
          (v_toint, 1, np.float64), (v_np_funcs, 1, np.float32), (v_div, 2, np.int64), (v_ipow, 2, np.int32),
-         (v_square, 1, np.float32), (v_pred, 1, np.float32)]
+         (v_pred, 1, np.float32)]
+# x ** 3 is powf/pow (not correctly rounded on the GPU), so v_square is compared as the transcendental ones.
 TRANSCENDENTAL = [(v_math, 1, np.float64), (v_math, 1, np.float32), (v_math2, 2, np.float64),
-                  (v_degrees, 1, np.float32)]
+                  (v_degrees, 1, np.float32), (v_square, 1, np.float32)]
 
 
 def _inputs(rng, nargs, dtype):
@@ -399,7 +400,9 @@ def _inputs(rng, nargs, dtype):
                          ids=[f"{f.__name__}-{np.dtype(d).name}" for f, _, d in ARITH + TRANSCENDENTAL])
 def test_host_path_matches_device(array_device, rng, func, nargs, dtype):
     """On 'cuda' the GPU kernel; on 'cpu' the host path. Both are compared with the host path: exactly for
-    arithmetic (the kernels are compiled with --fmad=false), within 2 ulp for transcendental functions."""
+    arithmetic (the kernels are compiled with --fmad=false); for transcendental functions within a few
+    units of the dtype's epsilon of the values' scale (each function is within a few ulp, and the sums of
+    terms of opposite signs in v_math carry those errors into smaller results)."""
     xs = _inputs(rng, nargs, dtype)
     v = npgpu.vectorize(func)
     host = np.asarray(v(*[npgpu.asarray(x, device="cpu") for x in xs]))
@@ -410,7 +413,8 @@ def test_host_path_matches_device(array_device, rng, func, nargs, dtype):
     if (func, nargs, dtype) in TRANSCENDENTAL:
         fin = np.isfinite(host)
         np.testing.assert_array_equal(np.isnan(dev), np.isnan(host))
-        np.testing.assert_array_max_ulp(dev[fin], host[fin], maxulp=2)
+        eps = np.finfo(dev.dtype).eps
+        np.testing.assert_allclose(dev[fin], host[fin], rtol=16 * eps, atol=16 * eps * np.abs(host[fin]).max())
     else:
         np.testing.assert_array_equal(dev, host)
         if dev.dtype.kind == "f":  # signed zeros; not NaN's sign (x86 makes negative NaNs, the GPU positive)

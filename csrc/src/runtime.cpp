@@ -111,6 +111,8 @@ int active_device() {
     int d = 0;
     NPGPU_CUDA_TRY(cudaGetDevice(&d));
     tl_active_device = d;
+    // Until npgpu.Device selects one, the thread's device is the one it had before npgpu activated any.
+    if (tl_selected_device < 0) tl_selected_device = d;
   }
   return tl_active_device;
 }
@@ -118,6 +120,7 @@ int active_device() {
 void activate_device(int ordinal) {
   if (ordinal == tl_active_device) return;
   require_device(ordinal);
+  (void)active_device();  // on the thread's first activation: remember its own device as the selected one
   NPGPU_CUDA_TRY(cudaSetDevice(ordinal));
   tl_active_device = ordinal;
 }
