@@ -36,7 +36,8 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     """(counts, bin edges) of the flattened `a`, as numpy.histogram: ``bins`` an int (equal-width bins over
     ``range`` or the data's extent, edges in the data's float dtype, float64 for integers) or a monotonically
     increasing sequence of edges; every bin is half-open but the last, which includes its right edge; values
-    outside (and NaNs) are not counted. ``weights`` sums them instead of counting (in the weights' dtype);
+    outside (and NaNs) are not counted. ``weights`` sums them instead of counting (summed in float64 and cast to
+    the weights' dtype, complex by parts, as NumPy; bool weights with explicit edges raise TypeError as NumPy's);
     ``density`` divides by the total and the bin widths."""
     x, numpy_out = _indexing._as_device_array(a)
     x = x.reshape(-1)
@@ -76,9 +77,21 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
         v = _indexing.take(x, inside)
         idx = _indexing.searchsorted(edges, v, side="right") - 1
         idx = _elementwise.where(idx >= n, n - 1, idx)  # the last edge belongs to the last bin
-    counts = _set_functions.bincount(idx, weights=None if w is None else _indexing.take(w, inside), minlength=n)[:n]
-    if w is not None and w.dtype.kind in "fc" and counts.dtype != w.dtype:
-        counts = counts.astype(w.dtype)
+    if w is None:
+        counts = _set_functions.bincount(idx, minlength=n)[:n]
+    else:
+        # NumPy's counts are in the weights' dtype: sums in float64 (each part for complex), then cast
+        if w.dtype.kind == "b" and not isinstance(bins, (int, np.integer)) and x.size:
+            # NumPy sums explicit-edge bins by a cumulative sum (int64 for bool) that cannot go into bool
+            raise TypeError("Cannot cast ufunc 'add' output from dtype('int64') to dtype('bool') with casting "
+                            "rule 'same_kind'")
+        wi = _indexing.take(w, inside)
+        if w.dtype.kind == "c":
+            counts = _array.zeros((n,), dtype=w.dtype, device=x.device)
+            counts.real[...] = _set_functions.bincount(idx, weights=_elementwise.real(wi), minlength=n)[:n]
+            counts.imag[...] = _set_functions.bincount(idx, weights=_elementwise.imag(wi), minlength=n)[:n]
+        else:
+            counts = _set_functions.bincount(idx, weights=wi, minlength=n)[:n].astype(w.dtype)
     if density:
         widths = (edges[1:] - edges[:-1]).astype(np.float64)
         counts = counts / widths / _reduce.sum(counts)

@@ -166,8 +166,8 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
 
 
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
-    """The sorted distinct values in both arrays, as numpy.intersect1d (with ``return_indices``, the
-    positions of their first occurrences in each flattened input)."""
+    """The sorted distinct values in both arrays, in their promoted dtype, as numpy.intersect1d (with
+    ``return_indices``, the positions of their first occurrences in each flattened input)."""
     a, numpy_out = _device_input(ar1)
     b = ar2 if isinstance(ar2, _array.Array) else _array.asarray(np.asarray(ar2), device=a.device)
     ua, ia, _, _ = _unique_parts(a, True, return_indices, False, False)
@@ -175,6 +175,9 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
     mask = _isin(ua, ub, False)
     keep = _indexing.flatnonzero(mask)
     common = _indexing.take(ua, keep)
+    dt = np.result_type(a.dtype, b.dtype)  # NumPy's: it sorts the two concatenated
+    if common.dtype != dt:
+        common = common.astype(dt)
     if not return_indices:
         return _back(common, numpy_out)
     i1 = _indexing.take(ia, keep)
@@ -202,8 +205,9 @@ def setdiff1d(ar1, ar2, assume_unique=False):
 
 def bincount(x, weights=None, minlength=0):
     """Occurrences of each value 0 .. max(x) in the 1-D non-negative integer array x (at least `minlength`
-    bins), as numpy.bincount; with ``weights``, their sums (float64). One scatter-add (add.at): on a GPU the
-    weights of a bin are summed in an unspecified order, so the last bits may differ from NumPy's."""
+    bins), as numpy.bincount; with ``weights`` (real: complex raises TypeError), their sums (float64); an
+    empty x gives int64 zeros, weights or not, as NumPy does. One scatter-add (add.at): on a GPU the weights of
+    a bin are summed in an unspecified order, so the last bits may differ from NumPy's."""
     d, numpy_out = _device_input(x)
     if d.ndim != 1:
         raise ValueError("object too deep for desired array" if d.ndim > 1 else "object of too small depth for "
@@ -215,19 +219,21 @@ def bincount(x, weights=None, minlength=0):
         raise ValueError("'minlength' must not be negative")
     if d.dtype.kind == "b":
         d = d.astype(_INT64)
-    if d.size and int(_reduce.min(d)) < 0:
+    if d.size == 0:
+        # NumPy's early return: int64 zeros for empty input, with or without weights (which it does not read)
+        return _back(_array.zeros((minlength,), dtype=_INT64, device=d.device), numpy_out)
+    if int(_reduce.min(d)) < 0:
         raise ValueError("'list' argument must have no negative elements")
-    top = int(_reduce.max(d)) + 1 if d.size else 0
-    nbins = max(top, minlength)
+    nbins = max(int(_reduce.max(d)) + 1, minlength)
     if weights is None:
         out = _array.zeros((nbins,), dtype=_INT64, device=d.device)
-        if d.size:
-            _indexing.add_at(out, d, 1)
+        _indexing.add_at(out, d, 1)
         return _back(out, numpy_out)
     w = weights if isinstance(weights, _array.Array) else _array.asarray(np.asarray(weights), device=d.device)
+    if not np.can_cast(w.dtype, np.float64, "safe"):
+        raise TypeError(f"Cannot cast array data from {w.dtype!r} to dtype('float64') according to the rule 'safe'")
     if w.shape != d.shape:
         raise ValueError("The weights and list don't have the same length.")
     out = _array.zeros((nbins,), dtype=np.float64, device=d.device)
-    if d.size:
-        _indexing.add_at(out, d, w.astype(np.float64))
+    _indexing.add_at(out, d, w.astype(np.float64))
     return _back(out, numpy_out)

@@ -126,11 +126,12 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
 def ptp(a, axis=None, out=None, keepdims=False):
     """Range of values (maximum - minimum) along `axis`, as numpy.ptp (integers wrap around as NumPy's)."""
     (x,), numpy_out = _inputs("ptp", a, required=("a",))
-    if x.dtype.kind == "b":
+    axes = None if axis is None else _axes(axis, x.ndim)
+    hi, lo = _reduce.max(x, axis=axes, keepdims=keepdims), _reduce.min(x, axis=axes, keepdims=keepdims)
+    if x.dtype.kind == "b":  # after the reductions, as NumPy: an empty bool array raises their ValueError
         raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the "
                         "`^` operator, or the logical_xor function instead.")
-    axes = None if axis is None else _axes(axis, x.ndim)
-    r = _ew.subtract(_reduce.max(x, axis=axes, keepdims=keepdims), _reduce.min(x, axis=axes, keepdims=keepdims))
+    r = _ew.subtract(hi, lo)
     return _to_out(_back(r, numpy_out), out)
 
 
@@ -140,11 +141,23 @@ _CONTINUOUS = {"linear": None, "interpolated_inverted_cdf": (0.0, 1.0), "hazen":
                "weibull": (0.0, 0.0), "median_unbiased": (1 / 3.0, 1 / 3.0),
                "normal_unbiased": (3 / 8.0, 3 / 8.0)}
 _DISCRETE = ("lower", "higher", "nearest", "midpoint")
-_NUMPY_ONLY = ("inverted_cdf", "averaged_inverted_cdf", "closest_observation")
+# Hyndman and Fan's discontinuous methods 1-3: positions (1, 3) or a gamma of 0.5 or 1 (2)
+_STEP = ("inverted_cdf", "averaged_inverted_cdf", "closest_observation")
 
 
-def _virtual_index(n, q, method, floor, ceil, rint):
+def _virtual_index(n, q, method, floor, ceil, rint, where=np.where, maximum=np.maximum):
     """NumPy's virtual index of each quantile for `n` valid values (host numbers or device arrays alike)."""
+    if method in ("inverted_cdf", "closest_observation"):
+        # NumPy's _discrete_interpolation_to_boundaries: the previous order statistic where the index is whole
+        # (and, for closest_observation, odd: the nearest even one, 1-based), else the next; clipped at 0
+        v = n * q - 1 if method == "inverted_cdf" else n * q - 1 - 0.5
+        prev = floor(v)
+        whole = (v - prev) == 0
+        if method == "closest_observation":
+            whole = whole & (prev % 2 == 1)
+        return maximum(where(whole, prev, prev + 1), 0).astype(np.int64)
+    if method == "averaged_inverted_cdf":
+        return n * q - 1
     if method == "linear":
         return (n - 1) * q
     if method == "lower":
@@ -198,11 +211,9 @@ def _check_method(method, interpolation, name):
         warnings.warn(f"the `interpolation=` argument to {name} was renamed to `method=`, which has "
                       "additional options.", DeprecationWarning, stacklevel=3)
         method = interpolation
-    if method in _NUMPY_ONLY:
-        raise NotImplementedError(f"npgpu.{name}: method {method!r} is not implemented (use NumPy's)")
-    if method not in _CONTINUOUS and method not in _DISCRETE:
+    if method not in _CONTINUOUS and method not in _DISCRETE and method not in _STEP:
         raise ValueError(f"{method!r} is not a valid method. Use one of: "
-                         f"{tuple(_CONTINUOUS) + _DISCRETE + _NUMPY_ONLY}")
+                         f"{tuple(_CONTINUOUS) + _DISCRETE + _STEP}")
     return method
 
 
@@ -223,6 +234,8 @@ def _quantile(x, q, weak, axis, method, keepdims, name):
         raise IndexError("index -1 is out of bounds for axis 0 with size 0")
     y = _sorting.sort(y, axis=-1)
     qf = q.reshape(-1)
+    if method in _STEP and weak and y.dtype.kind == "f":
+        qf = qf.astype(y.dtype)  # NumPy's q for a Python scalar: the array's float dtype, so is the index
     v = _virtual_index(n, qf, method, np.floor, np.ceil, np.rint)
     if v.dtype.kind in "iu":  # positions: no interpolation
         r = _indexing.take(y, _array.asarray(v.astype(np.int64), device=y.device), axis=-1)
@@ -233,6 +246,8 @@ def _quantile(x, q, weak, axis, method, keepdims, name):
         gamma = v - prev
         if method == "midpoint":
             gamma = np.where(v % 1 == 0, 0.0, 0.5)
+        if method == "averaged_inverted_cdf":
+            gamma = np.where(gamma == 0, 0.5, 1.0).astype(v.dtype)
         nxt = np.where(prev == -1, -1, np.where(v < 0, 0, prev + 1)).astype(np.int64)
         prev = prev.astype(np.int64)
         pv = _indexing.take(y, _array.asarray(prev, device=y.device), axis=-1)
@@ -267,16 +282,20 @@ def _nanquantile(x, q, weak, axis, method, keepdims, name):
     if bool(_reduce.any(empty)):
         warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
     last = _ew.maximum(cnt - 1, 0)
+    if method in _STEP and weak and y.dtype.kind == "f":
+        qf = qf.astype(y.dtype)  # as in _quantile
     qd = _array.asarray(qf, device=x.device)
     # the count is a Python int in NumPy's per-slice computation: weak, so q's dtype decides v's
     v = _virtual_index(cnt if qf.dtype.kind in "iu" else cnt.astype(qf.dtype), qd, method, _ew.floor, _ew.ceil,
-                       _ew.rint)
+                       _ew.rint, _ew.where, _ew.maximum)
     if v.dtype.kind in "iu":
         r = _indexing.take_along_axis(y, _ew.minimum(_ew.maximum(v, 0), last), axis=-1)
     else:
         above, below = v >= (cnt - 1).astype(np.float64), v < 0
         prev = _ew.where(above, -1.0, _ew.where(below, 0.0, _ew.floor(v)))
         gamma = _ew.where(v % 1 == 0, 0.0, 0.5) if method == "midpoint" else v - prev
+        if method == "averaged_inverted_cdf":
+            gamma = _ew.where(gamma == 0, 0.5, 1.0).astype(v.dtype)
         pi = _ew.where(above, last, prev.astype(np.int64))
         ni = _ew.where(above, last, _ew.where(below, 0, _ew.minimum(pi + 1, last)))
         pv = _indexing.take_along_axis(y, pi, axis=-1)
@@ -290,8 +309,9 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", 
              weights=None, interpolation=None):
     """The `q`-th quantiles (q in [0, 1], a scalar or up to 2-D) of `a` along `axis` (None, an int or a
     tuple), as numpy.quantile: the q dims lead the result's shape. `method`: 'linear' (default), 'lower',
-    'higher', 'nearest', 'midpoint' and the continuous Hyndman-Fan methods ('hazen', 'weibull',
-    'median_unbiased', 'normal_unbiased', 'interpolated_inverted_cdf'). A slice holding a NaN gives NaN.
+    'higher', 'nearest', 'midpoint', the continuous Hyndman-Fan methods ('hazen', 'weibull',
+    'median_unbiased', 'normal_unbiased', 'interpolated_inverted_cdf') and the discontinuous ones
+    ('inverted_cdf', 'averaged_inverted_cdf', 'closest_observation'). A slice holding a NaN gives NaN.
     A Python-scalar q keeps a float32 input float32 (NEP 50), an array q gives float64.
     `overwrite_input` is accepted and ignored (the input is never changed)."""
     return _quantile_api("quantile", _quantile, 1, a, q, axis, out, method, keepdims, weights, interpolation)
@@ -327,10 +347,22 @@ def _quantile_api(name, impl, scale, a, q, axis, out, method, keepdims, weights,
     if weights is not None:
         raise NotImplementedError(f"npgpu.{name}: weights (NumPy's method='inverted_cdf' only) are not "
                                   "implemented")
+    if impl is _nanquantile and x.size == 0:
+        return _to_out(_nan_empty(x, axis, keepdims, numpy_out, 4), out)
     if impl is _nanquantile and x.dtype.kind != "f":
         impl = _quantile  # no NaNs to ignore, as NumPy
     r = impl(x, q, weak, axis, method, keepdims, name)
-    return _to_out(_back(r, numpy_out), out)
+    return _to_out(_back(r, numpy_out, scalar=not keepdims), out)
+
+
+def _nan_empty(x, axis, keepdims, numpy_out, stacklevel):
+    """NumPy's nanmedian / nanquantile / nanpercentile of an empty array: nanmean's answer (NaN where the
+    result has elements, in nanmean's dtype and shape: q's dimensions are not added)."""
+    axes = None if axis is None else _axes(axis, x.ndim)
+    r = _reduce.nanmean(x, axis=axes, keepdims=keepdims)
+    if r.size:
+        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=stacklevel)
+    return _back(r, numpy_out)
 
 
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
@@ -348,12 +380,14 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
         last = y[..., n - 1]
         r = _ew.where(_ew.isnan(last), last.astype(r.dtype), r)
     r = reshape(r, kd if keepdims else kept)
-    return _to_out(_back(r, numpy_out), out)
+    return _to_out(_back(r, numpy_out, scalar=not keepdims), out)  # keepdims: an array, even 0-d, as NumPy's
 
 
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """The median ignoring NaNs, as numpy.nanmedian: all-NaN slices give NaN (RuntimeWarning)."""
     (x,), numpy_out = _inputs("nanmedian", a, required=("a",))
+    if x.size == 0:
+        return _to_out(_nan_empty(x, axis, keepdims, numpy_out, 3), out)
     if x.dtype.kind != "f":
         return median(a, axis=axis, out=out, keepdims=keepdims)
     y, kept, kd = _reduced_last(x, axis)
@@ -375,7 +409,7 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
         r = _ew.where(lo == hi, a0, _ew.true_divide(_ew.add(a0, a1), y.dtype.type(2)))
         r = _ew.where(empty, np.nan, r)[..., 0]
     r = reshape(r, kd if keepdims else kept)
-    return _to_out(_back(r, numpy_out), out)
+    return _to_out(_back(r, numpy_out, scalar=not keepdims), out)
 
 
 # ------------------------------------------------------------------------------------------------ cov, corrcoef

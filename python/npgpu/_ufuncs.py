@@ -347,6 +347,11 @@ class ufunc:
                 raise ValueError("The 'out' tuple must have exactly one entry")
             out = out[0]
         rt = self._method_dtype("reduce", a.dtype, dtype)
+        if type(initial) in (int, float, complex):
+            # NumPy converts a Python number to the loop dtype first: OverflowError out of an integer's range
+            # (np.add.reduce(np.uint8([1]), initial=-5)), TypeError for complex into real, ValueError for NaN
+            with np.errstate(over="ignore"):
+                initial = rt.type(initial)
         nd = a.ndim
         if axis is None:
             axes = tuple(range(nd))
@@ -365,7 +370,7 @@ class ufunc:
             if masked:
                 raise ValueError(f"reduction operation '{name}' does not have an identity, so to use a where "
                                  "mask one has to specify 'initial'")
-            if empty_red and builtins.all(d for i, d in enumerate(a.shape) if i not in axes):
+            if empty_red:  # any empty reduced axis, even where the result is empty too, as NumPy
                 raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
         if initial is None:
             initial = _NOVALUE  # NumPy: None means no initial (an error where there is no identity)
@@ -393,6 +398,8 @@ class ufunc:
             r = a
             if initial is not _NOVALUE:
                 r = _astype(self._pair(_typed(initial, rt), r), rt)
+            if mask is not None:  # nothing reduced: where the mask is False, the initial value (given here)
+                r = _ew.where(mask, r, _typed(initial, rt))
         elif self._reduce_fn is not None and mask is None:
             kw = {"dtype": rt} if self.__name__ in ("add", "multiply") else {}
             r = self._reduce_fn(a, axis=axes, keepdims=True, **kw)
@@ -465,12 +472,12 @@ class ufunc:
         if a.ndim == 0:
             raise TypeError("cannot reduceat a scalar")
         axis = np.lib.array_utils.normalize_axis_index(int(axis), a.ndim)
-        rt = self._method_dtype("reduceat", a.dtype, dtype)
         n, nd = a.shape[axis], a.ndim
-        a = _astype(a, rt)
         bad = idx[(idx < 0) | (idx >= n)]
-        if bad.size:
+        if bad.size:  # before the dtype's TypeError, as NumPy
             raise IndexError(f"index {int(bad[0])} out-of-bounds in {self.__name__}.reduceat [0, {n})")
+        rt = self._method_dtype("reduceat", a.dtype, dtype)
+        a = _astype(a, rt)
         shape = a.shape[:axis] + (len(idx),) + a.shape[axis + 1:]
         r = _empty(shape, rt, a)
         for i, j in enumerate(idx.tolist()):
