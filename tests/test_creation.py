@@ -286,3 +286,51 @@ def test_full_over_recycled_memory(array_device, dtype, n):
     w = np.full(n + 16, 9, dtype=dtype)
     w[3:n + 3] = value
     assert whole.get().tobytes() == w.tobytes()
+
+
+def test_array_like_numpy_array(array_device):
+    """npgpu.array: numpy.array's arguments, an npgpu.Array result on the default device."""
+    a = npgpu.array([[1, 2], [3, 4]])
+    assert isinstance(a, npgpu.Array) and str(a.device).startswith(array_device)
+    np.testing.assert_array_equal(a.get(), np.array([[1, 2], [3, 4]]))
+    assert a.dtype == np.array([[1, 2]]).dtype
+    assert npgpu.array(2.5, dtype=np.float32).dtype == np.float32 and npgpu.array(2.5).shape == ()
+    assert npgpu.array([1, 2], ndmin=3).shape == (1, 1, 2)
+    f = npgpu.array(np.arange(6.0).reshape(2, 3), order="F")
+    assert f.strides == (8, 16)
+    np.testing.assert_array_equal(f.get(), np.arange(6.0).reshape(2, 3))
+    b = npgpu.array(a)
+    assert b is not a
+    b[0, 0] = 9
+    assert int(a[0, 0]) == 1  # a copy by default
+    assert npgpu.array(a, copy=None) is a
+    with pytest.raises(ValueError, match="order"):
+        npgpu.array([1], order="X")
+    with pytest.raises(ValueError, match="copy"):
+        npgpu.array(a, order="F", copy=False)
+
+
+def test_contiguous_fortran_copy_copyto(array_device):
+    x = np.arange(12.0).reshape(3, 4)
+    c = npgpu.ascontiguousarray(x.T)
+    assert isinstance(c, npgpu.Array) and c.flags["C_CONTIGUOUS"]
+    np.testing.assert_array_equal(c.get(), x.T)
+    f = npgpu.asfortranarray(x)
+    assert f.strides == np.asfortranarray(x).strides
+    assert npgpu.ascontiguousarray(np.float64(3)).shape == (1,)  # at least 1-D, as NumPy
+    assert isinstance(npgpu.copy(x), np.ndarray)
+    d = npgpu.asarray(x)
+    cd = npgpu.copy(d)
+    assert isinstance(cd, npgpu.Array) and cd is not d
+    np.testing.assert_array_equal(cd.get(), x)
+    assert npgpu.copy(f).strides == f.strides  # order='K' keeps Fortran order
+    dst = npgpu.zeros((3, 4))
+    npgpu.copyto(dst, d[0])  # broadcast
+    np.testing.assert_array_equal(dst.get(), np.broadcast_to(x[0], (3, 4)))
+    npgpu.copyto(dst, -1.0, where=npgpu.asarray(x > 5))
+    np.testing.assert_array_equal(dst.get(), np.where(x > 5, -1.0, np.broadcast_to(x[0], (3, 4))))
+    with pytest.raises(TypeError, match="same_kind"):
+        npgpu.copyto(npgpu.zeros(3, dtype=np.int32), npgpu.asarray([1.5, 2.0, 3.0]))
+    host = np.zeros(3)
+    npgpu.copyto(host, npgpu.asarray([1.0, 2.0, 3.0]))
+    np.testing.assert_array_equal(host, [1.0, 2.0, 3.0])

@@ -15,7 +15,8 @@ from npgpu import _elementwise as _ew
 from npgpu._manipulation import _on_one_device, moveaxis
 
 __all__ = ["arange", "linspace", "ones", "eye", "identity", "empty_like", "zeros_like", "ones_like",
-           "full_like", "meshgrid", "tril", "triu"]
+           "full_like", "meshgrid", "tril", "triu", "array", "ascontiguousarray", "asfortranarray", "copy",
+           "copyto"]
 
 _PY_SCALARS = (bool, int, float, complex)
 
@@ -286,3 +287,94 @@ def triu(x, /, k=0):
     """The upper triangle of (each matrix in) `x`: elements below the `k`-th diagonal set to zero, as
     numpy.triu (a 1-D x is taken as the rows of an n x n matrix, as NumPy does)."""
     return _tri(x, k, False, "triu")
+
+
+# ------------------------------------------------------------------------------------------ numpy.array & co.
+
+_ORDERS = ("K", "A", "C", "F")
+
+
+def _in_order(a, order):
+    """a (an npgpu.Array) laid out C- or Fortran-contiguously as `order` asks ('K'/'A': kept; 'A' is 'F' for a
+    Fortran-contiguous array, as NumPy's)."""
+    if order == "F" and a.ndim >= 2 and not a.T.flags["C_CONTIGUOUS"]:
+        return a.T.copy().T
+    if order == "C" and not a.flags["C_CONTIGUOUS"]:
+        return a.copy()
+    return a
+
+
+def array(object, dtype=None, *, copy=True, order="K", ndmin=0, device=None):
+    """numpy.array for npgpu: a new npgpu.Array holding `object` (anything npgpu.asarray takes: NumPy arrays,
+    lists, scalars, npgpu.Arrays, other GPU arrays), on `device` (default: the object's own for arrays, else
+    the default device). ``copy=True`` (default) always copies, ``None`` copies only when needed, ``False``
+    raises ValueError where a copy is needed (NumPy 2's rule). ``order`` 'C' or 'F' makes the result C- or
+    Fortran-contiguous ('K' and 'A' keep the layout); ``ndmin`` prepends length-1 axes up to that many
+    dimensions."""
+    if order is None:
+        order = "K"
+    if order not in _ORDERS:
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    ndmin = operator.index(ndmin)
+    if ndmin > 64:
+        raise ValueError(f"ndmin bigger than allowable number of dimensions NPY_MAXDIMS (=64), got {ndmin}")
+    if isinstance(object, _array.Array) and copy is not False:
+        # a copy in the dtype asked, whatever the device (asarray shares when nothing changes)
+        a = _array.asarray(object, dtype=dtype, device=device, copy=bool(copy) or None)
+    else:
+        a = _array.asarray(object, dtype=dtype, device=device, copy=copy)
+    if order in ("C", "F"):
+        laid = _in_order(a, order)
+        if laid is not a and copy is False:
+            raise ValueError(f"array: order={order!r} needs a copy, but copy=False")
+        a = laid
+    if a.ndim < ndmin:
+        a = _array.asarray(a).reshape((1,) * (ndmin - a.ndim) + tuple(a.shape))
+    return a
+
+
+def ascontiguousarray(a, dtype=None, *, device=None):
+    """numpy.ascontiguousarray for npgpu: an npgpu.Array, C-contiguous, at least 1-D (a copy only when
+    needed)."""
+    r = _in_order(_array.asarray(a, dtype=dtype, device=device), "C")
+    return r.reshape((1,)) if r.ndim == 0 else r
+
+
+def asfortranarray(a, dtype=None, *, device=None):
+    """numpy.asfortranarray for npgpu: an npgpu.Array, Fortran-contiguous, at least 1-D (a copy only when
+    needed)."""
+    r = _in_order(_array.asarray(a, dtype=dtype, device=device), "F")
+    return r.reshape((1,)) if r.ndim == 0 else r
+
+
+def copy(a, order="K"):
+    """numpy.copy: a copy of `a` with the same type (an npgpu.Array stays on its device; NumPy input gives a
+    NumPy array, as the namespace's other functions). ``order`` as numpy.copy's."""
+    if not isinstance(a, _array.Array):
+        return np.copy(a, order=order)
+    if order not in _ORDERS:
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    fortran = a.ndim >= 2 and a.T.flags["C_CONTIGUOUS"] and not a.flags["C_CONTIGUOUS"]
+    return a.T.copy().T if order == "F" or (order in ("A", "K") and fortran) else a.copy()
+
+
+def copyto(dst, src, casting="same_kind", where=True):
+    """numpy.copyto for npgpu.Arrays: ``dst[...] = src`` broadcast, under `casting` (NumPy's rules), where
+    `where` is True. A NumPy `dst` is numpy.copyto's work (with a device `src` brought to the host)."""
+    if not isinstance(dst, _array.Array):
+        np.copyto(dst, src.get() if isinstance(src, _array.Array) else src, casting=casting,
+                  where=where.get() if isinstance(where, _array.Array) else where)
+        return
+    src_dtype = src.dtype if hasattr(src, "dtype") else None
+    if src_dtype is not None and not np.can_cast(src_dtype, dst.dtype, casting=casting):
+        raise TypeError(f"Cannot cast array data from {np.dtype(src_dtype)!r} to {dst.dtype!r} according to the "
+                        f"rule {casting!r}")
+    if src_dtype is None and casting != "unsafe" and not np.can_cast(np.result_type(dst.dtype, src), dst.dtype,
+                                                                     casting=casting):
+        raise TypeError(f"Cannot cast {type(src).__name__} {src!r} to {dst.dtype!r} according to the rule "
+                        f"{casting!r}")
+    if where is True:
+        dst[...] = src
+        return
+    values = _ew.where(where, src, dst)
+    dst[...] = values

@@ -386,7 +386,8 @@ cdef object _moment(ReduceOp op, a, axis, dtype, out, ddof, keepdims, stream, co
     _warn_small_count(a, axis, float(ddof), True)
     dt = _dtype_of(a)
     res = np.dtype(dtype) if dtype is not None else _real_dtype(dt)
-    if dt.kind == "c" and (op == ReduceOp.Var or op == ReduceOp.Std):
+    if dt.kind == "c" and (op == ReduceOp.Var or op == ReduceOp.Std or op == ReduceOp.NanVar
+                           or op == ReduceOp.NanStd):
         return _complex_moment(op, a, axis, res, out, ddof, keepdims, stream)
     return _reduce(op, a, axis, res, _FLOAT64, out, keepdims, float(ddof), stream)
 
@@ -394,17 +395,22 @@ cdef object _moment(ReduceOp op, a, axis, dtype, out, ddof, keepdims, stream, co
 cdef object _complex_moment(ReduceOp op, a, axis, res, out, ddof, keepdims, stream):
     """var/std of complex data as NumPy's: |x - mean|^2 = (re - mean_re)^2 + (im - mean_im)^2, so the
     variance is that of the real parts plus that of the imaginary parts (each the tested float64 kernel).
-    The result is real (in the complex dtype= when one is given, as NumPy)."""
+    The result is real (in the complex dtype= when one is given, as NumPy). nanvar/nanstd leave out the
+    elements with a NaN in either part from both parts."""
     if res.kind not in "fc":
         raise TypeError(f"var/std of complex data: dtype {res} is not a floating or complex type")
     real_res = np.dtype(res.char.lower()) if res.kind == "c" else res
     from npgpu import _elementwise
     x = a if isinstance(a, Array) else native_order(np.asarray(a))
-    var_re, var_im = (_reduce(ReduceOp.Var, part, axis, real_res, _FLOAT64, None, keepdims, float(ddof), stream)
-                      for part in (x.real, x.imag))
+    cdef bint nan_op = op == ReduceOp.NanVar or op == ReduceOp.NanStd
+    cdef ReduceOp part_op = ReduceOp.NanVar if nan_op else ReduceOp.Var
+    parts = _nan_masked_parts(x, stream) if nan_op else (x.real, x.imag)
+    var_re, var_im = (_reduce(part_op, part, axis, real_res, _FLOAT64, None, keepdims, float(ddof), stream)
+                      for part in parts)
+    cdef bint root = op == ReduceOp.Std or op == ReduceOp.NanStd
     if isinstance(x, Array):
         v = _elementwise.add(var_re, var_im, stream=stream)
-        r = _elementwise.sqrt(v, stream=stream) if op == ReduceOp.Std else v
+        r = _elementwise.sqrt(v, stream=stream) if root else v
         if res.kind == "c":
             r = r.astype(res, stream=stream)
         if out is None:
@@ -416,7 +422,7 @@ cdef object _complex_moment(ReduceOp op, a, axis, res, out, ddof, keepdims, stre
         _elementwise.positive(r, out=out, stream=stream)
         return out
     v = var_re + var_im
-    r = np.sqrt(v) if op == ReduceOp.Std else v
+    r = np.sqrt(v) if root else v
     r = r.astype(res) if isinstance(r, np.ndarray) else res.type(r)
     if out is None:
         return r
@@ -428,11 +434,48 @@ cdef object _complex_moment(ReduceOp op, a, axis, res, out, ddof, keepdims, stre
     return out
 
 
+cdef tuple _nan_masked_parts(x, stream):
+    """The real and imaginary parts of complex x, NaN in both where either is NaN (NumPy's nan-functions
+    leave such an element out whole)."""
+    from npgpu import _elementwise
+    gone = _elementwise.isnan(x, stream=stream)
+    return tuple([_elementwise.where(gone, np.nan, part, stream=stream) for part in (x.real, x.imag)])
+
+
+cdef object _complex_nanmean(a, axis, res, out, keepdims, stream):
+    """nanmean of complex data as NumPy's: the elements with a NaN in either part left out, the mean of the
+    real parts and of the imaginary parts of the rest (the float kernel each)."""
+    x = a if isinstance(a, Array) else native_order(np.asarray(a))
+    if res.kind != "c":  # NumPy: the real parts' mean in dtype=, with its ComplexWarning
+        warnings.warn("Casting complex values to real discards the imaginary part", np.exceptions.ComplexWarning,
+                      stacklevel=3)
+        return _reduce(ReduceOp.NanMean, _nan_masked_parts(x, stream)[0], axis, res, _FLOAT64, out, keepdims, 0.0,
+                       stream)
+    real_res = np.dtype(res.char.lower())
+    m_re, m_im = (_reduce(ReduceOp.NanMean, part, axis, real_res, _FLOAT64, None, keepdims, 0.0, stream)
+                  for part in _nan_masked_parts(x, stream))
+    if isinstance(x, Array):
+        r = _array.empty(m_re.shape, dtype=res, device=x.device) if out is None else out
+        if not isinstance(r, Array):
+            raise TypeError(f"out must be an npgpu.Array for a device input, not {type(r).__name__}")
+    else:
+        r = np.empty(np.shape(m_re), dtype=res) if out is None else out
+        if isinstance(r, Array):
+            raise TypeError("out must be a numpy.ndarray for a NumPy input")
+    if r.shape != np.shape(m_re):
+        raise ValueError(f"output has shape {r.shape}, the reduction gives {np.shape(m_re)}")
+    r.real[...] = m_re
+    r.imag[...] = m_im
+    if out is None and isinstance(r, np.ndarray) and r.ndim == 0:
+        return r[()]
+    return r
+
+
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, stream=None, *, correction=None):
     """Variance ``sum((x - mean)^2) / (n - ddof)``, computed in float64 by merging (count, mean, M2)
     partials (Chan et al.); NaN when n - ddof <= 0 ... as NumPy (inf for a nonzero sum over 0), with NumPy's
     RuntimeWarning. Complex data give a real result, as NumPy: the variance of the real parts plus that of
-    the imaginary parts (nanvar/nanstd refuse complex data). ``correction`` is the Array API standard's
+    the imaginary parts (nanvar/nanstd too, over the elements without a NaN part). ``correction`` is the Array API standard's
     name for ``ddof`` (NumPy 2 takes either, not both)."""
     return _moment(ReduceOp.Var, a, axis, dtype, out, ddof, keepdims, stream, correction)
 
@@ -446,6 +489,8 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, stream=None):
     """Mean ignoring NaNs (NaN for an all-NaN slice)."""
     dt = _dtype_of(a)
     res = np.dtype(dtype) if dtype is not None else _float_dtype(dt)
+    if dt.kind == "c":
+        return _complex_nanmean(a, axis, res, out, keepdims, stream)
     return _reduce(ReduceOp.NanMean, a, axis, res, _FLOAT64, out, keepdims, 0.0, stream)
 
 

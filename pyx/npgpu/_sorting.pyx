@@ -120,10 +120,12 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False)
     return _sort_impl(a, axis, kind, order, stable, descending, True)
 
 
-def _check_kth(kth, n):
+def _check_kth(kth, n, a):
     ks = np.atleast_1d(np.asarray(kth.get() if isinstance(kth, Array) else kth))
     if ks.dtype.kind not in "iu":
         raise TypeError("Partition index must be integer")
+    if (a.size if isinstance(a, Array) else np.size(a)) == 0:  # NumPy checks no bounds on an empty array
+        return
     for k in ks.ravel():
         if not -n <= int(k) < n:
             raise ValueError(f"kth(={int(k)}) out of bounds ({n})")
@@ -147,7 +149,7 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
     is unspecified by NumPy; npgpu returns them sorted (one segmented sort)."""
     if order is not None:
         raise ValueError("Cannot specify order when the array has no fields.")
-    _check_kth(kth, _axis_length(a, axis))
+    _check_kth(kth, _axis_length(a, axis), a)
     return sort(a, axis=axis)
 
 
@@ -156,7 +158,10 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     of a stable sort)."""
     if order is not None:
         raise ValueError("Cannot specify order when the array has no fields.")
-    _check_kth(kth, _axis_length(a, axis))
+    if axis is not None and (a.ndim if isinstance(a, Array) else np.ndim(a)) == 0:
+        # as argsort (and NumPy), a 0-d array is partitioned as a 1-element 1-d one
+        a = a.reshape((1,)) if isinstance(a, Array) else np.reshape(np.asarray(a), (1,))
+    _check_kth(kth, _axis_length(a, axis), a)
     return argsort(a, axis=axis)
 
 
