@@ -307,3 +307,47 @@ def test_device_large_odd_field(rng):
     with npgpu.use_backend("cuda"):
         got2 = npgpu.diffusion(f0, 13, boundary="reflect")
     np.testing.assert_array_equal(got2, got.get())
+
+
+def test_many_steps_need_no_plan_memory():
+    """2^40 steps with a callback after every one: the pass plan is walked, not stored (it once needed
+    O(steps) memory and raised std::bad_alloc)."""
+    f = np.random.default_rng(3).random((16, 16))
+    seen = []
+
+    def stop_at_three(done, field):
+        seen.append(done)
+        if done == 3:
+            raise StopIteration("enough")
+
+    with npgpu.use_backend("cpu"), pytest.raises(StopIteration, match="enough"):
+        npgpu.diffusion(f, 2 ** 40, callback=stop_at_three, callback_every=1)
+    assert seen == [1, 2, 3]
+    seen.clear()
+    with npgpu.use_backend("cpu"), pytest.raises(StopIteration):  # the most steps there are
+        npgpu.diffusion(f, 2 ** 63 - 1, callback=stop_at_three, callback_every=1)
+    assert seen == [1, 2, 3]
+
+
+def test_ctrl_c_stops_a_long_host_call():
+    """A SIGINT during a long host-backend diffusion raises KeyboardInterrupt within 0.2 s (the steps run
+    without the GIL; the signal handlers are polled between passes)."""
+    import signal
+    import threading
+    import time
+    f = np.random.default_rng(4).random((256, 256))
+    fired = []
+
+    def interrupt():
+        fired.append(time.perf_counter())
+        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+
+    timer = threading.Timer(0.3, interrupt)
+    with npgpu.use_backend("cpu"):
+        timer.start()
+        try:
+            with pytest.raises(KeyboardInterrupt):
+                npgpu.diffusion(f, 2 ** 63 - 1)  # one chunk of all the steps: its pass count must not overflow
+        finally:
+            timer.cancel()
+    assert fired and time.perf_counter() - fired[0] < 0.2

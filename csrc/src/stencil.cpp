@@ -4,11 +4,11 @@
 #include "npgpu/stencil.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "common/backends.hpp"
 #include "common/stencil_ops.hpp"
@@ -173,26 +173,17 @@ std::int64_t diffusion(const ArrayView& field, const ArrayView& out, const Array
   }
 
   // The plan: passes of at most K steps each (the CUDA backend does several steps per pass over memory), cut
-  // at callback points. Pass p reads buf[(p-1) % 2] (the field itself for p = 1) and writes buf[p % 2].
-  const int K = std::max(1, field.on_host()
-                                ? host::max_steps_per_pass(field.dtype, field.shape[0], field.shape[1], steps)
-                                : cuda::max_steps_per_pass(field.dtype, field.shape[0], field.shape[1], steps));
+  // at callback points: chunks of `every` steps (the last one shorter), each cut into passes. Pass p reads
+  // buf[(p-1) % 2] (the field itself for p = 1) and writes buf[p % 2]. Walked, never stored: memory does not
+  // grow with steps.
+  const std::int64_t K = std::max(1, field.on_host()
+                                         ? host::max_steps_per_pass(field.dtype, field.shape[0], field.shape[1], steps)
+                                         : cuda::max_steps_per_pass(field.dtype, field.shape[0], field.shape[1], steps));
   const bool has_cb = callback && callback->fn && callback->every > 0;
+  const bool polled = callback && callback->interrupted;
   const std::int64_t every = has_cb ? callback->every : steps;
-  std::vector<int> pass_steps;
-  std::vector<char> cb_after;  // callback after this pass
-  for (std::int64_t done = 0; done < steps;) {
-    std::int64_t c = std::min(every, steps - done);
-    done += c;
-    while (c > 0) {
-      const int m = static_cast<int>(std::min<std::int64_t>(K, c));
-      pass_steps.push_back(m);
-      cb_after.push_back(0);
-      c -= m;
-    }
-    cb_after.back() = has_cb ? 1 : 0;
-  }
-  const std::size_t P = pass_steps.size();
+  const auto passes = [K](std::int64_t n) { return n > 0 ? (n - 1) / K + 1 : 0; };  // no overflow near 2^63
+  const std::int64_t P = (steps / every) * passes(every) + passes(steps % every);
 
   // buf[P % 2] is out itself when out is C-contiguous, so the last pass writes the result in place.
   const std::int64_t nbytes = field.nbytes();
@@ -201,7 +192,7 @@ std::int64_t diffusion(const ArrayView& field, const ArrayView& out, const Array
   void* buf[2] = {nullptr, nullptr};
   auto buffer = [&](int i) -> void* {
     if (!buf[i]) {
-      if (out_direct && static_cast<std::size_t>(i) == P % 2) {
+      if (out_direct && i == static_cast<int>(P % 2)) {
         buf[i] = out.data;
       } else {
         scratch[i].allocate(nbytes, dev, stream);
@@ -226,17 +217,30 @@ std::int64_t diffusion(const ArrayView& field, const ArrayView& out, const Array
     }
   }
 
-  std::int64_t done = 0;
-  for (std::size_t p = 1; p <= P; ++p) {
-    const void* src = p == 1 ? src0 : buffer(static_cast<int>((p - 1) % 2));
-    void* dst = buffer(static_cast<int>(p % 2));
-    const int m = pass_steps[p - 1];
-    backend_pass(field, src, dst, p == P ? lap : nullptr, m, coeff, boundary, stream);
-    done += m;
-    if (cb_after[p - 1]) {
-      if (dev != kHostDevice) stream_synchronize(stream);
-      const bool go_on = callback->fn(done, contiguous(dst, field, true), callback->user);
-      if (dev != kHostDevice) activate_device(dev);
+  std::int64_t done = 0, p = 0;
+  auto polled_at = std::chrono::steady_clock::now();
+  while (done < steps) {
+    for (std::int64_t left = std::min(every, steps - done); left > 0;) {
+      ++p;
+      const void* src = p == 1 ? src0 : buffer(static_cast<int>((p - 1) % 2));
+      void* dst = buffer(static_cast<int>(p % 2));
+      const int m = static_cast<int>(std::min(K, left));
+      backend_pass(field, src, dst, p == P ? lap : nullptr, m, coeff, boundary, stream);
+      done += m;
+      left -= m;
+      bool go_on = true;
+      if (left == 0 && has_cb) {
+        if (dev != kHostDevice) stream_synchronize(stream);
+        go_on = callback->fn(done, contiguous(dst, field, true), callback->user);
+        if (dev != kHostDevice) activate_device(dev);
+      }
+      if (go_on && polled && done < steps) {
+        const auto now = std::chrono::steady_clock::now();
+        if (now - polled_at >= std::chrono::milliseconds(50)) {
+          polled_at = now;
+          go_on = !callback->interrupted(callback->user);
+        }
+      }
       if (!go_on) {
         if (dst != out.data) backend_copy(contiguous(dst, field, true), out, stream);
         return done;

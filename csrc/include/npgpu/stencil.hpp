@@ -29,6 +29,9 @@ struct DiffusionCallback {
   bool (*fn)(std::int64_t steps_done, const ArrayView& field, void* user) = nullptr;
   void* user = nullptr;
   std::int64_t every = 0;  // <= 0: never called
+  // Polled between passes, at most every 50 ms: true stops the run as fn returning false does (so an
+  // interrupt, e.g. Ctrl-C in Python, reaches a long call). Null: never polled.
+  bool (*interrupted)(void* user) = nullptr;
 };
 
 // `steps` explicit diffusion steps, each computed from the previous field only (double buffering):

@@ -15,6 +15,7 @@ cdef extern from "npgpu/stencil.hpp" namespace "npgpu" nogil:
         bool (*fn)(int64_t steps_done, const ArrayView& field, void* user) noexcept
         void* user
         int64_t every
+        bool (*interrupted)(void* user) noexcept
 
     void laplacian(const ArrayView& field, const ArrayView& out, Boundary boundary,
                    StreamHandle stream) except +raise_py_error
