@@ -281,7 +281,9 @@ def test_matmul_reduce_errors(backend):
     with pytest.raises(ValueError, match=r"\(3, 4\).*\(5, 6\)"):
         npgpu.matmul_reduce(np.ones((3, 4)), np.ones((5, 6)))
     with pytest.raises(ValueError, match="2-D"):
-        npgpu.matmul_reduce(np.ones((2, 3, 4)), np.ones((4, 6)))
+        npgpu.matmul_reduce(np.ones(4), np.ones((4, 6)))
+    with pytest.raises(ValueError, match="2-D or stacked"):
+        npgpu.matmul_reduce(np.ones((2, 3, 4)), np.ones(4))
     with pytest.raises(TypeError, match="int64"):
         npgpu.matmul_reduce(np.ones((3, 4), np.int64), np.ones((4, 6), np.int64))
     with pytest.raises(ValueError, match="axis"):
@@ -434,3 +436,27 @@ def test_cublas_version():
     from npgpu import _blas
 
     assert _blas.cublas_version() >= 130000
+
+
+@pytest.mark.parametrize("shapes", [((3, 4, 5), (5, 6)), ((3, 1, 4, 5), (2, 5, 6)), ((4, 5), (2, 5, 3))])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_matmul_reduce_stacked_broadcasts_as_matmul(backend, shapes, dtype):
+    rng = np.random.default_rng(7)
+    a, b = (rng.standard_normal(s).astype(dtype) for s in shapes)
+    prod = np.matmul(a.astype(np.float64), b.astype(np.float64))
+    tol = 1e-5 if dtype == np.float32 else 1e-12
+    for axis, along in ((0, -2), (1, -1), (-2, -2), (-1, -1)):
+        want = prod.sum(axis=along)
+        got = npgpu.matmul_reduce(a, b, axis=axis)
+        assert type(got) is np.ndarray and got.dtype == dtype and got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=tol, atol=tol * np.abs(want).max())
+        d = npgpu.matmul_reduce(npgpu.asarray(a), npgpu.asarray(b), axis=axis)
+        assert isinstance(d, npgpu.Array) and d.shape == want.shape
+        np.testing.assert_allclose(d.get(), want, rtol=tol, atol=tol * np.abs(want).max())
+    out = np.full(prod.sum(axis=-1).shape, np.nan, dtype)
+    assert npgpu.matmul_reduce(a, b, axis=1, out=out) is out
+    np.testing.assert_allclose(out, prod.sum(axis=-1), rtol=tol, atol=tol * np.abs(prod).sum(axis=-1).max())
+    with pytest.raises(ValueError, match="not aligned"):
+        npgpu.matmul_reduce(a, np.ones((2, 7, 3), dtype))
+    with pytest.raises(TypeError, match="host operand"):
+        npgpu.matmul_reduce(npgpu.asarray(a), b)

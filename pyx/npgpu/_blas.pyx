@@ -596,6 +596,36 @@ cdef _reduce_shapes(tuple sa, tuple sb):
         raise ValueError(f"matmul_reduce: shapes {sa} and {sb} not aligned: {sa[1]} (dim 1) != {sb[0]} (dim 0)")
 
 
+def _stacked_matmul_reduce(a, b, int axis, out, stream):
+    """matmul_reduce of stacked operands (either of 3 or more dimensions), broadcast as matmul: the
+    column sums of each matrix of a (or row sums of each of b) in float64, then one batched matmul."""
+    from npgpu import _reduce
+    a, b = (x if isinstance(x, Array) else np.asarray(x) for x in (a, b))
+    da, db = a.dtype, b.dtype
+    res = _reduce_dtype(da, db)
+    sa, sb = tuple(a.shape), tuple(b.shape)
+    if len(sa) < 2 or len(sb) < 2:
+        raise ValueError(f"matmul_reduce: needs 2-D or stacked operands, got shapes {sa} and {sb}")
+    if sa[-1] != sb[-2]:
+        raise ValueError(f"matmul_reduce: shapes {sa} and {sb} not aligned: {sa[-1]} (dim -1) != {sb[-2]} (dim -2)")
+    if axis == 0:  # (A @ B).sum(-2) == (ones @ A) @ B
+        v = _reduce.sum(a, axis=-2, dtype=np.float64, stream=stream).astype(res)
+        r = matmul(v[..., None, :], b.astype(res, copy=False), stream=stream)[..., 0, :]
+    else:  # (A @ B).sum(-1) == A @ (B @ ones)
+        w = _reduce.sum(b, axis=-1, dtype=np.float64, stream=stream).astype(res)
+        r = matmul(a.astype(res, copy=False), w[..., :, None], stream=stream)[..., 0]
+    if out is None:
+        return r
+    if tuple(out.shape) != tuple(r.shape):
+        raise ValueError(f"matmul_reduce: output shape {tuple(out.shape)} does not match the result shape "
+                         f"{tuple(r.shape)}")
+    if isinstance(out, Array) != isinstance(r, Array):
+        raise TypeError(f"matmul_reduce: out must be {'an npgpu.Array' if isinstance(r, Array) else 'a NumPy array'}"
+                        f" for these operands, not {type(out).__name__}")
+    out[...] = r
+    return out
+
+
 cdef Array _matmul_reduce_device(Array a, Array b, int axis, object out, int method, StreamHandle s):
     cdef int device = _common_device("matmul_reduce", (a, b))
     res = _reduce_dtype(a._dtype, b._dtype)
@@ -612,7 +642,9 @@ cdef Array _matmul_reduce_device(Array a, Array b, int axis, object out, int met
 
 
 def matmul_reduce(a, b, axis=0, out=None, stream=None, _method=0):
-    """``(a @ b).sum(axis)`` for 2-D `a` (m, k) and `b` (k, n), without forming the m x n product.
+    """``(a @ b).sum(axis)`` for 2-D `a` (m, k) and `b` (k, n), without forming the m x n product; stacked
+    operands (..., m, k) and (..., k, n) broadcast as matmul's, `axis` 0 (or -2) and 1 (or -1) naming each
+    product's rows and columns.
 
     The identity (sums of products reordered, exact in real arithmetic)::
 
@@ -650,6 +682,10 @@ def matmul_reduce(a, b, axis=0, out=None, stream=None, _method=0):
                 c_matmul_reduce(fa.view, fb.view, ax, fo.view, s, fm)
             fo.stream = s
             return fo
+    if max(np.ndim(a) if not isinstance(a, Array) else a.ndim, np.ndim(b) if not isinstance(b, Array) else b.ndim) > 2:
+        if any([isinstance(x, Array) for x in (a, b)]):
+            _check_no_host_mix("matmul_reduce", (a, b, out))
+        return _stacked_matmul_reduce(a, b, ax, out, stream)
     if any([isinstance(x, Array) and (<Array>x).view.device == kHostDevice for x in (a, b, out)]):
         on_host = lambda x, y: matmul_reduce(x, y, axis=ax)
         r = _numpy_computes("matmul_reduce", on_host, on_host, (a, b), out, {})
