@@ -9,7 +9,26 @@ _FORMAT_NAMES = {"csr": "Compressed Sparse Row", "csc": "Compressed Sparse Colum
 
 
 class SparseEfficiencyWarning(UserWarning):
-    """An operation that stores as many entries as a dense matrix (SciPy's warning of the same name)."""
+    """An operation that stores as many entries as a dense matrix, or changes a CSR / CSC matrix's sparsity
+    structure by item assignment (SciPy's warning of the same name). Where SciPy is importable the warning
+    issued is also an instance of scipy.sparse.SparseEfficiencyWarning, so either class catches it."""
+
+
+_WARNING_CLASS = []
+
+
+def _efficiency_warning():
+    """The class issued: npgpu.sparse.SparseEfficiencyWarning, made a subclass of SciPy's too where SciPy is
+    importable (SciPy is imported only when a warning is issued)."""
+    if not _WARNING_CLASS:
+        try:
+            from scipy.sparse import SparseEfficiencyWarning as _scipy_warning
+        except ImportError:  # pragma: no cover - scipy is installed where the tests run
+            _WARNING_CLASS.append(SparseEfficiencyWarning)
+        else:
+            _WARNING_CLASS.append(type("SparseEfficiencyWarning", (SparseEfficiencyWarning, _scipy_warning),
+                                       {"__module__": __name__, "__doc__": SparseEfficiencyWarning.__doc__}))
+    return _WARNING_CLASS[0]
 
 
 def _check_axis(axis, msg):
@@ -485,6 +504,11 @@ class _spbase:
 
         return getitem(self, key)
 
+    def __setitem__(self, key, x):
+        from ._setitem import setitem
+
+        setitem(self, key, x)
+
     def getrow(self, i):
         return self[int(i), :] if not self._is_array else self[[int(i)], :]
 
@@ -759,7 +783,7 @@ class _spbase:
             out.has_canonical_format = True
             return out
         warnings.warn(f"Comparing a sparse matrix using {opname} with a value for which zeros compare true is "
-                      "inefficient; every unstored position becomes a stored True.", SparseEfficiencyWarning,
+                      "inefficient; every unstored position becomes a stored True.", _efficiency_warning(),
                       stacklevel=3)
         dense = npgpu.ones(m * n, dtype=np.bool_, device=self.device)
         false = npgpu.flatnonzero(~vals)
