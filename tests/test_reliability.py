@@ -1,0 +1,358 @@
+"""Reliability (issue 22): every public family from many threads at once, and memory that does not grow.
+
+Concurrency: ``N_THREADS`` threads each run one call per family ``ITERATIONS`` times on their own data;
+every result must equal (bit for bit; random streams included) what the same call gave run serially
+beforehand in the main thread. Memory: each family is called ``MEM_REPEATS`` times after a warm-up and
+the growth of Python allocations (tracemalloc), of the resident set (/proc/self/statm) and, on a GPU,
+of the pool's ``pool_used`` is bounded. docs/reliability.md has the numbers measured on the host.
+"""
+import gc
+import os
+import threading
+import tracemalloc
+
+import numpy as np
+import pytest
+
+import npgpu
+
+try:
+    import scipy.sparse as _scipy_sparse
+
+    import npgpu.sparse as _npgpu_sparse
+except ImportError:  # pragma: no cover - scipy is optional
+    _scipy_sparse = None
+
+N_THREADS = 8
+ITERATIONS = 20
+JOIN_TIMEOUT_S = 120
+MEM_REPEATS = 300
+MiB = 1 << 20
+RSS_BOUND = 32 * MiB  # growth of the resident set over MEM_REPEATS calls, after warm-up
+TRACED_BOUND = 1 * MiB  # growth of Python allocations over MEM_REPEATS calls, after warm-up
+
+
+# ---------------------------------------------------------------- the workload: one call per family
+
+
+def _as_numpy(x):
+    if isinstance(x, npgpu.Array):
+        return x.get()
+    if isinstance(x, tuple):
+        return tuple(_as_numpy(v) for v in x)
+    return np.asarray(x)
+
+
+def _make_inputs(seed, n=4096):
+    """Each thread's own NumPy data (small: the point is interleaving, not throughput)."""
+    r = np.random.default_rng(seed)
+    a = r.standard_normal((64, n // 64))
+    b = r.standard_normal(n // 64)
+    ints = r.integers(0, 50, size=n, dtype=np.int64)
+    mats = r.standard_normal((4, 6, 6)) + 6 * np.eye(6)  # well conditioned stack
+    rhs = r.standard_normal((4, 6, 2))
+    field = r.random((48, 48))
+    idx = r.integers(0, 256, size=1000, dtype=np.int64)
+    vals = r.standard_normal(1000)
+    vec = r.standard_normal(300)
+    return dict(a=a, b=b, ints=ints, mats=mats, rhs=rhs, field=field, idx=idx, vals=vals, vec=vec,
+                rseed=int(seed) * 7919 + 1)
+
+
+def _sparse_matrix(seed):
+    m = _scipy_sparse.random(300, 300, density=0.02, format="csr", random_state=seed, dtype=np.float64)
+    return _npgpu_sparse.csr_matrix(m)
+
+
+def _family_calls(inp, to_dev, sparse_mat, device=None):
+    """name -> zero-argument callable returning the family's result (NumPy or npgpu.Array); `device`:
+    where random draws go (None: NumPy arrays)."""
+    d = {k: (to_dev(v) if isinstance(v, np.ndarray) else v) for k, v in inp.items()}
+
+    def scatter():
+        acc = to_dev(np.zeros(256))
+        npgpu.add.at(acc, d["idx"], d["vals"])
+        g = npgpu.take(acc, d["idx"][:100])
+        return acc, g
+
+    def random_stream():
+        g = npgpu.random.default_rng(inp["rseed"])
+        dev = False if device is None else device
+        return (g.random(500, device=dev), g.standard_normal(300, device=dev),
+                g.integers(0, 1000, size=200, device=dev))
+
+    calls = {
+        "elementwise": lambda: npgpu.multiply(npgpu.add(d["a"], d["b"]), d["a"]),
+        "reduction": lambda: (npgpu.sum(d["a"], axis=0), npgpu.max(d["a"], axis=1)),
+        "sorting": lambda: (npgpu.sort(d["ints"]), npgpu.argsort(d["ints"], kind="stable"),
+                            npgpu.unique(d["ints"])),
+        "matmul": lambda: npgpu.matmul(d["a"], d["a"].T),
+        "fft": lambda: npgpu.fft.fft(d["a"], axis=1),
+        "linalg": lambda: (npgpu.linalg.solve(d["mats"], d["rhs"]), npgpu.linalg.inv(d["mats"])),
+        "random": random_stream,
+        "indexing": scatter,
+        "diffusion": lambda: npgpu.diffusion(d["field"], 10, coeff=0.2),
+    }
+    if sparse_mat is not None:
+        calls["sparse"] = lambda: sparse_mat @ d["vec"]
+    return calls
+
+
+def _assert_identical(got, expected, what):
+    got, expected = _as_numpy(got), _as_numpy(expected)
+    if isinstance(expected, tuple):
+        assert isinstance(got, tuple) and len(got) == len(expected), what
+        for k, (g, e) in enumerate(zip(got, expected)):
+            _assert_identical(g, e, f"{what}[{k}]")
+        return
+    assert got.dtype == expected.dtype and got.shape == expected.shape, what
+    # Bit-identical: the same call on the same data must not depend on what other threads do.
+    assert got.tobytes() == expected.tobytes(), f"{what}: result differs from the serial run"
+
+
+def _run_threads(target, n=N_THREADS):
+    errors = []
+    barrier = threading.Barrier(n)
+
+    def wrapper(i):
+        try:
+            barrier.wait(timeout=30)
+            target(i)
+        except BaseException as e:  # noqa: BLE001 - reported to the main thread
+            errors.append((i, e))
+
+    threads = [threading.Thread(target=wrapper, args=(i,), daemon=True) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(JOIN_TIMEOUT_S)
+    stuck = [t.name for t in threads if t.is_alive()]
+    assert not stuck, f"threads did not finish (deadlock?): {stuck}"
+    return errors
+
+
+def _concurrent_mixed_workload(backend_name, to_dev, device=None):
+    inputs = [_make_inputs(1000 + i) for i in range(N_THREADS)]
+    sparse = [(_sparse_matrix(i) if _scipy_sparse is not None else None) for i in range(N_THREADS)]
+    expected = []
+    for i in range(N_THREADS):  # serial reference, same calls, same data
+        calls = _family_calls(inputs[i], to_dev, sparse[i], device)
+        ref = {}
+        for name, f in calls.items():
+            r = f()
+            if device is not None:  # device arrays in, device arrays out (on the same device)
+                for leaf in (r if isinstance(r, tuple) else (r,)):
+                    assert isinstance(leaf, npgpu.Array), f"{name} gave {type(leaf).__name__}"
+                    assert str(leaf.device).startswith(device), f"{name} gave an array on {leaf.device}"
+            ref[name] = _as_numpy(r)
+        expected.append(ref)
+    families = sorted(expected[0])
+    done = [0] * N_THREADS
+
+    def work(i):
+        with npgpu.use_backend(backend_name):
+            calls = _family_calls(inputs[i], to_dev, sparse[i], device)
+            for k in range(ITERATIONS):
+                # Rotate the order so different threads run different families at the same moment.
+                for j in range(len(families)):
+                    name = families[(i + k + j) % len(families)]
+                    _assert_identical(calls[name](), expected[i][name], f"thread {i} iter {k} {name}")
+                done[i] += 1
+
+    errors = _run_threads(work)
+    assert not errors, errors[:3]
+    assert done == [ITERATIONS] * N_THREADS
+    # The references really differ between threads (data is per thread, so a mix-up would be seen).
+    assert not np.array_equal(expected[0]["elementwise"], expected[1]["elementwise"])
+    assert not np.array_equal(expected[0]["random"][0], expected[1]["random"][0])
+    return families
+
+
+def test_concurrent_mixed_families_numpy_inputs(backend):
+    families = _concurrent_mixed_workload(backend, lambda x: x)
+    assert {"elementwise", "reduction", "sorting", "matmul", "fft", "linalg", "random", "indexing",
+            "diffusion"} <= set(families)
+
+
+def test_concurrent_mixed_families_device_arrays(array_device):
+    families = _concurrent_mixed_workload(array_device, lambda x: npgpu.asarray(x, device=array_device),
+                                          device=array_device)
+    assert {"elementwise", "random", "indexing", "diffusion"} <= set(families)
+
+
+def test_random_streams_equal_serial_run():
+    # Separate seeds in separate threads give exactly the serial streams; the same Generator shared
+    # by threads hands out disjoint blocks (no value drawn twice).
+    serial = [npgpu.random.default_rng(s).standard_normal(20_000) for s in range(N_THREADS)]
+    got = [None] * N_THREADS
+
+    def work(i):
+        g = npgpu.random.default_rng(i)
+        parts = [g.standard_normal(1000) for _ in range(20)]
+        got[i] = np.concatenate(parts)
+
+    errors = _run_threads(work)
+    assert not errors, errors
+    for i in range(N_THREADS):
+        assert np.array_equal(got[i], serial[i]), f"seed {i}: threaded stream differs from serial"
+
+    shared = npgpu.random.Generator(12345)
+    draws = [None] * N_THREADS
+
+    def draw(i):
+        draws[i] = np.concatenate([shared.random(1024) for _ in range(20)])
+
+    errors = _run_threads(draw)
+    assert not errors, errors
+    allv = np.concatenate(draws)
+    assert np.unique(allv).size == allv.size  # disjoint blocks
+    ref = npgpu.random.Generator(12345).random(allv.size)
+    assert np.array_equal(np.sort(allv), np.sort(ref))  # exactly the values of a serial run
+
+
+def test_use_backend_is_per_thread(monkeypatch):
+    # NPGPU_BACKEND=cuda is the process default; thread 0 chooses "cpu" with use_backend while thread 1
+    # makes no choice (or, with a GPU, chooses "cuda"), at the same moments: each sees only its own.
+    monkeypatch.setenv("NPGPU_BACKEND", "cuda")
+    assert npgpu.get_backend() == "cuda"
+    seen = [[], []]
+    inside = threading.Barrier(2)
+    flip = threading.Barrier(2)
+
+    def work(i):
+        for _ in range(50):
+            if i == 0:
+                ctx = npgpu.use_backend("cpu")
+            elif npgpu.is_available():
+                ctx = npgpu.use_backend("cuda")
+            else:
+                ctx = None
+            try:
+                inside.wait(timeout=30)  # both threads are inside (or outside) their choice now
+                seen[i].append(npgpu.get_backend())
+                flip.wait(timeout=30)
+            finally:
+                if ctx is not None:
+                    ctx.__exit__(None, None, None)
+            seen[i].append(npgpu.get_backend())  # after leaving: the process default again
+
+    errors = _run_threads(work, n=2)
+    assert not errors, errors
+    assert seen[0] == ["cpu", "cuda"] * 50
+    assert seen[1] == ["cuda", "cuda"] * 50
+    assert npgpu.get_backend() == "cuda"  # the main thread is untouched
+
+
+def test_use_backend_per_thread_results(monkeypatch):
+    # Under NPGPU_BACKEND=cuda, a thread inside use_backend("cpu") computes on the host while another
+    # thread with no choice uses the GPU (or, without one, gets GPUUnavailableError): neither leaks into
+    # the other, however their calls interleave.
+    monkeypatch.setenv("NPGPU_BACKEND", "cuda")
+    a = np.arange(100_000, dtype=np.float64)
+    expected = float(2.0 * a.sum())
+    outcome = [[], []]
+    step = threading.Barrier(2)
+
+    def work(i):
+        ctx = npgpu.use_backend("cpu") if i == 0 else None
+        try:
+            for _ in range(20):
+                step.wait(timeout=30)
+                try:
+                    outcome[i].append(float(npgpu.sum(npgpu.multiply(a, 2.0))))
+                except npgpu.GPUUnavailableError:
+                    outcome[i].append("no gpu")
+        finally:
+            if ctx is not None:
+                ctx.__exit__(None, None, None)
+
+    errors = _run_threads(work, n=2)
+    assert not errors, errors
+    assert outcome[0] == [expected] * 20
+    assert outcome[1] == ([expected] if npgpu.is_available() else ["no gpu"]) * 20
+
+
+# ---------------------------------------------------------------- memory
+
+
+def _rss_bytes():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def _memory_inputs():
+    """About 1 MiB per array operand (float64: 131072 values)."""
+    r = np.random.default_rng(7)
+    inp = _make_inputs(7, n=131072)
+    inp["field"] = r.random((362, 362))  # ~1 MiB
+    inp["vec"] = r.standard_normal(300)
+    return inp
+
+
+def _measure_growth(call, repeats=MEM_REPEATS, warmup=30):
+    for _ in range(warmup):
+        call()
+    gc.collect()
+    tracemalloc.start()
+    try:
+        traced0, _ = tracemalloc.get_traced_memory()
+        rss0 = _rss_bytes()
+        for _ in range(repeats):
+            call()
+        gc.collect()
+        traced1, _ = tracemalloc.get_traced_memory()
+        rss1 = _rss_bytes()
+    finally:
+        tracemalloc.stop()
+    return traced1 - traced0, rss1 - rss0
+
+
+FAMILIES = ["elementwise", "reduction", "sorting", "matmul", "fft", "linalg", "random", "indexing",
+            "diffusion", "sparse"]
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_memory_does_not_grow_numpy_inputs(backend, family):
+    if family == "sparse" and _scipy_sparse is None:
+        pytest.skip("needs scipy")
+    sp = _sparse_matrix(3) if family == "sparse" else None
+    call = _family_calls(_memory_inputs(), lambda x: x, sp)[family]
+    traced, rss = _measure_growth(call)
+    print(f"\n{backend} numpy-input {family}: traced {traced / 1024:.1f} KiB, rss {rss / MiB:.2f} MiB")
+    assert traced < TRACED_BOUND, f"{family}: Python allocations grew by {traced} bytes"
+    assert rss < RSS_BOUND, f"{family}: resident set grew by {rss / MiB:.1f} MiB"
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_memory_does_not_grow_device_arrays(array_device, family):
+    if family == "sparse" and _scipy_sparse is None:
+        pytest.skip("needs scipy")
+    sp = _sparse_matrix(3) if family == "sparse" else None
+    call = _family_calls(_memory_inputs(), lambda x: npgpu.asarray(x, device=array_device), sp,
+                         device=array_device)[family]
+    if array_device == "cuda":
+        call()
+        npgpu.synchronize()
+        gc.collect()
+        before = npgpu.memory_info()["pool_used"]
+    traced, rss = _measure_growth(call)
+    print(f"\n{array_device} device-array {family}: traced {traced / 1024:.1f} KiB, rss {rss / MiB:.2f} MiB")
+    assert traced < TRACED_BOUND, f"{family}: Python allocations grew by {traced} bytes"
+    assert rss < RSS_BOUND, f"{family}: resident set grew by {rss / MiB:.1f} MiB"
+    if array_device == "cuda":
+        npgpu.synchronize()
+        gc.collect()
+        after = npgpu.memory_info()["pool_used"]
+        assert after <= before, f"{family}: pool_used grew {before} -> {after} (device memory leaked)"
+
+
+def test_memory_measure_detects_a_leak():
+    # The measurement itself can fail: a deliberate leak of ~1 MiB per call is caught by both bounds.
+    kept = []
+
+    def leaky():
+        kept.append(np.ones(131072))  # 1 MiB, kept alive
+
+    traced, rss = _measure_growth(leaky, repeats=100, warmup=1)
+    assert traced > 90 * MiB and rss > 90 * MiB
+    kept.clear()
