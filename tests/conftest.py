@@ -7,6 +7,7 @@
 - ``array_device``: runs a device-array test on the host device ("cpu", everywhere) and on the GPU
   ("cuda"; skipped without a GPU); pass it as ``device=`` when creating arrays.
 - ``rng``: a NumPy Generator with a fixed seed.
+- ``run_threads(target, n, join_timeout)``: target(i) in n threads released together; their exceptions.
 - ``random_array(shape, dtype)``: random arrays of any supported dtype, never holding zeros (bool arrays
   mix True and False but always hold a True), so an output that was never written is noticed.
 - ``poisoned(shape, dtype, avoid=None)``: an output buffer filled with garbage (NaN for floats) that
@@ -16,6 +17,8 @@
 
 Helpers are fixtures because the suite runs with ``--import-mode=importlib`` (no ``import conftest``).
 """
+import threading
+
 import numpy as np
 import pytest
 
@@ -154,3 +157,31 @@ def check_same(result, expected):
 @pytest.fixture
 def assert_same():
     return check_same
+
+
+def _run_threads(target, n=8, join_timeout=120):
+    """Start n threads running target(i) together (released by one barrier); the exceptions they raised."""
+    errors = []
+    barrier = threading.Barrier(n)
+
+    def wrapper(i):
+        try:
+            barrier.wait(timeout=30)
+            target(i)
+        except BaseException as e:  # noqa: BLE001 - reported to the main thread
+            errors.append((i, e))
+
+    threads = [threading.Thread(target=wrapper, args=(i,), daemon=True) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(join_timeout)
+    stuck = [t.name for t in threads if t.is_alive()]
+    assert not stuck, f"threads did not finish (deadlock?): {stuck}"
+    return errors
+
+
+@pytest.fixture
+def run_threads():
+    """run_threads(target, n=8, join_timeout=120): target(i) in n threads at once; their exceptions."""
+    return _run_threads

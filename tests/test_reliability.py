@@ -113,28 +113,7 @@ def _assert_identical(got, expected, what):
     assert got.tobytes() == expected.tobytes(), f"{what}: result differs from the serial run"
 
 
-def _run_threads(target, n=N_THREADS):
-    errors = []
-    barrier = threading.Barrier(n)
-
-    def wrapper(i):
-        try:
-            barrier.wait(timeout=30)
-            target(i)
-        except BaseException as e:  # noqa: BLE001 - reported to the main thread
-            errors.append((i, e))
-
-    threads = [threading.Thread(target=wrapper, args=(i,), daemon=True) for i in range(n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(JOIN_TIMEOUT_S)
-    stuck = [t.name for t in threads if t.is_alive()]
-    assert not stuck, f"threads did not finish (deadlock?): {stuck}"
-    return errors
-
-
-def _concurrent_mixed_workload(backend_name, to_dev, device=None):
+def _concurrent_mixed_workload(run_threads, backend_name, to_dev, device=None):
     inputs = [_make_inputs(1000 + i) for i in range(N_THREADS)]
     sparse = [(_sparse_matrix(i) if _scipy_sparse is not None else None) for i in range(N_THREADS)]
     expected = []
@@ -162,7 +141,7 @@ def _concurrent_mixed_workload(backend_name, to_dev, device=None):
                     _assert_identical(calls[name](), expected[i][name], f"thread {i} iter {k} {name}")
                 done[i] += 1
 
-    errors = _run_threads(work)
+    errors = run_threads(work, N_THREADS, JOIN_TIMEOUT_S)
     assert not errors, errors[:3]
     assert done == [ITERATIONS] * N_THREADS
     # The references really differ between threads (data is per thread, so a mix-up would be seen).
@@ -171,19 +150,19 @@ def _concurrent_mixed_workload(backend_name, to_dev, device=None):
     return families
 
 
-def test_concurrent_mixed_families_numpy_inputs(backend):
-    families = _concurrent_mixed_workload(backend, lambda x: x)
+def test_concurrent_mixed_families_numpy_inputs(backend, run_threads):
+    families = _concurrent_mixed_workload(run_threads, backend, lambda x: x)
     assert {"elementwise", "reduction", "sorting", "matmul", "fft", "linalg", "random", "indexing",
             "diffusion"} <= set(families)
 
 
-def test_concurrent_mixed_families_device_arrays(array_device):
-    families = _concurrent_mixed_workload(array_device, lambda x: npgpu.asarray(x, device=array_device),
+def test_concurrent_mixed_families_device_arrays(array_device, run_threads):
+    families = _concurrent_mixed_workload(run_threads, array_device, lambda x: npgpu.asarray(x, device=array_device),
                                           device=array_device)
     assert {"elementwise", "random", "indexing", "diffusion"} <= set(families)
 
 
-def test_random_streams_equal_serial_run():
+def test_random_streams_equal_serial_run(run_threads):
     # Separate seeds in separate threads give exactly the serial streams; the same Generator shared
     # by threads hands out disjoint blocks (no value drawn twice).
     serial = [npgpu.random.default_rng(s).standard_normal(20_000) for s in range(N_THREADS)]
@@ -194,7 +173,7 @@ def test_random_streams_equal_serial_run():
         parts = [g.standard_normal(1000) for _ in range(20)]
         got[i] = np.concatenate(parts)
 
-    errors = _run_threads(work)
+    errors = run_threads(work, N_THREADS, JOIN_TIMEOUT_S)
     assert not errors, errors
     for i in range(N_THREADS):
         assert np.array_equal(got[i], serial[i]), f"seed {i}: threaded stream differs from serial"
@@ -205,7 +184,7 @@ def test_random_streams_equal_serial_run():
     def draw(i):
         draws[i] = np.concatenate([shared.random(1024) for _ in range(20)])
 
-    errors = _run_threads(draw)
+    errors = run_threads(draw, N_THREADS, JOIN_TIMEOUT_S)
     assert not errors, errors
     allv = np.concatenate(draws)
     assert np.unique(allv).size == allv.size  # disjoint blocks
@@ -213,7 +192,7 @@ def test_random_streams_equal_serial_run():
     assert np.array_equal(np.sort(allv), np.sort(ref))  # exactly the values of a serial run
 
 
-def test_use_backend_is_per_thread(monkeypatch):
+def test_use_backend_is_per_thread(monkeypatch, run_threads):
     # NPGPU_BACKEND=cuda is the process default; thread 0 chooses "cpu" with use_backend while thread 1
     # makes no choice (or, with a GPU, chooses "cuda"), at the same moments: each sees only its own.
     monkeypatch.setenv("NPGPU_BACKEND", "cuda")
@@ -239,14 +218,14 @@ def test_use_backend_is_per_thread(monkeypatch):
                     ctx.__exit__(None, None, None)
             seen[i].append(npgpu.get_backend())  # after leaving: the process default again
 
-    errors = _run_threads(work, n=2)
+    errors = run_threads(work, 2, JOIN_TIMEOUT_S)
     assert not errors, errors
     assert seen[0] == ["cpu", "cuda"] * 50
     assert seen[1] == ["cuda", "cuda"] * 50
     assert npgpu.get_backend() == "cuda"  # the main thread is untouched
 
 
-def test_use_backend_per_thread_results(monkeypatch):
+def test_use_backend_per_thread_results(monkeypatch, run_threads):
     # Under NPGPU_BACKEND=cuda, a thread inside use_backend("cpu") computes on the host while another
     # thread with no choice uses the GPU (or, without one, gets GPUUnavailableError): neither leaks into
     # the other, however their calls interleave.
@@ -269,7 +248,7 @@ def test_use_backend_per_thread_results(monkeypatch):
             if ctx is not None:
                 ctx.__exit__(None, None, None)
 
-    errors = _run_threads(work, n=2)
+    errors = run_threads(work, 2, JOIN_TIMEOUT_S)
     assert not errors, errors
     assert outcome[0] == [expected] * 20
     assert outcome[1] == ([expected] if npgpu.is_available() else ["no gpu"]) * 20

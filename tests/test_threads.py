@@ -1,5 +1,4 @@
 """npgpu from several Python threads at once."""
-import threading
 
 import numpy as np
 import pytest
@@ -10,29 +9,7 @@ N_THREADS = 8
 JOIN_TIMEOUT_S = 120
 
 
-def _run_threads(target, n=N_THREADS):
-    """Start n threads running target(i) together; return the exceptions they raised (none expected)."""
-    errors = []
-    barrier = threading.Barrier(n)
-
-    def wrapper(i):
-        try:
-            barrier.wait(timeout=30)
-            target(i)
-        except BaseException as e:  # noqa: BLE001 - reported to the main thread
-            errors.append((i, e))
-
-    threads = [threading.Thread(target=wrapper, args=(i,), daemon=True) for i in range(n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(JOIN_TIMEOUT_S)
-    stuck = [t.name for t in threads if t.is_alive()]
-    assert not stuck, f"threads did not finish (deadlock?): {stuck}"
-    return errors
-
-
-def test_cpu_backend_concurrent_adds():
+def test_cpu_backend_concurrent_adds(run_threads):
     dtypes = [np.float32, np.float64, np.int32, np.complex64]
     checked = [0] * N_THREADS
 
@@ -49,12 +26,12 @@ def test_cpu_backend_concurrent_adds():
                 assert np.array_equal(out, np.add(a[::-1], b))
                 checked[i] += 1
 
-    errors = _run_threads(work)
+    errors = run_threads(work, N_THREADS, JOIN_TIMEOUT_S)
     assert not errors, errors
     assert checked == [20] * N_THREADS
 
 
-def test_cpu_backend_threads_share_nothing_by_accident():
+def test_cpu_backend_threads_share_nothing_by_accident(run_threads):
     # Threads writing to their own outputs at once each get their own answer.
     results = [None] * N_THREADS
 
@@ -63,14 +40,14 @@ def test_cpu_backend_threads_share_nothing_by_accident():
             a = np.full(200_000, float(i))
             results[i] = npgpu.add(a, 0.5)
 
-    errors = _run_threads(work)
+    errors = run_threads(work, N_THREADS, JOIN_TIMEOUT_S)
     assert not errors, errors
     for i, r in enumerate(results):
         assert r is not None and np.all(r == i + 0.5)
 
 
 @pytest.mark.gpu
-def test_gpu_threads_with_own_streams():
+def test_gpu_threads_with_own_streams(run_threads):
     checked = [0] * N_THREADS
     streams = [None] * N_THREADS
 
@@ -98,14 +75,14 @@ def test_gpu_threads_with_own_streams():
             del da, db, dc  # free on the stream before it is destroyed
         s.synchronize()
 
-    errors = _run_threads(work)
+    errors = run_threads(work, N_THREADS, JOIN_TIMEOUT_S)
     assert not errors, errors
     assert checked == [20] * N_THREADS
     assert len(set(streams)) == N_THREADS  # each thread really had its own stream
 
 
 @pytest.mark.gpu
-def test_gpu_threads_staged_numpy_adds():
+def test_gpu_threads_staged_numpy_adds(run_threads):
     # NumPy inputs on the CUDA backend from many threads share the staging ring: no deadlock, no mix-ups.
     checked = [0] * N_THREADS
 
@@ -119,13 +96,13 @@ def test_gpu_threads_staged_numpy_adds():
                 assert np.array_equal(npgpu.add(a, b), a + b), f"thread {i} add {k}"
                 checked[i] += 1
 
-    errors = _run_threads(work)
+    errors = run_threads(work, N_THREADS, JOIN_TIMEOUT_S)
     assert not errors, errors
     assert checked == [10] * N_THREADS
 
 
 @pytest.mark.gpu
-def test_gpu_threads_default_streams():
+def test_gpu_threads_default_streams(run_threads):
     # Without a Stream context each thread uses its own per-thread default stream.
     results = [None] * N_THREADS
 
@@ -136,7 +113,7 @@ def test_gpu_threads_default_streams():
             d = d + 1.0
         results[i] = d.get()
 
-    errors = _run_threads(work)
+    errors = run_threads(work, N_THREADS, JOIN_TIMEOUT_S)
     assert not errors, errors
     for i, r in enumerate(results):
         assert np.all(r == i + 10.0)

@@ -118,23 +118,10 @@ def getitem(A, key):
     if A.format == "coo":
         raise TypeError(f"'{type(A).__name__}' object is not subscriptable")
     m, n = A.shape
-    from ._base import _spbase
-
     # a 2-d boolean mask (sparse or dense) of the matrix's shape: the masked values, as A[rows, cols]
-    mask = key
-    if isinstance(mask, _spbase) or (
-            (isinstance(mask, np.ndarray) or u.is_npgpu(mask)) and mask.ndim == 2 and
-            np.dtype(mask.dtype) == np.bool_):
-        if tuple(mask.shape) != A.shape:
-            raise IndexError(f"boolean index of shape {tuple(mask.shape)} does not match {A.shape}")
-        if isinstance(mask, _spbase):  # its True positions in C order, as NumPy's nonzero of the dense mask
-            mask = mask.tocsr(copy=True)
-            mask.sum_duplicates()
-            r, c = mask.nonzero()
-        else:
-            flat = npgpu.flatnonzero(u.to_array(mask, A.device, name="the mask"))
-            r, c = flat // max(n, 1), flat % max(n, 1)
-        return _pairs_dense(A, r.astype(np.int64), c.astype(np.int64))
+    positions = _mask_positions(A, key)
+    if positions is not None:
+        return _pairs_dense(A, *positions)
     rk, ck = _expand_key(key, A.shape)
     dev = A.device
     r, c = _parse(rk, m, dev, 0), _parse(ck, n, dev, 1)
@@ -304,3 +291,24 @@ def _select_cols(A, cs):
     indptr, indices, data = u.compress(rows, new_col, data, m, ncols, idx, sum_dups=False)
     return cls((data, indices, indptr), shape=(m, ncols), _trusted=True,
                _flags=(True, True if A._canonical else None))
+
+
+def _mask_positions(A, key):
+    """(rows, cols), int64, of the True entries of `key` in C order (as NumPy's nonzero of the dense mask)
+    when `key` is a 2-d boolean mask (sparse or dense) of A's shape; None for any other key."""
+    from ._base import _spbase
+
+    if not (isinstance(key, _spbase) or ((isinstance(key, np.ndarray) or u.is_npgpu(key)) and key.ndim == 2
+                                         and np.dtype(key.dtype) == np.bool_)):
+        return None
+    if tuple(key.shape) != A.shape:
+        raise IndexError(f"boolean index of shape {tuple(key.shape)} does not match {A.shape}")
+    if isinstance(key, _spbase):
+        mask = key.tocsr(copy=True)
+        mask.sum_duplicates()
+        r, c = mask.nonzero()
+    else:
+        n = A.shape[1]
+        flat = npgpu.flatnonzero(u.to_array(key, A.device, name="the mask"))
+        r, c = flat // max(n, 1), flat % max(n, 1)
+    return r.astype(np.int64), c.astype(np.int64)

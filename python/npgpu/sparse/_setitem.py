@@ -15,7 +15,7 @@ import numpy as np
 import npgpu
 
 from . import _util as u
-from ._index import _expand_key, _parse
+from ._index import _expand_key, _mask_positions, _parse
 
 
 def setitem(A, key, x):
@@ -27,20 +27,9 @@ def setitem(A, key, x):
     dev = A.device
     rows = cols = None
     # a 2-d boolean mask (sparse or dense) of the matrix's shape: its True positions in C order
-    mask = key
-    if isinstance(mask, _spbase) or (
-            (isinstance(mask, np.ndarray) or u.is_npgpu(mask)) and mask.ndim == 2 and
-            np.dtype(mask.dtype) == np.bool_):
-        if tuple(mask.shape) != A.shape:
-            raise IndexError(f"boolean index of shape {tuple(mask.shape)} does not match {A.shape}")
-        if isinstance(mask, _spbase):
-            mask = mask.tocsr(copy=True)
-            mask.sum_duplicates()
-            rows, cols = mask.nonzero()
-        else:
-            flat = npgpu.flatnonzero(u.to_array(mask, dev, name="the mask"))
-            rows, cols = flat // max(n, 1), flat % max(n, 1)
-        rows, cols = rows.astype(np.int64), cols.astype(np.int64)
+    positions = _mask_positions(A, key)
+    if positions is not None:
+        rows, cols = positions
         bshape = (int(rows.shape[0]),)
     else:
         rk, ck = _expand_key(key, A.shape)
