@@ -190,24 +190,7 @@ class ufunc:
         if len(args) < nin or len(args) > nin + nout:
             raise TypeError(f"{self.__name__}() takes from {nin} to {nin + nout} positional arguments but "
                             f"{len(args)} were given")
-        if len(args) > nin:
-            if out is not None:
-                raise TypeError("cannot specify 'out' as both a positional and keyword argument")
-            outs = tuple(args[nin:]) + (None,) * (nin + nout - len(args))
-        elif out is None:
-            outs = (None,) * nout
-        elif isinstance(out, tuple):
-            if len(out) != nout:
-                raise ValueError(f"The 'out' tuple must have exactly {nout} entries: one per ufunc output")
-            outs = out
-        elif nout == 1:
-            outs = (out,)
-        else:
-            raise TypeError(f"'out' must be a tuple of arrays for ufunc '{self.__name__}' with {nout} outputs")
-        for o in outs:
-            if o is not None and not isinstance(o, (np.ndarray, _Array)):
-                raise TypeError(f"return arrays must be of ArrayType, not {type(o).__name__}")
-        return args[:nin], outs
+        return args[:nin], _outs_tuple(self.__name__, nout, args[nin:], out)
 
     def _call(self, args, kwargs):
         out = kwargs.pop("out", None)

@@ -29,8 +29,7 @@ struct DiffusionCallback {
   bool (*fn)(std::int64_t steps_done, const ArrayView& field, void* user) = nullptr;
   void* user = nullptr;
   std::int64_t every = 0;  // <= 0: never called
-  // Polled between passes, at most every 50 ms: true stops the run as fn returning false does (so an
-  // interrupt, e.g. Ctrl-C in Python, reaches a long call). Null: never polled.
+  // Polled between passes (a few times a second): true stops the run, so Ctrl-C reaches a long call.
   bool (*interrupted)(void* user) = nullptr;
 };
 
