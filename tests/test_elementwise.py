@@ -375,6 +375,28 @@ def test_device_transposed_operands(random_array, dt):
 
 
 @pytest.mark.usefixtures("array_device")
+def test_complex_multiply_rounds_each_part_once(rng):
+    # NumPy's SIMD loop computes re = fma(ar, br, -(ai*bi)) and im = fma(ar, bi, ai*br); the exact
+    # reference below rounds the same way (Fraction arithmetic is exact, float() rounds once).
+    from fractions import Fraction as F
+    a = rng.standard_normal(4000) * 10.0 ** rng.integers(-30, 30, 4000) + 1j * rng.standard_normal(4000)
+    b = rng.standard_normal(4000) + 1j * rng.standard_normal(4000) * 10.0 ** rng.integers(-30, 30, 4000)
+    want = np.array([complex(float(F(x.real) * F(y.real) - F(x.imag * y.imag)),
+                             float(F(x.real) * F(y.imag) + F(x.imag * y.real))) for x, y in zip(a, b)])
+    np.testing.assert_array_equal((npgpu.asarray(a) * npgpu.asarray(b)).get(), want)
+    np.testing.assert_array_equal(npgpu.multiply(a, b), want)  # NumPy inputs, on the fixture's backend
+    # a product whose parts overflow: the fused real part is -inf (inf - inf would be nan)
+    for dt in (np.complex64, np.complex128):
+        big = 1e30 if dt == np.complex64 else 1e300
+        z = npgpu.asarray(np.array([big + big * 1j, 3 - 4j], dt))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # the overflow warning NumPy gives too
+            got = (z * z).get()
+        assert np.isneginf(got[0].real) and np.isposinf(got[0].imag), got[0]
+        assert got[1] == -7 - 24j
+
+
+@pytest.mark.usefixtures("array_device")
 def test_device_unary_and_operators(random_array):
     a = random_array((33, 17), np.float32)
     b = random_array((33, 17), np.float32)

@@ -94,6 +94,23 @@ def test_numpy_inputs_give_numpy_results(backend, rng, dtype):
     _same(npgpu.argsort(a, axis=None, descending=True), _numpy_descending(a, None, True))
 
 
+def test_zero_dimensional_axes_as_numpy(backend):
+    # argsort treats a 0-d array as 1-d (axis 0 / -1 allowed), sort refuses any axis but None
+    x = np.array(2.5)
+    for inp in (x, npgpu.asarray(x)):
+        for ax in (0, -1):
+            got = npgpu.argsort(inp, axis=ax)
+            np.testing.assert_array_equal(got.get() if isinstance(got, npgpu.Array) else got, [0])
+        for ax in (1, -2):
+            with pytest.raises(AxisError):
+                npgpu.argsort(inp, axis=ax)
+        for ax in (0, -1, 1):
+            with pytest.raises(AxisError):
+                npgpu.sort(inp, axis=ax)
+        got = npgpu.sort(inp, axis=None)
+        np.testing.assert_array_equal(got.get() if isinstance(got, npgpu.Array) else got, [2.5])
+
+
 @pytest.mark.usefixtures("array_device")
 def test_special_orders():
     f = np.array([np.nan, 1.0, -np.inf, -0.0, 0.0, np.inf, -np.nan, 0.0, -1.0], dtype=np.float32)

@@ -41,15 +41,76 @@ void ensure_pool_configured(int device) {
 constexpr std::int64_t kSmallBlockMax = 1 << 20;
 constexpr std::size_t kSmallBlocksPerClass = 32;
 
+// Key: (device, stream handle, thread, size class). The per-thread default stream has one handle for
+// different streams, so its blocks are also keyed by thread: another thread's stream is not ordered with it.
+using CacheKey = std::tuple<int, StreamHandle, std::uint64_t, std::int64_t>;
+
 struct SmallBlockCache {
   std::mutex m;
-  std::map<std::tuple<int, StreamHandle, std::int64_t>, std::vector<void*>> free;
+  std::map<CacheKey, std::vector<void*>> free;
   std::atomic<std::int64_t> cached_bytes{0};
 };
 
 SmallBlockCache& small_cache() {
   static auto* c = new SmallBlockCache();  // never destroyed: blocks may outlive static destruction
   return *c;
+}
+
+bool is_per_thread_stream(StreamHandle s) { return s == static_cast<StreamHandle>(cudaStreamPerThread); }
+
+void release_thread_blocks(std::uint64_t thread) noexcept;
+
+// A token per host thread, never reused. When the thread ends, the blocks cached for its default stream go
+// back to the pool (nobody else may take them).
+struct ThreadToken {
+  std::uint64_t id;
+  ThreadToken() {
+    static std::atomic<std::uint64_t> next{1};
+    id = next++;
+  }
+  ~ThreadToken() { release_thread_blocks(id); }
+};
+
+std::uint64_t this_thread_token() {
+  thread_local ThreadToken token;
+  return token.id;
+}
+
+// The thread component of a cache key / owner for blocks on stream s.
+std::uint64_t thread_of(StreamHandle s) { return is_per_thread_stream(s) ? this_thread_token() : 0; }
+
+// Hands the cached blocks whose key satisfies pred(device, stream, thread) back to the pool. Blocks of a
+// per-thread default stream go back on the legacy default stream, which is ordered after every thread's.
+template <class Pred>
+void release_blocks_where(Pred pred) {
+  SmallBlockCache& c = small_cache();
+  std::lock_guard<std::mutex> lock(c.m);
+  for (auto it = c.free.begin(); it != c.free.end();) {
+    const auto& [dev, s, thread, cls] = it->first;
+    if (!pred(dev, s, thread)) {
+      ++it;
+      continue;
+    }
+    bool ok = true;
+    try {
+      activate_device(dev);
+    } catch (...) {
+      ok = false;
+    }
+    const cudaStream_t on = is_per_thread_stream(s) ? cudaStreamLegacy : static_cast<cudaStream_t>(s);
+    for (void* p : it->second) {
+      if (ok && cudaFreeAsync(p, on) != cudaSuccess) cudaGetLastError();
+      c.cached_bytes -= cls;
+    }
+    it = c.free.erase(it);
+  }
+}
+
+void release_thread_blocks(std::uint64_t thread) noexcept {
+  try {
+    release_blocks_where([thread](int, StreamHandle, std::uint64_t t) { return t == thread; });
+  } catch (...) {
+  }
 }
 
 std::int64_t size_class(std::int64_t nbytes) { return (nbytes + 511) / 512 * 512; }
@@ -88,8 +149,9 @@ DeviceBuffer::DeviceBuffer(std::int64_t nbytes, int device, StreamHandle stream)
   if (nbytes <= kSmallBlockMax) {
     request = size_class(nbytes);
     SmallBlockCache& c = small_cache();
+    owner_thread_ = thread_of(stream);
     std::lock_guard<std::mutex> lock(c.m);
-    auto it = c.free.find({device, stream, request});
+    auto it = c.free.find({device, stream, owner_thread_, request});
     if (it != c.free.end() && !it->second.empty()) {
       data_ = it->second.back();
       it->second.pop_back();
@@ -98,6 +160,7 @@ DeviceBuffer::DeviceBuffer(std::int64_t nbytes, int device, StreamHandle stream)
     }
   }
   ensure_pool_configured(device);
+  owner_thread_ = thread_of(stream);
   cudaError_t err = cudaMallocAsync(&data_, static_cast<size_t>(request), static_cast<cudaStream_t>(stream));
   if (err != cudaSuccess) {
     data_ = nullptr;
@@ -113,11 +176,15 @@ DeviceBuffer::~DeviceBuffer() {
 }
 
 void DeviceBuffer::free_block() noexcept {
-  if (nbytes_ <= kSmallBlockMax) {
+  // Freed by a thread other than the one whose default stream it was on: that stream may still use it, and
+  // this thread's default stream is not ordered after it. The legacy default stream waits for every
+  // blocking stream, the per-thread ones included.
+  const bool foreign = is_per_thread_stream(stream_) && owner_thread_ != this_thread_token();
+  if (nbytes_ <= kSmallBlockMax && !foreign) {
     const std::int64_t cls = size_class(nbytes_);
     SmallBlockCache& c = small_cache();
     std::lock_guard<std::mutex> lock(c.m);
-    auto& list = c.free[{device_, stream_, cls}];
+    auto& list = c.free[{device_, stream_, owner_thread_, cls}];
     if (list.size() < kSmallBlocksPerClass) {
       list.push_back(data_);
       c.cached_bytes += cls;
@@ -129,10 +196,13 @@ void DeviceBuffer::free_block() noexcept {
   } catch (...) {
     return;
   }
-  if (cudaFreeAsync(data_, static_cast<cudaStream_t>(stream_)) != cudaSuccess) cudaGetLastError();
+  if (cudaFreeAsync(data_, foreign ? cudaStreamLegacy : static_cast<cudaStream_t>(stream_)) != cudaSuccess)
+    cudaGetLastError();
 }
 
 void DeviceBuffer::set_stream(StreamHandle s) noexcept {
+  if (s == stream_ && !is_per_thread_stream(s)) return;
+  owner_thread_ = thread_of(s);
   if (s == stream_) return;
   if (data_) {
     try {
@@ -150,31 +220,15 @@ namespace detail {
 // Hand cached small blocks back to the pool: all of them (stream == nullptr and all_streams) or those of one
 // stream (before it is destroyed, since a later stream may reuse its handle).
 void release_cached_blocks(int device, StreamHandle stream, bool all_streams) {
-  SmallBlockCache& c = small_cache();
-  std::lock_guard<std::mutex> lock(c.m);
-  for (auto it = c.free.begin(); it != c.free.end();) {
-    const auto& [dev, s, cls] = it->first;
-    if ((device >= 0 && dev != device) || (!all_streams && s != stream)) {
-      ++it;
-      continue;
-    }
-    bool ok = true;
-    try {
-      activate_device(dev);
-    } catch (...) {
-      ok = false;
-    }
-    for (void* p : it->second) {
-      if (ok && cudaFreeAsync(p, static_cast<cudaStream_t>(s)) != cudaSuccess) cudaGetLastError();
-      c.cached_bytes -= cls;
-    }
-    it = c.free.erase(it);
-  }
+  release_blocks_where([&](int dev, StreamHandle s, std::uint64_t) {
+    return (device < 0 || dev == device) && (all_streams || s == stream);
+  });
 }
 
 std::int64_t cached_small_bytes() { return small_cache().cached_bytes.load(); }
 
 }  // namespace detail
+
 
 PinnedBuffer::PinnedBuffer(std::int64_t nbytes) : nbytes_(nbytes) {
   if (nbytes < 0) throw InvalidArgument("negative allocation size " + std::to_string(nbytes));

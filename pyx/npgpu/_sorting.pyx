@@ -49,6 +49,8 @@ def sort_rows(Array keys, Array values=None, Array indices=None, bint descending
 cdef object _device_sort(Array x, object axis, bint descending, bint want_values, bint want_indices):
     """(values, indices) of x sorted along `axis` (None: flattened) on x's GPU; None for what was not asked."""
     if axis is None or (x.ndim == 0 and not want_values):  # NumPy's argsort flattens a 0-d array
+        if axis is not None and not -1 <= operator.index(axis) < 1:  # ... and checks axis against the 1-d
+            raise AxisError(axis, 1)
         x = x.reshape(-1)
         ax = 0
     else:

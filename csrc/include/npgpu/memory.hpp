@@ -32,6 +32,9 @@ class NPGPU_API DeviceBuffer {
   std::int64_t nbytes_ = 0;
   int device_ = 0;
   StreamHandle stream_ = nullptr;
+  // On the per-thread default stream, which thread's stream stream_ means (the handle is the same in every
+  // thread); 0 for any other stream.
+  std::uint64_t owner_thread_ = 0;
 };
 
 // Page-locked host memory (cudaHostAlloc), for fast asynchronous transfers. Released blocks are cached (up to
