@@ -1,5 +1,6 @@
 #pragma once
 // The whole public C++ API of libnpgpu.
+#include "npgpu/blas.hpp"
 #include "npgpu/creation.hpp"
 #include "npgpu/dtype.hpp"
 #include "npgpu/elementwise.hpp"
@@ -11,8 +12,11 @@
 #include "npgpu/manipulation.hpp"
 #include "npgpu/memory.hpp"
 #include "npgpu/random.hpp"
+#include "npgpu/reduce.hpp"
+#include "npgpu/rtc.hpp"
 #include "npgpu/runtime.hpp"
 #include "npgpu/sorting.hpp"
+#include "npgpu/sparse.hpp"
 #include "npgpu/stencil.hpp"
 #include "npgpu/version.hpp"
 #include "npgpu/view.hpp"

@@ -457,8 +457,9 @@ template <class I, class O, class T, class Op>
 void scan_row(const I* in, O* out, std::int64_t n, bool exclusive, Op op, T acc) {
   if (exclusive) {
     for (std::int64_t j = 0; j < n; ++j) {
+      const T x = static_cast<T>(in[j]);  // before the store: out may be in (an in-place scan)
       out[j] = static_cast<O>(acc);
-      acc = op(acc, static_cast<T>(in[j]));
+      acc = op(acc, x);
     }
   } else {
     for (std::int64_t j = 0; j < n; ++j) {
