@@ -16,7 +16,8 @@ def _median_time(fn, repeat):
 
 
 def vectoradd(args):
-    """Reference pages 000 and 003: c = a + b on float32 vectors, NumPy in and NumPy out."""
+    """Vector add: c = a + b on float32 vectors, NumPy in and NumPy out (the first program of the Numba and
+    PyCUDA tutorials)."""
     n = args.size
     rng = np.random.default_rng(2026)
     a = rng.standard_normal(n, dtype=np.float32)
@@ -47,7 +48,7 @@ def vectoradd(args):
         ms = start.elapsed_time(end) / args.repeat
         print(f"npgpu on device arrays (no transfers): {ms:.3f} ms = {3 * 4 * n / ms / 1e6:.0f} GB/s")
     b2 = b.copy()
-    npgpu.add(a, b2, out=b2)  # b += a, as reference page 000 does
+    npgpu.add(a, b2, out=b2)  # b += a, the in-place form of the Numba tutorial's vector add
     ok = ok and np.array_equal(b2, a + b)
     print(f"b += a through out=b: {'OK' if np.array_equal(b2, a + b) else 'MISMATCH'}")
     return 0 if ok else 1

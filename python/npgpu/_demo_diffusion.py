@@ -1,7 +1,7 @@
-"""``python -m npgpu demo diffusion``: reference page 002's good example. Its jagged initial field (built with
-an FFT as the page does, through npgpu.fft: on the GPU when there is one), ``steps`` explicit diffusion steps
-with the Laplacian of the last step, a progress bar, the time per step, and optionally the page's 3-panel
-figure."""
+"""``python -m npgpu demo diffusion``: 2-D heat diffusion, the Numba CUDA tutorial's "good example". Its jagged
+initial field (built with an FFT as the tutorial does, through npgpu.fft: on the GPU when there is one),
+``steps`` explicit diffusion steps with the Laplacian of the last step, a progress bar, the time per step, and
+optionally the tutorial's 3-panel figure."""
 import sys
 import time
 
@@ -11,8 +11,8 @@ import npgpu
 
 
 def jagged_field(j, k, seed=3966789):
-    """The reference page's initial image, built the same way (float64 there; float32 here, as its kernel),
-    its transforms through npgpu.fft (NumPy in, NumPy out)."""
+    """The diffusion tutorial's jagged initial image, built the same way (float64 there; float32 here, as its
+    kernel), its transforms through npgpu.fft (NumPy in, NumPy out)."""
     from npgpu import fft
 
     r = np.random.default_rng(seed)

@@ -1,5 +1,5 @@
 """npgpu.vectorize: a Python function of scalars, translated from its syntax tree to a C++ expression and
-compiled as an elementwise kernel (reference page 001: Numba's ``@vectorize(..., target='cuda')``).
+compiled as an elementwise kernel (as Numba's ``@vectorize(..., target='cuda')``).
 
 The function's body must be one ``return`` of an expression built from its parameters, numbers (literals or
 global constants), arithmetic (``+ - * / // % **``, unary ``-``/``+``/``~``, ``& | ^ << >>`` on integers),
