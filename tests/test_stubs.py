@@ -2,7 +2,8 @@
 
 Host only, no GPU: every public name a compiled module defines is in its stub, every name the stub declares
 exists at run time, and parameter names (and kinds) of functions and methods match wherever Cython exposes a
-signature (binding=True).
+signature (binding=True). scripts/stubtest.sh runs mypy's stubtest (types, defaults, positional-only
+parameters, properties) with scripts/stubtest-allowlist.txt, whose regexes may excuse Cython-generated names only.
 """
 
 import ast
@@ -150,4 +151,42 @@ def test_parameter_names_match(name):
                                                                                       "wrapper_descriptor"):
                     continue
                 problems += _compare(f"{name}.{n}.{m.name}", m, getattr(cls, m.name), drop_self=True)
+    assert not problems, "\n".join(problems)
+
+
+ALLOWLIST = pathlib.Path(__file__).resolve().parents[1] / "scripts" / "stubtest-allowlist.txt"
+# Names only Cython generates: the doctest dict, the cimport C-API table, the pickling helpers of cdef classes.
+_CYTHON_NAMES = {"__test__", "__pyx_capi__", "__reduce_cython__", "__setstate_cython__"}
+
+
+def _runtime_names():
+    """Every name stubtest could report: the compiled modules, their attributes, their classes' attributes."""
+    for m in MODULES:
+        module = importlib.import_module(f"npgpu.{m}")
+        yield module.__name__
+        for n, obj in vars(module).items():
+            yield f"{module.__name__}.{n}"
+            if isinstance(obj, type):
+                yield from (f"{module.__name__}.{n}.{a}" for a in dir(obj))
+
+
+def test_stubtest_allowlist_only_excuses_cython_generated_names():
+    """scripts/stubtest.sh's allowlist: every regex under a `#` comment (or in a group under one), and every regex
+    matching Cython-generated names only, so no npgpu module, class, function or method is allowlisted away."""
+    import re
+
+    lines = [line.strip() for line in ALLOWLIST.read_text().splitlines()]
+    names = list(_runtime_names())
+    problems = []
+    for i, entry in enumerate(lines):
+        if not entry or entry.startswith("#"):
+            continue
+        if i == 0 or not lines[i - 1]:
+            problems.append(f"line {i + 1}: no `#` comment above {entry!r}")
+        matched = [n for n in names if re.fullmatch(entry, n)]
+        if not matched:
+            problems.append(f"line {i + 1}: {entry!r} matches nothing (stubtest would call it unused)")
+        wide = [n for n in matched if n.rsplit(".", 1)[-1] not in _CYTHON_NAMES]
+        if wide:
+            problems.append(f"line {i + 1}: {entry!r} also matches {wide[:5]}, not names Cython generates")
     assert not problems, "\n".join(problems)

@@ -78,7 +78,7 @@ def count_nonzero(
 def cumprod(
     a: _Input,
     axis: _AxisLike = None,
-    dtype: DTypeLike = None,
+    dtype: DTypeLike | None = None,
     out: _ArrayOut | None = None,
     exclusive: bool = False,
     stream: _StreamLike = None,
@@ -86,7 +86,7 @@ def cumprod(
 def cumsum(
     a: _Input,
     axis: _AxisLike = None,
-    dtype: DTypeLike = None,
+    dtype: DTypeLike | None = None,
     out: _ArrayOut | None = None,
     exclusive: bool = False,
     stream: _StreamLike = None,
@@ -101,7 +101,7 @@ def max(
 def mean(
     a: _Input,
     axis: _AxisLike = None,
-    dtype: DTypeLike = None,
+    dtype: DTypeLike | None = None,
     out: _ArrayOut | None = None,
     keepdims: bool = False,
     stream: _StreamLike = None,
@@ -137,7 +137,7 @@ def nanmax(
 def nanmean(
     a: _Input,
     axis: _AxisLike = None,
-    dtype: DTypeLike = None,
+    dtype: DTypeLike | None = None,
     out: _ArrayOut | None = None,
     keepdims: bool = False,
     stream: _StreamLike = None,
@@ -152,7 +152,7 @@ def nanmin(
 def nanprod(
     a: _Input,
     axis: _AxisLike = None,
-    dtype: DTypeLike = None,
+    dtype: DTypeLike | None = None,
     out: _ArrayOut | None = None,
     keepdims: bool = False,
     stream: _StreamLike = None,
@@ -160,7 +160,7 @@ def nanprod(
 def nanstd(
     a: _Input,
     axis: _AxisLike = None,
-    dtype: DTypeLike = None,
+    dtype: DTypeLike | None = None,
     out: _ArrayOut | None = None,
     ddof: float = 0,
     keepdims: bool = False,
@@ -171,7 +171,7 @@ def nanstd(
 def nansum(
     a: _Input,
     axis: _AxisLike = None,
-    dtype: DTypeLike = None,
+    dtype: DTypeLike | None = None,
     out: _ArrayOut | None = None,
     keepdims: bool = False,
     stream: _StreamLike = None,
@@ -179,7 +179,7 @@ def nansum(
 def nanvar(
     a: _Input,
     axis: _AxisLike = None,
-    dtype: DTypeLike = None,
+    dtype: DTypeLike | None = None,
     out: _ArrayOut | None = None,
     ddof: float = 0,
     keepdims: bool = False,
@@ -197,7 +197,7 @@ def norm(
 def prod(
     a: _Input,
     axis: _AxisLike = None,
-    dtype: DTypeLike = None,
+    dtype: DTypeLike | None = None,
     out: _ArrayOut | None = None,
     keepdims: bool = False,
     stream: _StreamLike = None,
@@ -205,7 +205,7 @@ def prod(
 def std(
     a: _Input,
     axis: _AxisLike = None,
-    dtype: DTypeLike = None,
+    dtype: DTypeLike | None = None,
     out: _ArrayOut | None = None,
     ddof: float = 0,
     keepdims: bool = False,
@@ -216,7 +216,7 @@ def std(
 def sum(
     a: _Input,
     axis: _AxisLike = None,
-    dtype: DTypeLike = None,
+    dtype: DTypeLike | None = None,
     out: _ArrayOut | None = None,
     keepdims: bool = False,
     stream: _StreamLike = None,
@@ -224,7 +224,7 @@ def sum(
 def var(
     a: _Input,
     axis: _AxisLike = None,
-    dtype: DTypeLike = None,
+    dtype: DTypeLike | None = None,
     out: _ArrayOut | None = None,
     ddof: float = 0,
     keepdims: bool = False,

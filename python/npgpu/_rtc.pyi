@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal, Protocol, SupportsIndex, TypeAlias
 
 import numpy as np
+from typing_extensions import disjoint_base
 
 from npgpu._errors import GPUUnavailableError as GPUUnavailableError
 from npgpu._runtime import Device, Stream
@@ -48,8 +49,14 @@ class Compiled:
         source_of_result: str,
     ) -> None: ...
 
+@disjoint_base
 class _HostArg:
-    array: np.ndarray
+    @property
+    def array(self) -> np.ndarray: ...
+    @property
+    def copy_in(self) -> bool: ...  # whether the array is copied to the GPU before the launch
+    @property
+    def copy_out(self) -> bool: ...  # whether it is copied back after the launch
     def __init__(self, array: np.ndarray) -> None: ...
 
 class In(_HostArg):
@@ -68,6 +75,7 @@ _Dim3: TypeAlias = (
     | tuple[SupportsIndex, SupportsIndex, SupportsIndex]
 )
 
+@disjoint_base
 class Kernel:
     """A kernel of a SourceModule: ``f(*args, grid=..., block=..., shared_mem=0, stream=None)`` launches it."""
 

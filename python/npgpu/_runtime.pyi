@@ -5,6 +5,8 @@ Devices, streams, events, the backend choice and memory statistics.
 
 from typing import Any, ClassVar, Literal, Protocol, TypeAlias
 
+from typing_extensions import disjoint_base
+
 class _SupportsCudaStream(Protocol):
     def __cuda_stream__(self) -> tuple[int, int]: ...
 
@@ -12,6 +14,7 @@ _StreamLike: TypeAlias = (
     Stream | _SupportsCudaStream | int | None
 )  # None: the current stream
 
+@disjoint_base
 class Device:
     """A CUDA device. ``with npgpu.Device(i):`` makes it current for this thread for the block."""
 
@@ -50,7 +53,7 @@ class Device:
     def use(self) -> None: ...
     def __enter__(self) -> Device: ...
     def __exit__(self, *exc: object) -> bool: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
 class HostDevice:
@@ -62,6 +65,7 @@ class HostDevice:
 
 cpu: HostDevice
 
+@disjoint_base
 class Stream:
     """A CUDA stream. ``with stream:`` makes it the current stream of this thread."""
 
@@ -87,9 +91,10 @@ class Stream:
     def record(self, event: Event | None = None) -> Event: ...
     def __enter__(self) -> Stream: ...
     def __exit__(self, *exc: object) -> bool: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@disjoint_base
 class Event:
     """A CUDA event: ``record(stream)``, ``synchronize()``, ``query()``, and ``elapsed_time(end)`` in ms."""
 
