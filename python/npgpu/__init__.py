@@ -49,7 +49,6 @@ from npgpu._elementwise import (
     bitwise_xor,
     cbrt,
     ceil,
-    clip,
     conj,
     conjugate,
     cos,
@@ -106,6 +105,7 @@ from npgpu._elementwise import (
     where,
 )
 from npgpu._elementwise_composed import *  # noqa: F401,F403
+from npgpu._elementwise_composed import clip  # the bounds' keywords of NumPy and the standard, over _elementwise's
 from npgpu._errors import CUDAError, GPUUnavailableError, OutOfMemoryError
 from npgpu._histograms import *  # noqa: F401,F403
 from npgpu._indexing import (
