@@ -343,6 +343,9 @@ def test_ctrl_c_stops_a_long_host_call():
         signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
 
     timer = threading.Timer(0.3, interrupt)
+    # Python's own SIGINT handler, also where the process started with SIGINT ignored (nohup, a background
+    # job), which would otherwise leave the call running forever.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     with npgpu.use_backend("cpu"):
         timer.start()
         try:
@@ -350,4 +353,5 @@ def test_ctrl_c_stops_a_long_host_call():
                 npgpu.diffusion(f, 2 ** 63 - 1)  # one chunk of all the steps: its pass count must not overflow
         finally:
             timer.cancel()
+            signal.signal(signal.SIGINT, previous)
     assert fired and time.perf_counter() - fired[0] < 0.2
