@@ -375,6 +375,31 @@ def test_device_transposed_operands(random_array, dt):
 
 
 @pytest.mark.usefixtures("array_device")
+@pytest.mark.parametrize("dt", [np.float32, np.float64, np.complex128])
+def test_extremum_ufuncs_at_signed_zeros_as_numpy(dt):
+    # maximum / minimum give the second of equal float32 / float64 operands as NumPy's loops do
+    # (maximum(-0.0, 0.0) is 0.0), the first of equal complex ones; clip keeps x at a bound equal to it.
+    # Signs compared bit for bit. (NumPy's fmax / fmin and float16 choices vary with length and lanes:
+    # docs/numpy-differences.md #25.)
+    a = np.array([-0.0, 0.0, -0.0, 0.0, 1.0, np.nan] * 7, dt)  # long enough for NumPy's vector loops
+    b = np.array([0.0, -0.0, -0.0, 0.0, 1.0, 0.0] * 7, dt)
+    for name in ("maximum", "minimum"):
+        for x, y in ((a, b), (b, a)):
+            with np.errstate(invalid="ignore"):
+                want = getattr(np, name)(x, y)
+            got = getattr(npgpu, name)(npgpu.asarray(x), npgpu.asarray(y)).get()
+            np.testing.assert_array_equal(got, want)
+            assert np.array_equal(np.signbit(got.real), np.signbit(want.real)), (name, x, y, got, want)
+            got = getattr(npgpu, name)(x, y)  # NumPy inputs
+            assert np.array_equal(np.signbit(got.real), np.signbit(want.real)), (name, x, y, got, want)
+    if dt != np.complex128:
+        for x, lo, hi in ((-0.0, 0.0, 1.0), (0.0, -0.0, 1.0), (0.0, -1.0, -0.0), (-0.0, -1.0, 0.0)):
+            want = np.clip(np.array([x], dt), lo, hi)
+            got = npgpu.clip(npgpu.asarray(np.array([x], dt)), lo, hi).get()
+            assert np.array_equal(np.signbit(got), np.signbit(want)), (x, lo, hi, got, want)
+
+
+@pytest.mark.usefixtures("array_device")
 def test_complex_multiply_rounds_each_part_once(rng):
     # NumPy's SIMD loop computes re = fma(ar, br, -(ai*bi)) and im = fma(ar, bi, ai*br); the exact
     # reference below rounds the same way (Fraction arithmetic is exact, float() rounds once).

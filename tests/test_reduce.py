@@ -780,6 +780,29 @@ def test_argmax_signed_zero_and_first_position(array_device):
         assert int(npgpu.argmin(a).get()) == np.argmin(v)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_signed_zero_extrema_as_numpy(array_device, dtype):
+    # max / min give the later of equal values, as NumPy's loops do (max([-0.0, 0.0]) is 0.0, max([0.0,
+    # -0.0]) is -0.0); nanmax / nanmin the earlier, as NumPy's fmax / fmin. Every sign pattern of up to 6
+    # zeros, alone and beside a smaller (larger) value; NumPy's own answer for longer arrays depends on its
+    # vector lanes, so the patterns stay short.
+    for n in range(1, 7):
+        for bits in range(1 << n):
+            z = np.array([-0.0 if bits >> k & 1 else 0.0 for k in range(n)], dtype)
+            for v in (z, np.concatenate([z, np.array([-1.0], dtype)]), np.concatenate([np.array([1.0], dtype), z])):
+                a = npgpu.asarray(v, device=array_device)
+                for name in ("max", "min", "nanmax", "nanmin"):
+                    want = getattr(np, name)(v)
+                    got = getattr(npgpu, name)(a).get()
+                    assert got == want and np.signbit(got) == np.signbit(want), (name, v, got, want)
+    # along an axis: rows and columns of a matrix of zeros of both signs
+    m = np.array([[-0.0, 0.0, -0.0], [0.0, -0.0, -0.0]], dtype)
+    for axis in (0, 1):
+        for name in ("max", "min"):
+            got = getattr(npgpu, name)(npgpu.asarray(m, device=array_device), axis=axis).get()
+            np.testing.assert_array_equal(np.signbit(got), np.signbit(getattr(np, name)(m, axis=axis)))
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int8, np.int64, np.uint32])
 def test_extrema_over_a_strided_axis_match_numpy(array_device, rng, dtype):
     # max/min along axis 0 fold rows into per-column running extrema (NaN flagged per column).

@@ -386,34 +386,30 @@ struct PowerOp : Binary {
   }
 };
 
-// maximum/minimum propagate NaNs (NumPy's maximum, not fmax).
-struct MaximumOp : Binary {
+// maximum/minimum propagate NaNs (NumPy's maximum, not fmax). Between equal operands (-0.0 and 0.0) they
+// give what NumPy's loops give: the second for float32 / float64 (its SIMD loops), the first for other
+// types; KeepFirst always gives the first (clip keeps x at a bound equal to it).
+template <bool IsMax, bool KeepFirst>
+struct Extremum : Binary {
   template <class T> static constexpr bool supports = true;
   template <class T>
   NPGPU_HD T operator()(T a, T b) const {
-    if constexpr (ew::is_bool<T>) return a || b;
-    else if constexpr (ew::is_int<T>) return a < b ? b : a;
-    else {
-      if (ew::isnan_(a)) return a;
-      if (ew::isnan_(b)) return b;
-      return ew::less_(a, b) ? b : a;
+    if constexpr (ew::is_bool<T>) {
+      return IsMax ? (a || b) : (a && b);
+    } else {
+      if constexpr (!ew::is_int<T>) {
+        if (ew::isnan_(a)) return a;
+        if (ew::isnan_(b)) return b;
+      }
+      // b when strictly beyond a; at a tie, b too for float32 / float64 (unless KeepFirst)
+      const bool take_b = (KeepFirst || !ew::is_float<T>) ? (IsMax ? ew::less_(a, b) : ew::less_(b, a))
+                                                          : !(IsMax ? ew::less_(b, a) : ew::less_(a, b));
+      return take_b ? b : a;
     }
   }
 };
-
-struct MinimumOp : Binary {
-  template <class T> static constexpr bool supports = true;
-  template <class T>
-  NPGPU_HD T operator()(T a, T b) const {
-    if constexpr (ew::is_bool<T>) return a && b;
-    else if constexpr (ew::is_int<T>) return b < a ? b : a;
-    else {
-      if (ew::isnan_(a)) return a;
-      if (ew::isnan_(b)) return b;
-      return ew::less_(b, a) ? b : a;
-    }
-  }
-};
+struct MaximumOp : Extremum<true, false> {};
+struct MinimumOp : Extremum<false, false> {};
 
 struct HypotOp : Binary {
   template <class T> static constexpr bool supports = ew::is_float<T>;
@@ -716,13 +712,15 @@ struct WhereOp {  // where(cond, a, b)
   NPGPU_HD T operator()(bool c, T a, T b) const { return c ? a : b; }
 };
 
-struct ClipOp {  // clip(a, lo, hi) = minimum(maximum(a, lo), hi), NaN-propagating as NumPy's
+struct ClipOp {  // clip(a, lo, hi) = minimum(maximum(a, lo), hi), NaN-propagating as NumPy's; a kept at ties
   static constexpr int arity = 3;
   template <class T> using result = T;
   template <class T, int k> using input = T;
   template <class T> static constexpr bool supports = true;
   template <class T>
-  NPGPU_HD T operator()(T a, T lo, T hi) const { return MinimumOp{}(MaximumOp{}(a, lo), hi); }
+  NPGPU_HD T operator()(T a, T lo, T hi) const {
+    return Extremum<false, true>{}(Extremum<true, true>{}(a, lo), hi);
+  }
 };
 
 struct AxpyOp {  // alpha * x + y, the rounding of a multiply then an add (NumPy's), not a fused fma

@@ -120,7 +120,9 @@ struct MulR {
   NPGPU_HD Acc operator()(const Acc& a, const Acc& b) const { return a * b; }
 };
 
-// min / max propagating NaN (the first operand that is NaN wins; any NaN gives NaN).
+// min / max propagating NaN (the first operand that is NaN wins; any NaN gives NaN). Between equal values
+// (-0.0 and 0.0) the later one wins, as in NumPy's loops (max([-0.0, 0.0]) is 0.0, max([0.0, -0.0]) -0.0);
+// nanmin / nanmax keep the earlier one, as NumPy's fmin / fmax do.
 template <class T>
 struct MinR {
   using Acc = T;
@@ -132,7 +134,7 @@ struct MinR {
       if (a != a) return a;
       if (b != b) return b;
     }
-    return b < a ? b : a;
+    return a < b ? a : b;
   }
 };
 
@@ -147,7 +149,7 @@ struct MaxR {
       if (a != a) return a;
       if (b != b) return b;
     }
-    return a < b ? b : a;
+    return b < a ? a : b;
   }
 };
 

@@ -255,9 +255,9 @@ struct Local<detail::AddR<double>, In> {
 template <class In>
 struct Local<detail::MaxR<double>, In> {
   In v = -std::numeric_limits<In>::infinity();
-  // NaN wins (and stays); otherwise a larger value.
+  // NaN wins (and stays); otherwise a larger or equal value (the later of equal ones, as MaxR).
   __device__ void put(In x, std::int64_t) {
-    if (v == v && !(x <= v)) v = x;
+    if (v == v && !(x < v)) v = x;
   }
   __device__ double get() const { return static_cast<double>(v); }
 };
@@ -266,7 +266,7 @@ template <class In>
 struct Local<detail::MinR<double>, In> {
   In v = std::numeric_limits<In>::infinity();
   __device__ void put(In x, std::int64_t) {
-    if (v == v && !(x >= v)) v = x;
+    if (v == v && !(x > v)) v = x;
   }
   __device__ double get() const { return static_cast<double>(v); }
 };

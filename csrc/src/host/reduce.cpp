@@ -105,19 +105,19 @@ T minmax_typed(const T* p, std::int64_t n, bool* saw_nan) {
       V v;
       std::memcpy(&v, p + i + u * W, sizeof(V));
       bad[u] |= v != v;
-      acc[u] = IsMax ? (v > acc[u] ? v : acc[u]) : (v < acc[u] ? v : acc[u]);
+      acc[u] = IsMax ? (v >= acc[u] ? v : acc[u]) : (v <= acc[u] ? v : acc[u]);  // the later of equal ones
     }
   T m = p[0];
   bool nan = false;
   for (int u = 0; u < U; ++u)
     for (int j = 0; j < W; ++j) {
       nan |= bad[u][j] != 0;
-      m = IsMax ? (acc[u][j] > m ? acc[u][j] : m) : (acc[u][j] < m ? acc[u][j] : m);
+      m = IsMax ? (acc[u][j] >= m ? acc[u][j] : m) : (acc[u][j] <= m ? acc[u][j] : m);
     }
   for (; i < n; ++i) {
     const T v = p[i];
     nan |= v != v;
-    m = IsMax ? (v > m ? v : m) : (v < m ? v : m);
+    m = IsMax ? (v >= m ? v : m) : (v <= m ? v : m);
   }
   *saw_nan = nan;
   return m;
@@ -392,7 +392,7 @@ bool column_extrema(const detail::ReduceArgs& a, const StridedPlan<2>& kplan, co
         for (std::int64_t c = c0; c < c1; ++c) {
           const T v = p[c];
           nan[c] |= v != v;
-          m[c] = is_max ? (v > m[c] ? v : m[c]) : (v < m[c] ? v : m[c]);
+          m[c] = is_max ? (v >= m[c] ? v : m[c]) : (v <= m[c] ? v : m[c]);
         }
       }
     }
