@@ -409,7 +409,7 @@ int cols_tx() {
     const int t = std::atoi(v);
     if (t == 32 || t == 64 || t == 128 || t == 256) return t;
   }
-  return 32;  // measured on an H100 (reference page 002's shapes): 32 < 64 < 128 < 256
+  return 32;  // the fastest tile width for the diffusion demo's shapes (docs/performance-notes.md)
 }
 
 // How one step runs: the kernel, its grid and the scratch it needs.

@@ -555,7 +555,7 @@ int col_blocks_per_sm(Kernel k) {
 template <class R, class In>
 void fast_full(const Ctx& c, const In* p, std::int64_t K) {
   using Acc = typename R::Acc;
-  constexpr int U = 2;  // 91.8 us for 2^26 float32 on an H100, against 93.9 with 4 and 94.6 with 8
+  constexpr int U = 2;  // loads in flight per thread: the fastest of 2, 4 and 8 (docs/performance-notes.md)
   constexpr int V = 16 / sizeof(In);
   static const int occ = blocks_per_sm(seg_kernel<R, In, U>);
   const std::int64_t cap = static_cast<std::int64_t>(occ) * device_properties(c.device).multiprocessor_count;
