@@ -60,20 +60,28 @@ bool is_per_thread_stream(StreamHandle s) { return s == static_cast<StreamHandle
 
 void release_thread_blocks(std::uint64_t thread) noexcept;
 
-// A token per host thread, never reused. When the thread ends, the blocks cached for its default stream go
-// back to the pool (nobody else may take them).
-struct ThreadToken {
-  std::uint64_t id;
-  ThreadToken() {
-    static std::atomic<std::uint64_t> next{1};
-    id = next++;
+// A token per host thread, never reused. Plain thread_locals (no destructor) stay readable while other
+// thread_locals that own buffers (library handles' workspaces) are destroyed at thread exit.
+thread_local std::uint64_t t_token = 0;
+thread_local bool t_exiting = false;
+
+// When the thread ends, the blocks cached for its default stream go back to the pool (nobody else may take
+// them), and blocks freed after that are not cached.
+struct ThreadExit {
+  ~ThreadExit() {
+    t_exiting = true;
+    release_thread_blocks(t_token);
   }
-  ~ThreadToken() { release_thread_blocks(id); }
 };
 
 std::uint64_t this_thread_token() {
-  thread_local ThreadToken token;
-  return token.id;
+  if (t_token == 0) {
+    static std::atomic<std::uint64_t> next{1};
+    t_token = next++;
+    thread_local ThreadExit at_exit;
+    (void)at_exit;
+  }
+  return t_token;
 }
 
 // The thread component of a cache key / owner for blocks on stream s.
@@ -144,12 +152,12 @@ DeviceBuffer::DeviceBuffer(std::int64_t nbytes, int device, StreamHandle stream)
   if (nbytes == 0) return;  // before touching the device: a zero-size array (a dask meta) creates no context
   activate_device(device);
   detail::stream_retain(stream);  // released in the destructor
+  owner_thread_ = thread_of(stream);
   // whole words: sub-word atomics (scatter_add) touch the 32-bit word that holds the last byte
   std::int64_t request = (nbytes + 15) / 16 * 16;
   if (nbytes <= kSmallBlockMax) {
     request = size_class(nbytes);
     SmallBlockCache& c = small_cache();
-    owner_thread_ = thread_of(stream);
     std::lock_guard<std::mutex> lock(c.m);
     auto it = c.free.find({device, stream, owner_thread_, request});
     if (it != c.free.end() && !it->second.empty()) {
@@ -160,7 +168,6 @@ DeviceBuffer::DeviceBuffer(std::int64_t nbytes, int device, StreamHandle stream)
     }
   }
   ensure_pool_configured(device);
-  owner_thread_ = thread_of(stream);
   cudaError_t err = cudaMallocAsync(&data_, static_cast<size_t>(request), static_cast<cudaStream_t>(stream));
   if (err != cudaSuccess) {
     data_ = nullptr;
@@ -179,7 +186,7 @@ void DeviceBuffer::free_block() noexcept {
   // Freed by a thread other than the one whose default stream it was on: that stream may still use it, and
   // this thread's default stream is not ordered after it. The legacy default stream waits for every
   // blocking stream, the per-thread ones included.
-  const bool foreign = is_per_thread_stream(stream_) && owner_thread_ != this_thread_token();
+  const bool foreign = is_per_thread_stream(stream_) && (owner_thread_ != this_thread_token() || t_exiting);
   if (nbytes_ <= kSmallBlockMax && !foreign) {
     const std::int64_t cls = size_class(nbytes_);
     SmallBlockCache& c = small_cache();
