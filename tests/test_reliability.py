@@ -8,6 +8,7 @@ of the pool's ``pool_used`` is bounded. Linux only (/proc). docs/reliability.md 
 on the host and the environment variables for bigger budgets.
 """
 import gc
+import multiprocessing as mp
 import os
 import sys
 import threading
@@ -342,6 +343,24 @@ def test_gil_measure_detects_a_holding_call():
     free = _python_thread_rate(lambda: time.sleep(0.01), 0.3)
     busy = _python_thread_rate(lambda: sorted(values), max(0.3, 3 * took))
     assert busy < 0.25 * free, f"the other thread ran at {busy / free:.2f} of its free rate"
+
+
+# ---------------------------------------------------------------- worker processes
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_worker_processes_on_the_host_backend(method, monkeypatch):
+    # multiprocessing workers compute what the parent does. With "fork" the parent has used the host
+    # backend's OpenMP threads first, which GNU libgomp cannot carry into a child: without npgpu's fork
+    # handler the child's first parallel loop waits forever (the timeout below fails the test).
+    monkeypatch.setenv("NPGPU_BACKEND", "cpu")  # the workers' backend too
+    with npgpu.use_backend("cpu"):
+        want = [npgpu.monte_carlo_pi(1 << 16, s) for s in range(3)]  # parallel loops in the parent
+        with mp.get_context(method).Pool(2) as pool:
+            got = pool.starmap_async(npgpu.monte_carlo_pi, [(1 << 16, s) for s in range(3)]).get(timeout=120)
+            sums = pool.map_async(npgpu.sum, [np.arange(1e6), np.arange(10)]).get(timeout=120)
+    assert got == want
+    assert sums == [float(np.arange(1e6).sum()), 45]
 
 
 # ---------------------------------------------------------------- memory
