@@ -401,10 +401,8 @@ struct Extremum : Binary {
         if (ew::isnan_(a)) return a;
         if (ew::isnan_(b)) return b;
       }
-      // b when strictly beyond a; at a tie, b too for float32 / float64 (unless KeepFirst)
-      const bool take_b = (KeepFirst || !ew::is_float<T>) ? (IsMax ? ew::less_(a, b) : ew::less_(b, a))
-                                                          : !(IsMax ? ew::less_(b, a) : ew::less_(a, b));
-      return take_b ? b : a;
+      if constexpr (!KeepFirst && ew::is_float<T>) return (IsMax ? ew::less_(b, a) : ew::less_(a, b)) ? a : b;
+      else return (IsMax ? ew::less_(a, b) : ew::less_(b, a)) ? b : a;
     }
   }
 };
