@@ -392,6 +392,18 @@ cdef object _moment(ReduceOp op, a, axis, dtype, out, ddof, keepdims, stream, co
     return _reduce(op, a, axis, res, _FLOAT64, out, keepdims, float(ddof), stream)
 
 
+cdef object _checked_out(out, bint device, shape):
+    """`out` for a complex moment's result of `shape`: an npgpu.Array for a device input, a NumPy array
+    otherwise (TypeError), of that shape (ValueError)."""
+    if device and not isinstance(out, Array):
+        raise TypeError(f"out must be an npgpu.Array for a device input, not {type(out).__name__}")
+    if not device and isinstance(out, Array):
+        raise TypeError("out must be a numpy.ndarray for a NumPy input")
+    if out.shape != shape:
+        raise ValueError(f"output has shape {out.shape}, the reduction gives {shape}")
+    return out
+
+
 cdef object _complex_moment(ReduceOp op, a, axis, res, out, ddof, keepdims, stream):
     """var/std of complex data as NumPy's: |x - mean|^2 = (re - mean_re)^2 + (im - mean_im)^2, so the
     variance is that of the real parts plus that of the imaginary parts (each the tested float64 kernel).
@@ -415,22 +427,14 @@ cdef object _complex_moment(ReduceOp op, a, axis, res, out, ddof, keepdims, stre
             r = r.astype(res, stream=stream)
         if out is None:
             return r
-        if not isinstance(out, Array):
-            raise TypeError(f"out must be an npgpu.Array for a device input, not {type(out).__name__}")
-        if out.shape != r.shape:
-            raise ValueError(f"output has shape {out.shape}, the reduction gives {r.shape}")
-        _elementwise.positive(r, out=out, stream=stream)
+        _elementwise.positive(r, out=_checked_out(out, True, r.shape), stream=stream)
         return out
     v = var_re + var_im
     r = np.sqrt(v) if root else v
     r = r.astype(res) if isinstance(r, np.ndarray) else res.type(r)
     if out is None:
         return r
-    if isinstance(out, Array):
-        raise TypeError("out must be a numpy.ndarray for a NumPy input")
-    if out.shape != np.shape(r):
-        raise ValueError(f"output has shape {out.shape}, the reduction gives {np.shape(r)}")
-    np.copyto(out, r, casting="unsafe")
+    np.copyto(_checked_out(out, False, np.shape(r)), r, casting="unsafe")
     return out
 
 
@@ -454,16 +458,13 @@ cdef object _complex_nanmean(a, axis, res, out, keepdims, stream):
     real_res = np.dtype(res.char.lower())
     m_re, m_im = (_reduce(ReduceOp.NanMean, part, axis, real_res, _FLOAT64, None, keepdims, 0.0, stream)
                   for part in _nan_masked_parts(x, stream))
-    if isinstance(x, Array):
-        r = _array.empty(m_re.shape, dtype=res, device=x.device) if out is None else out
-        if not isinstance(r, Array):
-            raise TypeError(f"out must be an npgpu.Array for a device input, not {type(r).__name__}")
+    cdef bint device = isinstance(x, Array)
+    if out is not None:
+        r = _checked_out(out, device, np.shape(m_re))
+    elif device:
+        r = _array.empty(m_re.shape, dtype=res, device=x.device)
     else:
-        r = np.empty(np.shape(m_re), dtype=res) if out is None else out
-        if isinstance(r, Array):
-            raise TypeError("out must be a numpy.ndarray for a NumPy input")
-    if r.shape != np.shape(m_re):
-        raise ValueError(f"output has shape {r.shape}, the reduction gives {np.shape(m_re)}")
+        r = np.empty(np.shape(m_re), dtype=res)
     r.real[...] = m_re
     r.imag[...] = m_im
     if out is None and isinstance(r, np.ndarray) and r.ndim == 0:
