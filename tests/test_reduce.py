@@ -803,6 +803,30 @@ def test_signed_zero_extrema_as_numpy(array_device, dtype):
             np.testing.assert_array_equal(np.signbit(got), np.signbit(getattr(np, name)(m, axis=axis)))
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_signed_zero_extrema_rule_at_any_length(array_device, dtype):
+    # NumPy's rule for short arrays (max / min the later of equal zeros, nanmax / nanmin the earlier) holds at
+    # every length and layout, though the GPU combines elements in no fixed order: one zero of the other sign
+    # among many, at the start, the middle and the end, whole arrays and along either axis.
+    for n in (100, 4099, (1 << 20) + 3):
+        for pos in (0, n // 3, n - 1):
+            for sign in (1.0, -1.0):
+                v = np.full(n, 0.0 * sign, dtype)
+                v[pos] = -v[pos]
+                last, first = np.signbit(v[-1]), np.signbit(v[0])
+                a = npgpu.asarray(v, device=array_device)
+                for name, want in (("max", last), ("min", last), ("nanmax", first), ("nanmin", first)):
+                    assert np.signbit(getattr(npgpu, name)(a).get()) == want, (name, n, pos, sign)
+                if n > 5000:
+                    continue
+                cols = npgpu.asarray(np.stack([v, -v, v], axis=1), device=array_device)
+                rows = npgpu.asarray(np.stack([v, -v, v]), device=array_device)
+                for name in ("max", "min"):
+                    want = np.array([last, not last, last])
+                    np.testing.assert_array_equal(np.signbit(getattr(npgpu, name)(cols, axis=0).get()), want)
+                    np.testing.assert_array_equal(np.signbit(getattr(npgpu, name)(rows, axis=1).get()), want)
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int8, np.int64, np.uint32])
 def test_extrema_over_a_strided_axis_match_numpy(array_device, rng, dtype):
     # max/min along axis 0 fold rows into per-column running extrema (NaN flagged per column).

@@ -8,6 +8,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "common/bits.hpp"
 #include "common/complex.hpp"
 #include "common/convert.hpp"
 #include "common/hd.hpp"
@@ -178,6 +179,33 @@ struct NanMaxR {
   }
 };
 
+// The CUDA backend's float64 max / min (SkipNaN false) and nanmax / nanmin (true). Its kernels combine
+// elements in no fixed order, so the sign of a zero result cannot come from the value's tie rule; it comes
+// from z, index * 2 + sign bit of the last zero (max / min: NumPy's later-of-equal) or of the first one
+// (nanmax / nanmin: earlier-of-equal), combined by max or min, which any order gives alike.
+struct ZeroSignAcc {
+  double v;
+  std::int64_t z;
+};
+
+template <bool IsMax, bool SkipNaN>
+struct ZeroSignExtremumR {
+  using Acc = ZeroSignAcc;
+  using Val = double;
+  using ValueR = std::conditional_t<SkipNaN, std::conditional_t<IsMax, NanMaxR, NanMinR>,
+                                    std::conditional_t<IsMax, MaxR<double>, MinR<double>>>;
+  static constexpr std::int64_t kNoZero = SkipNaN ? std::numeric_limits<std::int64_t>::max() : -1;
+  NPGPU_HD static Acc identity() { return {ValueR::identity(), kNoZero}; }
+  NPGPU_HD static std::int64_t zero_key(double v, std::int64_t i) {
+    return v == 0 ? 2 * i + static_cast<std::int64_t>(double_bits(v) >> 63) : kNoZero;
+  }
+  NPGPU_HD static Acc make(double v, std::int64_t i) { return {v, zero_key(v, i)}; }
+  NPGPU_HD Acc operator()(const Acc& a, const Acc& b) const {
+    const std::int64_t z = SkipNaN ? (b.z < a.z ? b.z : a.z) : (b.z > a.z ? b.z : a.z);
+    return {ValueR{}(a.v, b.v), z};
+  }
+};
+
 // argmin / argmax: the first index of the extremum; NaN (float64) beats every number, the first NaN wins.
 template <class T, bool IsMax>
 struct ArgR {
@@ -253,6 +281,10 @@ NPGPU_HD void finish_store(void* p, DType od, const T& v, const FinParams& f, st
 template <class T>
 NPGPU_HD void finish_store(void* p, DType od, const ArgPair<T>& v, const FinParams&, std::int64_t idx_base) {
   store_as<std::int64_t>(p, od, v.idx - idx_base);
+}
+
+NPGPU_HD void finish_store(void* p, DType od, const ZeroSignAcc& a, const FinParams&, std::int64_t) {
+  store_as<double>(p, od, a.v == 0 ? bits_double(static_cast<std::uint64_t>(a.z & 1) << 63) : a.v);
 }
 
 NPGPU_HD void finish_store(void* p, DType od, const WelfordAcc& v, const FinParams& f, std::int64_t) {

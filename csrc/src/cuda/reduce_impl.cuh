@@ -119,11 +119,11 @@ struct SegOffset {
 };
 
 template <class R>
-constexpr bool kRawOK = std::is_same_v<R, detail::AddR<double>> || std::is_same_v<R, detail::MinR<double>> ||
-                        std::is_same_v<R, detail::MaxR<double>>;
+constexpr bool kRawOK = std::is_same_v<R, detail::AddR<double>>;
 template <class R>
-constexpr bool kTypedOK = kRawOK<R> || std::is_same_v<R, detail::ArgMinR<double>> ||
-                          std::is_same_v<R, detail::ArgMaxR<double>>;
+constexpr bool kTypedOK = kRawOK<R> || std::is_same_v<R, detail::ZeroSignExtremumR<true, false>> ||
+                          std::is_same_v<R, detail::ZeroSignExtremumR<false, false>> ||
+                          std::is_same_v<R, detail::ArgMinR<double>> || std::is_same_v<R, detail::ArgMaxR<double>>;
 
 // fn(src, item) with the fastest source for the input: typed for float32/float64 inputs of the hot
 // reducers, the converting loader otherwise.
@@ -252,23 +252,20 @@ struct Local<detail::AddR<double>, In> {
   __device__ double get() const { return s; }
 };
 
-template <class In>
-struct Local<detail::MaxR<double>, In> {
-  In v = -std::numeric_limits<In>::infinity();
-  // NaN wins (and stays); otherwise a larger or equal value (the later of equal ones, as MaxR).
-  __device__ void put(In x, std::int64_t) {
-    if (v == v && !(x < v)) v = x;
+// max / min: NaN wins (and stays); otherwise the larger (smaller) value, and the last zero's index and sign.
+template <class In, bool IsMax>
+struct Local<detail::ZeroSignExtremumR<IsMax, false>, In> {
+  using R = detail::ZeroSignExtremumR<IsMax, false>;
+  In v = IsMax ? -std::numeric_limits<In>::infinity() : std::numeric_limits<In>::infinity();
+  std::int64_t z = R::kNoZero;
+  __device__ void put(In x, std::int64_t idx) {
+    if (v == v && !(IsMax ? x <= v : x >= v)) v = x;
+    if (x == 0) {
+      const std::int64_t k = R::zero_key(static_cast<double>(x), idx);
+      z = k > z ? k : z;
+    }
   }
-  __device__ double get() const { return static_cast<double>(v); }
-};
-
-template <class In>
-struct Local<detail::MinR<double>, In> {
-  In v = std::numeric_limits<In>::infinity();
-  __device__ void put(In x, std::int64_t) {
-    if (v == v && !(x > v)) v = x;
-  }
-  __device__ double get() const { return static_cast<double>(v); }
+  __device__ detail::ZeroSignAcc get() const { return {static_cast<double>(v), z}; }
 };
 
 // The first index of the extremum (strict comparisons keep the earlier one); the first NaN wins. An input of
