@@ -334,14 +334,19 @@ def test_matmul_reduce(axis, dtype):
     np.testing.assert_allclose(np.asarray(r2), want, rtol=1e-6 if dtype == np.float32 else 1e-13)
 
 
-@pytest.mark.parametrize("n,chunks", [(1000, 96), (12345, 1000), (77, None), (64, [8, 16, 40])])
+@pytest.mark.parametrize("n,chunks", [(1000, 96), (12345, 1000), (77, None), (64, [8, 16, 40]), (64, [10, 54]),
+                                      (100003, 777), (5, 1)])
 def test_monte_carlo_pi_bit_identical(n, chunks):
     assert nd.monte_carlo_pi(n, seed=42, chunks=chunks) == npgpu.monte_carlo_pi(n, seed=42)
 
 
 def test_monte_carlo_pi_bad_chunks():
-    with pytest.raises(ValueError):
-        nd.monte_carlo_pi(64, 1, chunks=[10, 54])
+    with pytest.raises(ValueError, match="add up"):
+        nd.monte_carlo_pi(64, 1, chunks=[10, 50])
+    with pytest.raises(ValueError, match="add up"):
+        nd.monte_carlo_pi(64, 1, chunks=[70, -6])
+    with pytest.raises(ValueError, match=">= 1"):
+        nd.monte_carlo_pi(64, 1, chunks=0)
 
 
 @pytest.mark.parametrize("method,args,dtype", [

@@ -206,6 +206,36 @@ def test_pi_hits_match_definition(n):
         assert straddling > 1000  # the exact path was exercised (about 1 point in 128)
 
 
+@pytest.mark.parametrize("total", [9, 2000, 400003])
+def test_pi_hit_ranges_add_up_to_the_whole(total):
+    # Ranges of the sequence (starting anywhere, inside a Philox call or not) count exactly their own points:
+    # each equals the definition's prefix difference, and a split of [0, total) adds up to the single call.
+    seed = 20240917
+    ref = {}
+
+    def prefix(k):
+        if k not in ref:
+            ref[k] = _pi_hits_reference(k, seed)[0] if k else 0
+        return ref[k]
+
+    rng = np.random.default_rng(total)
+    for _ in range(3):
+        cuts = sorted({0, total, *map(int, rng.integers(1, total, 4))})
+        parts = [_random._pi_hits(b - a, seed, device=-1, first=a) for a, b in zip(cuts, cuts[1:])]
+        assert sum(parts) == prefix(total)
+        for (a, b), got in zip(zip(cuts, cuts[1:]), parts):
+            assert got == prefix(b) - prefix(a), (a, b)
+
+
+def test_pi_hit_range_bounds():
+    with pytest.raises(ValueError, match="first"):
+        _random._pi_hits(10, 1, device=-1, first=-1)
+    with pytest.raises(ValueError, match="first"):
+        _random._pi_hits(10, 1, device=-1, first=(1 << 62) - 5)
+    # The far end of the sequence costs only its own points.
+    assert 0 <= _random._pi_hits(1000, 1, device=-1, first=(1 << 62) - 1000) <= 1000
+
+
 # -------------------------------------------------------------------------------- counter semantics
 
 def test_counter_advances(backend):
@@ -558,6 +588,14 @@ def test_gpu_pi_count_equals_host(n):
     assert _random._pi_hits(n, 0xDEADBEEF, device=0) == _random._pi_hits(n, 0xDEADBEEF, device=-1)
     if n == 400003:
         assert _random._pi_hits(n, 20240917, device=0) == _pi_hits_reference(n, 20240917)[0]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("first,n", [(3, 1000), (8 * 12345 + 5, 65543), ((1 << 34) - 4003, 100003),
+                                     ((1 << 40) + 1, 400003), ((1 << 62) - 999999, 999999)])
+def test_gpu_pi_ranges_equal_host(first, n):
+    # Ranges starting past 2^31 Philox calls take the kernel's 64-bit index path; one crosses that boundary.
+    assert _random._pi_hits(n, 77, device=0, first=first) == _random._pi_hits(n, 77, device=-1, first=first)
 
 
 @pytest.mark.gpu

@@ -2,6 +2,7 @@
 // for host arrays filled on a GPU.
 #include "npgpu/random.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -138,13 +139,34 @@ void random_fill_staged(const RandomSpec& spec, const ArrayView& out, int device
   });
 }
 
-std::uint64_t monte_carlo_pi_hits(std::int64_t n, std::uint64_t seed, int device, StreamHandle stream) {
+std::uint64_t monte_carlo_pi_hits_range(std::int64_t first, std::int64_t n, std::uint64_t seed, int device,
+                                        StreamHandle stream) {
+  constexpr std::int64_t kMax = std::int64_t(1) << 62;
   if (n < 1) throw InvalidArgument("monte_carlo_pi: n must be at least 1, got " + std::to_string(n));
-  if (n > (std::int64_t(1) << 62))
-    throw InvalidArgument("monte_carlo_pi: n must be at most 2^62, got " + std::to_string(n));
-  if (device == kHostDevice) return host::monte_carlo_pi_hits(n, seed, stream);
+  if (n > kMax) throw InvalidArgument("monte_carlo_pi: n must be at most 2^62, got " + std::to_string(n));
+  if (first < 0 || first > kMax - n)
+    throw InvalidArgument("monte_carlo_pi: the points [first, first + n) must lie in [0, 2^62), got first=" +
+                          std::to_string(first));
+  constexpr std::int64_t P = detail::kPiPointsPerCall;
+  // A range starting inside a Philox call: that call's points from `first` on, counted here (one call).
+  std::uint64_t head = 0;
+  auto call = static_cast<std::uint64_t>(first / P);
+  if (const int skip = static_cast<int>(first % P); skip != 0) {
+    const int upto = static_cast<int>(std::min<std::int64_t>(P, skip + n));
+    head = detail::pi_hits_exact(seed, call, upto) - detail::pi_hits_exact(seed, call, skip);
+    n -= upto - skip;
+    ++call;
+    if (n == 0) return head;
+  }
+  const auto calls = static_cast<std::uint64_t>(n / P);
+  const int rem = static_cast<int>(n % P);
+  if (device == kHostDevice) return head + host::monte_carlo_pi_hits(call, calls, rem, seed, stream);
   activate_device(device);
-  return cuda::monte_carlo_pi_hits(n, seed, stream);
+  return head + cuda::monte_carlo_pi_hits(call, calls, rem, seed, stream);
+}
+
+std::uint64_t monte_carlo_pi_hits(std::int64_t n, std::uint64_t seed, int device, StreamHandle stream) {
+  return monte_carlo_pi_hits_range(0, n, seed, device, stream);
 }
 
 double monte_carlo_pi(std::int64_t n, std::uint64_t seed, int device, StreamHandle stream) {

@@ -330,6 +330,12 @@ void test_random() {
   CHECK(npgpu::monte_carlo_pi_hits(1 << 20, 1234, npgpu::kHostDevice, kNoStream) ==
         static_cast<std::uint64_t>(std::llround(pi * (1 << 20) / 4)));
   CHECK_THROWS(npgpu::InvalidArgument, npgpu::monte_carlo_pi_hits(0, 1, npgpu::kHostDevice, kNoStream));
+  // Ranges (one starting inside a Philox call of 8 points) add up to the whole count.
+  const std::uint64_t whole = npgpu::monte_carlo_pi_hits(100003, 99, npgpu::kHostDevice, kNoStream);
+  CHECK(npgpu::monte_carlo_pi_hits_range(0, 4093, 99, npgpu::kHostDevice, kNoStream) +
+            npgpu::monte_carlo_pi_hits_range(4093, 100003 - 4093, 99, npgpu::kHostDevice, kNoStream) ==
+        whole);
+  CHECK_THROWS(npgpu::InvalidArgument, npgpu::monte_carlo_pi_hits_range(-8, 8, 1, npgpu::kHostDevice, kNoStream));
 }
 
 void test_sparse_and_launch() {

@@ -58,4 +58,5 @@ def _pi_hits(
     seed: int | None,
     device: int | None = None,
     stream: _StreamLike = None,
+    first: SupportsIndex = 0,
 ) -> int: ...

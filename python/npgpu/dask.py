@@ -231,24 +231,17 @@ def matmul_reduce(a, b, axis=0, chunks=None):
 
 # ------------------------------------------------------------------------------------------------ random
 
-_PI_CALL_POINTS = 8  # points per Philox call in monte_carlo_pi: chunk starts are multiples of this
-
-
 def _pi_hits_range(start, stop, seed, device):
-    """Hits of the points [start, stop) of monte_carlo_pi(·, seed)'s sequence (start a multiple of 8)."""
+    """Hits of the points [start, stop) of monte_carlo_pi(·, seed)'s sequence."""
     if stop <= start:
         return 0
     dev = None if device is None else (-1 if device == "cpu" else device)
-    # The compiled layer counts points [0, n) only (no offset parameter yet): the range is the difference
-    # of two prefix counts, exact (the points are a fixed sequence) but each chunk redoes its prefix.
-    hi = _random._pi_hits(stop, seed, dev)
-    lo = _random._pi_hits(start, seed, dev) if start else 0
-    return int(hi) - int(lo)
+    return int(_random._pi_hits(stop - start, seed, dev, first=start))
 
 
 def _pi_chunks(n, chunks):
     if chunks is None:
-        parts = max(1, min(npgpu.device_count() or 1, n // _PI_CALL_POINTS or 1))
+        parts = max(1, min(npgpu.device_count() or 1, n))
         size = -(-n // parts)
     elif isinstance(chunks, numbers.Integral):
         size = int(chunks)
@@ -257,19 +250,16 @@ def _pi_chunks(n, chunks):
         if sum(sizes) != n or any(s < 0 for s in sizes):
             raise ValueError(f"monte_carlo_pi: chunks {sizes} do not add up to n={n}")
         bounds = np.cumsum([0] + sizes)
-        if any(int(b) % _PI_CALL_POINTS for b in bounds[1:-1]):
-            raise ValueError("monte_carlo_pi: every chunk but the last must start at a multiple of 8 points")
         return [(int(bounds[i]), int(bounds[i + 1])) for i in range(len(sizes))]
     if size < 1:
         raise ValueError(f"monte_carlo_pi: chunk size must be >= 1, got {size}")
-    size = -(-size // _PI_CALL_POINTS) * _PI_CALL_POINTS  # a whole number of Philox calls
     return [(s, min(s + size, n)) for s in range(0, n, size)]
 
 
 def monte_carlo_pi(n, seed, chunks=None, device=None, compute=True):
-    """``npgpu.monte_carlo_pi(n, seed)`` split over chunks of points (``chunks``: a chunk size, rounded up
-    to a multiple of 8, or a list of sizes; default one chunk per GPU present): each chunk counts the hits
-    of its own stretch of the Philox sequence, the counts are added exactly (integers), so the result
+    """``npgpu.monte_carlo_pi(n, seed)`` split over chunks of points (``chunks``: a chunk size or a list of
+    sizes; default one chunk per GPU present): each chunk counts the hits of its own stretch of the Philox
+    sequence, at the cost of its own points only, and the counts are added exactly (integers), so the result
     equals the single call bit for bit. ``compute=False`` returns the dask.delayed estimate."""
     nn = operator.index(n)
     if nn < 1:

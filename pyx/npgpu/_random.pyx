@@ -11,7 +11,7 @@ from npgpu._array cimport Array, dtype_code, host_view
 from npgpu._runtime cimport resolve_stream, use_cuda_for_host_data
 from npgpu.lib cimport runtime as rt
 from npgpu.lib.random cimport RandomDist, RandomSpec, random_blocks, random_fill, random_fill_staged, \
-    monte_carlo_pi_hits, philox4x32_10 as c_philox
+    monte_carlo_pi_hits, monte_carlo_pi_hits_range, philox4x32_10 as c_philox
 from npgpu.lib.runtime cimport StreamHandle
 from npgpu.lib.view cimport ArrayView, DType, kHostDevice
 
@@ -91,10 +91,12 @@ def fill(int dist, uint64_t seed, uint64_t counter, double a, double b, uint64_t
     return out
 
 
-def _pi_hits(n, seed, device=None, stream=None):
-    """Points of monte_carlo_pi(n, seed) inside the quarter circle. device: None picks by backend (the GPU
+def _pi_hits(n, seed, device=None, stream=None, first=0):
+    """Points of monte_carlo_pi(first + n, seed) inside the quarter circle, among points first .. first + n - 1
+    (ranges that split [0, N) add up to the count of N points exactly). device: None picks by backend (the GPU
     when the backend is 'cuda'), -1 the host backend, else a device ordinal."""
     cdef int64_t nn = operator.index(n)
+    cdef int64_t start = operator.index(first)
     cdef uint64_t key = check_seed(seed)
     cdef int dev
     if device is None:
@@ -104,7 +106,7 @@ def _pi_hits(n, seed, device=None, stream=None):
     cdef StreamHandle s = resolve_stream(stream)
     cdef uint64_t hits
     with nogil:
-        hits = monte_carlo_pi_hits(nn, key, dev, s)
+        hits = monte_carlo_pi_hits_range(start, nn, key, dev, s)
     return hits
 
 

@@ -65,6 +65,11 @@ NPGPU_API void random_fill_staged(const RandomSpec& spec, const ArrayView& out, 
 // exactly (see common/philox.hpp), so the count depends only on (n, seed). device = kHostDevice runs the
 // host backend (OpenMP). Synchronous: returns the count. Throws InvalidArgument for n < 1 or n > 2^62.
 NPGPU_API std::uint64_t monte_carlo_pi_hits(std::int64_t n, std::uint64_t seed, int device, StreamHandle stream);
+// The hits among points first .. first + n - 1 of the same sequence, so that ranges splitting [0, n) (over
+// devices, processes or Dask chunks) add up to monte_carlo_pi_hits(n, ...) exactly, each at the cost of its own
+// points. Throws InvalidArgument for n < 1 or a range outside [0, 2^62).
+NPGPU_API std::uint64_t monte_carlo_pi_hits_range(std::int64_t first, std::int64_t n, std::uint64_t seed, int device,
+                                                  StreamHandle stream);
 // 4 * hits / n.
 NPGPU_API double monte_carlo_pi(std::int64_t n, std::uint64_t seed, int device, StreamHandle stream);
 

@@ -474,7 +474,9 @@ namespace npgpu {
 
 #define NPGPU_RANDOM_BACKEND_DECLS                                                                        \
   void random_fill(const detail::FillParams& p, const ArrayView& out, StreamHandle stream);               \
-  std::uint64_t monte_carlo_pi_hits(std::int64_t n, std::uint64_t seed, StreamHandle stream);
+  /* calls [first, first + calls) whole, then the first rem points of call first + calls */            \
+  std::uint64_t monte_carlo_pi_hits(std::uint64_t first, std::uint64_t calls, int rem, std::uint64_t seed, \
+                                    StreamHandle stream);
 
 namespace cuda {
 NPGPU_RANDOM_BACKEND_DECLS

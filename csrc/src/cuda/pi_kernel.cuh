@@ -143,24 +143,25 @@ __device__ unsigned long long pi_block_sum(unsigned long long x) {
   return x;
 }
 
-// Points of monte_carlo_pi in calls 0 .. calls - 1 (8 points each) plus the first `rem` points of call
-// `calls`: the launch's count is added into scratch[0]; the last block to finish (ticket scratch[1]) writes
+// Points of monte_carlo_pi in calls first64 .. end64 - 1 (8 points each) plus the first `rem` points of call
+// end64: the launch's count is added into scratch[0]; the last block to finish (ticket scratch[1]) writes
 // it to *result (mapped host memory) and zeroes the scratch for the next launch.
 template <int Conv, int U, class J>
-__global__ void __launch_bounds__(kThreads) pi_kernel(std::uint64_t calls64, const detail::PhiloxRoundKeys rk,
-                                                      std::uint64_t key, int rem,
+__global__ void __launch_bounds__(kThreads) pi_kernel(std::uint64_t first64, std::uint64_t end64,
+                                                      const detail::PhiloxRoundKeys rk, std::uint64_t key, int rem,
                                                       unsigned long long* __restrict__ scratch,
                                                       unsigned long long* __restrict__ result) {
   __shared__ Queue queue;
   const int lane = static_cast<int>(threadIdx.x & 31), warp = static_cast<int>(threadIdx.x >> 5);
   unsigned long long* const q = queue.call[warp];
   const std::uint32_t lt_mask = (1u << lane) - 1u;
-  const J calls = static_cast<J>(calls64);
+  const J stop = static_cast<J>(end64);
   const J stride = static_cast<J>(gridDim.x) * static_cast<J>(blockDim.x);
-  const J j0 = static_cast<J>(blockIdx.x) * static_cast<J>(blockDim.x) + static_cast<J>(warp) * 32;
+  const J j0 = static_cast<J>(first64) + static_cast<J>(blockIdx.x) * static_cast<J>(blockDim.x) +
+               static_cast<J>(warp) * 32;
   // Iterations in which every lane of the warp has a call, and in which lane 0 has one (at most one more).
-  const J full = j0 + 31 < calls ? (calls - j0 - 31 + stride - 1) / stride : 0;
-  const J any = j0 < calls ? (calls - j0 + stride - 1) / stride : 0;
+  const J full = j0 + 31 < stop ? (stop - j0 - 31 + stride - 1) / stride : 0;
+  const J any = j0 < stop ? (stop - j0 + stride - 1) / stride : 0;
   std::uint32_t head = 0, tail = 0;
   unsigned long long mine = 0;
   J j = j0 + static_cast<J>(lane);
@@ -189,7 +190,7 @@ __global__ void __launch_bounds__(kThreads) pi_kernel(std::uint64_t calls64, con
   }
   // The last iterations one call at a time; a lane past the end passes a dead call.
   for (; k < any; ++k, j += stride) {
-    const bool live = j < calls;
+    const bool live = j < stop;
     const detail::Philox4 w = pi_call(j, rk);
     std::uint32_t c = 0;
     bool band = false;
@@ -203,7 +204,7 @@ __global__ void __launch_bounds__(kThreads) pi_kernel(std::uint64_t calls64, con
   __syncwarp();
   if (static_cast<std::uint32_t>(lane) < head - tail)
     mine += pi_settle(key, q[(tail + static_cast<std::uint32_t>(lane)) & (kQueue - 1)]);
-  if (blockIdx.x == 0 && threadIdx.x == 0 && rem > 0) mine += detail::pi_hits_exact(key, calls, rem);
+  if (blockIdx.x == 0 && threadIdx.x == 0 && rem > 0) mine += detail::pi_hits_exact(key, stop, rem);
   const unsigned long long s = pi_block_sum(mine);
   if (threadIdx.x == 0) {
     atomicAdd(&scratch[0], s);

@@ -115,7 +115,8 @@ int env_int(const char* name, int dflt) {
 }
 
 template <int Conv, int U, class J>
-std::uint64_t pi_launch(std::uint64_t calls, int rem, std::uint64_t seed, int dev, cudaStream_t s) {
+std::uint64_t pi_launch(std::uint64_t first, std::uint64_t calls, int rem, std::uint64_t seed, int dev,
+                        cudaStream_t s) {
   auto kernel = pi::pi_kernel<Conv, U, J>;
   static thread_local int cached_device = -1;
   static thread_local std::int64_t cached_blocks = 0;
@@ -130,36 +131,35 @@ std::uint64_t pi_launch(std::uint64_t calls, int rem, std::uint64_t seed, int de
   const std::int64_t blocks = std::min<std::int64_t>(
       cached_blocks, std::max<std::int64_t>(static_cast<std::int64_t>((calls + pi::kThreads - 1) / pi::kThreads), 1));
   PiCache& c = pi_cache(dev);
-  kernel<<<static_cast<unsigned>(blocks), pi::kThreads, 0, s>>>(calls, detail::philox_round_keys(seed), seed, rem,
-                                                                c.scratch, c.result_dev);
+  kernel<<<static_cast<unsigned>(blocks), pi::kThreads, 0, s>>>(first, first + calls, detail::philox_round_keys(seed),
+                                                                seed, rem, c.scratch, c.result_dev);
   NPGPU_CHECK_LAUNCH("monte_carlo_pi");
   NPGPU_CUDA_TRY(cudaStreamSynchronize(s));
   return *static_cast<volatile unsigned long long*>(c.result_host);
 }
 
-// 32-bit call indices below 2^31 calls (2^34 points; the grid's stride is far below 2^31 too), else 64-bit
-// (env NPGPU_PI_INDEX64=1 forces 64-bit indices: for testing that path on small n).
+// 32-bit call indices while every call index is below 2^31 (2^34 points; the grid's stride is far below 2^31
+// too), else 64-bit (env NPGPU_PI_INDEX64=1 forces 64-bit indices: for testing that path on small n).
 template <int Conv, int U>
-std::uint64_t pi_launch(std::uint64_t calls, int rem, std::uint64_t seed, int dev, cudaStream_t s) {
+std::uint64_t pi_launch(std::uint64_t first, std::uint64_t calls, int rem, std::uint64_t seed, int dev,
+                        cudaStream_t s) {
   static const bool force64 = env_int("NPGPU_PI_INDEX64", 0) != 0;
-  if (calls < (std::uint64_t(1) << 31) && !force64)
-    return pi_launch<Conv, U, std::uint32_t>(calls, rem, seed, dev, s);
-  return pi_launch<Conv, U, std::uint64_t>(calls, rem, seed, dev, s);
+  if (first + calls < (std::uint64_t(1) << 31) && !force64)
+    return pi_launch<Conv, U, std::uint32_t>(first, calls, rem, seed, dev, s);
+  return pi_launch<Conv, U, std::uint64_t>(first, calls, rem, seed, dev, s);
 }
 
-std::uint64_t pi_hits_cuda(std::int64_t n, std::uint64_t seed, cudaStream_t s) {
-  const std::uint64_t calls = static_cast<std::uint64_t>(n / detail::kPiPointsPerCall);
-  const int rem = static_cast<int>(n % detail::kPiPointsPerCall);
+std::uint64_t pi_hits_cuda(std::uint64_t first, std::uint64_t calls, int rem, std::uint64_t seed, cudaStream_t s) {
   int dev = 0;
   NPGPU_CUDA_TRY(cudaGetDevice(&dev));
   static const int variant = env_int("NPGPU_PI_VARIANT", 1) + 10 * env_int("NPGPU_PI_UNROLL", 2);
   switch (variant) {
-    case 10: return pi_launch<0, 1>(calls, rem, seed, dev, s);
-    case 11: return pi_launch<1, 1>(calls, rem, seed, dev, s);
-    case 20: return pi_launch<0, 2>(calls, rem, seed, dev, s);
-    case 22: return pi_launch<2, 2>(calls, rem, seed, dev, s);
-    case 41: return pi_launch<1, 4>(calls, rem, seed, dev, s);
-    default: return pi_launch<1, 2>(calls, rem, seed, dev, s);  // fastest on an H100
+    case 10: return pi_launch<0, 1>(first, calls, rem, seed, dev, s);
+    case 11: return pi_launch<1, 1>(first, calls, rem, seed, dev, s);
+    case 20: return pi_launch<0, 2>(first, calls, rem, seed, dev, s);
+    case 22: return pi_launch<2, 2>(first, calls, rem, seed, dev, s);
+    case 41: return pi_launch<1, 4>(first, calls, rem, seed, dev, s);
+    default: return pi_launch<1, 2>(first, calls, rem, seed, dev, s);  // fastest on an H100
   }
 }
 
@@ -174,8 +174,9 @@ void random_fill(const detail::FillParams& p, const ArrayView& out, StreamHandle
   });
 }
 
-std::uint64_t monte_carlo_pi_hits(std::int64_t n, std::uint64_t seed, StreamHandle stream) {
-  return pi_hits_cuda(n, seed, static_cast<cudaStream_t>(stream));
+std::uint64_t monte_carlo_pi_hits(std::uint64_t first, std::uint64_t calls, int rem, std::uint64_t seed,
+                                  StreamHandle stream) {
+  return pi_hits_cuda(first, calls, rem, seed, static_cast<cudaStream_t>(stream));
 }
 
 }  // namespace npgpu::cuda

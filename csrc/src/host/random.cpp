@@ -31,13 +31,12 @@ void fill_typed(const detail::FillParams& p, T* out, std::int64_t n) {
   }
 }
 
-std::uint64_t pi_hits_host(std::int64_t n, std::uint64_t key) {
-  const std::int64_t calls = n / detail::kPiPointsPerCall;
-  const int rem = static_cast<int>(n % detail::kPiPointsPerCall);
+std::uint64_t pi_hits_host(std::uint64_t first, std::uint64_t calls, int rem, std::uint64_t key) {
+  const auto n = static_cast<std::int64_t>(calls);
   std::uint64_t total = 0;
-#pragma omp parallel for schedule(static) reduction(+ : total) if (calls > (1 << 12))
-  for (std::int64_t j = 0; j < calls; ++j) total += detail::pi_hits_exact(key, static_cast<std::uint64_t>(j));
-  if (rem) total += detail::pi_hits_exact(key, static_cast<std::uint64_t>(calls), rem);
+#pragma omp parallel for schedule(static) reduction(+ : total) if (n > (1 << 12))
+  for (std::int64_t j = 0; j < n; ++j) total += detail::pi_hits_exact(key, first + static_cast<std::uint64_t>(j));
+  if (rem) total += detail::pi_hits_exact(key, first + calls, rem);
   return total;
 }
 
@@ -54,8 +53,9 @@ void random_fill(const detail::FillParams& p, const ArrayView& out, StreamHandle
   });
 }
 
-std::uint64_t monte_carlo_pi_hits(std::int64_t n, std::uint64_t seed, StreamHandle) {
-  return pi_hits_host(n, seed);
+std::uint64_t monte_carlo_pi_hits(std::uint64_t first, std::uint64_t calls, int rem, std::uint64_t seed,
+                                  StreamHandle) {
+  return pi_hits_host(first, calls, rem, seed);
 }
 
 }  // namespace npgpu::host

@@ -24,5 +24,7 @@ cdef extern from "npgpu/random.hpp" namespace "npgpu" nogil:
                             StreamHandle stream) except +raise_py_error
     uint64_t monte_carlo_pi_hits(int64_t n, uint64_t seed, int device,
                                  StreamHandle stream) except +raise_py_error
+    uint64_t monte_carlo_pi_hits_range(int64_t first, int64_t n, uint64_t seed, int device,
+                                       StreamHandle stream) except +raise_py_error
     double monte_carlo_pi(int64_t n, uint64_t seed, int device, StreamHandle stream) except +raise_py_error
     void philox4x32_10(const uint32_t* counter, const uint32_t* key, uint32_t* out) except +raise_py_error
