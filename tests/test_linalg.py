@@ -220,6 +220,30 @@ def test_cholesky(array_device, rng, dtype, n):
         close(lo, np.linalg.cholesky(a), _tol(dtype, n) * cond)
 
 
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_cholesky_large_both_triangles(array_device, rng, dtype):
+    # From n = 512 the CUDA backend computes the (default) lower factor as the conjugate transpose of potrf's
+    # other triangle: sizes off the 32 x 32 tiles, a batch, garbage in the triangle that is not read, and a
+    # matrix that is not positive definite in the batch (check=False leaves the other one intact).
+    for n in (512, 600):
+        a = hermitian(rng, n, dtype, (2,))
+        garbage = np.triu(np.full((n, n), 7.5), 1).astype(dtype)
+        lo = la.cholesky(on(array_device, np.tril(a) + garbage))
+        lo = check_array(lo, array_device, dtype, (2, n, n))
+        assert np.all(np.triu(lo, 1) == 0)
+        assert _rnorm(lo @ _mH(lo) - a) <= _tol(dtype, n) * _rnorm(a)
+        up = check_array(la.cholesky(on(array_device, np.triu(a) + _mT(garbage)), upper=True), array_device,
+                         dtype, (2, n, n))
+        assert np.all(np.tril(up, -1) == 0)
+        close(up, _mH(lo), _tol(dtype, n) * 10)
+    bad = a.copy()
+    bad[1, 5] = -bad[1, 5]
+    with pytest.raises(LinAlgError, match="not positive definite"):
+        la.cholesky(on(array_device, bad))
+    f = _np(la.cholesky(on(array_device, bad), check=False))
+    assert _rnorm(f[0] @ _mH(f[0]) - a[0]) <= _tol(dtype, 600) * _rnorm(a[0])
+
+
 def test_cholesky_not_positive_definite(array_device, rng):
     a = hermitian(rng, 4, np.float64, (3,))
     a[1] = -a[1]

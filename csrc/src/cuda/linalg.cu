@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -152,6 +153,61 @@ void launch_zero_triangle(const ArrayView& a, std::int64_t n, bool keep_lower, c
 
 int* info_at(const ArrayView& info, std::int64_t b) { return static_cast<int*>(info.data) + b; }
 
+__device__ float conj_of(float v) { return v; }
+__device__ double conj_of(double v) { return v; }
+__device__ C64 conj_of(C64 v) { return {v.re, -v.im}; }
+__device__ C128 conj_of(C128 v) { return {v.re, -v.im}; }
+
+// In place, each column-major n x n matrix (blockIdx.z) becomes its conjugate transpose: block (bx, by),
+// bx <= by, swaps 32 x 32 tile (bx, by) with tile (by, bx) conjugate-transposed, through shared memory (padded
+// against bank conflicts). zero_lower: the strictly lower triangle is written as zeros instead.
+constexpr int kTile = 32, kTileRows = 8;
+template <class T>
+__global__ void __launch_bounds__(kTile* kTileRows) conj_transpose_square(T* a, std::int64_t n, bool zero_lower) {
+  const std::int64_t bx = blockIdx.x, by = blockIdx.y;
+  if (bx > by) return;
+  __shared__ T p[kTile][kTile + 1], q[kTile][kTile + 1];
+  T* m = a + static_cast<std::int64_t>(blockIdx.z) * n * n;
+  const int tx = threadIdx.x;
+  const std::int64_t r0 = bx * kTile, c0 = by * kTile;  // tile P: rows r0.., columns c0..; tile Q mirrored
+  for (int j = threadIdx.y; j < kTile; j += kTileRows) {
+    if (r0 + tx < n && c0 + j < n) p[j][tx] = m[(c0 + j) * n + r0 + tx];
+    if (c0 + tx < n && r0 + j < n) q[j][tx] = m[(r0 + j) * n + c0 + tx];
+  }
+  __syncthreads();
+  for (int j = threadIdx.y; j < kTile; j += kTileRows) {
+    const std::int64_t pr = r0 + tx, pc = c0 + j, qr = c0 + tx, qc = r0 + j;
+    if (pr < n && pc < n) m[pc * n + pr] = zero_lower && pr > pc ? T{} : conj_of(q[tx][j]);
+    if (bx != by && qr < n && qc < n) m[qc * n + qr] = zero_lower && qr > qc ? T{} : conj_of(p[tx][j]);
+  }
+}
+
+void launch_conj_transpose(const ArrayView& a, std::int64_t n, std::int64_t batch, bool zero_lower, cudaStream_t s) {
+  const unsigned t = static_cast<unsigned>((n + kTile - 1) / kTile);
+  for (std::int64_t b0 = 0; b0 < batch; b0 += 65535) {
+    const dim3 grid(t, t, static_cast<unsigned>(std::min<std::int64_t>(batch - b0, 65535)));
+    const dim3 block(kTile, kTileRows);
+    char* base = element(a, b0 * n * n);
+    switch (a.dtype) {
+      case DType::Float32: conj_transpose_square<<<grid, block, 0, s>>>(reinterpret_cast<float*>(base), n, zero_lower); break;
+      case DType::Float64: conj_transpose_square<<<grid, block, 0, s>>>(reinterpret_cast<double*>(base), n, zero_lower); break;
+      case DType::Complex64: conj_transpose_square<<<grid, block, 0, s>>>(reinterpret_cast<C64*>(base), n, zero_lower); break;
+      default: conj_transpose_square<<<grid, block, 0, s>>>(reinterpret_cast<C128*>(base), n, zero_lower); break;
+    }
+    NPGPU_CHECK_LAUNCH("cholesky (transpose)");
+  }
+}
+
+// The upper factor of a large matrix through potrf's lower one (U = L^H of A^H): cuSOLVER's lower potrf is the
+// faster (docs/performance-notes.md). NPGPU_CHOLESKY_FLIP=0 turns it off, for measurements.
+bool cholesky_flip(std::int64_t n, bool lower) {
+  static const bool on = [] {
+    const char* e = std::getenv("NPGPU_CHOLESKY_FLIP");
+    return e == nullptr || e[0] != '0';
+  }();
+  return on && !lower && n >= 512;
+}
+
 }  // namespace
 
 void cholesky(const ArrayView& a, std::int64_t n, std::int64_t batch, bool lower, const ArrayView& info,
@@ -159,7 +215,10 @@ void cholesky(const ArrayView& a, std::int64_t n, std::int64_t batch, bool lower
   Slot& h = bind(a.device, stream);
   const cs::Api& api = cs::api();
   const cudaDataType t = data_type(a.dtype);
-  const cs::Fill fill = lower ? cs::FILL_LOWER : cs::FILL_UPPER;
+  const auto s = static_cast<cudaStream_t>(stream);
+  const bool flip = cholesky_flip(n, lower);
+  if (flip) launch_conj_transpose(a, n, batch, false, s);
+  const cs::Fill fill = lower || flip ? cs::FILL_LOWER : cs::FILL_UPPER;
   std::size_t dbytes = 0, hbytes = 0;
   check(api.potrf_buffer(h.handle, h.params, fill, n, t, a.data, n, t, &dbytes, &hbytes), "cusolverDnXpotrf_bufferSize");
   Workspace ws(dbytes, hbytes, a.device, stream);
@@ -167,7 +226,10 @@ void cholesky(const ArrayView& a, std::int64_t n, std::int64_t batch, bool lower
     check(api.potrf(h.handle, h.params, fill, n, t, element(a, b * n * n), n, t, ws.device->data(), dbytes,
                     ws.host.data(), hbytes, info_at(info, b)),
           "cusolverDnXpotrf");
-  launch_zero_triangle(a, n, lower, static_cast<cudaStream_t>(stream));
+  if (flip)
+    launch_conj_transpose(a, n, batch, true, s);  // back to the upper factor, the lower triangle zeroed
+  else
+    launch_zero_triangle(a, n, lower, s);
 }
 
 void lu_factor(const ArrayView& a, std::int64_t n, std::int64_t batch, const ArrayView& pivots,
