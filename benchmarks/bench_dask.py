@@ -12,8 +12,9 @@ GPU) against one direct npgpu call measured in the same run.
   4096: throughput over G GPUs / one GPU's (>= 1.7x).
 
 Fields are generated on the workers (npgpu.dask.random: the same values as one Generator call) and kept
-there (persist); results stay on the workers. Every case needs dask, distributed and dask_cuda; with fewer
-than 2 GPUs, or without them, the multi-GPU lines report "not measured" (NaN, no target).
+there (persist); results stay on the workers. Workers: npgpu.dask.gpu_cluster (dask_cuda's LocalCUDACluster
+where installed, else one distributed worker process per GPU). Every case needs dask and distributed; with
+fewer than 2 GPUs, or without them, the multi-GPU lines report "not measured" (NaN, no target).
 """
 import math
 import os
@@ -45,13 +46,12 @@ def _field_n(gpus):
 
 
 def _cluster(gpus):
-    from dask_cuda import LocalCUDACluster
     from distributed import Client
 
-    cluster = LocalCUDACluster(CUDA_VISIBLE_DEVICES=",".join(map(str, range(gpus))), dashboard_address=None)
-    client = Client(cluster)
     import npgpu.dask as nd
 
+    cluster = nd.gpu_cluster(gpus)  # dask_cuda.LocalCUDACluster where installed
+    client = Client(cluster)
     nd.register_worker_plugin(client)
     return cluster, client
 
@@ -95,8 +95,8 @@ def _dask_diffusion_s(client, nd, n, rows, steps, k, seed, numpy_chunks=False):
 
 def bench_dask(repeat):
     res = []
-    if optional("dask") is None or optional("distributed") is None or optional("dask_cuda") is None:
-        why = "needs dask, distributed and dask_cuda (pip install \"npgpu[dask]\" dask-cuda)"
+    if optional("dask") is None or optional("distributed") is None:
+        why = "needs dask and distributed (pip install \"npgpu[dask]\")"
         for name in ("diffusion strong scaling, 2 GPUs / direct call", "diffusion weak scaling efficiency",
                      "monte_carlo_pi 2^40, 2 GPUs / 1", "matmul_reduce by rows, 2 GPUs / 1"):
             res.append(_not_measured(name, why))

@@ -398,3 +398,28 @@ def test_distributed_local_cluster():
         # the chunks really were spread over both workers
         held = client.run(lambda dask_worker: len(dask_worker.data))
         assert len(held) == 2
+
+
+def test_gpu_cluster_one_worker_per_gpu():
+    # Without dask-cuda: distributed's own nannies, each worker process started seeing one GPU. Checked here on
+    # host-backend workers (the environment each starts with, and a chunked monte_carlo_pi computed on both).
+    distributed = pytest.importorskip("distributed")
+    import functools
+    import os
+    with nd.gpu_cluster(gpus=[0, 1], use_dask_cuda=False, env={"NPGPU_BACKEND": "cpu"}) as cluster, \
+            distributed.Client(cluster) as client:
+        seen = client.run(functools.partial(os.getenv, "CUDA_VISIBLE_DEVICES"))
+        assert sorted(seen.values()) == ["0", "1"]
+        assert set(client.run(functools.partial(os.getenv, "NPGPU_BACKEND")).values()) == {"cpu"}
+        nd.register_worker_plugin(client)
+        est = nd.monte_carlo_pi(100003, 9, chunks=30000, compute=False)
+        assert client.compute(est).result(timeout=60) == npgpu.monte_carlo_pi(100003, seed=9)
+
+
+def test_gpu_cluster_bad_gpus():
+    with pytest.raises(ValueError, match="no GPU"):
+        nd.gpu_cluster(gpus=[])
+    with pytest.raises(ValueError, match="distinct"):
+        nd.gpu_cluster(gpus=[1, 1])
+    with pytest.raises(ValueError, match="distinct"):
+        nd.gpu_cluster(gpus=[-1])

@@ -15,6 +15,8 @@
   :func:`integers`: Philox streams split over chunks at counter offsets: the count and every value equal the
   single-call results bit for bit.
 - :func:`register_worker_plugin`: registers npgpu on every worker of a distributed client.
+- :func:`gpu_cluster`: a local cluster of one worker process per GPU (dask-cuda's ``LocalCUDACluster`` when
+  installed, else distributed's own processes, each started seeing one GPU).
 
 Every dask call here passes ``meta=`` (a zero-size npgpu array on the host: no CUDA context on the client),
 so dask never runs a function on zero-size inputs to infer it.
@@ -34,8 +36,8 @@ from npgpu._stencil import BOUNDARIES
 
 _dask_registration.register()
 
-__all__ = ["diffusion", "from_array", "integers", "matmul_reduce", "meta", "monte_carlo_pi", "normal", "random",
-           "register", "register_worker_plugin", "standard_normal", "to_device", "uniform"]
+__all__ = ["diffusion", "from_array", "gpu_cluster", "integers", "matmul_reduce", "meta", "monte_carlo_pi", "normal",
+           "random", "register", "register_worker_plugin", "standard_normal", "to_device", "uniform"]
 
 register = _dask_registration.register
 
@@ -84,6 +86,39 @@ def register_worker_plugin(client):
             import npgpu.dask  # noqa: F401  (registers on import)
 
     client.register_plugin(NpgpuWorkerPlugin(), name="npgpu")
+
+
+def gpu_cluster(gpus=None, use_dask_cuda=None, **kwargs):
+    """A local cluster of one single-threaded worker process per GPU, each seeing only its own GPU (as device
+    0, through ``CUDA_VISIBLE_DEVICES``, set before the process starts, so each has one CUDA context on its
+    GPU and the client has none). ``gpus``: how many (default all present) or a list of device ordinals.
+    ``use_dask_cuda``: ``dask_cuda.LocalCUDACluster`` (True), distributed's ``SpecCluster`` of nannies
+    (False), or the first when dask-cuda imports (None). Other keywords go to the cluster (the nannies for
+    SpecCluster, e.g. ``memory_limit``). Use it as a context manager, or close it."""
+    if gpus is None:
+        gpus = npgpu.device_count() if npgpu.is_available() else 0
+    ids = list(range(gpus)) if isinstance(gpus, numbers.Integral) else [operator.index(g) for g in gpus]
+    if not ids:
+        raise ValueError("gpu_cluster: no GPU to start a worker on (use distributed.LocalCluster with "
+                         "NPGPU_BACKEND=cpu for host-backend workers)")
+    if len(set(ids)) != len(ids) or min(ids) < 0:
+        raise ValueError(f"gpu_cluster: GPUs must be distinct ordinals >= 0, got {ids}")
+    if use_dask_cuda is not False:
+        try:
+            from dask_cuda import LocalCUDACluster
+        except ImportError:
+            if use_dask_cuda:
+                raise
+        else:
+            kwargs.setdefault("dashboard_address", None)
+            return LocalCUDACluster(CUDA_VISIBLE_DEVICES=",".join(map(str, ids)), **kwargs)
+    from distributed import Nanny, Scheduler, SpecCluster
+
+    workers = {f"gpu-{i}": {"cls": Nanny, "options": {"nthreads": 1, **kwargs,
+                                                     "env": {**kwargs.get("env", {}), "CUDA_VISIBLE_DEVICES": str(i)}}}
+               for i in ids}
+    return SpecCluster(workers=workers, scheduler={"cls": Scheduler, "options": {"dashboard": False}},
+                       name="npgpu.dask.gpu_cluster")
 
 
 def _as_dask(x, chunks, name):
