@@ -55,6 +55,29 @@ def test_unique_matches_numpy(rng, dt, shape):
 
 
 @pytest.mark.usefixtures("array_device")
+@pytest.mark.parametrize("dt", [np.float16, np.complex64, np.complex128, np.int64])
+def test_unique_runs_of_special_values(rng, dt):
+    # -0.0 and +0.0 are one value (the first in sorted order stays), NaNs one value only with equal_nan, a
+    # complex number with a NaN in either part is a NaN; long inputs too (the run starts come from the device).
+    base = np.array([np.nan, 1.0, -2.0, 0.0, -0.0, 7.5, np.inf, -np.inf])
+    if np.dtype(dt).kind == "c":
+        vals = np.array([complex(a, b) for a in base for b in base[:4]])
+    elif np.dtype(dt).kind == "f":
+        vals = base
+    else:
+        vals = np.array([-(1 << 40), 0, 3, 1 << 40])
+    for n in (17, 100003):
+        a = rng.choice(vals, n).astype(dt)
+        d = npgpu.asarray(a)
+        for equal_nan in (True, False):
+            got = npgpu.unique(d, return_index=True, return_counts=True, equal_nan=equal_nan)
+            want = np.unique(a, return_index=True, return_counts=True, equal_nan=equal_nan)
+            for g, w in zip(got, want):
+                _same(g, w)
+            np.testing.assert_array_equal(np.signbit(got[0].get().real), np.signbit(want[0].real))
+
+
+@pytest.mark.usefixtures("array_device")
 def test_membership_and_set_operations(rng):
     a = _values(rng, np.int64, (40,))
     b = _values(rng, np.int64, (7,))

@@ -191,6 +191,27 @@ def test_errors(rng):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [np.int32, np.uint32, np.int64, np.uint64])
+def test_long_integer_sorts_of_narrow_ranges(rng, dtype):
+    # From 2^23 keys the GPU sorts only the bits in which the keys differ: ranges of every width and sign, all
+    # keys equal, a range whose top bits differ only in one key, ascending and descending, with stable positions.
+    n = (1 << 23) + 5
+    info = np.iinfo(dtype)
+    cases = [(0, 1 << 20), (info.max - (1 << 12), info.max), (0, 1)]
+    if info.min < 0:
+        cases += [(-(1 << 20), 0), (-(1 << 15), 1 << 15), (info.min, info.min + 300)]
+    for lo, hi in cases:
+        h = rng.integers(lo, hi, n, dtype=dtype, endpoint=True)
+        for outlier in (None, 0):
+            if outlier is not None:
+                h[rng.integers(n)] = info.max if lo < 0 else info.min
+            d = npgpu.asarray(h, device="cuda")
+            np.testing.assert_array_equal(npgpu.sort(d).get(), np.sort(h))
+            np.testing.assert_array_equal(npgpu.sort(d, descending=True).get(), np.sort(h)[::-1])
+            np.testing.assert_array_equal(npgpu.argsort(d).get(), np.argsort(h, kind="stable"))
+
+
+@pytest.mark.gpu
 @pytest.mark.slow
 def test_sort_past_2_31_elements():
     n = 2**31 + 1

@@ -64,4 +64,18 @@ void search_sorted(const ArrayView& sorted, const ArrayView& queries, const Arra
   }
 }
 
+std::int64_t sorted_run_starts(const ArrayView& sorted, const ArrayView& out, bool equal_nan, StreamHandle stream) {
+  if (sorted.ndim != 1 || !sorted.is_c_contiguous())
+    throw InvalidArgument("sorted_run_starts: sorted must be 1-D and contiguous, got " + sorted.describe());
+  if (out.dtype != DType::Int64 || !out.is_c_contiguous() || out.size() < sorted.size())
+    throw InvalidArgument("sorted_run_starts: out must be contiguous int64 with room for " +
+                          std::to_string(sorted.size()) + " positions, got " + out.describe());
+  if (out.readonly) throw InvalidArgument("sorted_run_starts: out is read-only");
+  if (out.device != sorted.device) throw InvalidArgument("sorted_run_starts: sorted and out on different devices");
+  if (sorted.size() == 0) return 0;
+  if (sorted.on_host()) return host::run_starts(sorted, out, equal_nan, stream);
+  activate_device(sorted.device);
+  return cuda::run_starts(sorted, out, equal_nan, stream);
+}
+
 }  // namespace npgpu

@@ -45,13 +45,7 @@ def _unique_parts(x, equal_nan, want_index, want_inverse, want_counts):
     if n == 0:
         empty = _array.empty((0,), dtype=_INT64, device=x.device)
         return s, empty, _array.empty(x.shape, dtype=_INT64, device=x.device), empty
-    head = _creation.ones((1,), dtype=bool, device=x.device)
-    differs = s[1:] != s[:-1]
-    if equal_nan and s.dtype.kind in "fc":
-        both_nan = _elementwise.isnan(s[1:]) & _elementwise.isnan(s[:-1])
-        differs = differs & ~both_nan
-    flags = _manipulation.concatenate([head, differs])
-    starts = _indexing.flatnonzero(flags)
+    starts = _sorting.run_starts(s, equal_nan)
     values = _indexing.take(s, starts)
     index = _indexing.take(order, starts) if want_index else None
     counts = None
@@ -60,7 +54,9 @@ def _unique_parts(x, equal_nan, want_index, want_inverse, want_counts):
         counts = ends - starts
     inverse = None
     if want_inverse:
-        run = _reduce.cumsum(flags.astype(_INT64)) - 1  # the run of each sorted element
+        flags = _array.zeros((n,), dtype=_INT64, device=x.device)
+        flags[starts] = 1
+        run = _reduce.cumsum(flags) - 1  # the run of each sorted element
         inverse = _array.empty((n,), dtype=_INT64, device=x.device)
         inverse[order] = run
         inverse = inverse.reshape(x.shape)

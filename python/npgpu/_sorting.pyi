@@ -46,6 +46,7 @@ def sort(
     stable: bool | None = None,
     descending: bool = False,
 ) -> _Result: ...
+def run_starts(x: Array, equal_nan: bool = True) -> Array: ...
 def sort_rows(
     keys: Array,
     values: Array | None = None,

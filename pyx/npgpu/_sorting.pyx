@@ -15,7 +15,8 @@ from numpy.exceptions import AxisError
 
 from npgpu._array cimport Array, native_order, new_array
 from npgpu._runtime cimport use_cuda_for_host_data
-from npgpu.lib.sorting cimport sort_rows as c_sort_rows
+from libc.stdint cimport int64_t
+from npgpu.lib.sorting cimport sort_rows as c_sort_rows, sorted_run_starts as c_sorted_run_starts
 from npgpu.lib.view cimport ArrayView, kHostDevice
 from npgpu import _array
 
@@ -44,6 +45,22 @@ def sort_rows(Array keys, Array values=None, Array indices=None, bint descending
         ip = &indices.view
     with nogil:
         c_sort_rows(keys.view, vp, ip, descending, keys.stream)
+
+
+def run_starts(Array x, bint equal_nan=True):
+    """Where each run of equal elements of the sorted 1-D npgpu.Array `x` starts (int64, 1-D, on x's device),
+    with numpy.unique's equality: -0.0 == +0.0, NaNs one value when equal_nan. Waits for the device (the
+    count sizes the result)."""
+    if x.ndim != 1:
+        raise ValueError(f"run_starts: x must be 1-D, got shape {x.shape}")
+    cdef Array s = x if x.view.is_c_contiguous() else x.copy()
+    cdef Array out = new_array((s.view.size(),), _INT64, s.view.device, s.stream)
+    cdef int64_t count
+    with nogil:
+        count = c_sorted_run_starts(s.view, out.view, equal_nan, s.stream)
+    starts = out[:count]
+    # few runs: a copy of their starts, so that the whole-length buffer is not kept alive
+    return starts.copy() if 4 * count < s.view.size() else starts
 
 
 cdef object _device_sort(Array x, object axis, bint descending, bint want_values, bint want_indices):

@@ -23,4 +23,12 @@ NPGPU_API void sort_rows(const ArrayView& keys, const ArrayView* values, const A
 NPGPU_API void search_sorted(const ArrayView& sorted, const ArrayView& queries, const ArrayView& out, bool right,
                              StreamHandle stream);
 
+// The runs of equal elements of `sorted` (1-D, C-contiguous, sorted by sort_rows: equal values adjacent):
+// writes the position where each run starts to the start of `out` (int64, C-contiguous, at least
+// sorted.size() elements) and returns the number of runs. Equal means numpy.unique's equal: -0.0 == +0.0, and
+// NaNs one value when equal_nan (else each NaN its own run). The count sizes what the caller allocates next,
+// so a GPU call waits for the device (cub::DeviceSelect).
+NPGPU_API std::int64_t sorted_run_starts(const ArrayView& sorted, const ArrayView& out, bool equal_nan,
+                                         StreamHandle stream);
+
 }  // namespace npgpu

@@ -54,6 +54,20 @@ NPGPU_HD bool sort_greater(T a, T b) {
   }
 }
 
+// Whether neighbours a, b of a sorted run are one value for numpy.unique: equal (-0.0 == +0.0), or both NaN
+// when equal_nan (a complex number is NaN when either part is).
+template <class T>
+NPGPU_HD bool same_value(T a, T b, bool equal_nan) {
+  if constexpr (is_complex<T>::value) {
+    if (a.re == b.re && a.im == b.im) return true;
+    return equal_nan && (a.re != a.re || a.im != a.im) && (b.re != b.re || b.im != b.im);
+  } else {
+    const auto x = sort_value(a), y = sort_value(b);
+    if constexpr (std::is_floating_point_v<decltype(x)>) return x == y || (equal_nan && x != x && y != y);
+    else return x == y;
+  }
+}
+
 // The insertion position of q in the ascending a[0, n): the first element not less than q (left) or the
 // first greater than q (right).
 template <class T>

@@ -8,12 +8,14 @@
 
 namespace npgpu {
 namespace cuda {
+std::int64_t run_starts(const ArrayView& sorted, const ArrayView& out, bool equal_nan, StreamHandle stream);
 void sort_rows(const ArrayView& keys, const ArrayView* values, const ArrayView* indices, std::int64_t rows,
                std::int64_t n, bool descending, StreamHandle stream);
 void search_sorted(const ArrayView& sorted, const ArrayView& queries, const ArrayView& out, bool right,
                    StreamHandle stream);
 }
 namespace host {
+std::int64_t run_starts(const ArrayView& sorted, const ArrayView& out, bool equal_nan, StreamHandle stream);
 void search_sorted(const ArrayView& sorted, const ArrayView& queries, const ArrayView& out, bool right,
                    StreamHandle stream);
 void sort_rows(const ArrayView& keys, const ArrayView* values, const ArrayView* indices, std::int64_t rows,

@@ -12,6 +12,9 @@
 #include <type_traits>
 
 #include <cub/device/device_merge_sort.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 
 #include "common/cuda_check.hpp"
 #include "common/dispatch.hpp"
@@ -255,6 +258,67 @@ void float_rows(const K* keys, K* values, std::int64_t* indices, std::int64_t ro
     NPGPU_CUDA_TRY(cudaMemcpyAsync(values, dst, static_cast<std::size_t>(total) * sizeof(K), cudaMemcpyDeviceToDevice, s));
 }
 
+// The bits of key i * step that differ from key 0's.
+template <class K>
+struct DiffersFromFirst {
+  const K* keys;
+  std::int64_t step;
+  __host__ __device__ std::make_unsigned_t<K> operator()(std::int64_t i) const {
+    return static_cast<std::make_unsigned_t<K>>(keys[i * step] ^ keys[0]);
+  }
+};
+
+struct BitOr {
+  template <class U>
+  __host__ __device__ U operator()(U a, U b) const { return a | b; }
+};
+
+// The OR of the bits in which keys i * step (i < count) differ from key 0, read back (waits for the device).
+template <class K>
+std::make_unsigned_t<K> differing_bits(const K* keys, std::int64_t count, std::int64_t step, int device,
+                                       cudaStream_t s) {
+  using U = std::make_unsigned_t<K>;
+  DeviceBuffer out(sizeof(U), device, s);
+  auto it = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), DiffersFromFirst<K>{keys, step});
+  cub_run([&](void* t, std::size_t& b) {
+    return cub::DeviceReduce::Reduce(t, b, it, static_cast<U*>(out.data()), count, BitOr{}, U{0}, s);
+  }, device, s);
+  U host = 0;
+  NPGPU_CUDA_TRY(cudaMemcpyAsync(&host, out.data(), sizeof(U), cudaMemcpyDeviceToHost, s));
+  NPGPU_CUDA_TRY(cudaStreamSynchronize(s));
+  return host;
+}
+
+// For one long row of integer keys, the bit below which they differ (the radix sort's end_bit, 0: all bits).
+// Keys that share their top bits (labels, counts, indices: small ranges) then sort in fewer 8-bit passes,
+// e.g. 20-bit values in 3 passes instead of 4 (int32) or 8 (int64). A sample of the keys first: when it
+// already differs in the top byte no pass can be skipped, and the exact pass over every key is not run. Not
+// while the stream is captured into a graph (reading the answer back would break the capture) or for short
+// rows (the two waits would cost more than a pass).
+template <class K>
+int sort_end_bit(const K* keys, std::int64_t n, int device, cudaStream_t s) {
+  if constexpr (!std::is_integral_v<K> || sizeof(K) < 4) {
+    return 0;
+  } else {
+    constexpr int bits = static_cast<int>(sizeof(K) * 8);
+    if (n < (std::int64_t{1} << 23)) return 0;
+    cudaStreamCaptureStatus cap = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing(s, &cap) != cudaSuccess || cap != cudaStreamCaptureStatusNone) {
+      (void)cudaGetLastError();
+      return 0;
+    }
+    auto width = [](std::make_unsigned_t<K> v) {
+      int w = 0;
+      while (v != 0) { ++w; v >>= 1; }
+      return w;
+    };
+    constexpr std::int64_t kSample = 4096;
+    if (width(differing_bits(keys, kSample, n / kSample, device, s)) > bits - 8) return 0;
+    const int w = width(differing_bits(keys, n, 1, device, s));
+    return w > bits - 8 ? 0 : std::max(w, 1);
+  }
+}
+
 }  // namespace
 
 void sort_rows(const ArrayView& keys, const ArrayView* values, const ArrayView* indices, std::int64_t rows,
@@ -299,7 +363,9 @@ void sort_rows(const ArrayView& keys, const ArrayView* values, const ArrayView* 
         src = static_cast<const K*>(prepared.data());
       }
       DeviceBuffer scratch(out ? 8 : bytes, device, s);  // sorted keys nobody asked for
-      radix_sort<K>(src, out ? out : static_cast<K*>(scratch.data()), idx_out, rows, n, descending, device, s);
+      const int end_bit = rows == 1 ? sort_end_bit<K>(src, n, device, s) : 0;
+      radix_sort<K>(src, out ? out : static_cast<K*>(scratch.data()), idx_out, rows, n, descending, device, s,
+                    end_bit);
       if constexpr (floating) {
         if (!canonical && out) nans_to_back<K>(out, total, descending, device, s);
       }

@@ -19,9 +19,10 @@ void launch_iota32(std::int32_t* out, std::int64_t n, cudaStream_t s);
 void launch_widen(const std::int32_t* in, std::int64_t* out, std::int64_t n, cudaStream_t s);
 
 // Sorts `rows` rows of n keys from src into dst (stable, either direction), and with idx_out each key's
-// position in its row: cub::DeviceRadixSort for one row, cub::DeviceSegmentedSort for several.
+// position in its row: cub::DeviceRadixSort for one row, cub::DeviceSegmentedSort for several. end_bit (one
+// row; 0: all of the key's bits): every key agrees in the bits from end_bit up, which the passes skip.
 template <class K>
 void radix_sort(const K* src, K* dst, std::int64_t* idx_out, std::int64_t rows, std::int64_t n, bool descending,
-                int device, cudaStream_t s);
+                int device, cudaStream_t s, int end_bit = 0);
 
 }  // namespace npgpu::cuda::sort_detail

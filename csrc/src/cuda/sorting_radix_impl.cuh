@@ -22,9 +22,9 @@ struct RowOffset {
 
 template <class K>
 void radix_sort(const K* src, K* dst, std::int64_t* idx_out, std::int64_t rows, std::int64_t n,
-                bool descending, int device, cudaStream_t s) {
+                bool descending, int device, cudaStream_t s, int end_bit) {
   const std::int64_t total = rows * n;
-  constexpr int bits = static_cast<int>(sizeof(K) * 8);
+  const int bits = end_bit > 0 ? end_bit : static_cast<int>(sizeof(K) * 8);
   if (rows == 1 && idx_out && total <= INT32_MAX) {
     // Positions travel as int32 through the sort's passes and are widened once at the end: a third less
     // memory traffic per pass than int64 ones.
@@ -68,6 +68,6 @@ void radix_sort(const K* src, K* dst, std::int64_t* idx_out, std::int64_t rows, 
 }
 
 #define NPGPU_INSTANTIATE_RADIX_SORT(K)                                                                 \
-  template void radix_sort<K>(const K*, K*, std::int64_t*, std::int64_t, std::int64_t, bool, int, cudaStream_t);
+  template void radix_sort<K>(const K*, K*, std::int64_t*, std::int64_t, std::int64_t, bool, int, cudaStream_t, int);
 
 }  // namespace npgpu::cuda::sort_detail

@@ -1,14 +1,22 @@
-// CUDA implementation of search_sorted: one thread per query, a binary search in NumPy's order. (Beside
-// sorting.cu, whose CUB sorts are slow to compile, so that the two compile in parallel.)
+// CUDA implementation of the searches over sorted data: search_sorted (one thread per query, a binary search
+// in NumPy's order) and run_starts (cub::DeviceSelect::Flagged over the positions, flagged where an element
+// differs from the one before it, then the count read back). Beside sorting.cu, whose CUB sorts are slow to
+// compile, so that the two compile in parallel.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdint>
 
+#include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
 #include "common/cuda_check.hpp"
 #include "common/dispatch.hpp"
 #include "common/sort_order.hpp"
 #include "common/sorting_backends.hpp"
+#include "cuda/cub_run.cuh"
+#include "npgpu/memory.hpp"
 
 namespace npgpu::cuda {
 namespace {
@@ -21,7 +29,37 @@ __global__ void search_kernel(const T* __restrict__ a, std::int64_t n, const T* 
     out[i] = detail::insertion_position(a, n, q[i], right);
 }
 
+// Position i starts a run: the first element, or one that differs from the element before it.
+template <class T>
+struct RunStartAt {
+  const T* a;
+  bool equal_nan;
+  __host__ __device__ bool operator()(std::int64_t i) const {
+    return i == 0 || !detail::same_value(a[i], a[i - 1], equal_nan);
+  }
+};
+
 }  // namespace
+
+std::int64_t run_starts(const ArrayView& sorted, const ArrayView& out, bool equal_nan, StreamHandle stream) {
+  auto s = static_cast<cudaStream_t>(stream);
+  const std::int64_t n = sorted.size();
+  DeviceBuffer count_buf(8, sorted.device, s);
+  auto* count = static_cast<std::int64_t*>(count_buf.data());
+  detail::dispatch_storage_dtype(sorted.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const thrust::counting_iterator<std::int64_t> positions(0);
+    auto flagged = thrust::make_transform_iterator(positions, RunStartAt<T>{static_cast<const T*>(sorted.data),
+                                                                            equal_nan});
+    cub_run([&](void* t, std::size_t& b) {
+      return cub::DeviceSelect::Flagged(t, b, positions, flagged, static_cast<std::int64_t*>(out.data), count, n, s);
+    }, sorted.device, s);
+  });
+  std::int64_t host_count = 0;
+  NPGPU_CUDA_TRY(cudaMemcpyAsync(&host_count, count, 8, cudaMemcpyDeviceToHost, s));
+  NPGPU_CUDA_TRY(cudaStreamSynchronize(s));
+  return host_count;
+}
 
 void search_sorted(const ArrayView& sorted, const ArrayView& queries, const ArrayView& out, bool right,
                    StreamHandle stream) {

@@ -53,4 +53,18 @@ void search_sorted(const ArrayView& sorted, const ArrayView& queries, const Arra
   });
 }
 
+std::int64_t run_starts(const ArrayView& sorted, const ArrayView& out, bool equal_nan, StreamHandle) {
+  std::int64_t count = 0;
+  detail::dispatch_storage_dtype(sorted.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* a = static_cast<const T*>(sorted.data);
+    auto* o = static_cast<std::int64_t*>(out.data);
+    const std::int64_t n = sorted.size();
+    o[count++] = 0;
+    for (std::int64_t i = 1; i < n; ++i)
+      if (!detail::same_value(a[i], a[i - 1], equal_nan)) o[count++] = i;
+  });
+  return count;
+}
+
 }  // namespace npgpu::host

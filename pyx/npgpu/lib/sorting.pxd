@@ -1,4 +1,5 @@
 # Declarations of csrc/include/npgpu/sorting.hpp.
+from libc.stdint cimport int64_t
 from libcpp cimport bool
 from npgpu._errors cimport raise_py_error
 from npgpu.lib.runtime cimport StreamHandle
@@ -7,3 +8,5 @@ from npgpu.lib.view cimport ArrayView
 cdef extern from "npgpu/sorting.hpp" namespace "npgpu" nogil:
     void sort_rows(const ArrayView& keys, const ArrayView* values, const ArrayView* indices, bool descending,
                    StreamHandle stream) except +raise_py_error
+    int64_t sorted_run_starts(const ArrayView& sorted, const ArrayView& out, bool equal_nan,
+                              StreamHandle stream) except +raise_py_error
