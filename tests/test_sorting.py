@@ -26,9 +26,12 @@ def _data(rng, shape, dtype):
     special = np.array([np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 1.5, -2.0, 1.5, 7.0, -2.0, 1e-3])
     if dtype.kind == "f":
         return rng.choice(special, n).astype(dtype).reshape(shape)
-    re = rng.choice(special, n)
-    im = rng.choice(np.array([0.0, 1.0, -1.0, np.nan, 1.0]), n)
-    return (re + 1j * im).astype(dtype).reshape(shape)
+    # every class of NumPy's complex order: R + Rj, R + nanj, nan + Rj, nan + nanj (set part by part:
+    # re + 1j * nan would be nan + nanj)
+    out = np.empty(n, dtype)
+    out.real = rng.choice(special, n)
+    out.imag = rng.choice(np.array([0.0, 1.0, -1.0, np.nan, 1.0]), n)
+    return out.reshape(shape)
 
 
 def _numpy_descending(a, axis, arg):

@@ -1,7 +1,7 @@
 #pragma once
 // Internal: NumPy's sort order, shared by the host sort and the CUDA merge sort of complex keys: NaNs after
-// every number, -0.0 equal to +0.0; complex numbers by real part then imaginary part, a NaN part after
-// every number in that part ([R + Rj, R + nanj, nan + Rj, nan + nanj], as numpy.sort documents).
+// every number, -0.0 equal to +0.0; complex numbers first by where their NaNs are ([R + Rj, R + nanj,
+// nan + Rj, nan + nanj], as numpy.sort documents), then by real part and imaginary part.
 #include <cstdint>
 #include <type_traits>
 
@@ -32,9 +32,13 @@ NPGPU_HD bool less_nan_last(R a, R b) {
 template <class T>
 NPGPU_HD bool sort_less(T a, T b) {
   if constexpr (is_complex<T>::value) {
-    if (less_nan_last(a.re, b.re)) return true;
-    if (less_nan_last(b.re, a.re)) return false;
-    return less_nan_last(a.im, b.im);
+    // NumPy's complex order (npysort's CFLOAT_LT): first by where the NaNs are, [R + Rj, R + nanj, nan + Rj,
+    // nan + nanj], then by the parts that are numbers, real first.
+    const auto ar = a.re, ai = a.im, br = b.re, bi = b.im;
+    if (ar < br) return ai == ai || bi != bi;
+    if (ar > br) return bi != bi && ai == ai;
+    if (ar == br || (ar != ar && br != br)) return ai < bi || (bi != bi && ai == ai);
+    return br != br;
   } else {
     return less_nan_last(sort_value(a), sort_value(b));
   }
