@@ -6,6 +6,7 @@ import os
 
 import numpy as np
 
+from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport int64_t, uint32_t, uint64_t
 from npgpu._array cimport Array, dtype_code, host_view
 from npgpu._runtime cimport resolve_stream, use_cuda_for_host_data
@@ -91,6 +92,10 @@ def fill(int dist, uint64_t seed, uint64_t counter, double a, double b, uint64_t
     return out
 
 
+# Points per host-backend call of a long count: Ctrl-C is honoured between calls (tens of ms apart or less).
+_HOST_PI_CHUNK = 1 << 24
+
+
 def _pi_hits(n, seed, device=None, stream=None, first=0):
     """Points of monte_carlo_pi(first + n, seed) inside the quarter circle, among points first .. first + n - 1
     (ranges that split [0, N) add up to the count of N points exactly). device: None picks by backend (the GPU
@@ -104,9 +109,24 @@ def _pi_hits(n, seed, device=None, stream=None, first=0):
     else:
         dev = device
     cdef StreamHandle s = resolve_stream(stream)
-    cdef uint64_t hits
-    with nogil:
-        hits = monte_carlo_pi_hits_range(start, nn, key, dev, s)
+    cdef uint64_t hits = 0, part
+    cdef int64_t done = 0, step
+    if dev != kHostDevice or nn <= _HOST_PI_CHUNK:
+        with nogil:
+            hits = monte_carlo_pi_hits_range(start, nn, key, dev, s)
+        return hits
+    # the whole range's checks (npgpu::monte_carlo_pi_hits_range's), before hours of chunks
+    if nn > 2 ** 62:
+        raise ValueError(f"monte_carlo_pi: n must be at most 2^62, got {nn}")
+    if start < 0 or start > 2 ** 62 - nn:
+        raise ValueError(f"monte_carlo_pi: the points [first, first + n) must lie in [0, 2^62), got first={start}")
+    while done < nn:
+        step = min(<int64_t>_HOST_PI_CHUNK, nn - done)
+        with nogil:
+            part = monte_carlo_pi_hits_range(start + done, step, key, dev, s)
+        hits += part
+        done += step
+        PyErr_CheckSignals()  # Ctrl-C between the chunks of a long host-backend count
     return hits
 
 
