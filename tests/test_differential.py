@@ -319,11 +319,6 @@ def binary_input_ok(name, a, b):
                 # converts the int to int64), npgpu gives the answer (np.equal(np.array([False]), 2**63),
                 # np.logical_and(np.int8([1]), 2**63)).
                 return False
-    if name in ORDERED and any(v.dtype.kind == "c" and np.isnan(v.imag).any() for v in arrs):
-        # EXCLUDED (npgpu bug, reported under issue 22): complex ordered comparisons ignore a NaN imaginary
-        # part: np.less(0j, 1+nanj) is False (NumPy's CLT: false when either imaginary part is NaN), npgpu
-        # gives True; likewise less_equal, greater, greater_equal.
-        return False
     return True
 
 

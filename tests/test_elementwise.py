@@ -375,6 +375,19 @@ def test_device_transposed_operands(random_array, dt):
 
 
 @pytest.mark.usefixtures("array_device")
+@pytest.mark.parametrize("dt", [np.complex64, np.complex128])
+def test_complex_ordered_comparisons_with_nan_parts_as_numpy(dt):
+    # NumPy's CLT: unequal real parts decide only when neither imaginary part is NaN (less(0j, 1+nanj) is
+    # False); equal real parts compare the imaginary parts (NaN: False). Every pair of the values below.
+    parts = [-1.0, 0.0, 2.5, np.inf, np.nan]
+    vals = np.array([complex(r, i) for r in parts for i in parts], dt)
+    a, b = np.repeat(vals, vals.size), np.tile(vals, vals.size)
+    da, db = npgpu.asarray(a), npgpu.asarray(b)
+    for name in ("less", "less_equal", "greater", "greater_equal", "equal", "not_equal"):
+        np.testing.assert_array_equal(getattr(npgpu, name)(da, db).get(), getattr(np, name)(a, b), err_msg=name)
+
+
+@pytest.mark.usefixtures("array_device")
 @pytest.mark.parametrize("dt", [np.float32, np.float64, np.complex128])
 def test_extremum_ufuncs_at_signed_zeros_as_numpy(dt):
     # maximum / minimum give the second of equal float32 / float64 operands as NumPy's loops do

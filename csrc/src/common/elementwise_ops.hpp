@@ -216,10 +216,11 @@ NPGPU_HD bool isnan_(T x) {
   else return false;
 }
 
-// NumPy's ordering of complex numbers: lexicographic on (real, imag).
+// NumPy's ordering of complex numbers in its comparisons (CLT): lexicographic on (real, imag), but unequal
+// real parts decide only when neither imaginary part is NaN (less(0j, 1+nanj) is False).
 template <class T>
 NPGPU_HD bool less_(T a, T b) {
-  if constexpr (is_cplx<T>) return a.re < b.re || (a.re == b.re && a.im < b.im);
+  if constexpr (is_cplx<T>) return (a.re < b.re && a.im == a.im && b.im == b.im) || (a.re == b.re && a.im < b.im);
   else return a < b;
 }
 
