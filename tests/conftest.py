@@ -17,7 +17,10 @@
 
 Helpers are fixtures because the suite runs with ``--import-mode=importlib`` (no ``import conftest``).
 """
+import contextlib
+import signal
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -185,3 +188,31 @@ def _run_threads(target, n=8, join_timeout=120):
 def run_threads():
     """run_threads(target, n=8, join_timeout=120): target(i) in n threads at once; their exceptions."""
     return _run_threads
+
+
+@contextlib.contextmanager
+def _sigint_after(delay):
+    """Sends SIGINT to the main thread `delay` seconds into the block, with Python's own handler installed
+    meanwhile (also where the process started with SIGINT ignored: nohup, a background job, which would leave
+    an interruptible call running forever); yields a list that receives the time it fired."""
+    fired = []
+
+    def interrupt():
+        fired.append(time.perf_counter())
+        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+
+    timer = threading.Timer(delay, interrupt)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    timer.start()
+    try:
+        yield fired
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
+
+
+@pytest.fixture
+def sigint_after():
+    """sigint_after(delay): a context manager sending SIGINT to the main thread `delay` s into its block; it
+    yields a list holding the time (perf_counter) the signal was sent."""
+    return _sigint_after

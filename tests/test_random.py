@@ -227,32 +227,17 @@ def test_pi_hit_ranges_add_up_to_the_whole(total):
             assert got == prefix(b) - prefix(a), (a, b)
 
 
-def test_ctrl_c_stops_a_long_host_pi():
+def test_ctrl_c_stops_a_long_host_pi(sigint_after):
     """A SIGINT during monte_carlo_pi of 2^40 points on the host backend (hours there) raises KeyboardInterrupt
     within 0.2 s: the count runs in chunks without the GIL, the signal handlers polled between them. A long
     count in chunks equals the single range."""
-    import signal
-    import threading
     import time
     n = 3 * _random._HOST_PI_CHUNK + 12345
     assert _random._pi_hits(n, 5, device=-1) == sum(
         _random._pi_hits(k, 5, device=-1, first=f) for f, k in ((0, 1000), (1000, n - 1000)))
-    fired = []
-
-    def interrupt():
-        fired.append(time.perf_counter())
-        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
-
-    timer = threading.Timer(0.3, interrupt)
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     with npgpu.use_backend("cpu"):
-        timer.start()
-        try:
-            with pytest.raises(KeyboardInterrupt):
-                npgpu.monte_carlo_pi(1 << 40, seed=1)
-        finally:
-            timer.cancel()
-            signal.signal(signal.SIGINT, previous)
+        with sigint_after(0.3) as fired, pytest.raises(KeyboardInterrupt):
+            npgpu.monte_carlo_pi(1 << 40, seed=1)
         assert fired and time.perf_counter() - fired[0] < 0.2
         assert npgpu.monte_carlo_pi(1000, seed=1) == 4.0 * _random._pi_hits(1000, 1, device=-1) / 1000
 

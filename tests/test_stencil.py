@@ -329,29 +329,11 @@ def test_many_steps_need_no_plan_memory():
     assert seen == [1, 2, 3]
 
 
-def test_ctrl_c_stops_a_long_host_call():
+def test_ctrl_c_stops_a_long_host_call(sigint_after):
     """A SIGINT during a long host-backend diffusion raises KeyboardInterrupt within 0.2 s (the steps run
     without the GIL; the signal handlers are polled between passes)."""
-    import signal
-    import threading
     import time
     f = np.random.default_rng(4).random((256, 256))
-    fired = []
-
-    def interrupt():
-        fired.append(time.perf_counter())
-        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
-
-    timer = threading.Timer(0.3, interrupt)
-    # Python's own SIGINT handler, also where the process started with SIGINT ignored (nohup, a background
-    # job), which would otherwise leave the call running forever.
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    with npgpu.use_backend("cpu"):
-        timer.start()
-        try:
-            with pytest.raises(KeyboardInterrupt):
-                npgpu.diffusion(f, 2 ** 63 - 1)  # one chunk of all the steps: its pass count must not overflow
-        finally:
-            timer.cancel()
-            signal.signal(signal.SIGINT, previous)
+    with npgpu.use_backend("cpu"), sigint_after(0.3) as fired, pytest.raises(KeyboardInterrupt):
+        npgpu.diffusion(f, 2 ** 63 - 1)  # one chunk of all the steps: its pass count must not overflow
     assert fired and time.perf_counter() - fired[0] < 0.2

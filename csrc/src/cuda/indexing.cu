@@ -10,15 +10,11 @@
 #include <cstdint>
 #include <type_traits>
 
-#include <cub/device/device_select.cuh>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
-
 #include "common/cuda_check.hpp"
 #include "common/dispatch.hpp"
 #include "common/gather_ops.hpp"
 #include "common/indexing_backends.hpp"
-#include "cuda/cub_run.cuh"
+#include "cuda/select_positions.cuh"
 #include "npgpu/memory.hpp"
 
 namespace npgpu::cuda {
@@ -175,22 +171,11 @@ __global__ void scatter_add_kernel(T* dst, const std::int64_t* __restrict__ idx,
 }  // namespace
 
 std::int64_t nonzero_positions(const ArrayView& flags, const ArrayView& out, StreamHandle stream) {
-  auto s = static_cast<cudaStream_t>(stream);
-  const std::int64_t n = flags.size();
-  DeviceBuffer count_buf(8, flags.device, s);
-  auto* count = static_cast<std::int64_t*>(count_buf.data());
-  detail::dispatch_storage_dtype(flags.dtype, [&](auto tag) {
+  return detail::dispatch_storage_dtype(flags.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    const thrust::counting_iterator<std::int64_t> positions(0);
-    auto flagged = thrust::make_transform_iterator(positions, NonzeroAt<T>{static_cast<const T*>(flags.data)});
-    cub_run([&](void* t, std::size_t& b) {
-      return cub::DeviceSelect::Flagged(t, b, positions, flagged, static_cast<std::int64_t*>(out.data), count, n, s);
-    }, flags.device, s);
+    return select_positions(NonzeroAt<T>{static_cast<const T*>(flags.data)}, flags.size(),
+                            static_cast<std::int64_t*>(out.data), flags.device, static_cast<cudaStream_t>(stream));
   });
-  std::int64_t host_count = 0;
-  NPGPU_CUDA_TRY(cudaMemcpyAsync(&host_count, count, 8, cudaMemcpyDeviceToHost, s));
-  NPGPU_CUDA_TRY(cudaStreamSynchronize(s));
-  return host_count;
 }
 
 std::int64_t take(const ArrayView& src, std::int64_t outer, std::int64_t axis_len, std::int64_t inner,

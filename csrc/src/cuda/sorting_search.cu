@@ -7,16 +7,11 @@
 #include <algorithm>
 #include <cstdint>
 
-#include <cub/device/device_select.cuh>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
-
 #include "common/cuda_check.hpp"
 #include "common/dispatch.hpp"
 #include "common/sort_order.hpp"
 #include "common/sorting_backends.hpp"
-#include "cuda/cub_run.cuh"
-#include "npgpu/memory.hpp"
+#include "cuda/select_positions.cuh"
 
 namespace npgpu::cuda {
 namespace {
@@ -42,23 +37,11 @@ struct RunStartAt {
 }  // namespace
 
 std::int64_t run_starts(const ArrayView& sorted, const ArrayView& out, bool equal_nan, StreamHandle stream) {
-  auto s = static_cast<cudaStream_t>(stream);
-  const std::int64_t n = sorted.size();
-  DeviceBuffer count_buf(8, sorted.device, s);
-  auto* count = static_cast<std::int64_t*>(count_buf.data());
-  detail::dispatch_storage_dtype(sorted.dtype, [&](auto tag) {
+  return detail::dispatch_storage_dtype(sorted.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    const thrust::counting_iterator<std::int64_t> positions(0);
-    auto flagged = thrust::make_transform_iterator(positions, RunStartAt<T>{static_cast<const T*>(sorted.data),
-                                                                            equal_nan});
-    cub_run([&](void* t, std::size_t& b) {
-      return cub::DeviceSelect::Flagged(t, b, positions, flagged, static_cast<std::int64_t*>(out.data), count, n, s);
-    }, sorted.device, s);
+    return select_positions(RunStartAt<T>{static_cast<const T*>(sorted.data), equal_nan}, sorted.size(),
+                            static_cast<std::int64_t*>(out.data), sorted.device, static_cast<cudaStream_t>(stream));
   });
-  std::int64_t host_count = 0;
-  NPGPU_CUDA_TRY(cudaMemcpyAsync(&host_count, count, 8, cudaMemcpyDeviceToHost, s));
-  NPGPU_CUDA_TRY(cudaStreamSynchronize(s));
-  return host_count;
 }
 
 void search_sorted(const ArrayView& sorted, const ArrayView& queries, const ArrayView& out, bool right,
