@@ -554,6 +554,11 @@ def test_integer_power_with_an_empty_result_does_not_raise(backend):
     assert got.dtype == np.int8 and got.shape == (0,)
     with pytest.raises(ValueError, match="negative integer powers"):
         npgpu.power(np.int8([2]), -1)
+    # a Python int outside the loop's type is NumPy's first complaint
+    with pytest.raises(OverflowError, match="128 out of bounds for int8"):
+        npgpu.power(128, np.int8([-1]))
+    with pytest.raises(OverflowError, match="out of bounds for int8"):
+        npgpu.power(np.int8([0]), -129)
 
 
 

@@ -114,6 +114,21 @@ def test_index_errors_leave_the_array_unchanged(data):
         d[0, 0, 0, np.array([0])]
 
 
+@pytest.mark.usefixtures("array_device")
+def test_index_checks_when_nothing_is_selected():
+    # NumPy checks index arrays even where another axis leaves nothing to select or assign, and not where
+    # several index arrays broadcast to nothing.
+    z = npgpu.zeros((0, 3))
+    with pytest.raises(IndexError, match="index 5 is out of bounds for axis 1 with size 3"):
+        z[:, np.array([5])]
+    assert z[:, np.array([2, -3])].shape == (0, 2)
+    w = npgpu.zeros((3, 0))
+    with pytest.raises(IndexError, match="index 7 is out of bounds for axis 0 with size 3"):
+        w[np.array([7])] = 1.0
+    assert npgpu.zeros((0, 0))[[0], []].shape == (0,)
+    assert npgpu.zeros((2, 3))[np.array([5]), np.array([], np.int64)].shape == (0,)
+
+
 @pytest.mark.parametrize("dt", [np.bool_, np.int8, np.uint16, np.int64, np.float16, np.complex128])
 def test_take_and_put(random_array, dt):
     a = random_array((4, 9), dt)

@@ -325,6 +325,22 @@ def test_var_ddof_too_large(backend):
         check_close(npgpu.var(np.array([3.0]), ddof=1), np.var(np.array([3.0]), ddof=1))
 
 
+@pytest.mark.parametrize("x", [[1.0], [1.0, 3.0], [1 + 1j, 2.0]])
+def test_var_std_complex_dtype_over_at_most_ddof_values(backend, x):
+    # NumPy divides the complex sum by a zero count: inf + nan j, or nan + nan j for a zero sum
+    a = np.array(x)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for name in ("var", "std"):
+            for dt in (np.complex64, np.complex128):
+                got = np.asarray(getattr(npgpu, name)(a, ddof=len(x), dtype=dt))
+                want = np.asarray(getattr(np, name)(a, ddof=len(x), dtype=dt))
+                assert got.dtype == want.dtype
+                np.testing.assert_array_equal(np.stack([got.real, got.imag]), np.stack([want.real, want.imag]))
+            ok = getattr(npgpu, name)(np.array([1.0, 3.0]), ddof=1, dtype=np.complex128)
+            assert complex(ok) == complex(getattr(np, name)(np.array([1.0, 3.0]), ddof=1, dtype=np.complex128))
+
+
 def test_numpy_runtime_warnings(backend):
     with pytest.warns(RuntimeWarning, match="Mean of empty slice"):
         assert np.isnan(npgpu.mean(np.zeros(0, np.float32)))

@@ -155,6 +155,9 @@ cdef check_integer_power(str name, tuple operands, tuple loop):
             return
     elif np.size(e) == 0 or np.min(e) >= 0:
         return
+    for x, dt in zip(operands, loop[:2]):
+        if type(x) is int:
+            np.asarray(x, dtype=dt)  # NumPy's OverflowError for a Python int outside the loop's type comes first
     raise ValueError("Integers to negative integer powers are not allowed.")
 
 

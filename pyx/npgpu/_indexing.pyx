@@ -199,7 +199,8 @@ def _plan(Array x, key):
     extents = [view.shape[a] for a in adv_axes]
     flat = None
     for a, ext, axis in zip(arrays, extents, adv_axes):
-        _check_bounds(a, ext, axis)
+        if math.prod(ishape):  # index arrays broadcast to nothing index nothing: NumPy checks no value
+            _check_bounds(a, ext, axis)
         w = _wrap(a, ext)
         flat = w if flat is None else flat * ext + w
     flat = _array.broadcast_to(flat, ishape) if tuple(flat.shape) != ishape else flat
@@ -226,6 +227,8 @@ def _wrap(Array idx, int64_t n):
 def getitem(Array x, key):
     """x[key] for keys with index arrays or masks (NumPy's advanced indexing): always a new array."""
     view, axis, flat, ishape = _plan(x, key)
+    if flat.size and not math.prod(view.shape[:axis] + view.shape[axis + 1:]):
+        _check_bounds(flat, view.shape[axis], axis)  # nothing selected, but NumPy still checks the indices
     try:
         out = _gather(view, axis, flat.reshape(-1))
     except IndexError as e:  # the library does not know which axis: NumPy's message names it
@@ -257,6 +260,8 @@ def setitem(Array x, key, value):
             return
         if isinstance(k, (Array, np.ndarray, list)) and not is_mask and np.asarray(k).dtype != np.bool_:
             idx = _index_array(k, x.device)  # x[idx] = values: one scatter along the first axis
+            if idx.size and not math.prod(x.shape[1:]):
+                _check_bounds(idx, x.shape[0], 0)  # nothing written, but NumPy still checks the indices
             try:
                 _scatter(x, 0, idx, value)
             except IndexError as e:

@@ -355,13 +355,19 @@ def count_nonzero(a, axis=None, keepdims=False, stream=None):
     return _reduce(ReduceOp.CountNonzero, a, axis, _INT64, _INT64, None, keepdims, 0.0, stream, True, True)
 
 
-cdef _warn_small_count(object a, object axis, double ddof, bint moment):
-    """NumPy's RuntimeWarnings for means over no elements and moments with n - ddof <= 0. They depend on
-    shapes only, so they cost no pass over the data."""
+cdef object _reduced_count(object a, object axis):
+    """Elements per result of a reduction of `a` over `axis` (from the shape alone)."""
     shape = a.shape if isinstance(a, (Array, np.ndarray)) else np.shape(a)
     n = 1
     for ax in _axes(axis, len(shape)):
         n *= shape[ax]
+    return n
+
+
+cdef _warn_small_count(object a, object axis, double ddof, bint moment):
+    """NumPy's RuntimeWarnings for means over no elements and moments with n - ddof <= 0. They depend on
+    shapes only, so they cost no pass over the data."""
+    n = _reduced_count(a, axis)
     # stacklevel 1: Cython functions have no Python frame, so the warning points at the caller's line
     if moment and n - ddof <= 0:
         warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=1)
@@ -388,8 +394,24 @@ cdef object _moment(ReduceOp op, a, axis, dtype, out, ddof, keepdims, stream, co
     res = np.dtype(dtype) if dtype is not None else _real_dtype(dt)
     if dt.kind == "c" and (op == ReduceOp.Var or op == ReduceOp.Std or op == ReduceOp.NanVar
                            or op == ReduceOp.NanStd):
-        return _complex_moment(op, a, axis, res, out, ddof, keepdims, stream)
-    return _reduce(op, a, axis, res, _FLOAT64, out, keepdims, float(ddof), stream)
+        r = _complex_moment(op, a, axis, res, out, ddof, keepdims, stream)
+    else:
+        r = _reduce(op, a, axis, res, _FLOAT64, out, keepdims, float(ddof), stream)
+    if res.kind == "c" and (op == ReduceOp.Var or op == ReduceOp.Std) and _reduced_count(a, axis) - ddof <= 0:
+        r = _nan_imaginary(r, stream)
+    return r
+
+
+cdef object _nan_imaginary(r, stream):
+    """r + nan j, in place where r is an array: NumPy divides a complex sum by a zero count there (var / std
+    with a complex dtype= over at most ddof values give inf + nan j or nan + nan j)."""
+    c = complex(0.0, math.nan)
+    if isinstance(r, Array):
+        from npgpu import _elementwise
+        return _elementwise.add(r, c, out=r, stream=stream)
+    if isinstance(r, np.ndarray):
+        return np.add(r, c, out=r)
+    return r + c
 
 
 cdef object _checked_out(out, bint device, shape):
