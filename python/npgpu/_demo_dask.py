@@ -1,8 +1,8 @@
 """``python -m npgpu demo diffusion --dask``: the diffusion demo's field split by rows over every GPU present
-(npgpu.dask.gpu_cluster: one worker per GPU, each seeing its GPU as device 0; dask_cuda's LocalCUDACluster
-where installed), or over a LocalCluster of host-backend workers where there is no GPU, through
-npgpu.dask.diffusion (map_overlap with temporal blocking), with distributed's progress bar. ``--check``
-compares it with one npgpu.diffusion call (bit for bit)."""
+(dask_cuda.LocalCUDACluster: one worker per GPU, each seeing its GPU as device 0), or over a LocalCluster of
+host-backend workers where there is no GPU or no dask_cuda, through npgpu.dask.diffusion (map_overlap with
+temporal blocking), with distributed's progress bar. ``--check`` compares it with one npgpu.diffusion call
+(bit for bit)."""
 import os
 import sys
 import time
@@ -11,14 +11,18 @@ import numpy as np
 
 
 def _cluster(workers):
-    """(cluster, description): one worker per GPU where GPUs exist (npgpu.dask.gpu_cluster), else host workers."""
+    """(cluster, description): LocalCUDACluster when dask_cuda imports and GPUs exist, else host workers."""
     import npgpu
-    import npgpu.dask as nd
 
     gpus = npgpu.device_count() if npgpu.is_available() else 0
     if gpus:
-        cluster = nd.gpu_cluster(gpus)
-        return cluster, f"{type(cluster).__name__}, one worker on each of {gpus} GPU(s)"
+        try:
+            from dask_cuda import LocalCUDACluster
+        except ImportError:
+            print("npgpu demo --dask: dask_cuda is not installed (pip install dask-cuda); "
+                  "using host-backend workers", file=sys.stderr)
+        else:
+            return LocalCUDACluster(dashboard_address=None), f"dask_cuda.LocalCUDACluster, {gpus} GPU(s)"
     from distributed import LocalCluster
 
     n = workers or max(1, min(4, os.cpu_count() or 1))
