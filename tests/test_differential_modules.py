@@ -1109,10 +1109,7 @@ def test_ptp_nanmean_nanvar(array_device, data):
     kw = {"axis": axis, "keepdims": data.draw(st.booleans(), label="keepdims")}
     if name in ("nanvar", "nanstd"):
         kw["ddof"] = data.draw(st.sampled_from([0, 1]), label="ddof")
-    # EXCLUDED (difference #26 of docs/numpy-differences.md): a real dtype= for complex data in nanvar /
-    # nanstd (NumPy drops the imaginary part of the mean only).
-    if name != "ptp" and not (dtype.kind == "c" and name != "nanmean") and data.draw(st.booleans(),
-                                                                                     label="dtype="):
+    if name != "ptp" and data.draw(st.booleans(), label="dtype="):
         kw["dtype"] = data.draw(st.sampled_from([np.float64, np.float32]), label="dtype=")
     kind = data.draw(kinds, label="kind")
     ref, fn = getattr(np, name), getattr(npgpu, name)

@@ -288,6 +288,31 @@ def test_complex_var_std(backend, rng, dt, axis):
 
 
 @pytest.mark.usefixtures("array_device")
+@pytest.mark.parametrize("real", [np.float64, np.float32])
+def test_complex_var_std_with_a_real_dtype_as_numpy(rng, real):
+    # NumPy's mean keeps the real parts only (ComplexWarning), then the deviations' squared moduli: for
+    # var([1j, 2+3j], dtype=float64) 6.0, not the complex variance 2.0; nan-functions leave out elements with
+    # a NaN in either part.
+    z = rng.standard_normal((5, 6)) + 1j * rng.standard_normal((5, 6))
+    z[1, 2], z[3, 4] = complex(np.nan, 1.0), complex(2.0, np.nan)
+    clean = z.copy()
+    clean[1, 2] = clean[3, 4] = 1 + 1j
+    d, dc = npgpu.asarray(z), npgpu.asarray(clean)
+    for name, src, dev in (("var", clean, dc), ("std", clean, dc), ("nanvar", z, d), ("nanstd", z, d)):
+        for axis, ddof, keepdims in ((None, 0, False), (0, 1, True), (1, 0, False), ((0, 1), 1, False)):
+            kw = dict(axis=axis, ddof=ddof, keepdims=keepdims, dtype=real)
+            with pytest.warns(np.exceptions.ComplexWarning):
+                want = getattr(np, name)(src, **kw)
+            with pytest.warns(np.exceptions.ComplexWarning):
+                got = getattr(npgpu, name)(dev, **kw)
+            got = got.get()
+            assert got.dtype == np.dtype(real) and got.shape == np.shape(want), (name, kw)
+            np.testing.assert_allclose(got, want, rtol=1e-5 if real == np.float32 else 1e-12, err_msg=name)
+    with pytest.warns(np.exceptions.ComplexWarning):
+        assert float(npgpu.var(npgpu.asarray(np.array([1j, 2 + 3j])), dtype=np.float64).get()) == 6.0
+
+
+@pytest.mark.usefixtures("array_device")
 def test_complex_var_std_device(rng):
     z = rng.standard_normal((33, 40)) + 1j * rng.standard_normal((33, 40))
     d = npgpu.asarray(z)

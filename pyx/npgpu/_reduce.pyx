@@ -394,7 +394,8 @@ cdef object _moment(ReduceOp op, a, axis, dtype, out, ddof, keepdims, stream, co
     res = np.dtype(dtype) if dtype is not None else _real_dtype(dt)
     if dt.kind == "c" and (op == ReduceOp.Var or op == ReduceOp.Std or op == ReduceOp.NanVar
                            or op == ReduceOp.NanStd):
-        r = _complex_moment(op, a, axis, res, out, ddof, keepdims, stream)
+        # a real dtype= given for complex data: NumPy's own algorithm (see _real_dtype_complex_moment)
+        r = _complex_moment(op, a, axis, res, out, ddof, keepdims, stream, dtype is not None and res.kind == "f")
     else:
         r = _reduce(op, a, axis, res, _FLOAT64, out, keepdims, float(ddof), stream)
     if res.kind == "c" and (op == ReduceOp.Var or op == ReduceOp.Std) and _reduced_count(a, axis) - ddof <= 0:
@@ -426,7 +427,7 @@ cdef object _checked_out(out, bint device, shape):
     return out
 
 
-cdef object _complex_moment(ReduceOp op, a, axis, res, out, ddof, keepdims, stream):
+cdef object _complex_moment(ReduceOp op, a, axis, res, out, ddof, keepdims, stream, bint real_dtype):
     """var/std of complex data as NumPy's: |x - mean|^2 = (re - mean_re)^2 + (im - mean_im)^2, so the
     variance is that of the real parts plus that of the imaginary parts (each the tested float64 kernel).
     The result is real (in the complex dtype= when one is given, as NumPy). nanvar/nanstd leave out the
@@ -437,6 +438,16 @@ cdef object _complex_moment(ReduceOp op, a, axis, res, out, ddof, keepdims, stre
     from npgpu import _elementwise
     x = a if isinstance(a, Array) else native_order(np.asarray(a))
     cdef bint nan_op = op == ReduceOp.NanVar or op == ReduceOp.NanStd
+    if real_dtype:
+        r = _real_dtype_complex_moment(x, axis, res, ddof, keepdims, nan_op,
+                                       op == ReduceOp.Std or op == ReduceOp.NanStd)
+        if out is None:
+            return r
+        if isinstance(x, Array):
+            _elementwise.positive(r, out=_checked_out(out, True, r.shape), stream=stream)
+        else:
+            np.copyto(_checked_out(out, False, np.shape(r)), r, casting="unsafe")
+        return out
     cdef ReduceOp part_op = ReduceOp.NanVar if nan_op else ReduceOp.Var
     parts = _nan_masked_parts(x, stream) if nan_op else (x.real, x.imag)
     var_re, var_im = (_reduce(part_op, part, axis, real_res, _FLOAT64, None, keepdims, float(ddof), stream)
@@ -458,6 +469,39 @@ cdef object _complex_moment(ReduceOp op, a, axis, res, out, ddof, keepdims, stre
         return r
     np.copyto(_checked_out(out, False, np.shape(r)), r, casting="unsafe")
     return out
+
+
+cdef object _real_dtype_complex_moment(x, axis, res, ddof, keepdims, bint nan_op, bint root):
+    """var / std of complex data with a real dtype=, as NumPy computes them: the mean keeps only the real
+    parts (NumPy's ComplexWarning), then the squared moduli of the deviations from it, (re - mean)^2 + im^2,
+    summed and divided by n - ddof (nan / inf where that is <= 0). nan-functions leave out the elements with
+    a NaN in either part."""
+    warnings.warn("Casting complex values to real discards the imaginary part", np.exceptions.ComplexWarning,
+                  stacklevel=1)
+    if isinstance(x, Array):
+        import npgpu as xp
+    else:
+        xp = np
+    axes = _axes(axis, x.ndim)
+    re, im = x.real.astype(np.float64), x.imag.astype(np.float64)
+    if nan_op:
+        valid = xp.logical_not(xp.logical_or(xp.isnan(re), xp.isnan(im)))
+        re, im = xp.where(valid, re, 0.0), xp.where(valid, im, 0.0)
+        n = xp.sum(valid, axis=axes, keepdims=True)
+    else:
+        n = _reduced_count(x, axis)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        dev = re - xp.sum(re, axis=axes, keepdims=True) / n
+        if nan_op:
+            dev = xp.where(valid, dev, 0.0)
+        r = xp.sum(dev * dev + im * im, axis=axes, keepdims=True) / xp.maximum(n - ddof, 0)
+        if root:
+            r = xp.sqrt(r)
+    if not keepdims:
+        r = r.reshape(tuple([d for i, d in enumerate(r.shape) if i not in axes]))
+    if isinstance(r, Array):
+        return r.astype(res)
+    return r.astype(res) if r.ndim else res.type(r[()])
 
 
 cdef tuple _nan_masked_parts(x, stream):
