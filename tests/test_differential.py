@@ -478,13 +478,6 @@ def test_reductions(array_device, data):
             # dtype=np.uint64) is 0 (2**64 - 1 through float64); npgpu gives the exact mean cast: 100 and
             # 2**64 - 1.
             return
-    if name == "cumprod" and (dtype.kind == "c" or np.dtype(kwargs["dtype"] or dtype).kind == "c") and \
-            not np.isfinite(x).all():
-        # EXCLUDED (npgpu bug, reported under issue 22): complex cumprod with an infinite or NaN part. NumPy
-        # copies the first element, npgpu multiplies it by 1+0j, which spreads the non-finite part:
-        # np.cumprod([nanj]) is [0+nanj], npgpu gives [nan+nanj]; np.cumprod([inf+0j, 2]) is
-        # [inf+0j, inf+nanj], npgpu [inf+nanj, nan+nanj].
-        return
     ref = {"min": np.min, "max": np.max, "any": np.any, "all": np.all}.get(name, getattr(np, name, None))
     want, err = numpy_or_error(ref, x, **kwargs)
     got = npgpu_call(err, getattr(npgpu, name), op.make(kind), **kwargs)

@@ -530,6 +530,22 @@ def test_strided_host_inputs(backend, rng):
 
 # ----------------------------------------------------------------------------------------- scans
 
+@pytest.mark.usefixtures("array_device")
+@pytest.mark.parametrize("dt", [np.complex64, np.complex128])
+def test_complex_scans_keep_the_first_element(dt):
+    # NumPy's accumulate copies the first element: cumprod([nanj]) is [0+nanj] and cumprod([inf+0j, 2]) is
+    # [inf+0j, inf+nanj] ((1 + 0j) * x would turn them into nan + nan j); cumsum keeps its signed zeros.
+    inf, nan = np.inf, np.nan
+    for x in ([complex(0, nan)], [complex(inf, 0), 2], [complex(-0.0, -0.0), 1j], [complex(nan, 1), complex(2, inf)]):
+        a = np.array(x, dt)
+        for name in ("cumprod", "cumsum"):
+            got = getattr(npgpu, name)(npgpu.asarray(a)).get()
+            want = getattr(np, name)(a)
+            with np.errstate(invalid="ignore"):
+                np.testing.assert_array_equal(np.stack([got.real, got.imag]), np.stack([want.real, want.imag]))
+            np.testing.assert_array_equal(np.signbit(got.real), np.signbit(want.real), err_msg=f"{name}({x})")
+
+
 @pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
 @pytest.mark.parametrize("axis", [None, 0, 1, -1], ids=str)
 def test_scans_every_dtype(backend, rng, random_array, dt, axis):

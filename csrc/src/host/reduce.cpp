@@ -519,7 +519,9 @@ void scan_impl(const detail::ScanArgs& a, Op op, T identity) {
         detail::store_as<T>(out + off[0] + j * so, od, acc);
         acc = op(acc, x);
       } else {
-        acc = op(acc, x);
+        // A complex row starts with its first element as it is, as NumPy's and CUB's inclusive scans do
+        // ((1 + 0j) * nanj would be nan + nan j).
+        acc = detail::is_complex<T>::value && j == 0 ? x : op(acc, x);
         detail::store_as<T>(out + off[0] + j * so, od, acc);
       }
     }
