@@ -38,7 +38,7 @@ def _field_n(gpus):
     env = os.environ.get("NPGPU_BENCH_DASK_N")
     if env:
         return int(env)
-    free = min(npgpu.memory_info(i)[0] for i in range(gpus))
+    free = min(npgpu.memory_info(i)["device_free"] for i in range(gpus))
     n = 81920
     while n > 1024 and 2 * n * n * 4 > 0.6 * free:
         n -= 1024
