@@ -16,3 +16,17 @@ def test_result_met_follows_the_direction_of_the_target():
     assert Result("latency", 5.0, "us", target=4.0, higher_is_better=False).met is False
     assert Result("latency", 3.5, "us", target=4.0, higher_is_better=False).met is True
     assert Result("untargeted", 1.0, "x").met is None
+
+
+def test_dask_benchmark_field_fits_the_free_memory(monkeypatch):
+    # The dask benchmark's field: 81920^2 where two float32 buffers fit in 60 % of the smallest free device
+    # memory, else the largest multiple of 1024 that does (memory_info's dict, per device).
+    import npgpu
+    from npgpu.benchmarks import bench_dask
+
+    monkeypatch.delenv("NPGPU_BENCH_DASK_N", raising=False)
+    free = {0: 140 << 30, 1: 20 << 30}
+    monkeypatch.setattr(npgpu, "memory_info", lambda i=None: {"device_free": free[i], "device_total": 144 << 30})
+    assert bench_dask._field_n(1) == 81920
+    n = bench_dask._field_n(2)
+    assert n % 1024 == 0 and 2 * n * n * 4 <= 0.6 * free[1] < 2 * (n + 1024) ** 2 * 4
