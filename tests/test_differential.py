@@ -248,14 +248,6 @@ def unary_input_ok(name, x):
         # and a finite part whose square overflows float32: np.square(np.complex64(-1e30+infj)) is -inf-infj,
         # npgpu gives nan-infj (multiply(x, x) agrees with NumPy's -inf-infj).
         return False
-    if name in ("sin", "cos", "sinh", "cosh") and x.dtype.kind == "c":
-        part = x.imag if name in ("sin", "cos") else x.real
-        if (np.abs(part) > 709).any():
-            # EXCLUDED (npgpu bug, reported under issue 22): complex sin/cos/sinh/cosh where cosh/sinh of
-            # the part overflows double: the other part becomes 0 * inf = NaN, or inf where NumPy scales:
-            # np.sin(711j) is 0+infj, npgpu nan+infj; np.sinh(711+0j) is inf+0j, npgpu inf+nanj;
-            # np.sin(0.5+711j) (complex128) is 1.4557e308+infj, npgpu inf+infj.
-            return False
     return True
 
 

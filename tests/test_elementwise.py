@@ -376,6 +376,32 @@ def test_device_transposed_operands(random_array, dt):
 
 @pytest.mark.usefixtures("array_device")
 @pytest.mark.parametrize("dt", [np.complex64, np.complex128])
+def test_complex_sin_cos_sinh_cosh_past_exp_overflow(dt):
+    # NumPy's npymath (FreeBSD's csinh / ccosh): a zero part stays exact (sin(711j) is 0 + inf j) and a finite
+    # product of exp(|x|) / 2 and a sine or cosine stays finite past exp's overflow (sin(0.5 + 711j) is
+    # 1.4557e308 + inf j in complex128); signs from both parts.
+    big = [0.0, -0.0, 0.5, -2.0, 3.0, 1e-300]
+    large = [21.0, 23.0, 88.0, 90.0, 700.0, 709.5, 710.5, 711.0, 745.0, 1000.0, 1500.0]
+    vals = [complex(s * a, b) for a in large for b in big for s in (1, -1)]
+    z = np.array(vals + [complex(b, s * a) for a in large for b in big for s in (1, -1)], dt)
+    d = npgpu.asarray(z)
+    for name in ("sin", "cos", "sinh", "cosh"):
+        with np.errstate(all="ignore"):
+            want = getattr(np, name)(z)
+        got = getattr(npgpu, name)(d).get()
+        for part in ("real", "imag"):
+            g, w = getattr(got, part), getattr(want, part)
+            np.testing.assert_array_equal(np.isnan(g), np.isnan(w), err_msg=f"{name} {part} NaNs")
+            np.testing.assert_array_equal(np.isinf(g), np.isinf(w), err_msg=f"{name} {part} infinities")
+            fin = np.isfinite(w)
+            np.testing.assert_allclose(g[fin], w[fin], rtol=1e-5 if dt == np.complex64 else 1e-12, atol=0,
+                                       err_msg=f"{name} {part}")
+            signed = (g != 0) & ~np.isnan(g)
+            np.testing.assert_array_equal(np.signbit(g[signed]), np.signbit(w[signed]), err_msg=f"{name} {part}")
+
+
+@pytest.mark.usefixtures("array_device")
+@pytest.mark.parametrize("dt", [np.complex64, np.complex128])
 def test_complex_ordered_comparisons_with_nan_parts_as_numpy(dt):
     # NumPy's CLT: unequal real parts decide only when neither imaginary part is NaN (less(0j, 1+nanj) is
     # False); equal real parts compare the imaginary parts (NaN: False). Every pair of the values below.

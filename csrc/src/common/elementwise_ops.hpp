@@ -169,6 +169,40 @@ NPGPU_HD std_complex complex_atan(std_complex z) {  // -i atanh(iz)
   return {t.imag(), -t.real()};
 }
 // The standard's and NumPy's tanh(+-0 + inf j) and tanh(+-0 + NaN j): +-0 + NaN j (the library gives NaN + NaN j).
+// sinh and cosh of x + iy as NumPy's npymath (FreeBSD's csinh / ccosh) for finite z: a zero y kept exact (so
+// sin(711j) is 0 + inf j, not 0 * inf = NaN), and for large |x| the factor exp(|x|) / 2 folded into the
+// trigonometric one in logarithms, so that a finite product stays finite past exp's overflow (sin(0.5 + 711j)
+// is 1.46e308 + inf j). Non-finite z: the library's C99 values.
+NPGPU_HD double scaled_exp_half(double ax, double t) {  // exp(ax) / 2 * t without an intermediate overflow
+  if (ax < 709.0) return ::cuda::std::exp(ax) * 0.5 * t;
+  const double m = ::cuda::std::exp(ax - 0.6931471805599453 + ::cuda::std::log(::cuda::std::fabs(t)));
+  return ::cuda::std::copysign(m, t);
+}
+NPGPU_HD std_complex complex_sinh(std_complex z) {
+  const double x = z.real(), y = z.imag();
+  if (!::cuda::std::isfinite(x) || !::cuda::std::isfinite(y)) return ::cuda::std::sinh(z);
+  if (y == 0.0) return {::cuda::std::sinh(x), y};
+  const double ax = ::cuda::std::fabs(x);
+  if (ax < 22.0) return {::cuda::std::sinh(x) * ::cuda::std::cos(y), ::cuda::std::cosh(x) * ::cuda::std::sin(y)};
+  return {::cuda::std::copysign(1.0, x) * scaled_exp_half(ax, ::cuda::std::cos(y)),
+          scaled_exp_half(ax, ::cuda::std::sin(y))};
+}
+NPGPU_HD std_complex complex_cosh(std_complex z) {
+  const double x = z.real(), y = z.imag();
+  if (!::cuda::std::isfinite(x) || !::cuda::std::isfinite(y)) return ::cuda::std::cosh(z);
+  if (y == 0.0) return {::cuda::std::cosh(x), x * y};
+  const double ax = ::cuda::std::fabs(x);
+  if (ax < 22.0) return {::cuda::std::cosh(x) * ::cuda::std::cos(y), ::cuda::std::sinh(x) * ::cuda::std::sin(y)};
+  return {scaled_exp_half(ax, ::cuda::std::cos(y)),
+          ::cuda::std::copysign(1.0, x) * scaled_exp_half(ax, ::cuda::std::sin(y))};
+}
+// sin z = -i sinh(iz), cos z = cosh(iz).
+NPGPU_HD std_complex complex_sin(std_complex z) {
+  const std_complex s = complex_sinh({-z.imag(), z.real()});
+  return {s.imag(), -s.real()};
+}
+NPGPU_HD std_complex complex_cos(std_complex z) { return complex_cosh({-z.imag(), z.real()}); }
+
 NPGPU_HD std_complex complex_tanh(std_complex z) {
   if (z.real() == 0.0 && !::cuda::std::isfinite(z.imag()))
     return {z.real(), ::cuda::std::numeric_limits<double>::quiet_NaN()};
@@ -619,14 +653,14 @@ NPGPU_FLOAT_COMPLEX_FN(LogOp, ::cuda::std::log(a), ::cuda::std::log(z))
 NPGPU_FLOAT_COMPLEX_FN(Log1pOp, ::cuda::std::log1p(a), ::cuda::std::log(Z(z.real() + 1.0, z.imag())))
 NPGPU_FLOAT_COMPLEX_FN(Log2Op, ::cuda::std::log2(a), ::cuda::std::log(z) * 1.4426950408889634)
 NPGPU_FLOAT_COMPLEX_FN(Log10Op, ::cuda::std::log10(a), ::cuda::std::log10(z))
-NPGPU_FLOAT_COMPLEX_FN(SinOp, ::cuda::std::sin(a), ::cuda::std::sin(z))
-NPGPU_FLOAT_COMPLEX_FN(CosOp, ::cuda::std::cos(a), ::cuda::std::cos(z))
+NPGPU_FLOAT_COMPLEX_FN(SinOp, ::cuda::std::sin(a), ew::complex_sin(z))
+NPGPU_FLOAT_COMPLEX_FN(CosOp, ::cuda::std::cos(a), ew::complex_cos(z))
 NPGPU_FLOAT_COMPLEX_FN(TanOp, ::cuda::std::tan(a), ::cuda::std::tan(z))
 NPGPU_FLOAT_COMPLEX_FN(ArcsinOp, ::cuda::std::asin(a), ew::complex_asin(z))
 NPGPU_FLOAT_COMPLEX_FN(ArccosOp, ::cuda::std::acos(a), ew::complex_acos(z))
 NPGPU_FLOAT_COMPLEX_FN(ArctanOp, ::cuda::std::atan(a), ew::complex_atan(z))
-NPGPU_FLOAT_COMPLEX_FN(SinhOp, ::cuda::std::sinh(a), ::cuda::std::sinh(z))
-NPGPU_FLOAT_COMPLEX_FN(CoshOp, ::cuda::std::cosh(a), ::cuda::std::cosh(z))
+NPGPU_FLOAT_COMPLEX_FN(SinhOp, ::cuda::std::sinh(a), ew::complex_sinh(z))
+NPGPU_FLOAT_COMPLEX_FN(CoshOp, ::cuda::std::cosh(a), ew::complex_cosh(z))
 NPGPU_FLOAT_COMPLEX_FN(TanhOp, ::cuda::std::tanh(a), ew::complex_tanh(z))
 NPGPU_FLOAT_COMPLEX_FN(ArcsinhOp, ::cuda::std::asinh(a), ew::complex_asinh(z))
 NPGPU_FLOAT_COMPLEX_FN(ArccoshOp, ::cuda::std::acosh(a), ew::complex_acosh(z))
