@@ -243,11 +243,6 @@ def unary_input_ok(name, x):
         return False  # EXCLUDED: NumPy's integer 1 // 0 is whatever the CPU's conversion gives
     if name in TRANSCENDENTAL and x.dtype.kind == "c" and not np.isfinite(x).all():
         return False  # EXCLUDED: C99 leaves signs / NaN-ness at complex infinities to the libm
-    if name == "square" and x.dtype == np.complex64 and not np.isfinite(x).all():
-        # EXCLUDED (disagreement, reported under issue 22): complex64 square of a value with an infinite part
-        # and a finite part whose square overflows float32: np.square(np.complex64(-1e30+infj)) is -inf-infj,
-        # npgpu gives nan-infj (multiply(x, x) agrees with NumPy's -inf-infj).
-        return False
     return True
 
 

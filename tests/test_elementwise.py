@@ -376,6 +376,18 @@ def test_device_transposed_operands(random_array, dt):
 
 @pytest.mark.usefixtures("array_device")
 @pytest.mark.parametrize("dt", [np.complex64, np.complex128])
+def test_complex_square_at_infinities_as_numpy(dt):
+    # square is multiply(x, x), rounded as NumPy's loop: np.square(complex64(-1e30 + inf j)) is -inf - inf j
+    parts = [0.0, -1.0, 2.5, -1e30, 1e200, np.inf, -np.inf, np.nan]
+    z = np.array([complex(a, b) for a in parts for b in parts], dt)
+    with np.errstate(all="ignore"):
+        want = np.square(z)
+    got = npgpu.square(npgpu.asarray(z)).get()
+    np.testing.assert_array_equal(np.stack([got.real, got.imag]), np.stack([want.real, want.imag]))
+
+
+@pytest.mark.usefixtures("array_device")
+@pytest.mark.parametrize("dt", [np.complex64, np.complex128])
 def test_complex_sin_cos_sinh_cosh_past_exp_overflow(dt):
     # NumPy's npymath (FreeBSD's csinh / ccosh): a zero part stays exact (sin(711j) is 0 + inf j) and a finite
     # product of exp(|x|) / 2 and a sine or cosine stays finite past exp's overflow (sin(0.5 + 711j) is
