@@ -168,7 +168,6 @@ NPGPU_HD std_complex complex_atan(std_complex z) {  // -i atanh(iz)
   const std_complex t = complex_atanh(std_complex(-z.imag(), z.real()));
   return {t.imag(), -t.real()};
 }
-// The standard's and NumPy's tanh(+-0 + inf j) and tanh(+-0 + NaN j): +-0 + NaN j (the library gives NaN + NaN j).
 // sinh and cosh of x + iy as NumPy's npymath (FreeBSD's csinh / ccosh) for finite z: a zero y kept exact (so
 // sin(711j) is 0 + inf j, not 0 * inf = NaN), and for large |x| the factor exp(|x|) / 2 folded into the
 // trigonometric one in logarithms, so that a finite product stays finite past exp's overflow (sin(0.5 + 711j)
@@ -203,6 +202,7 @@ NPGPU_HD std_complex complex_sin(std_complex z) {
 }
 NPGPU_HD std_complex complex_cos(std_complex z) { return complex_cosh({-z.imag(), z.real()}); }
 
+// The standard's and NumPy's tanh(+-0 + inf j) and tanh(+-0 + NaN j): +-0 + NaN j (the library gives NaN + NaN j).
 NPGPU_HD std_complex complex_tanh(std_complex z) {
   if (z.real() == 0.0 && !::cuda::std::isfinite(z.imag()))
     return {z.real(), ::cuda::std::numeric_limits<double>::quiet_NaN()};
