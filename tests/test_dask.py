@@ -406,11 +406,14 @@ def test_gpu_cluster_one_worker_per_gpu():
     distributed = pytest.importorskip("distributed")
     import functools
     import os
-    with nd.gpu_cluster(gpus=[0, 1], use_dask_cuda=False, env={"NPGPU_BACKEND": "cpu"}) as cluster, \
+    with nd.gpu_cluster(gpus=[0, 1, 2], use_dask_cuda=False, env={"NPGPU_BACKEND": "cpu"}) as cluster, \
             distributed.Client(cluster) as client:
         seen = client.run(functools.partial(os.getenv, "CUDA_VISIBLE_DEVICES"))
-        assert sorted(seen.values()) == ["0", "1"]
+        assert sorted(seen.values()) == ["0", "1", "2"]
         assert set(client.run(functools.partial(os.getenv, "NPGPU_BACKEND")).values()) == {"cpu"}
+        # host memory shared by GPU (a third each), not by CPU core: NumPy chunks of a GPU's block must fit
+        limits = [w["memory_limit"] for w in client.scheduler_info()["workers"].values()]
+        assert limits == [distributed.system.MEMORY_LIMIT // 3] * 3
         nd.register_worker_plugin(client)
         est = nd.monte_carlo_pi(100003, 9, chunks=30000, compute=False)
         assert client.compute(est).result(timeout=60) == npgpu.monte_carlo_pi(100003, seed=9)

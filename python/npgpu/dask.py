@@ -114,7 +114,12 @@ def gpu_cluster(gpus=None, use_dask_cuda=None, **kwargs):
             kwargs.setdefault("dashboard_address", None)
             return LocalCUDACluster(CUDA_VISIBLE_DEVICES=",".join(map(str, ids)), **kwargs)
     from distributed import Nanny, Scheduler, SpecCluster
+    from distributed.system import MEMORY_LIMIT
 
+    # distributed's default host-memory limit is a share by CPU cores (1/32 of the host for a 1-thread worker
+    # on 32 cores): NumPy chunks of a GPU-sized block would pause the worker. Share the host by GPU instead,
+    # as LocalCUDACluster does.
+    kwargs.setdefault("memory_limit", MEMORY_LIMIT // len(ids))
     workers = {f"gpu-{i}": {"cls": Nanny, "options": {"nthreads": 1, **kwargs,
                                                      "env": {**kwargs.get("env", {}), "CUDA_VISIBLE_DEVICES": str(i)}}}
                for i in ids}
