@@ -83,6 +83,23 @@ def test_trim_memory_pool_releases_cached_memory():
     assert np.array_equal(b.get(), np.full(1000, 2.0))
 
 
+def test_oom_retry_hands_pooled_memory_back_to_the_driver():
+    # Freed memory stays reserved by the pool, in 1 GiB pieces with live blocks between them: a block larger
+    # than the driver's free memory fits only once the failed allocation hands those pieces back and retries.
+    npgpu.trim_memory_pool()
+    GiB = 1 << 30
+    n = int(npgpu.memory_info()["device_free"] * 0.85) // GiB
+    blocks = [npgpu.empty(GiB, dtype=np.uint8) for _ in range(n)]
+    del blocks[::2]
+    info = _settled_info()
+    want = (n // 2 - 1) * GiB
+    assert info["device_free"] < want <= info["pool_reserved"] - info["pool_used"]
+    big = npgpu.full(want, 3, dtype=np.uint8)
+    assert int(big[0].get()) == 3 and int(big[want - 1].get()) == 3
+    del big, blocks
+    npgpu.trim_memory_pool()
+
+
 def test_trim_keep_bytes():
     a = npgpu.empty(128 * MiB, dtype=np.uint8)
     del a

@@ -144,6 +144,18 @@ PinnedCache& pinned_cache() {
 
 std::int64_t pinned_class(std::int64_t nbytes) { return (nbytes + 65535) / 65536 * 65536; }
 
+// Hands every cached and pooled free block on `device` back to the driver (the out-of-memory retry).
+void retry_after_trim(int device) noexcept {
+  try {
+    detail::release_cached_blocks(device, nullptr, true);
+  } catch (...) {
+  }
+  cudaMemPool_t pool = nullptr;
+  if (cudaDeviceSynchronize() != cudaSuccess || cudaDeviceGetDefaultMemPool(&pool, device) != cudaSuccess ||
+      cudaMemPoolTrimTo(pool, 0) != cudaSuccess)
+    cudaGetLastError();
+}
+
 }  // namespace
 
 DeviceBuffer::DeviceBuffer(std::int64_t nbytes, int device, StreamHandle stream)
@@ -169,6 +181,15 @@ DeviceBuffer::DeviceBuffer(std::int64_t nbytes, int device, StreamHandle stream)
   }
   ensure_pool_configured(device);
   cudaError_t err = cudaMallocAsync(&data_, static_cast<size_t>(request), static_cast<cudaStream_t>(stream));
+  if (err == cudaErrorMemoryAllocation) {
+    // The pool keeps freed memory reserved, in pieces that may be too small, or still queued behind other
+    // streams' frees; memory other libraries or processes on this GPU need is behind it too. Return it all
+    // to the driver once the queued frees have landed, and try once more.
+    cudaGetLastError();
+    data_ = nullptr;
+    retry_after_trim(device);
+    err = cudaMallocAsync(&data_, static_cast<size_t>(request), static_cast<cudaStream_t>(stream));
+  }
   if (err != cudaSuccess) {
     data_ = nullptr;
     detail::stream_release(stream);
