@@ -94,8 +94,8 @@ def gpu_cluster(gpus=None, use_dask_cuda=None, **kwargs):
     GPU and the client has none). ``gpus``: how many (default all present) or a list of device ordinals.
     ``use_dask_cuda``: ``dask_cuda.LocalCUDACluster`` (True), distributed's ``SpecCluster`` of nannies
     (False), or the first when dask-cuda imports (None). Other keywords go to the cluster (the nannies for
-    SpecCluster, e.g. ``memory_limit``). Use it as a context manager, or close it. The SpecCluster path is
-    tested on host-backend workers; it has not yet run on a GPU machine (docs/dask.md)."""
+    SpecCluster, e.g. ``memory_limit``; by default each worker gets an equal share of host memory). Use it
+    as a context manager, or close it."""
     if gpus is None:
         gpus = npgpu.device_count() if npgpu.is_available() else 0
     ids = list(range(gpus)) if isinstance(gpus, numbers.Integral) else [operator.index(g) for g in gpus]
