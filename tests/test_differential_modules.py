@@ -1272,12 +1272,6 @@ def test_ufunc_at(array_device, data):
         b = ufunc_operand(data, bdt, sel_shape[-1:], "multiply", "b")
     kind = data.draw(kinds, label="kind")
     # (NumPy arrays are updated by NumPy itself: the exclusions below concern npgpu.Arrays only)
-    if kind == "array" and dtype.kind in "iu" and np.asarray(b).dtype.kind in "fc" and (np.asarray(b) % 1).any():
-        # EXCLUDED (npgpu bug, reported under issue 22; ufunc_at in pyx/npgpu/_indexing.pyx): fractional float
-        # values added at repeated indices of an integer npgpu.Array. NumPy converts after every addition
-        # (np.add.at(np.int8([0]), [0, 0, 0], [0.7, 0.7, 0.7]) leaves 0), npgpu sums the values in float64
-        # and converts once (2).
-        return
     if kind == "array" and dtype == np.uint64 and type(b) is int:
         # EXCLUDED (disagreement, reported under issue 22; ufunc_at in pyx/npgpu/_indexing.pyx): a Python int
         # with a uint64 npgpu.Array. NumPy's ufunc.at makes b an int64 array, and its loop for uint64 with

@@ -2,6 +2,8 @@
 mixed with slices, integers, None and Ellipsis; take (modes), take_along_axis, put; nonzero, flatnonzero,
 argwhere, where(condition), searchsorted (sides, sorter, NaNs); out-of-range indices raise IndexError with
 NumPy's message and leave arrays unchanged."""
+import warnings
+
 import numpy as np
 import pytest
 from numpy.exceptions import AxisError
@@ -335,6 +337,33 @@ def test_add_at_keys_and_broadcast_values(random_array, dtype, key):
         want = a.copy()
         np.add.at(want, key(), b)
         _at_close(x, want)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int32, np.int64, np.bool_])
+def test_add_at_fractional_floats_into_integers_truncate_each_time(array_device, rng, dtype):
+    # NumPy casts back to a's integer type after every addition: add.at(int8 [0], [0, 0, 0], 0.7) is 0
+    a = rng.integers(0, 2, 5).astype(dtype)
+    idx = np.array([0, 0, 0, 3, 1, 3, 3, 3, 0])
+    for b in (np.full(idx.size, 0.7), rng.uniform(-1.5, 1.5, idx.size), np.full(idx.size, 0.4 + 0.3j)):
+        for name in ("add", "subtract"):
+            if dtype == np.bool_ and name == "subtract":
+                continue
+            want = a.copy()
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+                getattr(np, name).at(want, idx, b)
+                x = npgpu.asarray(a, device=array_device)
+                getattr(npgpu, name).at(x, npgpu.asarray(idx, device=array_device),
+                                        npgpu.asarray(b, device=array_device))
+            assert x.dtype == want.dtype
+            np.testing.assert_array_equal(x.get(), want, err_msg=f"{name}.at {b.dtype}")
+    # a non-contiguous view of an integer array, with a tuple key
+    base = np.arange(24, dtype=dtype if dtype != np.bool_ else np.int16).reshape(4, 6)
+    want = base.copy()
+    np.add.at(want[:, ::2], (np.array([0, 0, 2]), np.array([1, 1, 2])), 0.6)
+    d = npgpu.asarray(base, device=array_device)
+    npgpu.add.at(d[:, ::2], (npgpu.asarray([0, 0, 2], device=array_device), [1, 1, 2]), 0.6)
+    np.testing.assert_array_equal(d.get(), want)
 
 
 def test_add_at_scalar_and_subtract(rng):

@@ -366,6 +366,31 @@ def test_var_std_complex_dtype_over_at_most_ddof_values(backend, x):
             assert complex(ok) == complex(getattr(np, name)(np.array([1.0, 3.0]), ddof=1, dtype=np.complex128))
 
 
+@pytest.mark.parametrize("x, dtype, ddof", [
+    ([1.09], np.float32, 1),            # float64 data, float32 mean: a nonzero deviation, so inf
+    ([1.0], np.float32, 1),             # exact in float32: nan
+    ([1.0, 3.0], None, 2), ([2.0, 2.0], np.float32, 2), ([3e38, 3e38], np.float32, 2),
+    ([[1.09, 0.5], [1.5, 1.5]], np.float32, 2), ([], np.float32, 0), ([True, False], np.float32, 2),
+])
+def test_var_std_over_at_most_ddof_values_as_numpy(array_device, x, dtype, ddof):
+    # a sum of squared deviations over a zero count: inf or nan by NumPy's own arithmetic in dtype=
+    a = np.array(x)
+    d = npgpu.asarray(a, device=array_device)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for name in ("var", "std"):
+            for axis in (None, -1):
+                want = np.asarray(getattr(np, name)(a, axis=axis, dtype=dtype, ddof=ddof))
+                for arg in (a, d):
+                    got = getattr(npgpu, name)(arg, axis=axis, dtype=dtype, ddof=ddof)
+                    got = np.asarray(got.get() if isinstance(got, npgpu.Array) else got)
+                    assert got.dtype == want.dtype and got.shape == want.shape
+                    np.testing.assert_array_equal(got, want, err_msg=f"{name} {type(arg).__name__} axis={axis}")
+        out = npgpu.empty(np.shape(np.var(a, axis=-1)), np.float64, device=array_device)
+        assert npgpu.var(d, axis=-1, dtype=dtype, ddof=ddof, out=out) is out
+        np.testing.assert_array_equal(out.get(), np.var(a, axis=-1, dtype=dtype, ddof=ddof).astype(np.float64))
+
+
 def test_numpy_runtime_warnings(backend):
     with pytest.warns(RuntimeWarning, match="Mean of empty slice"):
         assert np.isnan(npgpu.mean(np.zeros(0, np.float32)))

@@ -285,8 +285,9 @@ def ufunc_at(name, a, indices, b):
     """NumPy's ``ufunc.at`` for add and subtract: ``a[indices] += b`` (or ``-= b``) unbuffered, so repeated
     indices accumulate; `a` an npgpu.Array (or a NumPy array, updated by NumPy itself), `indices` anything
     that indexes `a`, `b` broadcast to a[indices]'s shape. On a GPU the additions are atomic: integer results
-    equal NumPy's exactly, floating ones up to the order of the additions. Waits for the device (the index
-    check)."""
+    equal NumPy's exactly, floating ones up to the order of the additions. Floating values into an integer
+    or bool `a` are truncated after each addition, as NumPy does: that fold runs in NumPy, through a copy of
+    `a` on the host. Waits for the device (the index check)."""
     if not isinstance(a, Array):
         if isinstance(a, np.ndarray):
             return getattr(np, name).at(a, indices, b)
@@ -301,9 +302,20 @@ def ufunc_at(name, a, indices, b):
         raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
                         "operator, or the logical_xor function instead.")
     if not isinstance(b, Array) and bv.ndim == 0 and type(b) in (bool, int, float, complex):
-        work = x.dtype  # a Python scalar takes a's dtype (NEP 50), wrapping as NumPy's add.at does
+        # a Python scalar takes a's dtype (NEP 50), wrapping as NumPy's add.at does, but a float or complex
+        # one added to integers makes the loop float64 / complex128
+        work = np.result_type(x.dtype, b) if x.dtype.kind in "biu" and type(b) in (float, complex) else x.dtype
     else:
         work = np.result_type(x.dtype, bv.dtype)
+    if x.dtype.kind in "biu" and np.dtype(work).kind in "fc":
+        # NumPy casts back to a's integer type after each addition (add.at(int8 [0], [0, 0, 0], 0.7) is 0,
+        # not int(2.1)): a fold in index order that no order-free sum reproduces, so NumPy does it here.
+        host = x.get()
+        key = tuple(e.get() if isinstance(e, Array) else e for e in indices) if isinstance(indices, tuple) \
+            else (indices.get() if isinstance(indices, Array) else indices)
+        getattr(np, name).at(host, key, bv.get() if isinstance(bv, Array) else bv)
+        x[...] = host
+        return None
     # The flat positions of a[indices]: a lone integer index array (along the first axis) is used as it is;
     # any other key indexes the array of positions.
     entries = indices if isinstance(indices, tuple) else (indices,)

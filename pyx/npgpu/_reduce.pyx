@@ -396,11 +396,45 @@ cdef object _moment(ReduceOp op, a, axis, dtype, out, ddof, keepdims, stream, co
                            or op == ReduceOp.NanStd):
         # a real dtype= given for complex data: NumPy's own algorithm (see _real_dtype_complex_moment)
         r = _complex_moment(op, a, axis, res, out, ddof, keepdims, stream, dtype is not None and res.kind == "f")
+    elif (op == ReduceOp.Var or op == ReduceOp.Std) and res.kind == "f" and _reduced_count(a, axis) - ddof <= 0:
+        r = _degenerate_moment(a, axis, res, out, ddof, keepdims, op == ReduceOp.Std)
     else:
         r = _reduce(op, a, axis, res, _FLOAT64, out, keepdims, float(ddof), stream)
     if res.kind == "c" and (op == ReduceOp.Var or op == ReduceOp.Std) and _reduced_count(a, axis) - ddof <= 0:
         r = _nan_imaginary(r, stream)
     return r
+
+
+cdef object _degenerate_moment(a, axis, res, out, ddof, keepdims, bint root):
+    """var / std over at most ddof values: the sum of squared deviations over a zero count, so only whether
+    that sum is 0 (nan) or not (inf) is left. It is NumPy's own sum: deviations from the mean in dtype= (for
+    float64 data and a float32 dtype=, var([1.09]) has a nonzero deviation and is inf), so it is computed
+    NumPy's way here, over few elements per result."""
+    x = a if isinstance(a, Array) else native_order(np.asarray(a))
+    if isinstance(x, Array):
+        import npgpu as xp
+    else:
+        xp = np
+    axes = _axes(axis, x.ndim)
+    n = _reduced_count(x, axis)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        mean = xp.sum(x, axis=axes, dtype=res, keepdims=True)
+        mean = (mean / n).astype(res)
+        dev = x - mean
+        r = xp.sum(dev * dev, axis=axes, dtype=res, keepdims=keepdims) / 0.0
+        if root:
+            r = xp.sqrt(r)
+    r = r.astype(res) if isinstance(r, (Array, np.ndarray)) else res.type(r)
+    if isinstance(r, np.ndarray) and r.ndim == 0:
+        r = r[()]
+    if out is None:
+        return r
+    if isinstance(x, Array):
+        from npgpu import _elementwise
+        _elementwise.positive(r, out=_checked_out(out, True, r.shape))
+    else:
+        np.copyto(_checked_out(out, False, np.shape(r)), r, casting="unsafe")
+    return out
 
 
 cdef object _nan_imaginary(r, stream):
