@@ -363,6 +363,43 @@ def test_worker_processes_on_the_host_backend(method, monkeypatch):
     assert sums == [float(np.arange(1e6).sum()), 45]
 
 
+_FORK_CHILD = r"""
+import os, sys
+import numpy as np
+import npgpu
+assert float(npgpu.sum(npgpu.asarray(np.arange(10.0)))) == 45.0  # the parent uses the GPU
+pid = os.fork()
+if pid == 0:
+    code = 3
+    try:
+        npgpu.asarray(np.arange(10.0)).get()
+        code = 2  # no error: wrong
+    except npgpu.CUDAError as e:
+        code = 0 if "forked" in str(e) and "spawn" in str(e) and e.sticky else 4
+        try:  # and every later call
+            npgpu.sum(npgpu.asarray([1.0]))
+            code = 5
+        except npgpu.CUDAError:
+            pass
+    with npgpu.use_backend("cpu"):  # the host backend still works in the child
+        if npgpu.sum(np.arange(10.0)) != 45.0:
+            code = 6
+    os._exit(code)
+_, status = os.waitpid(pid, 0)
+assert float(npgpu.sum(npgpu.asarray(np.arange(4.0)))) == 6.0  # the parent is unharmed
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
+@pytest.mark.gpu
+def test_fork_after_gpu_use_gives_the_child_a_clear_error():
+    import subprocess
+    r = subprocess.run([sys.executable, "-c", _FORK_CHILD], capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "NPGPU_BACKEND": "cuda"})
+    assert r.returncode == 0, f"child exit code {r.returncode} (2: no error, 4: unclear error, 5: a later call " \
+                              f"passed, 6: host backend broken); stderr: {r.stderr[-2000:]}"
+
+
 # ---------------------------------------------------------------- memory
 
 

@@ -4,7 +4,9 @@
 
 #include <cuda_runtime_api.h>
 #include <nvtx3/nvToolsExt.h>
+#include <pthread.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -26,11 +28,26 @@ struct DeviceTable {
   std::vector<std::once_flag> prop_once;
 };
 
+// Set in a child forked after this process initialised CUDA: CUDA cannot be used there (its calls fail or
+// hang), so every device activation raises one clear error instead.
+std::atomic<bool> g_forked_after_cuda{false};
+
+void mark_forked_child() { g_forked_after_cuda.store(true, std::memory_order_relaxed); }
+
+[[noreturn]] void throw_forked_child() {
+  throw CudaError(static_cast<int>(cudaErrorInitializationError), "cudaErrorInitializationError", "fork",
+                  "CUDA cannot be used in a process forked after its parent used the GPU: start workers with "
+                  "multiprocessing's 'spawn' or 'forkserver' method (or use the host backend in the child: "
+                  "NPGPU_BACKEND=cpu / npgpu.use_backend(\"cpu\"))",
+                  true);
+}
+
 DeviceTable& table() {
   static DeviceTable t;
   std::call_once(t.once, [] {
     int n = 0;
     cudaError_t err = cudaGetDeviceCount(&n);
+    if (err == cudaSuccess && n > 0) pthread_atfork(nullptr, nullptr, mark_forked_child);
     if (err != cudaSuccess) {
       cudaGetLastError();
       n = 0;
@@ -70,6 +87,7 @@ std::string unavailable_reason() { return table().reason; }
 
 void require_device(int ordinal) {
   DeviceTable& t = table();
+  if (g_forked_after_cuda.load(std::memory_order_relaxed)) throw_forked_child();
   if (t.count == 0) throw Unavailable("no GPU available: " + t.reason);
   if (ordinal < 0 || ordinal >= t.count)
     throw InvalidArgument("device ordinal " + std::to_string(ordinal) + " is out of range: this machine has " +
@@ -118,6 +136,8 @@ int active_device() {
 }
 
 void activate_device(int ordinal) {
+  // the forking thread's active device is inherited by the child: check before the shortcut
+  if (g_forked_after_cuda.load(std::memory_order_relaxed)) throw_forked_child();
   if (ordinal == tl_active_device) return;
   require_device(ordinal);
   (void)active_device();  // on the thread's first activation: remember its own device as the selected one
