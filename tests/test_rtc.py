@@ -328,6 +328,9 @@ def test_memory_and_disk_cache_across_processes(cache_dir):
     assert after["compiles"] == before["compiles"] + 1 and after["disk_writes"] == before["disk_writes"] + 1
     files = list(cache_dir.rglob("*.bin"))
     assert any(f.name == c1.key + ".bin" for f in files)
+    # the user's alone: entries 0600 in 0700 directories
+    entry = next(f for f in files if f.name == c1.key + ".bin")
+    assert entry.stat().st_mode & 0o777 == 0o600 and entry.parent.stat().st_mode & 0o777 == 0o700
     # A new process finds it on disk and does not compile.
     code = textwrap.dedent(f"""
         import json, sys

@@ -179,7 +179,10 @@ def _write_disk(c):
                          "is_ptx": c.is_ptx, "lowered_names": c.lowered_names, "log": c.log,
                          "options": list(c.options), "nvrtc": list(nvrtc_version())}).encode("utf-8")
     try:
-        os.makedirs(d, exist_ok=True)
+        # readable by this user only: a kernel loaded from here runs with the user's rights (entries are
+        # 0600, mkstemp's mode)
+        os.makedirs(cache_dir(), mode=0o700, exist_ok=True)
+        os.makedirs(d, mode=0o700, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=d, prefix=".tmp-", suffix=".bin")
         try:
             with os.fdopen(fd, "wb") as f:
