@@ -33,12 +33,62 @@ def _range(x, range_, bt):
 
 
 def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002  (NumPy's keyword)
-    """(counts, bin edges) of the flattened `a`, as numpy.histogram: ``bins`` an int (equal-width bins over
-    ``range`` or the data's extent, edges in the data's float dtype, float64 for integers) or a monotonically
-    increasing sequence of edges; every bin is half-open but the last, which includes its right edge; values
-    outside (and NaNs) are not counted. ``weights`` sums them instead of counting (summed in float64 and cast to
-    the weights' dtype, complex by parts, as NumPy; bool weights with explicit edges raise TypeError as NumPy's);
-    ``density`` divides by the total and the bin widths."""
+    """Counts of the values of an array in bins, as numpy.histogram.
+
+    Every bin is half-open but the last, which includes its right edge; values outside the bins (and NaNs) are
+    not counted. Uniform bins (an integer `bins`) compute each element's bin by arithmetic, with NumPy's
+    corrections next to the edges, then count with bincount; explicit edges go through searchsorted.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Real input values (flattened).
+    bins : int or npgpu.Array or array_like, optional
+        An int: the number of equal-width bins over `range` or the data's extent (default 10). A sequence:
+        the bin edges, 1-D with at least 2 of them, monotonically increasing.
+    range : (float, float), optional
+        The lower and upper edge of the uniform bins (integer `bins` only; ignored with explicit edges).
+        Default: the data's minimum and maximum ((0, 1) for empty data), widened by 0.5 each way where they
+        are equal.
+    density : bool, optional
+        Divide the counts by their total and by the bin widths, default False.
+    weights : npgpu.Array or array_like, optional
+        Of a's shape: each value adds its weight to its bin instead of 1. The sums are taken in float64 and
+        cast to the weights' dtype (complex by parts), as NumPy.
+
+    Returns
+    -------
+    hist : npgpu.Array or numpy.ndarray
+        The count of each bin: int64, or the weights' dtype with `weights`; with `density`, float64 (complex128
+        for complex weights). Both results are npgpu.Arrays on a's device for npgpu `a`, NumPy arrays for NumPy
+        input.
+    bin_edges : npgpu.Array or numpy.ndarray
+        The ``len(hist) + 1`` bin edges: for an integer `bins`, in the data's float dtype (float64 for
+        integers); explicit edges as given.
+
+    Raises
+    ------
+    TypeError
+        Complex `a` (NumPy compares only the real parts); bool `weights` with explicit edges and non-empty
+        `a` (as NumPy's).
+    ValueError
+        `weights` of another shape than `a`; an integer `bins` < 1; `range` with min > max or not finite; no
+        `range` and data whose extent is not finite (NaN or inf among them); explicit edges not 1-D, fewer
+        than 2 or not increasing monotonically.
+
+    See Also
+    --------
+    bincount
+
+    Examples
+    --------
+    >>> npgpu.histogram(npgpu.asarray([1, 2, 1, 4], device="cpu"), bins=3)
+    (Array([2, 1, 1]), Array([1., 2., 3., 4.]))
+    >>> npgpu.histogram(np.array([0.5, 1.5, 1.5, 2.5, 9.0]), bins=[0, 1, 2, 3], density=True)
+    (array([0.25, 0.5 , 0.25]), array([0, 1, 2, 3]))
+    >>> npgpu.histogram(np.array([1.0, 2.0, np.nan]), bins=2, range=(0, 2), weights=np.array([0.5, 2.0, 1.0]))
+    (array([0. , 2.5]), array([0., 1., 2.]))
+    """
     x, numpy_out = _indexing._as_device_array(a)
     x = x.reshape(-1)
     if x.dtype.kind == "c":

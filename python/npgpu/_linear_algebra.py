@@ -17,7 +17,33 @@ __all__ = ["matrix_transpose", "tensordot", "vecdot"]
 
 
 def matrix_transpose(x, /):
-    """The transpose of each matrix in a stack (the last two axes swapped): a view, ``x.mT``."""
+    """The transpose of each matrix in a stack: the last two axes swapped, a view, ``x.mT``.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        At least two dimensions; other input is converted with npgpu.asarray onto the default device.
+
+    Returns
+    -------
+    npgpu.Array
+        (..., N, M) for x (..., M, N), a view of `x` (of the converted input for other input).
+
+    Raises
+    ------
+    ValueError
+        `x` has fewer than two dimensions.
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([[1, 2, 3], [4, 5, 6]], device="cpu")
+    >>> npgpu.matrix_transpose(x)
+    Array([[1, 4],
+           [2, 5],
+           [3, 6]])
+    >>> npgpu.matrix_transpose(npgpu.zeros((2, 3, 4), device="cpu")).shape
+    (2, 4, 3)
+    """
     x = _one(x)
     if x.ndim < 2:
         raise ValueError(f"matrix_transpose: x must have at least 2 dimensions, not {x.ndim}")
@@ -49,8 +75,44 @@ def _axes_pair(axes, nd1, nd2):
 
 
 def tensordot(x1, x2, /, axes=2):
-    """Sum of products over the given axes, as numpy.tensordot: ``axes`` is N (the last N axes of x1 with the
-    first N of x2) or a pair of axis sequences. One matrix product of the reordered operands."""
+    """Sum of products over the given axes, as numpy.tensordot.
+
+    One matrix product of the reordered operands (cuBLAS on a GPU, the host backend on the host device;
+    exact wrap-around for integers).
+
+    Parameters
+    ----------
+    x1, x2 : npgpu.Array or array_like
+        The operands; input that is not an npgpu.Array is converted with npgpu.asarray onto the device of
+        the npgpu.Array beside it.
+    axes : int or (int or sequence of int, int or sequence of int), optional
+        N (default 2): the last N axes of `x1` with the first N of `x2`; or a pair of axis sequences (an
+        int standing for one axis), equally long, contracted pairwise.
+
+    Returns
+    -------
+    npgpu.Array
+        The free axes of `x1`, then those of `x2`; NumPy's dtype rules.
+
+    Raises
+    ------
+    ValueError
+        Negative N, or N above either array's number of dimensions; `axes` that is neither an integer nor
+        a pair; sequences of different lengths; a repeated axis; contracted axes of different lengths;
+        npgpu.Arrays on different devices.
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]], device="cpu")
+    >>> npgpu.tensordot(x, [1.0, 1.0, 1.0], axes=1)
+    Array([ 3., 12.])
+    >>> npgpu.tensordot(x, x)  # axes=2: the sum of x * x
+    Array(55.)
+    >>> npgpu.tensordot(x, x, axes=([0], [0]))
+    Array([[ 9., 12., 15.],
+           [12., 17., 22.],
+           [15., 22., 29.]])
+    """
     x1, x2 = _on_one_device((x1, x2), "tensordot")
     a1, a2 = _axes_pair(axes, x1.ndim, x2.ndim)
     for i, j in zip(a1, a2):
@@ -69,8 +131,39 @@ def tensordot(x1, x2, /, axes=2):
 
 
 def vecdot(x1, x2, /, *, axis=-1):
-    """Dot products of vectors along ``axis`` (complex x1 conjugated), as numpy.vecdot: the other axes
-    broadcast, the result dtype is result_type(x1, x2) (integers wrap around as NumPy's)."""
+    """Dot products of vectors along `axis` (complex `x1` conjugated), as numpy.vecdot.
+
+    A product and one reduction (sum), so it runs where ``sum`` runs.
+
+    Parameters
+    ----------
+    x1, x2 : npgpu.Array or array_like
+        At least one dimension each; the other axes broadcast. Input that is not an npgpu.Array is converted
+        with npgpu.asarray onto the device of the npgpu.Array beside it.
+    axis : int, optional
+        The axis contracted (default -1), of the broadcast shape.
+
+    Returns
+    -------
+    npgpu.Array
+        The broadcast shape without `axis`; the dtype is result_type(x1, x2) (integers wrap around as
+        NumPy's).
+
+    Raises
+    ------
+    ValueError
+        A 0-d input; `axis` of different lengths in `x1` and `x2`; npgpu.Arrays on different devices.
+
+    Examples
+    --------
+    >>> npgpu.vecdot(npgpu.asarray([[1, 2], [3, 4]], device="cpu"), [1, 1])
+    Array([3, 7])
+    >>> npgpu.vecdot(npgpu.asarray([1j, 2], device="cpu"), npgpu.asarray([1j, 3], device="cpu"))
+    Array(7.+0.j)
+    >>> x = npgpu.asarray(np.array([100, 100], dtype=np.int8), device="cpu")
+    >>> npgpu.vecdot(x, x)  # 20000 wraps around in int8
+    Array(32, dtype=int8)
+    """
     x1, x2 = _on_one_device((x1, x2), "vecdot")
     nd = max(x1.ndim, x2.ndim)
     if min(x1.ndim, x2.ndim) == 0:

@@ -92,9 +92,65 @@ def _sequence(arrays, name):
 # ------------------------------------------------------------------------------------------------ joining
 
 def concatenate(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
-    """Join arrays along an existing axis (``axis=None``: each flattened first), as numpy.concatenate: the
-    result dtype is NumPy's promotion of the inputs' dtypes (or `dtype`, or out's dtype), each input checked
-    against it with `casting`; one output allocation and one slice copy per input."""
+    """Join arrays along an existing axis, as numpy.concatenate.
+
+    The result dtype is NumPy's promotion of the inputs' dtypes (or `dtype`, or out's dtype), each input checked
+    against it with `casting`.
+
+    Parameters
+    ----------
+    arrays : sequence of npgpu.Array or array_like
+        The arrays: one number of dimensions, equal sizes except along `axis`. An npgpu.Array (or a NumPy array)
+        stands for the sequence of its sub-arrays along its first axis. npgpu.Arrays decide the device; other inputs
+        are converted onto it with ``npgpu.asarray`` (the default device when there is no npgpu.Array).
+    axis : int or None, optional
+        The axis joined along (default 0). None: each array flattened first.
+    out : npgpu.Array, optional
+        Where to write the result: the result's shape, on the inputs' device; its dtype is the result's.
+    dtype : dtype, optional
+        The result's dtype; not with `out`.
+    casting : {"no", "equiv", "safe", "same_kind", "unsafe"}, optional
+        NumPy's rule the cast of each input to the result's dtype must satisfy (default "same_kind").
+
+    Returns
+    -------
+    npgpu.Array
+        `out` when given, else a new array.
+
+    Raises
+    ------
+    ValueError
+        No arrays; 0-d arrays (unless ``axis=None``); numbers of dimensions or sizes off `axis` that differ; `out` of
+        the wrong shape; npgpu.Arrays on different devices (or not on out's).
+    TypeError
+        Both `out` and `dtype` given; `out` not an npgpu.Array; an input whose dtype does not cast to the result's
+        under `casting`; `arrays` not a sequence (or a 0-d array).
+    numpy.exceptions.AxisError
+        `axis` out of range.
+
+    See Also
+    --------
+    concat, stack, hstack, vstack, split
+
+    Notes
+    -----
+    One output allocation and one slice copy per input; one batched copy (one launch on a GPU) for all of them
+    where every input is a C-contiguous array of the result's dtype and every block of the output a C-contiguous
+    run of it.
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[1, 2], [3, 4]], device="cpu")
+    >>> npgpu.concatenate([a, npgpu.asarray([[5, 6]], device="cpu")])
+    Array([[1, 2],
+           [3, 4],
+           [5, 6]])
+    >>> npgpu.concatenate([a, np.array([[5], [6]])], axis=1)
+    Array([[1, 2, 5],
+           [3, 4, 6]])
+    >>> npgpu.concatenate([a, np.array([1.5])], axis=None)
+    Array([1. , 2. , 3. , 4. , 1.5])
+    """
     arrays = _on_one_device(_sequence(arrays, "concatenate"), "concatenate",
                             out.device if isinstance(out, _array.Array) else None)
     if out is not None and dtype is not None:
@@ -174,14 +230,100 @@ def _join_in_one_batch(arrays, out, axis):
 
 
 def concat(arrays, /, *, axis=0):
-    """Join arrays along an existing axis (``axis=None``: flattened first): the Array API's name for
-    concatenate, with NumPy's type promotion."""
+    """Join arrays along an existing axis: the Array API standard's name for concatenate.
+
+    The result's dtype is NumPy's promotion of the inputs' dtypes.
+
+    Parameters
+    ----------
+    arrays : sequence of npgpu.Array or array_like
+        The arrays: one number of dimensions, equal sizes except along `axis`. An npgpu.Array (or a NumPy array)
+        stands for the sequence of its sub-arrays along its first axis. npgpu.Arrays decide the device; other inputs
+        are converted onto it with ``npgpu.asarray`` (the default device when there is no npgpu.Array).
+    axis : int or None, optional
+        The axis joined along (default 0). None: each array flattened first.
+
+    Returns
+    -------
+    npgpu.Array
+        A new array, of NumPy's promotion of the inputs' dtypes.
+
+    Raises
+    ------
+    ValueError
+        As concatenate (no arrays, shapes that do not match, npgpu.Arrays on different devices ...).
+    TypeError
+        As concatenate (`arrays` not a sequence).
+    numpy.exceptions.AxisError
+        `axis` out of range.
+
+    See Also
+    --------
+    concatenate
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[1, 2], [3, 4]], device="cpu")
+    >>> npgpu.concat([a, a], axis=1)
+    Array([[1, 2, 1, 2],
+           [3, 4, 3, 4]])
+    >>> npgpu.concat([a, np.array([0.5])], axis=None)
+    Array([1. , 2. , 3. , 4. , 0.5])
+    """
     return concatenate(arrays, axis=axis)
 
 
 def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
-    """Join arrays of one shape along a new axis `axis` of the result, as numpy.stack (dtype, out and
-    casting as in concatenate): one allocation, one slice copy per input."""
+    """Join arrays of one shape along a new axis, as numpy.stack.
+
+    Parameters
+    ----------
+    arrays : sequence of npgpu.Array or array_like
+        The arrays, all of one shape. An npgpu.Array (or a NumPy array) stands for the sequence of its sub-arrays
+        along its first axis. npgpu.Arrays decide the device; other inputs are converted onto it with
+        ``npgpu.asarray`` (the default device when there is no npgpu.Array).
+    axis : int, optional
+        The position of the new axis in the result (default 0; negative counts from the end of the result).
+    out : npgpu.Array, optional
+        Where to write the result, as in concatenate.
+    dtype : dtype, optional
+        The result's dtype, as in concatenate; not with `out`.
+    casting : {"no", "equiv", "safe", "same_kind", "unsafe"}, optional
+        As in concatenate (default "same_kind").
+
+    Returns
+    -------
+    npgpu.Array
+        One more dimension than the inputs; `out` when given.
+
+    Raises
+    ------
+    ValueError
+        No arrays, arrays of different shapes, and concatenate's errors.
+    TypeError
+        As concatenate.
+    numpy.exceptions.AxisError
+        `axis` out of range.
+
+    See Also
+    --------
+    concatenate, unstack
+
+    Notes
+    -----
+    One allocation, one slice copy per input.
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([1, 2, 3], device="cpu")
+    >>> npgpu.stack([x, x])
+    Array([[1, 2, 3],
+           [1, 2, 3]])
+    >>> npgpu.stack([x, x], axis=-1)
+    Array([[1, 1],
+           [2, 2],
+           [3, 3]])
+    """
     arrays = _on_one_device(_sequence(arrays, "stack"), "stack",
                             out.device if isinstance(out, _array.Array) else None)
     if not arrays:
@@ -195,7 +337,39 @@ def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
 
 
 def unstack(x, /, *, axis=0):
-    """The slices of `x` along `axis`, as a tuple of views (numpy.unstack, the Array API's unstack)."""
+    """The slices of an array along an axis, as numpy.unstack (the Array API standard's unstack).
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        The input; other inputs than npgpu.Arrays are converted with ``npgpu.asarray`` onto the default device.
+    axis : int, optional
+        The axis sliced along (default 0).
+
+    Returns
+    -------
+    tuple of npgpu.Array
+        Views of `x`, one per index along `axis`, each without that axis.
+
+    Raises
+    ------
+    ValueError
+        `x` is 0-d.
+    numpy.exceptions.AxisError
+        `axis` out of range.
+
+    See Also
+    --------
+    stack
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[1, 2], [3, 4]], device="cpu")
+    >>> npgpu.unstack(a)
+    (Array([1, 2]), Array([3, 4]))
+    >>> npgpu.unstack(a, axis=1)
+    (Array([1, 3]), Array([2, 4]))
+    """
     x = _one(x)
     if x.ndim == 0:
         raise ValueError("Input array must be at least 1-d.")
@@ -204,22 +378,104 @@ def unstack(x, /, *, axis=0):
 
 
 def atleast_1d(*arys):
-    """Each input with at least one dimension (views), as numpy.atleast_1d: one array for one input, else
-    a tuple."""
+    """Each input with at least 1 dimensions, as numpy.atleast_1d.
+
+    Parameters
+    ----------
+    *arys : npgpu.Array or array_like
+        The inputs. npgpu.Arrays decide the device; other inputs are converted onto it with ``npgpu.asarray``
+        (the default device when there is no npgpu.Array).
+
+    Returns
+    -------
+    npgpu.Array or tuple of npgpu.Array
+        One array for one input, else a tuple; views of the inputs (a 0-d input becomes shape (1,)).
+
+    Raises
+    ------
+    ValueError
+        npgpu.Arrays on different devices.
+
+    See Also
+    --------
+    atleast_2d, atleast_3d
+
+    Examples
+    --------
+    >>> npgpu.atleast_1d(npgpu.asarray(5, device="cpu"))
+    Array([5])
+    >>> npgpu.atleast_1d(npgpu.asarray(1, device="cpu"), [2, 3])
+    (Array([1]), Array([2, 3]))
+    """
     res = [a if a.ndim >= 1 else a.reshape(1) for a in _on_one_device(arys, "atleast_1d")]
     return res[0] if len(res) == 1 else tuple(res)
 
 
 def atleast_2d(*arys):
-    """Each input with at least two dimensions (views; a 1-D array becomes one row), as numpy.atleast_2d."""
+    """Each input with at least 2 dimensions, as numpy.atleast_2d.
+
+    Parameters
+    ----------
+    *arys : npgpu.Array or array_like
+        The inputs. npgpu.Arrays decide the device; other inputs are converted onto it with ``npgpu.asarray``
+        (the default device when there is no npgpu.Array).
+
+    Returns
+    -------
+    npgpu.Array or tuple of npgpu.Array
+        One array for one input, else a tuple; views of the inputs (a 1-D array becomes one row,
+        shape (1, N); a 0-d one shape (1, 1)).
+
+    Raises
+    ------
+    ValueError
+        npgpu.Arrays on different devices.
+
+    See Also
+    --------
+    atleast_1d, atleast_3d
+
+    Examples
+    --------
+    >>> npgpu.atleast_2d(npgpu.asarray([1, 2, 3], device="cpu"))
+    Array([[1, 2, 3]])
+    """
     res = [a.reshape(1, 1) if a.ndim == 0 else a[None] if a.ndim == 1 else a
            for a in _on_one_device(arys, "atleast_2d")]
     return res[0] if len(res) == 1 else tuple(res)
 
 
 def atleast_3d(*arys):
-    """Each input with at least three dimensions (views: shape (N,) becomes (1, N, 1) and (M, N) becomes
-    (M, N, 1)), as numpy.atleast_3d."""
+    """Each input with at least 3 dimensions, as numpy.atleast_3d.
+
+    Parameters
+    ----------
+    *arys : npgpu.Array or array_like
+        The inputs. npgpu.Arrays decide the device; other inputs are converted onto it with ``npgpu.asarray``
+        (the default device when there is no npgpu.Array).
+
+    Returns
+    -------
+    npgpu.Array or tuple of npgpu.Array
+        One array for one input, else a tuple; views of the inputs (shape (N,) becomes (1, N, 1),
+        (M, N) becomes (M, N, 1), a 0-d one (1, 1, 1)).
+
+    Raises
+    ------
+    ValueError
+        npgpu.Arrays on different devices.
+
+    See Also
+    --------
+    atleast_1d, atleast_2d
+
+    Examples
+    --------
+    >>> npgpu.atleast_3d(npgpu.asarray([1, 2, 3], device="cpu")).shape
+    (1, 3, 1)
+    >>> npgpu.atleast_3d(npgpu.asarray([[1, 2], [3, 4]], device="cpu")).shape
+    (2, 2, 1)
+    """
     res = [a.reshape(1, 1, 1) if a.ndim == 0 else a[None, :, None] if a.ndim == 1
            else a[:, :, None] if a.ndim == 2 else a for a in _on_one_device(arys, "atleast_3d")]
     return res[0] if len(res) == 1 else tuple(res)
@@ -230,26 +486,165 @@ def _as_tuple(res):
 
 
 def vstack(tup, *, dtype=None, casting="same_kind"):
-    """Stack arrays vertically (along the first axis; 1-D arrays as rows), as numpy.vstack."""
+    """Stack arrays vertically (along the first axis; 1-D arrays as rows), as numpy.vstack.
+
+    Parameters
+    ----------
+    tup : sequence of npgpu.Array or array_like
+        The arrays. An npgpu.Array (or a NumPy array) stands for the sequence of its sub-arrays along its first
+        axis. npgpu.Arrays decide the device; other inputs are converted onto it with ``npgpu.asarray`` (the
+        default device when there is no npgpu.Array).
+    dtype : dtype, optional
+        The result's dtype, as in concatenate.
+    casting : {"no", "equiv", "safe", "same_kind", "unsafe"}, optional
+        As in concatenate (default "same_kind").
+
+    Returns
+    -------
+    npgpu.Array
+        A new array, at least 2-D.
+
+    Raises
+    ------
+    ValueError
+        As concatenate (no arrays, shapes that do not match, npgpu.Arrays on different devices ...).
+    TypeError
+        As concatenate (`tup` not a sequence, a 0-d array ...).
+
+    See Also
+    --------
+    hstack, dstack, concatenate
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([1, 2, 3], device="cpu")
+    >>> npgpu.vstack([x, x])
+    Array([[1, 2, 3],
+           [1, 2, 3]])
+    """
     arrs = _as_tuple(atleast_2d(*_sequence(tup, "vstack")))
     return concatenate(arrs, axis=0, dtype=dtype, casting=casting)
 
 
 def hstack(tup, *, dtype=None, casting="same_kind"):
-    """Stack arrays horizontally (along the second axis, the first for 1-D arrays), as numpy.hstack."""
+    """Stack arrays horizontally (along the second axis, the first for 1-D arrays), as numpy.hstack.
+
+    Parameters
+    ----------
+    tup : sequence of npgpu.Array or array_like
+        The arrays. An npgpu.Array (or a NumPy array) stands for the sequence of its sub-arrays along its first
+        axis. npgpu.Arrays decide the device; other inputs are converted onto it with ``npgpu.asarray`` (the
+        default device when there is no npgpu.Array).
+    dtype : dtype, optional
+        The result's dtype, as in concatenate.
+    casting : {"no", "equiv", "safe", "same_kind", "unsafe"}, optional
+        As in concatenate (default "same_kind").
+
+    Returns
+    -------
+    npgpu.Array
+        A new array, at least 1-D.
+
+    Raises
+    ------
+    ValueError
+        As concatenate (no arrays, shapes that do not match, npgpu.Arrays on different devices ...).
+    TypeError
+        As concatenate (`tup` not a sequence, a 0-d array ...).
+
+    See Also
+    --------
+    vstack, column_stack, concatenate
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([1, 2, 3], device="cpu")
+    >>> npgpu.hstack([x, x])
+    Array([1, 2, 3, 1, 2, 3])
+    >>> a = npgpu.asarray([[1, 2], [3, 4]], device="cpu")
+    >>> npgpu.hstack([a, a])
+    Array([[1, 2, 1, 2],
+           [3, 4, 3, 4]])
+    """
     arrs = _as_tuple(atleast_1d(*_sequence(tup, "hstack")))
     axis = 0 if arrs and arrs[0].ndim == 1 else 1
     return concatenate(arrs, axis=axis, dtype=dtype, casting=casting)
 
 
 def dstack(tup):
-    """Stack arrays along the third axis (after atleast_3d), as numpy.dstack."""
+    """Stack arrays along the third axis (after atleast_3d), as numpy.dstack.
+
+    Parameters
+    ----------
+    tup : sequence of npgpu.Array or array_like
+        The arrays. An npgpu.Array (or a NumPy array) stands for the sequence of its sub-arrays along its first
+        axis. npgpu.Arrays decide the device; other inputs are converted onto it with ``npgpu.asarray`` (the
+        default device when there is no npgpu.Array).
+
+    Returns
+    -------
+    npgpu.Array
+        A new array, at least 3-D.
+
+    Raises
+    ------
+    ValueError
+        As concatenate (no arrays, shapes that do not match, npgpu.Arrays on different devices ...).
+    TypeError
+        As concatenate (`tup` not a sequence, a 0-d array ...).
+
+    See Also
+    --------
+    atleast_3d, vstack, hstack
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([1, 2, 3], device="cpu")
+    >>> npgpu.dstack([x, x])
+    Array([[[1, 1],
+            [2, 2],
+            [3, 3]]])
+    """
     return concatenate(_as_tuple(atleast_3d(*_sequence(tup, "dstack"))), axis=2)
 
 
 def column_stack(tup):
-    """Stack 1-D arrays (and 0-d ones) as columns and 2-D arrays as they are, along the second axis, as
-    numpy.column_stack."""
+    """Stack 1-D arrays as columns into a 2-D array, as numpy.column_stack.
+
+    1-D arrays (and 0-d ones) become columns; 2-D arrays are taken as they are; all are joined along the second
+    axis.
+
+    Parameters
+    ----------
+    tup : sequence of npgpu.Array or array_like
+        The arrays. An npgpu.Array (or a NumPy array) stands for the sequence of its sub-arrays along its first
+        axis. npgpu.Arrays decide the device; other inputs are converted onto it with ``npgpu.asarray`` (the
+        default device when there is no npgpu.Array).
+
+    Returns
+    -------
+    npgpu.Array
+        A new array.
+
+    Raises
+    ------
+    ValueError
+        As concatenate (no arrays, shapes that do not match, npgpu.Arrays on different devices ...).
+    TypeError
+        As concatenate (`tup` not a sequence, a 0-d array ...).
+
+    See Also
+    --------
+    hstack
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([1, 2, 3], device="cpu")
+    >>> npgpu.column_stack([x, np.array([4, 5, 6])])
+    Array([[1, 4],
+           [2, 5],
+           [3, 6]])
+    """
     arrs = [a.reshape(1, 1) if a.ndim == 0 else a[:, None] if a.ndim == 1 else a
             for a in _on_one_device(_sequence(tup, "column_stack"), "column_stack")]
     return concatenate(arrs, axis=1)
@@ -258,9 +653,45 @@ def column_stack(tup):
 # ------------------------------------------------------------------------------------------------ splitting
 
 def array_split(x, indices_or_sections, axis=0):
-    """Views of `x` along `axis`: N parts of nearly equal size (the first ``n % N`` one longer) for an int
-    N, or the pieces between the given indices (slice semantics: out-of-range indices give empty pieces), as
-    numpy.array_split; a list."""
+    """Split an array into parts of nearly equal size, or at given indices, as numpy.array_split.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        The input; other inputs than npgpu.Arrays are converted with ``npgpu.asarray`` onto the default device.
+    indices_or_sections : int or sequence of ints
+        An int N: N parts of nearly equal size along `axis`, the first ``n % N`` one element longer (n: the
+        length of `axis`). A sequence: the pieces between the given indices (slice semantics: out-of-range
+        indices give empty pieces); an npgpu.Array of indices is read back to the host.
+    axis : int, optional
+        The axis split along (default 0).
+
+    Returns
+    -------
+    list of npgpu.Array
+        Views of `x`.
+
+    Raises
+    ------
+    ValueError
+        A number of sections below 1.
+    TypeError
+        Indices that are not integers.
+    numpy.exceptions.AxisError
+        `axis` out of range.
+
+    See Also
+    --------
+    split
+
+    Examples
+    --------
+    >>> x = npgpu.arange(7, device="cpu")
+    >>> npgpu.array_split(x, 3)
+    [Array([0, 1, 2]), Array([3, 4]), Array([5, 6])]
+    >>> npgpu.array_split(x, [2, 5, 10])
+    [Array([0, 1]), Array([2, 3, 4]), Array([5, 6]), Array([], dtype=int64)]
+    """
     x = _one(x)
     ax = _axis(axis, x.ndim)
     n = x.shape[ax]
@@ -282,8 +713,38 @@ def array_split(x, indices_or_sections, axis=0):
 
 
 def split(x, indices_or_sections, axis=0):
-    """Views of `x` along `axis`: N equal parts (ValueError when the length is not a multiple of N) or the
-    pieces between the given indices, as numpy.split; a list."""
+    """Split an array into equal parts, or at given indices, as numpy.split.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        The input; other inputs than npgpu.Arrays are converted with ``npgpu.asarray`` onto the default device.
+    indices_or_sections : int or sequence of ints
+        An int N: N equal parts along `axis`. A sequence: the pieces between the given indices, as array_split.
+    axis : int, optional
+        The axis split along (default 0).
+
+    Returns
+    -------
+    list of npgpu.Array
+        Views of `x`.
+
+    Raises
+    ------
+    ValueError
+        The length of `axis` is not a multiple of N, and array_split's errors.
+
+    See Also
+    --------
+    array_split : N parts of nearly equal size for any N.
+
+    Examples
+    --------
+    >>> npgpu.split(npgpu.arange(6, device="cpu"), 3)
+    [Array([0, 1]), Array([2, 3]), Array([4, 5])]
+    >>> npgpu.split(npgpu.arange(6, device="cpu"), [1, 4])
+    [Array([0]), Array([1, 2, 3]), Array([4, 5])]
+    """
     x = _one(x)
     if not hasattr(indices_or_sections, "__len__"):
         sections = indices_or_sections
@@ -296,19 +757,104 @@ def split(x, indices_or_sections, axis=0):
 # ------------------------------------------------------------------------------------------------ broadcasting
 
 def broadcast_to(x, /, shape):
-    """A read-only view of `x` with `shape` (new leading axes and extent-1 axes repeat without copies), as
-    numpy.broadcast_to; ValueError when `x` does not broadcast to it."""
+    """Broadcast an array to a shape, as numpy.broadcast_to.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        The input; other inputs than npgpu.Arrays are converted with ``npgpu.asarray`` onto the default device.
+    shape : int or tuple of ints
+        The shape to broadcast to.
+
+    Returns
+    -------
+    npgpu.Array
+        A read-only view of `x` with `shape`: new leading axes and length-1 axes repeat without copies.
+
+    Raises
+    ------
+    ValueError
+        `x` does not broadcast to `shape`.
+
+    See Also
+    --------
+    broadcast_arrays, broadcast_shapes
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([1, 2, 3], device="cpu")
+    >>> b = npgpu.broadcast_to(x, (2, 3))
+    >>> b
+    Array([[1, 2, 3],
+           [1, 2, 3]])
+    >>> b.flags["WRITEABLE"]
+    False
+    """
     return _array.broadcast_to(_one(x), shape)
 
 
 def broadcast_shapes(*shapes):
-    """The shape the given shapes broadcast to, as numpy.broadcast_shapes (ValueError when they do not)."""
+    """The shape that given shapes broadcast to, as numpy.broadcast_shapes.
+
+    Parameters
+    ----------
+    *shapes : int or tuple of ints
+        The shapes.
+
+    Returns
+    -------
+    tuple of ints
+        The broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        The shapes do not broadcast together.
+
+    See Also
+    --------
+    broadcast_arrays, broadcast_to
+
+    Examples
+    --------
+    >>> npgpu.broadcast_shapes((2, 1), (3,))
+    (2, 3)
+    """
     return np.broadcast_shapes(*shapes)
 
 
 def broadcast_arrays(*arrays):
-    """The arrays broadcast to their common shape: read-only views (an array already of that shape is
-    returned as it is, as NumPy does); a list, as the Array API standard specifies (NumPy 2 gives a tuple)."""
+    """Broadcast arrays against each other, as numpy.broadcast_arrays.
+
+    Parameters
+    ----------
+    *arrays : npgpu.Array or array_like
+        The arrays. npgpu.Arrays decide the device; other inputs are converted onto it with ``npgpu.asarray``
+        (the default device when there is no npgpu.Array).
+
+    Returns
+    -------
+    list of npgpu.Array
+        The arrays broadcast to their common shape: read-only views (an array already of that shape is returned
+        as it is, as NumPy does); a list, as the Array API standard specifies (NumPy 2 gives a tuple).
+
+    Raises
+    ------
+    ValueError
+        The shapes do not broadcast together, or npgpu.Arrays are on different devices.
+
+    See Also
+    --------
+    broadcast_to, broadcast_shapes
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([1, 2, 3], device="cpu")
+    >>> npgpu.broadcast_arrays(x, npgpu.asarray([[10], [20]], device="cpu"))
+    [Array([[1, 2, 3],
+           [1, 2, 3]]), Array([[10, 10, 10],
+           [20, 20, 20]])]
+    """
     arrays = _on_one_device(arrays, "broadcast_arrays")
     shape = np.broadcast_shapes(*[a.shape for a in arrays])
     return [a if a.shape == shape else _array.broadcast_to(a, shape) for a in arrays]
@@ -317,8 +863,39 @@ def broadcast_arrays(*arrays):
 # ------------------------------------------------------------------------------------------------ axes
 
 def expand_dims(x, /, axis=0):
-    """A view of `x` with length-1 axes inserted at the positions `axis` (an int or a tuple, counted in
-    the result) of the result, as numpy.expand_dims."""
+    """Insert length-1 axes into an array, as numpy.expand_dims.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        The input; other inputs than npgpu.Arrays are converted with ``npgpu.asarray`` onto the default device.
+    axis : int or tuple of ints, optional
+        The positions of the new axes, counted in the result (default 0; negative counts from the end).
+
+    Returns
+    -------
+    npgpu.Array
+        A view of `x` with ``x.ndim + len(axis)`` dimensions.
+
+    Raises
+    ------
+    ValueError
+        A repeated axis.
+    numpy.exceptions.AxisError
+        An axis out of range for the result.
+
+    See Also
+    --------
+    squeeze
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([1, 2, 3], device="cpu")
+    >>> npgpu.expand_dims(x, 0)
+    Array([[1, 2, 3]])
+    >>> npgpu.expand_dims(x, (0, 2)).shape
+    (1, 3, 1)
+    """
     x = _one(x)
     nd = x.ndim + (len(axis) if isinstance(axis, (tuple, list)) else 1)
     norm = _axes(axis, nd)
@@ -326,8 +903,39 @@ def expand_dims(x, /, axis=0):
 
 
 def squeeze(x, /, axis=None):
-    """A view of `x` without its length-1 axes (or only those in `axis`: ValueError for one of another
-    length), as numpy.squeeze."""
+    """Remove length-1 axes from an array, as numpy.squeeze.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        The input; other inputs than npgpu.Arrays are converted with ``npgpu.asarray`` onto the default device.
+    axis : int or tuple of ints, optional
+        The axes to remove, each of length 1; default (None): all the length-1 axes.
+
+    Returns
+    -------
+    npgpu.Array
+        A view of `x`.
+
+    Raises
+    ------
+    ValueError
+        An axis in `axis` whose length is not 1, or a repeated axis.
+    numpy.exceptions.AxisError
+        An axis out of range.
+
+    See Also
+    --------
+    expand_dims
+
+    Examples
+    --------
+    >>> x = npgpu.zeros((1, 3, 1), device="cpu")
+    >>> npgpu.squeeze(x).shape
+    (3,)
+    >>> npgpu.squeeze(x, axis=0).shape
+    (3, 1)
+    """
     x = _one(x)
     if axis is not None:
         axis = _axes(axis, x.ndim)
@@ -335,16 +943,78 @@ def squeeze(x, /, axis=None):
 
 
 def flip(x, /, axis=None):
-    """A view of `x` with the order of elements reversed along `axis` (an int or a tuple; all axes by
-    default), as numpy.flip."""
+    """Reverse the order of elements along axes, as numpy.flip.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        The input; other inputs than npgpu.Arrays are converted with ``npgpu.asarray`` onto the default device.
+    axis : int or tuple of ints, optional
+        The axes reversed; default (None): all of them.
+
+    Returns
+    -------
+    npgpu.Array
+        A view of `x`.
+
+    Raises
+    ------
+    ValueError
+        A repeated axis.
+    numpy.exceptions.AxisError
+        An axis out of range.
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[1, 2], [3, 4]], device="cpu")
+    >>> npgpu.flip(a)
+    Array([[4, 3],
+           [2, 1]])
+    >>> npgpu.flip(a, axis=1)
+    Array([[2, 1],
+           [4, 3]])
+    """
     x = _one(x)
     axes = range(x.ndim) if axis is None else _axes(axis, x.ndim)
     return x[tuple(slice(None, None, -1) if i in axes else slice(None) for i in range(x.ndim))]
 
 
 def moveaxis(x, source, destination, /):
-    """A view of `x` with the axes `source` moved to positions `destination` (the others keep their order),
-    as numpy.moveaxis."""
+    """Move axes of an array to new positions, as numpy.moveaxis.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        The input; other inputs than npgpu.Arrays are converted with ``npgpu.asarray`` onto the default device.
+    source : int or sequence of ints
+        The axes to move.
+    destination : int or sequence of ints
+        Their positions in the result, one per axis in `source`; the other axes keep their order.
+
+    Returns
+    -------
+    npgpu.Array
+        A view of `x`.
+
+    Raises
+    ------
+    ValueError
+        `source` and `destination` of different lengths, or a repeated axis in either.
+    numpy.exceptions.AxisError
+        An axis out of range.
+
+    See Also
+    --------
+    swapaxes, permute_dims, transpose
+
+    Examples
+    --------
+    >>> x = npgpu.zeros((2, 3, 4), device="cpu")
+    >>> npgpu.moveaxis(x, 0, -1).shape
+    (3, 4, 2)
+    >>> npgpu.moveaxis(x, [0, 1], [-1, -2]).shape
+    (4, 3, 2)
+    """
     x = _one(x)
     src = _axes(source, x.ndim, "source")
     dst = _axes(destination, x.ndim, "destination")
@@ -357,18 +1027,104 @@ def moveaxis(x, source, destination, /):
 
 
 def swapaxes(x, axis1, axis2):
-    """A view of `x` with axes `axis1` and `axis2` interchanged, as numpy.swapaxes."""
+    """Interchange two axes of an array, as numpy.swapaxes.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        The input; other inputs than npgpu.Arrays are converted with ``npgpu.asarray`` onto the default device.
+    axis1, axis2 : int
+        The two axes.
+
+    Returns
+    -------
+    npgpu.Array
+        A view of `x`.
+
+    Raises
+    ------
+    numpy.exceptions.AxisError
+        An axis out of range.
+
+    See Also
+    --------
+    moveaxis, transpose
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[1, 2], [3, 4]], device="cpu")
+    >>> npgpu.swapaxes(a, 0, 1)
+    Array([[1, 3],
+           [2, 4]])
+    """
     return _one(x).swapaxes(axis1, axis2)
 
 
 def permute_dims(x, /, axes):
-    """A view of `x` with its axes permuted: axis i of the result is axis ``axes[i]`` of `x` (the Array
-    API's name for transpose with axes)."""
+    """Permute the axes of an array: the Array API standard's name for transpose with `axes`.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        The input; other inputs than npgpu.Arrays are converted with ``npgpu.asarray`` onto the default device.
+    axes : sequence of ints
+        A permutation of the axes: axis i of the result is axis ``axes[i]`` of `x`.
+
+    Returns
+    -------
+    npgpu.Array
+        A view of `x`.
+
+    Raises
+    ------
+    ValueError
+        `axes` is not a permutation of x's axes.
+
+    See Also
+    --------
+    transpose, moveaxis
+
+    Examples
+    --------
+    >>> npgpu.permute_dims(npgpu.zeros((2, 3, 4), device="cpu"), (2, 0, 1)).shape
+    (4, 2, 3)
+    """
     return _one(x).transpose(tuple(axes))
 
 
 def transpose(x, axes=None):
-    """A view of `x` with its axes reversed, or permuted by `axes`, as numpy.transpose."""
+    """Reverse or permute the axes of an array, as numpy.transpose.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        The input; other inputs than npgpu.Arrays are converted with ``npgpu.asarray`` onto the default device.
+    axes : sequence of ints, optional
+        A permutation of the axes (axis i of the result is axis ``axes[i]`` of `x`); default: the axes reversed.
+
+    Returns
+    -------
+    npgpu.Array
+        A view of `x`.
+
+    Raises
+    ------
+    ValueError
+        `axes` is not a permutation of x's axes.
+
+    See Also
+    --------
+    permute_dims, moveaxis, swapaxes
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[1, 2], [3, 4]], device="cpu")
+    >>> npgpu.transpose(a)
+    Array([[1, 3],
+           [2, 4]])
+    >>> npgpu.transpose(npgpu.zeros((2, 3, 4), device="cpu"), (1, 0, 2)).shape
+    (3, 2, 4)
+    """
     x = _one(x)
     return x.transpose() if axes is None else x.transpose(tuple(axes))
 
@@ -424,9 +1180,45 @@ def _reshape_view(x, shape):
 
 
 def reshape(x, /, shape, *, copy=None):
-    """`x` with a new shape (one entry may be -1), as numpy.reshape in C order: a view when npgpu can
-    express one (x C-contiguous, or only length-1 axes added or removed), else a copy. ``copy=True`` always
-    copies; ``copy=False`` never does and raises ValueError instead (the Array API standard's semantics)."""
+    """Give an array a new shape, as numpy.reshape in C order.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        The input; other inputs than npgpu.Arrays are converted with ``npgpu.asarray`` onto the default device.
+    shape : int or tuple of ints
+        The new shape, holding as many elements as `x`; one entry may be -1 (inferred).
+    copy : bool or None, optional
+        None (default): a view when npgpu can express one (x C-contiguous, or only length-1 axes added or
+        removed), else a copy. True: always copy. False: never copy, ValueError instead (the Array API
+        standard's semantics).
+
+    Returns
+    -------
+    npgpu.Array
+        The reshaped array (a view or a copy, as `copy` says).
+
+    Raises
+    ------
+    ValueError
+        A shape of another size, more than one -1 or another negative entry, or ``copy=False`` where a copy is
+        needed.
+
+    See Also
+    --------
+    ravel
+
+    Examples
+    --------
+    >>> x = npgpu.arange(6, device="cpu")
+    >>> npgpu.reshape(x, (2, 3))
+    Array([[0, 1, 2],
+           [3, 4, 5]])
+    >>> npgpu.reshape(x, (-1, 2)).shape
+    (3, 2)
+    >>> npgpu.reshape(npgpu.reshape(x, (2, 3)).T, 6)
+    Array([0, 3, 1, 4, 2, 5])
+    """
     return _reshape(_one(x), shape, "C", copy)
 
 
@@ -473,9 +1265,41 @@ def _keep_order_axes(x):
 
 
 def ravel(x, order="C"):
-    """`x` flattened to 1-D, as numpy.ravel: a view when possible, else a copy. `order`: 'C' (default),
-    'F', 'A' ('F' for Fortran-contiguous x), 'K' (the order of the elements in memory, with reversed
-    axes kept reversed as NumPy does)."""
+    """Flatten an array to 1-D, as numpy.ravel.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        The input; other inputs than npgpu.Arrays are converted with ``npgpu.asarray`` onto the default device.
+    order : {"C", "F", "A", "K"}, optional
+        The order the elements are read in: "C" (default) row-major, "F" column-major, "A" "F" for a
+        Fortran-contiguous (and not C-contiguous) x, else "C"; "K" the order of the elements in memory (with
+        reversed axes kept reversed, as NumPy does).
+
+    Returns
+    -------
+    npgpu.Array
+        1-D: a view when possible, else a copy.
+
+    Raises
+    ------
+    ValueError
+        `order` is not one of "C", "F", "A", "K".
+
+    See Also
+    --------
+    reshape
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[1, 2], [3, 4]], device="cpu")
+    >>> npgpu.ravel(a)
+    Array([1, 2, 3, 4])
+    >>> npgpu.ravel(a, order="F")
+    Array([1, 3, 2, 4])
+    >>> npgpu.ravel(a.T, order="K")
+    Array([1, 2, 3, 4])
+    """
     x = _one(x)
     if order == "K":
         if _is_contiguous(x, "C"):
@@ -489,9 +1313,47 @@ def ravel(x, order="C"):
 # ------------------------------------------------------------------------------------------------ copies
 
 def roll(x, /, shift, axis=None):
-    """Elements of `x` shifted cyclically by `shift` along `axis` (ints or sequences, broadcast against each
-    other; shifts along one axis add up; the flattened array by default), as numpy.roll: a new array
-    written with two slice copies per rolled axis."""
+    """Shift elements of an array cyclically along axes, as numpy.roll.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        The input; other inputs than npgpu.Arrays are converted with ``npgpu.asarray`` onto the default device.
+    shift : int or sequence of ints
+        The number of places elements move (towards higher indices for a positive shift); an npgpu.Array is read
+        back to the host. Broadcast against `axis`; the shifts along one axis add up.
+    axis : int or sequence of ints, optional
+        The axes rolled; default (None): the flattened array, the result reshaped back to x's shape.
+
+    Returns
+    -------
+    npgpu.Array
+        A new array of x's shape.
+
+    Raises
+    ------
+    ValueError
+        `shift` and `axis` that are not scalars or 1-D sequences of one length.
+    numpy.exceptions.AxisError
+        An axis out of range.
+
+    Notes
+    -----
+    The result is written with two slice copies per rolled axis (one per block: 2**k blocks for k rolled axes,
+    rolled four axes at a time at most).
+
+    Examples
+    --------
+    >>> x = npgpu.arange(6, device="cpu")
+    >>> npgpu.roll(x, 2)
+    Array([4, 5, 0, 1, 2, 3])
+    >>> npgpu.roll(npgpu.reshape(x, (2, 3)), 1, axis=1)
+    Array([[2, 0, 1],
+           [5, 3, 4]])
+    >>> npgpu.roll(npgpu.reshape(x, (2, 3)), (1, 1), axis=(0, 1))
+    Array([[5, 3, 4],
+           [2, 0, 1]])
+    """
     x = _one(x)
     if axis is None:
         return roll(x.reshape(-1), shift, axis=0).reshape(x.shape)
@@ -546,10 +1408,53 @@ def _counts(repeats):
 
 
 def repeat(x, repeats, /, axis=None):
-    """Each element of `x` repeated along `axis` (the flattened array by default), as numpy.repeat:
-    `repeats` is one count for all, or one count per element along `axis` (an npgpu.Array of counts is
-    read back to the host: the output's shape depends on them). One broadcast copy for a single count; for
-    per-element counts, one per run of consecutive elements with the same count."""
+    """Repeat each element of an array, as numpy.repeat.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        The input; other inputs than npgpu.Arrays are converted with ``npgpu.asarray`` onto the default device.
+    repeats : int or sequence of ints
+        One count for all elements, or one count per element along `axis`; not negative. Float counts are
+        truncated to integers. An npgpu.Array of counts is read back to the host (the output's shape depends on
+        them).
+    axis : int, optional
+        The axis along which elements are repeated; default (None): the flattened array, giving a 1-D result.
+
+    Returns
+    -------
+    npgpu.Array
+        A new array, longer along `axis`.
+
+    Raises
+    ------
+    ValueError
+        A negative count, counts of another length than the axis, or counts of more than one dimension.
+    TypeError
+        Counts that are not numbers.
+    numpy.exceptions.AxisError
+        `axis` out of range.
+
+    See Also
+    --------
+    tile
+
+    Notes
+    -----
+    One broadcast copy for a single count; for per-element counts, one copy per run of consecutive elements
+    with the same count.
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([1, 2, 3], device="cpu")
+    >>> npgpu.repeat(x, 2)
+    Array([1, 1, 2, 2, 3, 3])
+    >>> a = npgpu.asarray([[1, 2], [3, 4]], device="cpu")
+    >>> npgpu.repeat(a, [1, 2], axis=0)
+    Array([[1, 2],
+           [3, 4],
+           [3, 4]])
+    """
     x = _one(x)
     reps = _counts(repeats)
     if axis is None:
@@ -591,8 +1496,43 @@ def repeat(x, repeats, /, axis=None):
 
 
 def tile(x, reps):
-    """`x` repeated `reps` times along each axis (`reps` an int or a sequence; the shorter of x's shape and
-    reps is padded with leading ones), as numpy.tile: one broadcast copy."""
+    """Repeat a whole array along each axis, as numpy.tile.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        The input; other inputs than npgpu.Arrays are converted with ``npgpu.asarray`` onto the default device.
+    reps : int or sequence of ints
+        The number of repetitions along each axis; the shorter of x's shape and `reps` is padded with leading
+        ones.
+
+    Returns
+    -------
+    npgpu.Array
+        A new array with ``max(x.ndim, len(reps))`` dimensions.
+
+    Raises
+    ------
+    ValueError
+        A negative number of repetitions.
+
+    See Also
+    --------
+    repeat
+
+    Notes
+    -----
+    One broadcast copy.
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([1, 2, 3], device="cpu")
+    >>> npgpu.tile(x, 2)
+    Array([1, 2, 3, 1, 2, 3])
+    >>> npgpu.tile(x, (2, 1))
+    Array([[1, 2, 3],
+           [1, 2, 3]])
+    """
     x = _one(x)
     try:
         reps = tuple(operator.index(r) for r in reps)
@@ -643,10 +1583,56 @@ def _pad_pairs(values, ndim, name):
 
 
 def pad(x, pad_width, mode="constant", **kwargs):
-    """`x` padded by `pad_width` (NumPy's forms: an int, (before, after), or one pair per axis), as
-    numpy.pad, with mode 'constant' (`constant_values`: a scalar, or pairs per axis as pad_width),
-    'edge', 'reflect', 'symmetric', 'wrap' or 'empty'. One allocation; the input and the pads are written
-    with slice copies (NumPy's 1-D index map of each mode, split into runs), axis by axis."""
+    """Pad an array, as numpy.pad.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        The input; other inputs than npgpu.Arrays are converted with ``npgpu.asarray`` onto the default device.
+    pad_width : int or sequence of ints
+        Integers in NumPy's forms: an int (the same before and after on every axis), a pair (before, after), or
+        one pair per axis; not negative.
+    mode : {"constant", "edge", "reflect", "symmetric", "wrap", "empty"}, optional
+        How the pads are filled, as in NumPy (default "constant"). NumPy's "linear_ramp", "maximum", "mean",
+        "median", "minimum" and callable modes are not implemented.
+    **kwargs
+        ``constant_values`` for "constant": a scalar, or pairs per axis as `pad_width` (default 0; converted to
+        x's dtype; an npgpu.Array is read back to the host). ``reflect_type`` for "reflect" and "symmetric":
+        "even" (default) only.
+
+    Returns
+    -------
+    npgpu.Array
+        A new array, each axis longer by its pads.
+
+    Raises
+    ------
+    NotImplementedError
+        A mode NumPy has that npgpu does not implement, or ``reflect_type="odd"``.
+    ValueError
+        An unknown mode, keywords the mode does not take, a `reflect_type` other than "even" or "odd", negative
+        or ill-shaped widths, or an empty axis to be extended with another mode than "constant" or "empty".
+    TypeError
+        `pad_width` is not of an integral type.
+
+    Notes
+    -----
+    One allocation; the input and the pads are written with slice copies (NumPy's 1-D index map of each mode,
+    split into runs), axis by axis.
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([1, 2, 3], device="cpu")
+    >>> npgpu.pad(x, (1, 2), constant_values=9)
+    Array([9, 1, 2, 3, 9, 9])
+    >>> npgpu.pad(x, 2, mode="reflect")
+    Array([3, 2, 1, 2, 3, 2, 1])
+    >>> npgpu.pad(npgpu.asarray([[1, 2], [3, 4]], device="cpu"), 1, mode="edge")
+    Array([[1, 1, 2, 2],
+           [1, 1, 2, 2],
+           [3, 3, 4, 4],
+           [3, 3, 4, 4]])
+    """
     x = _one(x)
     if callable(mode) or mode in _NUMPY_ONLY_PAD_MODES:
         raise NotImplementedError(f"pad: mode {mode!r} is not implemented in npgpu (use one of "

@@ -90,14 +90,86 @@ def _correlate(name, a, v, mode, conj):
 
 
 def correlate(a, v, mode="valid"):
-    """Cross-correlation of two 1-D sequences, ``c[k] = sum_n a[n + k] * conj(v[n])``, as numpy.correlate:
-    ``mode`` 'valid' (default), 'same' or 'full'. Computed as a matrix product of a's sliding windows."""
+    """Cross-correlation of two 1-D sequences, as numpy.correlate.
+
+    ``c[k] = sum_n a[n + k] * conj(v[n])``, computed as a matrix product of a's sliding windows (zero-padded,
+    a block of windows at a time).
+
+    Parameters
+    ----------
+    a, v : npgpu.Array or array_like
+        1-D input sequences (a 0-d input is taken as of length 1).
+    mode : {'valid', 'same', 'full'}, optional
+        'valid' (default): only where the sequences overlap completely; 'same': of length ``max(len(a),
+        len(v))``, centred as NumPy's (which differs by which input is longer); 'full': every overlap,
+        ``len(a) + len(v) - 1`` values.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        1-D, in the inputs' promoted dtype (bool inputs: a sum of products, then != 0). An npgpu.Array on the inputs'
+        device for npgpu input; for NumPy (array_like) input a NumPy array.
+
+    Raises
+    ------
+    ValueError
+        An input of more than 1 dimension or empty; an unknown `mode`; npgpu.Arrays on different devices.
+    TypeError
+        An input None or a numpy.ndarray subclass.
+
+    See Also
+    --------
+    convolve
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([1.0, 2.0, 3.0], device="cpu")
+    >>> npgpu.correlate(a, [0, 1, 0.5])
+    Array([3.5])
+    >>> npgpu.correlate(np.array([1, 2, 3]), np.array([0, 1, 0.5]), mode="full")
+    array([0.5, 2. , 3.5, 3. , 0. ])
+    """
     return _correlate("correlate", a, v, mode, True)
 
 
 def convolve(a, v, mode="full"):
-    """Discrete linear convolution of two 1-D sequences, as numpy.convolve: ``mode`` 'full' (default),
-    'same' or 'valid'. The correlation with v reversed (no conjugation)."""
+    """Discrete linear convolution of two 1-D sequences, as numpy.convolve.
+
+    The correlation with the shorter sequence reversed (no conjugation); as NumPy, the longer one slides.
+
+    Parameters
+    ----------
+    a, v : npgpu.Array or array_like
+        1-D input sequences (a 0-d input is taken as of length 1).
+    mode : {'full', 'same', 'valid'}, optional
+        'full' (default): every overlap, ``len(a) + len(v) - 1`` values; 'same': of length ``max(len(a),
+        len(v))``; 'valid': only where the sequences overlap completely.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        1-D, in the inputs' promoted dtype (bool inputs: a sum of products, then != 0). An npgpu.Array on the inputs'
+        device for npgpu input; for NumPy (array_like) input a NumPy array.
+
+    Raises
+    ------
+    ValueError
+        An input of more than 1 dimension or empty; an unknown `mode`; npgpu.Arrays on different devices.
+    TypeError
+        An input None or a numpy.ndarray subclass.
+
+    See Also
+    --------
+    correlate
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([1.0, 2.0, 3.0], device="cpu")
+    >>> npgpu.convolve(a, [0, 1, 0.5])
+    Array([0. , 1. , 2.5, 4. , 1.5])
+    >>> npgpu.convolve(np.array([1, 2, 3]), np.array([0, 1, 0.5]), mode="same")
+    array([1. , 2.5, 4. ])
+    """
     (x, y), numpy_out = _inputs("convolve", a, v, required=("a", "v"))
     x = x.reshape(1) if x.ndim == 0 else x
     y = y.reshape(1) if y.ndim == 0 else y
@@ -114,10 +186,51 @@ def convolve(a, v, mode="full"):
 # ------------------------------------------------------------------------------------------------ interp
 
 def interp(x, xp, fp, left=None, right=None, period=None):
-    """Piecewise-linear interpolation of the points (xp, fp) at `x`, as numpy.interp: `xp` increasing
-    (not checked, as NumPy), `left`/`right` the values below xp[0] / above xp[-1] (fp[0] / fp[-1] by
-    default); with `period`, x and xp are taken modulo it (left/right ignored). float64 results (complex128
-    for complex fp). One binary search per point."""
+    """One-dimensional piecewise-linear interpolation, as numpy.interp.
+
+    The values at `x` of the piecewise-linear function through the points (xp, fp); one binary search per
+    point.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        Where to interpolate.
+    xp : npgpu.Array or array_like
+        1-D, increasing (not checked, as NumPy): the x-coordinates of the points.
+    fp : npgpu.Array or array_like
+        1-D, of xp's length: the values at the points, real or complex.
+    left : float or complex, optional
+        The value for x < xp[0]; default fp[0].
+    right : float or complex, optional
+        The value for x > xp[-1]; default fp[-1].
+    period : float, optional
+        The period of the x-coordinates: `x` and `xp` are then taken modulo it (and sorted), and `left`
+        and `right` are ignored.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        Of x's shape: float64 (complex128 for complex fp). An npgpu.Array on the inputs' device for npgpu input; for
+        NumPy (array_like) input a NumPy array, a 0-d result as a NumPy scalar.
+
+    Raises
+    ------
+    ValueError
+        `xp` or `fp` not 1-D; of different lengths; `xp` empty; `period` zero; npgpu.Arrays on different
+        devices.
+    TypeError
+        An input None or a numpy.ndarray subclass.
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([0.0, 1.5, 2.5, 5.0], device="cpu")
+    >>> npgpu.interp(x, [1, 2, 3], [3, 2, 0])
+    Array([3. , 2.5, 1. , 0. ])
+    >>> npgpu.interp(np.array([0.0, 1.5, 5.0]), [1, 2, 3], [3, 2, 0], left=-1, right=99)
+    array([-1. ,  2.5, 99. ])
+    >>> npgpu.interp(np.array([-180, -170, 185]), [-170, 170], [0, 10], period=360)
+    array([5. , 0. , 2.5])
+    """
     (xx, xpd, fpd), numpy_out = _inputs("interp", x, xp, fp, required=("x", "xp", "fp"))
     if xpd.ndim != 1 or fpd.ndim != 1:
         raise ValueError("object too deep for desired array" if builtins.max(xpd.ndim, fpd.ndim) > 1
@@ -173,8 +286,41 @@ def interp(x, xp, fp, left=None, right=None, period=None):
 # ------------------------------------------------------------------------------------------------ trapezoid, polyval
 
 def trapezoid(y, x=None, dx=1.0, axis=-1):
-    """Integral of `y` along `axis` by the trapezoidal rule, as numpy.trapezoid: sample points `x` (1-D
-    along the axis, or y's shape) or a uniform spacing `dx`."""
+    """Integral along an axis by the trapezoidal rule, as numpy.trapezoid.
+
+    Parameters
+    ----------
+    y : npgpu.Array or array_like
+        The values to integrate.
+    x : npgpu.Array or array_like, optional
+        The sample points: 1-D along `axis`, or of y's shape. Default: uniformly spaced by `dx`.
+    dx : float, optional
+        The spacing of the sample points when `x` is None (default 1.0).
+    axis : int, optional
+        The axis integrated along (default -1).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        y's shape without `axis`. An npgpu.Array on the inputs' device for npgpu input; for NumPy (array_like) input a
+        NumPy array, a 0-d result as a NumPy scalar.
+
+    Raises
+    ------
+    numpy.exceptions.AxisError
+        `axis` out of range.
+    TypeError
+        `y` None, or an input a numpy.ndarray subclass.
+    ValueError
+        npgpu.Arrays on different devices.
+
+    Examples
+    --------
+    >>> npgpu.trapezoid(npgpu.asarray([1.0, 2.0, 3.0], device="cpu"))
+    Array(4.)
+    >>> npgpu.trapezoid(np.array([[0, 1, 2], [3, 4, 5]]), dx=0.5, axis=1)
+    array([1., 4.])
+    """
     (yy, xx), numpy_out = _inputs("trapezoid", y, x, required=("y",))
     from npgpu._manipulation import _axis
     ax = _axis(axis, yy.ndim)
@@ -197,9 +343,38 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
 
 
 def polyval(p, x):
-    """The polynomial with coefficients `p` (highest power first) at `x`, by Horner's scheme, as
-    numpy.polyval: ``y = y * x + p[i]`` from ``y = zeros_like(x)``, so the dtype is NumPy's promotion of
-    x's and p's."""
+    """The values of a polynomial at given points, as numpy.polyval.
+
+    Horner's scheme as NumPy's: ``y = y * x + p[i]`` from ``y = zeros_like(x)``, so the dtype is NumPy's
+    promotion of x's and p's.
+
+    Parameters
+    ----------
+    p : npgpu.Array or array_like
+        1-D: the coefficients, highest power first (a 0-d `p` is a constant).
+    x : npgpu.Array or array_like
+        The points.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        Of x's shape. An npgpu.Array on the inputs' device for npgpu input; for NumPy (array_like) input a NumPy array,
+        a 0-d result as a NumPy scalar.
+
+    Raises
+    ------
+    TypeError
+        An input None or a numpy.ndarray subclass.
+    ValueError
+        npgpu.Arrays on different devices.
+
+    Examples
+    --------
+    >>> npgpu.polyval(npgpu.asarray([3, 0, 1], device="cpu"), npgpu.asarray([1, 2], device="cpu"))
+    Array([ 4, 13])
+    >>> npgpu.polyval(np.array([1.0, 0.5]), np.array([1, 2]))
+    array([1.5, 2.5])
+    """
     (pp, xx), numpy_out = _inputs("polyval", p, x, required=("p", "x"))
     if pp.ndim == 0:
         pp = pp.reshape(1)
@@ -212,8 +387,38 @@ def polyval(p, x):
 # ------------------------------------------------------------------------------------------------ comparisons
 
 def array_equal(a1, a2, equal_nan=False):
-    """True if the arrays have the same shape and elements, as numpy.array_equal (NaNs equal with
-    `equal_nan`); a Python bool."""
+    """Whether two arrays have the same shape and elements, as numpy.array_equal.
+
+    Parameters
+    ----------
+    a1, a2 : npgpu.Array or array_like
+        The arrays compared.
+    equal_nan : bool, optional
+        Count NaNs as equal to each other (default False).
+
+    Returns
+    -------
+    bool
+        A Python bool.
+
+    Raises
+    ------
+    TypeError
+        An input None or a numpy.ndarray subclass.
+    ValueError
+        npgpu.Arrays on different devices.
+
+    See Also
+    --------
+    array_equiv
+
+    Examples
+    --------
+    >>> npgpu.array_equal(npgpu.asarray([1, 2, 3], device="cpu"), [1, 2, 3])
+    True
+    >>> npgpu.array_equal(np.array([1.0, np.nan]), np.array([1.0, np.nan]), equal_nan=True)
+    True
+    """
     (x, y), _ = _inputs("array_equal", a1, a2, required=("a1", "a2"))
     if tuple(x.shape) != tuple(y.shape):
         return False
@@ -229,7 +434,36 @@ def array_equal(a1, a2, equal_nan=False):
 
 
 def array_equiv(a1, a2):
-    """True if the arrays broadcast to one shape and are equal there, as numpy.array_equiv; a Python bool."""
+    """Whether two arrays broadcast to one shape and are equal there, as numpy.array_equiv.
+
+    Parameters
+    ----------
+    a1, a2 : npgpu.Array or array_like
+        The arrays compared.
+
+    Returns
+    -------
+    bool
+        A Python bool; False where the shapes do not broadcast.
+
+    Raises
+    ------
+    TypeError
+        An input None or a numpy.ndarray subclass.
+    ValueError
+        npgpu.Arrays on different devices.
+
+    See Also
+    --------
+    array_equal
+
+    Examples
+    --------
+    >>> npgpu.array_equiv(npgpu.asarray([1, 2], device="cpu"), [[1, 2], [1, 2]])
+    True
+    >>> npgpu.array_equiv([1, 2], [[1, 2], [1, 3]])
+    False
+    """
     (x, y), _ = _inputs("array_equiv", a1, a2, required=("a1", "a2"))
     try:
         np.broadcast_shapes(tuple(x.shape), tuple(y.shape))
@@ -239,9 +473,45 @@ def array_equiv(a1, a2):
 
 
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
-    """`x` with NaN replaced by `nan`, +inf by `posinf` and -inf by `neginf` (the dtype's largest and
-    smallest finite values by default), real and imaginary parts separately, as numpy.nan_to_num. Other
-    dtypes are returned as they are. ``copy=False`` writes into `x` (a NumPy array too) and returns it."""
+    """Replace NaN and infinities by finite numbers, as numpy.nan_to_num.
+
+    NaN becomes `nan`, +inf `posinf` and -inf `neginf`, in the real and imaginary parts separately. Arrays of
+    other dtypes are returned as they are.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        Input values.
+    copy : bool, optional
+        True (default): return a new array. False: write into `x` (an npgpu.Array or a NumPy array) and return
+        it.
+    nan : float, optional
+        The value for NaN (default 0.0).
+    posinf : float, optional
+        The value for +inf; default the dtype's largest finite value.
+    neginf : float, optional
+        The value for -inf; default the dtype's smallest (most negative) finite value.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        Of x's shape and dtype (replacements too large for it become inf, as NumPy's cast). An npgpu.Array on
+        x's device for npgpu input; for NumPy (array_like) input a NumPy array, a NumPy scalar for scalar input;
+        `x` itself with ``copy=False`` where `x` is an array.
+
+    Raises
+    ------
+    TypeError
+        `x` None or a numpy.ndarray subclass.
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([np.nan, np.inf, -np.inf, 1.0], device="cpu")
+    >>> npgpu.nan_to_num(x, posinf=9.0, neginf=-9.0)
+    Array([ 0.,  9., -9.,  1.])
+    >>> npgpu.nan_to_num(np.array([np.inf, -np.inf]))
+    array([ 1.79769313e+308, -1.79769313e+308])
+    """
     (d,), numpy_out = _inputs("nan_to_num", x, required=("x",))
     scalar_in = numpy_out and np.ndim(x) == 0 and not isinstance(x, np.ndarray)
     if d.dtype.kind not in "fc":
@@ -383,12 +653,56 @@ def _contract(a, la, b, lb, keep):
 
 
 def einsum(*operands, out=None, optimize=False, dtype=None, order="K", casting="safe"):
-    """Einstein summation, as numpy.einsum: subscripts with '->' or implicit output (the labels seen once,
-    in alphabetical order, upper case first), '...' broadcasting, repeated labels of one operand for
-    diagonals and traces, and NumPy's interleaved form ``einsum(op0, [0, 1], op1, [1, 2], [0, 2])``.
-    Repeated labels become diagonals (a gather), labels of one operand only are summed first, then the
-    operands are contracted pairwise left to right, each pair by one batched matrix product. `optimize` is
-    accepted (the pairwise order is always left to right); results equal NumPy's up to rounding."""
+    """Einstein summation over the operands, as numpy.einsum.
+
+    Subscripts with '->' or the implicit output (the labels seen once, in alphabetical order, upper case
+    first), '...' broadcasting, repeated labels of one operand for diagonals and traces, and NumPy's interleaved
+    form ``einsum(op0, [0, 1], op1, [1, 2], [0, 2])``. Repeated labels become diagonals (a gather), labels of
+    one operand only are summed first, then the operands are contracted pairwise left to right, each pair by
+    one batched matrix product; results equal NumPy's up to rounding.
+
+    Parameters
+    ----------
+    *operands : str and npgpu.Array or array_like
+        The subscripts string followed by the operands, or the interleaved form: operands, each followed by
+        its list of subscripts (ints in [0, 52) or Ellipsis), then optionally the output's list.
+    out : numpy.ndarray or npgpu.Array, optional
+        Where to write the result; it is returned.
+    optimize : bool or str, optional
+        Accepted; the pairwise order is always left to right.
+    dtype : dtype, optional
+        The result's dtype; default the operands' promoted dtype. Bool results are sums of products, then != 0.
+    order : {'K', 'A', 'C', 'F'}, optional
+        Checked, otherwise without effect.
+    casting : str, optional
+        The casting rule each operand's dtype must meet towards the result's dtype (default 'safe').
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        An npgpu.Array on the inputs' device for npgpu input; for NumPy (array_like) input a NumPy array, a 0-d result
+        as a NumPy scalar; `out` when given.
+
+    Raises
+    ------
+    ValueError
+        No operands; an invalid `order`; invalid subscripts or a number of them that does not match the
+        operands; shapes that do not broadcast or repeated labels over dimensions of different sizes;
+        npgpu.Arrays on different devices.
+    TypeError
+        An operand that cannot be cast to the result's dtype under `casting`; a numpy.ndarray subclass.
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[1, 2], [3, 4]], device="cpu")
+    >>> npgpu.einsum("ij,jk->ik", a, a)
+    Array([[ 7, 10],
+           [15, 22]])
+    >>> npgpu.einsum("ii", a)
+    Array(5)
+    >>> npgpu.einsum(np.array([[1, 2], [3, 4]]), [0, 1], np.array([1, 1]), [1], [0])
+    array([3, 7])
+    """
     if not operands:
         raise ValueError("No input operands")
     if isinstance(operands[0], str):

@@ -19,6 +19,37 @@ __all__ = ["unique", "unique_all", "unique_counts", "unique_inverse", "unique_va
 UniqueAllResult = namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])
 UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
 UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
+UniqueAllResult.__doc__ = """The result of unique_all: a named tuple.
+
+Attributes
+----------
+values : npgpu.Array or numpy.ndarray
+    The sorted distinct values.
+indices : npgpu.Array or numpy.ndarray
+    int64: the position of each value's first occurrence in the flattened input.
+inverse_indices : npgpu.Array or numpy.ndarray
+    int64, of the input's shape: the positions in `values` that rebuild the input.
+counts : npgpu.Array or numpy.ndarray
+    int64: how many times each value occurs.
+"""
+UniqueCountsResult.__doc__ = """The result of unique_counts: a named tuple.
+
+Attributes
+----------
+values : npgpu.Array or numpy.ndarray
+    The sorted distinct values.
+counts : npgpu.Array or numpy.ndarray
+    int64: how many times each value occurs.
+"""
+UniqueInverseResult.__doc__ = """The result of unique_inverse: a named tuple.
+
+Attributes
+----------
+values : npgpu.Array or numpy.ndarray
+    The sorted distinct values.
+inverse_indices : npgpu.Array or numpy.ndarray
+    int64, of the input's shape: the positions in `values` that rebuild the input.
+"""
 
 _INT64 = np.dtype(np.int64)
 
@@ -93,11 +124,69 @@ def _unique_slices(x, axis):
 
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True,
            sorted=True):  # noqa: A002  (NumPy's keyword)
-    """The sorted distinct elements of `ar` (flattened), as numpy.unique, with the positions of their first
-    occurrences (``return_index``), the positions that rebuild `ar` from them (``return_inverse``, in ar's
-    shape as NumPy 2) and their counts (``return_counts``); NaNs are one value with ``equal_nan`` (the default).
-    With ``axis``, the distinct slices along that axis in lexicographic order (the inverse then indexes that
-    axis)."""
+    """The sorted distinct elements of an array, as numpy.unique.
+
+    Optionally with the positions of their first occurrences, the positions that rebuild `ar` from them and
+    their counts: only the distinct values when no flag is set, else a tuple. With `axis`, the distinct slices
+    along that axis instead, in lexicographic order.
+
+    Parameters
+    ----------
+    ar : npgpu.Array or array_like
+        Input values, flattened unless `axis` is given.
+    return_index : bool, optional
+        Also return the position of each distinct value's first occurrence in the flattened `ar` (along `axis`
+        with `axis`). Default False.
+    return_inverse : bool, optional
+        Also return the positions in the distinct values that rebuild `ar`: in ar's shape, as NumPy 2 (with
+        `axis`, 1-D, indexing that axis). Default False.
+    return_counts : bool, optional
+        Also return how many times each distinct value occurs. Default False.
+    axis : int, optional
+        The axis whose slices are compared; None (default) compares the elements of the flattened `ar`.
+    equal_nan : bool, optional
+        True (default): all NaNs are one value; False: each NaN is distinct. Without `axis` only: with
+        `axis`, slices holding NaNs are distinct, as NumPy's.
+    sorted : bool, optional
+        Accepted and ignored: the values always come sorted.
+
+    Returns
+    -------
+    unique : npgpu.Array or numpy.ndarray
+        The sorted distinct values (with `axis`, ar's shape with that axis shortened). Each result is an
+        npgpu.Array on the input's device for npgpu input, a NumPy array for NumPy input.
+    unique_indices : npgpu.Array or numpy.ndarray, optional
+        With `return_index`: int64 positions of the first occurrences.
+    unique_inverse : npgpu.Array or numpy.ndarray, optional
+        With `return_inverse`: int64, ``unique[unique_inverse]`` rebuilds `ar`.
+    unique_counts : npgpu.Array or numpy.ndarray, optional
+        With `return_counts`: int64 counts.
+
+    Raises
+    ------
+    numpy.exceptions.AxisError
+        `axis` out of range.
+
+    See Also
+    --------
+    unique_all, unique_counts, unique_inverse, unique_values
+
+    Notes
+    -----
+    Composed of npgpu's stable sort (a lexsort of the slices' elements with `axis`, the first element primary),
+    gathers and scatters. The size of the result depends on the data, so the call waits for the device.
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([3, 1, 2, 3, 1], device="cpu")
+    >>> npgpu.unique(a)
+    Array([1, 2, 3])
+    >>> npgpu.unique(a, return_index=True, return_inverse=True, return_counts=True)
+    (Array([1, 2, 3]), Array([1, 2, 0]), Array([2, 0, 1, 2, 0]), Array([2, 1, 2]))
+    >>> npgpu.unique(np.array([[1, 0], [1, 0], [2, 3]]), axis=0)
+    array([[1, 0],
+           [2, 3]])
+    """
     x, numpy_out = _device_input(ar)
     if axis is None:
         values, index, inverse, counts = _unique_parts(x, equal_nan, return_index, return_inverse, return_counts)
@@ -111,29 +200,125 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
 
 
 def unique_all(x, /):
-    """The Array API standard's unique_all: values, first indices, inverse (x's shape), counts; every NaN is
-    its own value, as the standard says."""
+    """The distinct elements of an array with their first indices, inverse and counts (Array API standard).
+
+    As unique(x, return_index=True, return_inverse=True, return_counts=True, equal_nan=False): every NaN is its
+    own value, as the standard says.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        Input values (flattened).
+
+    Returns
+    -------
+    UniqueAllResult
+        A named tuple (values, indices, inverse_indices, counts): the sorted distinct values, the int64 position of each
+        one's first occurrence in the flattened `x`, the int64 positions in `values` that rebuild `x` (in x's shape),
+        and the int64 counts. An npgpu.Array on the input's device for npgpu input, a NumPy array for NumPy input.
+
+    See Also
+    --------
+    unique
+
+    Examples
+    --------
+    >>> npgpu.unique_all(npgpu.asarray([3, 1, 2, 3, 1], device="cpu"))
+    UniqueAllResult(values=Array([1, 2, 3]), indices=Array([1, 2, 0]), inverse_indices=Array([2, 0, 1, 2, 0]),
+                    counts=Array([2, 1, 2]))
+    """
     d, numpy_out = _device_input(x)
     parts = _unique_parts(d, False, True, True, True)
     return UniqueAllResult(*[_back(p, numpy_out) for p in parts])
 
 
 def unique_counts(x, /):
-    """The Array API standard's unique_counts (NaNs distinct)."""
+    """The distinct elements of an array and their counts (Array API standard).
+
+    As unique(x, return_counts=True, equal_nan=False): every NaN is its own value.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        Input values (flattened).
+
+    Returns
+    -------
+    UniqueCountsResult
+        A named tuple (values, counts): the sorted distinct values and their int64 counts. An npgpu.Array on the input's
+        device for npgpu input, a NumPy array for NumPy input.
+
+    See Also
+    --------
+    unique
+
+    Examples
+    --------
+    >>> npgpu.unique_counts(npgpu.asarray([3, 1, 2, 3, 1], device="cpu"))
+    UniqueCountsResult(values=Array([1, 2, 3]), counts=Array([2, 1, 2]))
+    """
     d, numpy_out = _device_input(x)
     values, _, _, counts = _unique_parts(d, False, False, False, True)
     return UniqueCountsResult(_back(values, numpy_out), _back(counts, numpy_out))
 
 
 def unique_inverse(x, /):
-    """The Array API standard's unique_inverse (NaNs distinct; the inverse has x's shape)."""
+    """The distinct elements of an array and the positions that rebuild it (Array API standard).
+
+    As unique(x, return_inverse=True, equal_nan=False): every NaN is its own value.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        Input values (flattened).
+
+    Returns
+    -------
+    UniqueInverseResult
+        A named tuple (values, inverse_indices): the sorted distinct values and the int64 positions in them that rebuild
+        `x`, in x's shape. An npgpu.Array on the input's device for npgpu input, a NumPy array for NumPy input.
+
+    See Also
+    --------
+    unique
+
+    Examples
+    --------
+    >>> npgpu.unique_inverse(np.array([[3, 1], [1, 2]]))
+    UniqueInverseResult(values=array([1, 2, 3]), inverse_indices=array([[2, 0],
+           [0, 1]]))
+    """
     d, numpy_out = _device_input(x)
     values, _, inverse, _ = _unique_parts(d, False, False, True, False)
     return UniqueInverseResult(_back(values, numpy_out), _back(inverse, numpy_out))
 
 
 def unique_values(x, /):
-    """The Array API standard's unique_values (NaNs distinct)."""
+    """The sorted distinct elements of an array (Array API standard).
+
+    As unique(x, equal_nan=False): every NaN is its own value.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        Input values (flattened).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        1-D, sorted. An npgpu.Array on the input's device for npgpu input, a NumPy array for NumPy input.
+
+    See Also
+    --------
+    unique
+
+    Examples
+    --------
+    >>> npgpu.unique_values(npgpu.asarray([3, 1, 2, 3, 1], device="cpu"))
+    Array([1, 2, 3])
+    >>> npgpu.unique_values(np.array([1.0, np.nan, np.nan]))
+    array([ 1., nan, nan])
+    """
     d, numpy_out = _device_input(x)
     return _back(_unique_parts(d, False, False, False, False)[0], numpy_out)
 
@@ -153,8 +338,39 @@ def _isin(x, test, invert):
 
 
 def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None):
-    """Whether each element of `element` is in `test_elements` (element's shape), as numpy.isin; ``invert``
-    gives the complement. One sort of test_elements and one binary search per element."""
+    """Whether each element of an array is in a second one, as numpy.isin.
+
+    One sort of `test_elements` and one binary search per element, in the two arrays' promoted dtype; NaNs are
+    never members.
+
+    Parameters
+    ----------
+    element : npgpu.Array or array_like
+        The values looked up.
+    test_elements : npgpu.Array or array_like
+        The values looked in (flattened); other than an npgpu.Array, converted onto element's device.
+    assume_unique : bool, optional
+        Accepted and ignored.
+    invert : bool, optional
+        Give the complement: whether each element is not in `test_elements` (default False).
+    kind : str, optional
+        Accepted and ignored.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        bool, of element's shape. An npgpu.Array on element's device for npgpu `element`, a NumPy array for
+        NumPy input.
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([3, 1, 2, 3, 1], device="cpu")
+    >>> npgpu.isin(a, [1, 3])
+    Array([ True,  True, False,  True,  True])
+    >>> npgpu.isin(np.array([[1, 5], [3, 0]]), [1, 3], invert=True)
+    array([[False,  True],
+           [False,  True]])
+    """
     x, numpy_out = _device_input(element)
     t = test_elements if isinstance(test_elements, _array.Array) else _array.asarray(np.asarray(test_elements),
                                                                                      device=x.device)
@@ -162,8 +378,33 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
 
 
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
-    """The sorted distinct values in both arrays, in their promoted dtype, as numpy.intersect1d (with
-    ``return_indices``, the positions of their first occurrences in each flattened input)."""
+    """The sorted distinct values found in both of two arrays, as numpy.intersect1d.
+
+    Parameters
+    ----------
+    ar1, ar2 : npgpu.Array or array_like
+        Input values (flattened); `ar2`, other than an npgpu.Array, is converted onto ar1's device.
+    assume_unique : bool, optional
+        Accepted and ignored.
+    return_indices : bool, optional
+        Also return the positions of the common values' first occurrences in each flattened input (default
+        False).
+
+    Returns
+    -------
+    intersect1d : npgpu.Array or numpy.ndarray
+        1-D, sorted, in the two inputs' promoted dtype (as NumPy's). Each result is an npgpu.Array on ar1's
+        device for npgpu `ar1`, a NumPy array for NumPy input.
+    comm1, comm2 : npgpu.Array or numpy.ndarray
+        With `return_indices` only: int64 positions in the flattened `ar1` and `ar2`.
+
+    Examples
+    --------
+    >>> npgpu.intersect1d(npgpu.asarray([3, 1, 2, 3, 1], device="cpu"), [3, 4, 1])
+    Array([1, 3])
+    >>> npgpu.intersect1d(np.array([1, 3, 4, 3]), np.array([3, 1, 2, 1]), return_indices=True)
+    (array([1, 3]), array([0, 1]), array([1, 0]))
+    """
     a, numpy_out = _device_input(ar1)
     b = ar2 if isinstance(ar2, _array.Array) else _array.asarray(np.asarray(ar2), device=a.device)
     ua, ia, _, _ = _unique_parts(a, True, return_indices, False, False)
@@ -182,7 +423,25 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
 
 
 def union1d(ar1, ar2):
-    """The sorted distinct values in either array, as numpy.union1d."""
+    """The sorted distinct values found in either of two arrays, as numpy.union1d.
+
+    Parameters
+    ----------
+    ar1, ar2 : npgpu.Array or array_like
+        Input values (flattened); `ar2`, other than an npgpu.Array, is converted onto ar1's device.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        1-D, sorted. An npgpu.Array on ar1's device for npgpu `ar1`, a NumPy array for NumPy input.
+
+    Examples
+    --------
+    >>> npgpu.union1d(npgpu.asarray([3, 1, 2], device="cpu"), [4, 0, 1])
+    Array([0, 1, 2, 3, 4])
+    >>> npgpu.union1d(np.array([-1, 0, 1]), np.array([-2, 0, 2]))
+    array([-2, -1,  0,  1,  2])
+    """
     a, numpy_out = _device_input(ar1)
     b = ar2 if isinstance(ar2, _array.Array) else _array.asarray(np.asarray(ar2), device=a.device)
     return _back(_unique_parts(_manipulation.concatenate([a.reshape(-1), b.reshape(-1)]), True, False, False,
@@ -190,8 +449,30 @@ def union1d(ar1, ar2):
 
 
 def setdiff1d(ar1, ar2, assume_unique=False):
-    """The sorted distinct values of ar1 that are not in ar2, as numpy.setdiff1d (with ``assume_unique``,
-    ar1's values in their order)."""
+    """The sorted distinct values of one array that are not in another, as numpy.setdiff1d.
+
+    Parameters
+    ----------
+    ar1 : npgpu.Array or array_like
+        Input values (flattened).
+    ar2 : npgpu.Array or array_like
+        The values removed; other than an npgpu.Array, converted onto ar1's device.
+    assume_unique : bool, optional
+        Take ar1's values as distinct: they are kept in their order, neither deduplicated nor sorted (default
+        False).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        1-D. An npgpu.Array on ar1's device for npgpu `ar1`, a NumPy array for NumPy input.
+
+    Examples
+    --------
+    >>> npgpu.setdiff1d(npgpu.asarray([3, 1, 2, 3, 1], device="cpu"), [1])
+    Array([2, 3])
+    >>> npgpu.setdiff1d(np.array([5, 1, 3]), [1], assume_unique=True)
+    array([5, 3])
+    """
     a, numpy_out = _device_input(ar1)
     b = ar2 if isinstance(ar2, _array.Array) else _array.asarray(np.asarray(ar2), device=a.device)
     ua = a.reshape(-1) if assume_unique else _unique_parts(a, True, False, False, False)[0]
@@ -200,10 +481,44 @@ def setdiff1d(ar1, ar2, assume_unique=False):
 
 
 def bincount(x, weights=None, minlength=0):
-    """Occurrences of each value 0 .. max(x) in the 1-D non-negative integer array x (at least `minlength`
-    bins), as numpy.bincount; with ``weights`` (real: complex raises TypeError), their sums (float64); an
-    empty x gives int64 zeros, weights or not, as NumPy does. One scatter-add (add.at): on a GPU the weights of
-    a bin are summed in an unspecified order, so the last bits may differ from NumPy's."""
+    """The number of occurrences of each value in an array of non-negative integers, as numpy.bincount.
+
+    One scatter-add (add.at): on a GPU the weights of a bin are summed in an unspecified order, so the last bits
+    may differ from NumPy's.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        1-D, of non-negative integers (or bools).
+    weights : npgpu.Array or array_like, optional
+        Real values of x's shape, summed per bin in float64 instead of counting ones; complex raises
+        TypeError. Other than an npgpu.Array, converted onto x's device.
+    minlength : int, optional
+        The least number of bins (default 0).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        ``max(max(x) + 1, minlength)`` bins: int64 counts, or float64 sums with `weights`. An empty `x`
+        gives `minlength` int64 zeros, weights or not, as NumPy does. An npgpu.Array on x's device for npgpu
+        `x`, a NumPy array for NumPy input.
+
+    Raises
+    ------
+    ValueError
+        `x` not 1-D or holding negative values; negative `minlength`; `weights` of another shape than `x`.
+    TypeError
+        `x` not of an integer or bool dtype; `weights` that do not cast safely to float64 (complex).
+
+    Examples
+    --------
+    >>> npgpu.bincount(npgpu.asarray([3, 1, 2, 3, 1], device="cpu"))
+    Array([0, 2, 1, 2])
+    >>> npgpu.bincount(np.array([0, 1, 1, 3]), minlength=6)
+    array([1, 2, 0, 1, 0, 0])
+    >>> npgpu.bincount(np.array([0, 1, 1, 2]), weights=[0.5, 1, 0.25, 2])
+    array([0.5 , 1.25, 2.  ])
+    """
     d, numpy_out = _device_input(x)
     if d.ndim != 1:
         raise ValueError("object too deep for desired array" if d.ndim > 1 else "object of too small depth for "

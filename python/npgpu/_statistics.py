@@ -88,10 +88,58 @@ def _reduced_last(x, axis):
 # ------------------------------------------------------------------------------------------------ average, ptp
 
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
-    """The (weighted) average along `axis` (None, an int or a tuple), as numpy.average: ``sum(a * w) /
-    sum(w)`` computed in ``result_type(a, w)`` (at least float64 for integer `a`); `weights` have a's shape
-    or, with an axis, the shape of the reduced axes. `returned` also gives the sum of the weights
-    (broadcast to the average's shape). ZeroDivisionError when the weights sum to zero."""
+    """Weighted average along the given axes, as numpy.average.
+
+    ``sum(a * w) / sum(w)``, computed in ``result_type(a, w)`` (at least float64 for integer or bool `a`);
+    without `weights`, the mean of `a` (float64 for integers).
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        The values to average.
+    axis : None, int or tuple of ints, optional
+        The axes averaged over; None (default) averages all the elements.
+    weights : npgpu.Array or array_like, optional
+        The weight of each value: of a's shape or, with `axis`, of the shape of the reduced axes (in the order
+        `axis` names them). Default: every weight 1.
+    returned : bool, optional
+        Also return the sum of the weights, broadcast to the average's shape and in its dtype (without
+        `weights`, the number of elements averaged). Default False.
+    keepdims : bool, optional
+        Keep the reduced axes as dimensions of size 1 (default False).
+
+    Returns
+    -------
+    average : npgpu.Array or numpy.ndarray
+        An npgpu.Array on the inputs' device for npgpu input; for NumPy (array_like) input a NumPy array, a
+        0-d result as a NumPy scalar.
+    sum_of_weights : npgpu.Array or numpy.ndarray
+        With ``returned=True`` only: the sum of the weights, as above.
+
+    Raises
+    ------
+    TypeError
+        `a` is None; `a` or `weights` is a numpy.ndarray subclass (masked array, np.matrix); `weights` differ
+        from a's shape while `axis` is None.
+    ValueError
+        `weights` have neither a's shape nor that of the reduced axes; npgpu.Arrays on different devices.
+    ZeroDivisionError
+        The weights sum to zero.
+
+    See Also
+    --------
+    npgpu.mean
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[1.0, 2.0], [3.0, 4.0]], device="cpu")
+    >>> npgpu.average(a)
+    Array(2.5)
+    >>> npgpu.average(a, axis=1, weights=[1, 3], returned=True)
+    (Array([1.75, 3.75]), Array([4., 4.]))
+    >>> npgpu.average(np.array([[1, 2], [3, 4]]), axis=0, weights=[3, 1])
+    array([1.5, 2.5])
+    """
     (x, w), numpy_out = _inputs("average", a, weights, required=("a",))
     axes = None if axis is None else _axes(axis, x.ndim)
     if w is None:
@@ -124,7 +172,41 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
 
 
 def ptp(a, axis=None, out=None, keepdims=False):
-    """Range of values (maximum - minimum) along `axis`, as numpy.ptp (integers wrap around as NumPy's)."""
+    """Range of values (maximum - minimum) along the given axes, as numpy.ptp.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Input values.
+    axis : None, int or tuple of ints, optional
+        The axes reduced; None (default) takes the range of all the elements.
+    out : numpy.ndarray or npgpu.Array, optional
+        Where to write the result (of the result's shape); it is returned.
+    keepdims : bool, optional
+        Keep the reduced axes as dimensions of size 1 (default False).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        In a's dtype: integers wrap around as NumPy's. An npgpu.Array on a's device for npgpu input; for NumPy
+        (array_like) input a NumPy array, a 0-d result as a NumPy scalar; `out` when given.
+
+    Raises
+    ------
+    TypeError
+        Boolean `a` (as NumPy; an empty boolean `a` raises the reductions' ValueError first); `a` None or a
+        numpy.ndarray subclass; `out` neither a numpy.ndarray nor an npgpu.Array.
+    ValueError
+        A reduction over zero elements; `out` of another shape than the result.
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[4, 9, 2], [3, 6, 1]], device="cpu")
+    >>> npgpu.ptp(a, axis=1)
+    Array([7, 5])
+    >>> npgpu.ptp(np.array([127, -128], dtype=np.int8), keepdims=True)
+    array([-1], dtype=int8)
+    """
     (x,), numpy_out = _inputs("ptp", a, required=("a",))
     axes = None if axis is None else _axes(axis, x.ndim)
     hi, lo = _reduce.max(x, axis=axes, keepdims=keepdims), _reduce.min(x, axis=axes, keepdims=keepdims)
@@ -307,33 +389,258 @@ def _nanquantile(x, q, weak, axis, method, keepdims, name):
 
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
              weights=None, interpolation=None):
-    """The `q`-th quantiles (q in [0, 1], a scalar or up to 2-D) of `a` along `axis` (None, an int or a
-    tuple), as numpy.quantile: the q dims lead the result's shape. `method`: 'linear' (default), 'lower',
-    'higher', 'nearest', 'midpoint', the continuous Hyndman-Fan methods ('hazen', 'weibull',
-    'median_unbiased', 'normal_unbiased', 'interpolated_inverted_cdf') and the discontinuous ones
-    ('inverted_cdf', 'averaged_inverted_cdf', 'closest_observation'). A slice holding a NaN gives NaN.
-    A Python-scalar q keeps a float32 input float32 (NEP 50), an array q gives float64.
-    `overwrite_input` is accepted and ignored (the input is never changed)."""
+    """The q-th quantiles of the data along the given axes, as numpy.quantile.
+
+    Each slice is sorted (NaNs sort last) and interpolated with NumPy's formulas, so results equal NumPy's bit
+    for bit on the host device. A slice holding a NaN gives NaN.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Real input values.
+    q : float or array_like of float
+        The quantiles, in [0, 1]: a scalar or an array of up to 2 dimensions (an npgpu.Array is read back to
+        the host). A Python-scalar q keeps a float32 input float32 (NEP 50), an array q gives float64.
+    axis : None, int or tuple of ints, optional
+        The axes reduced; None (default) reduces all the elements.
+    out : numpy.ndarray or npgpu.Array, optional
+        Where to write the result (of the result's shape); it is returned.
+    overwrite_input : bool, optional
+        Accepted and ignored: the input is never changed.
+    method : str, optional
+        'linear' (default), 'lower', 'higher', 'nearest', 'midpoint', the continuous Hyndman-Fan methods
+        ('hazen', 'weibull', 'median_unbiased', 'normal_unbiased', 'interpolated_inverted_cdf') or the
+        discontinuous ones ('inverted_cdf', 'averaged_inverted_cdf', 'closest_observation'), with NumPy's
+        definitions.
+    keepdims : bool, optional
+        Keep the reduced axes as dimensions of size 1 (default False).
+    weights : None, optional
+        Only None: weights are not implemented.
+    interpolation : str, optional
+        The deprecated name of `method` (DeprecationWarning); it replaces `method` when given.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        Of shape ``q.shape + kept shape``: q's dimensions lead. An npgpu.Array on a's device for npgpu input;
+        for NumPy (array_like) input a NumPy array, a 0-d result as a NumPy scalar (unless `keepdims`);
+        `out` when given.
+
+    Raises
+    ------
+    TypeError
+        Complex `a`; `a` None or a numpy.ndarray subclass; `out` neither a numpy.ndarray nor an npgpu.Array.
+    ValueError
+        q outside [0, 1] or of more than 2 dimensions; an unknown `method`; `out` of another shape.
+    IndexError
+        The reduced axes hold no elements (as NumPy).
+    NotImplementedError
+        `weights` given (NumPy's are for method='inverted_cdf' only).
+
+    See Also
+    --------
+    percentile, nanquantile, median
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([3.0, 1.0, 4.0, 1.0, 5.0], device="cpu")
+    >>> npgpu.quantile(a, [0.25, 0.75])
+    Array([1., 4.])
+    >>> npgpu.quantile(a, 0.3, method="lower")
+    Array(1.)
+    >>> npgpu.quantile(np.arange(12).reshape(3, 4), [0.25, 0.5], axis=1)
+    array([[0.75, 4.75, 8.75],
+           [1.5 , 5.5 , 9.5 ]])
+    """
     return _quantile_api("quantile", _quantile, 1, a, q, axis, out, method, keepdims, weights, interpolation)
 
 
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
                weights=None, interpolation=None):
-    """The `q`-th percentiles (q in [0, 100]) of `a` along `axis`, as numpy.percentile (see quantile)."""
+    """The q-th percentiles of the data along the given axes, as numpy.percentile.
+
+    quantile with q / 100: see quantile for the methods, the dtypes and the handling of NaNs.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Real input values.
+    q : float or array_like of float
+        The percentiles, in [0, 100]: a scalar or an array of up to 2 dimensions (an npgpu.Array is read back
+        to the host).
+    axis : None, int or tuple of ints, optional
+        The axes reduced; None (default) reduces all the elements.
+    out : numpy.ndarray or npgpu.Array, optional
+        Where to write the result (of the result's shape); it is returned.
+    overwrite_input : bool, optional
+        Accepted and ignored: the input is never changed.
+    method : str, optional
+        'linear' (default), 'lower', 'higher', 'nearest', 'midpoint', the continuous Hyndman-Fan methods
+        ('hazen', 'weibull', 'median_unbiased', 'normal_unbiased', 'interpolated_inverted_cdf') or the
+        discontinuous ones ('inverted_cdf', 'averaged_inverted_cdf', 'closest_observation'), with NumPy's
+        definitions.
+    keepdims : bool, optional
+        Keep the reduced axes as dimensions of size 1 (default False).
+    weights : None, optional
+        Only None: weights are not implemented.
+    interpolation : str, optional
+        The deprecated name of `method` (DeprecationWarning); it replaces `method` when given.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        Of shape ``q.shape + kept shape``, as quantile's.
+
+    Raises
+    ------
+    TypeError
+        Complex `a`; `a` None or a numpy.ndarray subclass; `out` neither a numpy.ndarray nor an npgpu.Array.
+    ValueError
+        q outside [0, 100] or of more than 2 dimensions; an unknown `method`; `out` of another shape.
+    IndexError
+        The reduced axes hold no elements (as NumPy).
+    NotImplementedError
+        `weights` given.
+
+    See Also
+    --------
+    quantile, nanpercentile
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([3.0, 1.0, 4.0, 1.0, 5.0], device="cpu")
+    >>> npgpu.percentile(a, 50)
+    Array(3.)
+    >>> npgpu.percentile(np.array([[10, 7, 4], [3, 2, 1]]), 50, axis=1)
+    array([7., 2.])
+    """
     return _quantile_api("percentile", _quantile, 100, a, q, axis, out, method, keepdims, weights,
                          interpolation)
 
 
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
                 weights=None, interpolation=None):
-    """quantile ignoring NaNs, as numpy.nanquantile: all-NaN slices give NaN (RuntimeWarning)."""
+    """The q-th quantiles along the given axes, ignoring NaNs, as numpy.nanquantile.
+
+    quantile of the non-NaN values of each slice; all-NaN slices give NaN (RuntimeWarning "All-NaN slice
+    encountered"). After one sort the valid values of each slice lead it; the positions depend on each
+    slice's count of them, so they are computed on the device.
+    Input that is not floating point holds no NaNs: the result is quantile's. An empty input gives
+    numpy.nanmean's answer, as NumPy: NaN where the result has elements (RuntimeWarning "Mean of empty
+    slice"), in nanmean's dtype and shape (q's dimensions are not added).
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Real input values.
+    q : float or array_like of float
+        The quantiles, in [0, 1], as quantile's.
+    axis : None, int or tuple of ints, optional
+        The axes reduced; None (default) reduces all the elements.
+    out : numpy.ndarray or npgpu.Array, optional
+        Where to write the result (of the result's shape); it is returned.
+    overwrite_input : bool, optional
+        Accepted and ignored: the input is never changed.
+    method : str, optional
+        'linear' (default), 'lower', 'higher', 'nearest', 'midpoint', the continuous Hyndman-Fan methods
+        ('hazen', 'weibull', 'median_unbiased', 'normal_unbiased', 'interpolated_inverted_cdf') or the
+        discontinuous ones ('inverted_cdf', 'averaged_inverted_cdf', 'closest_observation'), with NumPy's
+        definitions.
+    keepdims : bool, optional
+        Keep the reduced axes as dimensions of size 1 (default False).
+    weights : None, optional
+        Only None: weights are not implemented.
+    interpolation : str, optional
+        The deprecated name of `method` (DeprecationWarning); it replaces `method` when given.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        Of shape ``q.shape + kept shape``, as quantile's.
+
+    Raises
+    ------
+    TypeError
+        Complex `a`; `a` None or a numpy.ndarray subclass; `out` neither a numpy.ndarray nor an npgpu.Array.
+    ValueError
+        q outside [0, 1] or of more than 2 dimensions; an unknown `method`; `out` of another shape.
+    NotImplementedError
+        `weights` given.
+
+    See Also
+    --------
+    quantile, nanpercentile, nanmedian
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([1.0, np.nan, 3.0, 2.0], device="cpu")
+    >>> npgpu.nanquantile(a, 0.5)
+    Array(2.)
+    >>> npgpu.nanquantile(np.array([[np.nan, 4.0], [1.0, 2.0]]), 0.5, axis=1)
+    array([4. , 1.5])
+    """
     return _quantile_api("nanquantile", _nanquantile, 1, a, q, axis, out, method, keepdims, weights,
                          interpolation)
 
 
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
                   weights=None, interpolation=None):
-    """percentile ignoring NaNs, as numpy.nanpercentile: all-NaN slices give NaN (RuntimeWarning)."""
+    """The q-th percentiles along the given axes, ignoring NaNs, as numpy.nanpercentile.
+
+    percentile of the non-NaN values of each slice (nanquantile with q / 100); all-NaN slices give NaN
+    (RuntimeWarning "All-NaN slice encountered").
+    Input that is not floating point holds no NaNs: the result is percentile's. An empty input gives
+    numpy.nanmean's answer, as NumPy: NaN where the result has elements (RuntimeWarning "Mean of empty
+    slice"), in nanmean's dtype and shape (q's dimensions are not added).
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Real input values.
+    q : float or array_like of float
+        The percentiles, in [0, 100], as percentile's.
+    axis : None, int or tuple of ints, optional
+        The axes reduced; None (default) reduces all the elements.
+    out : numpy.ndarray or npgpu.Array, optional
+        Where to write the result (of the result's shape); it is returned.
+    overwrite_input : bool, optional
+        Accepted and ignored: the input is never changed.
+    method : str, optional
+        'linear' (default), 'lower', 'higher', 'nearest', 'midpoint', the continuous Hyndman-Fan methods
+        ('hazen', 'weibull', 'median_unbiased', 'normal_unbiased', 'interpolated_inverted_cdf') or the
+        discontinuous ones ('inverted_cdf', 'averaged_inverted_cdf', 'closest_observation'), with NumPy's
+        definitions.
+    keepdims : bool, optional
+        Keep the reduced axes as dimensions of size 1 (default False).
+    weights : None, optional
+        Only None: weights are not implemented.
+    interpolation : str, optional
+        The deprecated name of `method` (DeprecationWarning); it replaces `method` when given.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        Of shape ``q.shape + kept shape``, as quantile's.
+
+    Raises
+    ------
+    TypeError
+        Complex `a`; `a` None or a numpy.ndarray subclass; `out` neither a numpy.ndarray nor an npgpu.Array.
+    ValueError
+        q outside [0, 100] or of more than 2 dimensions; an unknown `method`; `out` of another shape.
+    NotImplementedError
+        `weights` given.
+
+    See Also
+    --------
+    percentile, nanquantile
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([1.0, np.nan, 3.0, 2.0], device="cpu")
+    >>> npgpu.nanpercentile(a, [0, 100])
+    Array([1., 3.])
+    """
     return _quantile_api("nanpercentile", _nanquantile, 100, a, q, axis, out, method, keepdims, weights,
                          interpolation)
 
@@ -366,9 +673,49 @@ def _nan_empty(x, axis, keepdims, numpy_out, stacklevel):
 
 
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-    """The median along `axis` (None, an int or a tuple), as numpy.median: the middle value of the sorted
-    slice, or the mean of the two middle ones (float64 for integers); a slice holding a NaN gives NaN; an
-    empty input gives NaN (RuntimeWarning). `overwrite_input` is accepted and ignored."""
+    """The median along the given axes, as numpy.median.
+
+    The middle value of each sorted slice, or the mean of the two middle ones; a slice holding a NaN gives NaN;
+    an empty input gives NaN (RuntimeWarning).
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Input values.
+    axis : None, int or tuple of ints, optional
+        The axes reduced; None (default) takes the median of all the elements.
+    out : numpy.ndarray or npgpu.Array, optional
+        Where to write the result (of the result's shape); it is returned.
+    overwrite_input : bool, optional
+        Accepted and ignored: the input is never changed.
+    keepdims : bool, optional
+        Keep the reduced axes as dimensions of size 1 (default False).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        In the dtype of the mean (float64 for integers). An npgpu.Array on a's device for npgpu input; for NumPy
+        (array_like) input a NumPy array, a 0-d result as a NumPy scalar unless `keepdims` (then an array, even
+        0-d, as NumPy's); `out` when given.
+
+    Raises
+    ------
+    TypeError
+        `a` None or a numpy.ndarray subclass; `out` neither a numpy.ndarray nor an npgpu.Array.
+    ValueError
+        `out` of another shape than the result.
+
+    See Also
+    --------
+    nanmedian, quantile
+
+    Examples
+    --------
+    >>> npgpu.median(npgpu.asarray([3.0, 1.0, 4.0, 1.0, 5.0], device="cpu"))
+    Array(3.)
+    >>> npgpu.median(np.array([[10, 7, 4], [3, 2, 1]]), axis=0)
+    array([6.5, 4.5, 2.5])
+    """
     (x,), numpy_out = _inputs("median", a, required=("a",))
     y, kept, kd = _reduced_last(x, axis)
     n = y.shape[-1]
@@ -384,7 +731,50 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 
 
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-    """The median ignoring NaNs, as numpy.nanmedian: all-NaN slices give NaN (RuntimeWarning)."""
+    """The median along the given axes, ignoring NaNs, as numpy.nanmedian.
+
+    The median of the non-NaN values of each slice; all-NaN slices give NaN (RuntimeWarning "All-NaN slice
+    encountered"). Input that is not floating point holds no NaNs: the result is median's. An empty input
+    gives numpy.nanmean's answer, as NumPy: NaN where the result has elements (RuntimeWarning "Mean of
+    empty slice").
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Input values.
+    axis : None, int or tuple of ints, optional
+        The axes reduced; None (default) takes the median of all the elements.
+    out : numpy.ndarray or npgpu.Array, optional
+        Where to write the result (of the result's shape); it is returned.
+    overwrite_input : bool, optional
+        Accepted and ignored: the input is never changed.
+    keepdims : bool, optional
+        Keep the reduced axes as dimensions of size 1 (default False).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        In a's dtype for floating-point input. An npgpu.Array on a's device for npgpu input; for NumPy
+        (array_like) input a NumPy array, a 0-d result as a NumPy scalar unless `keepdims`; `out` when given.
+
+    Raises
+    ------
+    TypeError
+        `a` None or a numpy.ndarray subclass; `out` neither a numpy.ndarray nor an npgpu.Array.
+    ValueError
+        `out` of another shape than the result.
+
+    See Also
+    --------
+    median, nanquantile
+
+    Examples
+    --------
+    >>> npgpu.nanmedian(npgpu.asarray([1.0, np.nan, 3.0, 2.0], device="cpu"))
+    Array(2.)
+    >>> npgpu.nanmedian(np.array([[1.0, np.nan], [4.0, 2.0]]), axis=1)
+    array([1., 3.])
+    """
     (x,), numpy_out = _inputs("nanmedian", a, required=("a",))
     if x.size == 0:
         return _to_out(_nan_empty(x, axis, keepdims, numpy_out, 3), out)
@@ -419,10 +809,65 @@ def _ndmin2(x):
 
 
 def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *, dtype=None):
-    """The covariance matrix of the variables in the rows of `m` (columns with ``rowvar=False``) and of `y`,
-    as numpy.cov: normalised by N - 1 (N with `bias`, N - `ddof` with ddof), with integer frequency weights
-    `fweights` and observation weights `aweights`; one matrix product of the centred data. A single
-    variable gives a 0-d array."""
+    """The covariance matrix of the variables in the rows of `m` (and of `y`), as numpy.cov.
+
+    Normalised by N - 1 for N observations (N with `bias`, N - `ddof` with `ddof`), optionally with frequency
+    and observation weights; computed as one matrix product of the centred data.
+
+    Parameters
+    ----------
+    m : npgpu.Array or array_like
+        1-D or 2-D: each row a variable, each column an observation (the other way round with
+        ``rowvar=False``).
+    y : npgpu.Array or array_like, optional
+        More variables and observations, in m's form; they follow m's variables.
+    rowvar : bool, optional
+        True (default): the rows are the variables; False: the columns are.
+    bias : bool, optional
+        Normalise by N instead of N - 1 (default False); overridden by `ddof`.
+    ddof : int, optional
+        Normalise by N - ddof (integer valued).
+    fweights : npgpu.Array or array_like of int, optional
+        1-D: how many times each observation occurs (integer valued, non-negative).
+    aweights : npgpu.Array or array_like, optional
+        1-D: the weight of each observation (non-negative).
+    dtype : dtype, optional
+        The dtype of the computation and the result; default ``result_type(m, y, float64)``.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        The covariance matrix, its dimensions of size 1 removed: a single variable gives a 0-d array (a 0-d
+        NumPy array for NumPy input, not a scalar); no variables give a (0, 0) float64 array. An npgpu.Array
+        on the inputs' device for npgpu input, a NumPy array for NumPy (array_like) input.
+
+    Raises
+    ------
+    ValueError
+        `ddof` not an integer; `m` or `y` of more than 2 dimensions; negative weights; npgpu.Arrays on
+        different devices.
+    TypeError
+        `fweights` not integer valued; `m` None or a numpy.ndarray subclass.
+    RuntimeError
+        Weights of more than one dimension or of another length than the number of observations.
+
+    Warns
+    -----
+    RuntimeWarning
+        Degrees of freedom <= 0: the normalisation factor is then 0.
+
+    See Also
+    --------
+    corrcoef
+
+    Examples
+    --------
+    >>> npgpu.cov(npgpu.asarray([[0, 1, 2], [2, 1, 0]], device="cpu"))
+    Array([[ 1., -1.],
+           [-1.,  1.]])
+    >>> npgpu.cov(np.array([1.0, 2.0, 4.0]))
+    array(2.33333333)
+    """
     if ddof is not None and ddof != int(ddof):
         raise ValueError("ddof must be integer")
     (x, yy, fw, aw), numpy_out = _inputs("cov", m, y, fweights, aweights, required=("m",))
@@ -497,8 +942,50 @@ def _matmul(a, b):
 
 
 def corrcoef(x, y=None, rowvar=True, *, dtype=None):
-    """Pearson correlation coefficients, as numpy.corrcoef: cov normalised by the standard deviations,
-    real (and imaginary) parts clipped to [-1, 1]. A single variable gives c / c (1.0, or NaN)."""
+    """Pearson correlation coefficients, as numpy.corrcoef.
+
+    cov's matrix normalised by the standard deviations, ``R[i, j] = C[i, j] / sqrt(C[i, i] * C[j, j])``, with
+    the real (and imaginary) parts clipped to [-1, 1].
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        1-D or 2-D: each row a variable, each column an observation (the other way round with
+        ``rowvar=False``).
+    y : npgpu.Array or array_like, optional
+        More variables and observations, in x's form.
+    rowvar : bool, optional
+        True (default): the rows are the variables; False: the columns are.
+    dtype : dtype, optional
+        The dtype of the computation, as cov's.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        The correlation matrix. A single variable gives c / c (1.0, or NaN), a NumPy scalar for NumPy
+        input. An npgpu.Array on the inputs' device for npgpu input, a NumPy array for NumPy (array_like)
+        input.
+
+    Raises
+    ------
+    ValueError
+        `x` or `y` of more than 2 dimensions; npgpu.Arrays on different devices.
+    TypeError
+        `x` None, or `x` or `y` a numpy.ndarray subclass.
+
+    See Also
+    --------
+    cov
+
+    Examples
+    --------
+    >>> npgpu.corrcoef(npgpu.asarray([[0, 1, 2], [2, 1, 0]], device="cpu"))
+    Array([[ 1., -1.],
+           [-1.,  1.]])
+    >>> npgpu.corrcoef(np.array([1.0, 2.0, 3.0]), np.array([2.0, 4.0, 7.0]))
+    array([[1.        , 0.99339927],
+           [0.99339927, 1.        ]])
+    """
     (xx, yy), numpy_out = _inputs("corrcoef", x, y, required=("x",))
     c = cov(xx, yy, rowvar, dtype=dtype)
     if c.ndim != 2:

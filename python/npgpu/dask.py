@@ -45,7 +45,31 @@ register = _dask_registration.register
 # ------------------------------------------------------------------------------------------------ chunks
 
 def meta(ndim, dtype):
-    """The meta dask keeps for npgpu chunks: a zero-size npgpu.Array on the host (creating it touches no GPU)."""
+    """The meta dask keeps for npgpu chunks: a zero-size npgpu.Array on the host.
+
+    Creating it touches no GPU, so a client needs no CUDA context. Every dask call in npgpu.dask passes it as
+    ``meta=``, so dask never runs a function on zero-size inputs to infer it.
+
+    Parameters
+    ----------
+    ndim : int
+        Number of dimensions (each of length 0).
+    dtype : data-type
+        The chunks' dtype.
+
+    Returns
+    -------
+    npgpu.Array
+        Shape ``(0,) * ndim``, on the host device.
+
+    Examples
+    --------
+    >>> import npgpu.dask as nd
+    >>> nd.meta(2, np.float32)
+    Array([], shape=(0, 0), dtype=float32)
+    >>> nd.meta(1, "int64").device
+    <npgpu.Device cpu>
+    """
     return npgpu.empty((0,) * ndim, dtype=np.dtype(dtype), device="cpu")
 
 
@@ -56,17 +80,89 @@ def _to_npgpu(block, device=None):
 
 
 def to_device(x, device=None):
-    """The dask array `x` with npgpu chunks (NumPy chunks uploaded, npgpu chunks kept or moved to
-    ``device``): ``device=None`` puts each chunk on the default device of the process computing it."""
+    """The dask array `x` with npgpu chunks: NumPy chunks uploaded, npgpu chunks kept or moved to `device`.
+
+    Lazy: each chunk is converted by the process that computes it (``map_blocks``).
+
+    Parameters
+    ----------
+    x : dask.array.Array
+        Any chunk type npgpu.asarray takes (NumPy arrays, npgpu.Arrays).
+    device : optional
+        Where the chunks go, as npgpu.asarray's `device` (e.g. ``"cpu"`` or a GPU ordinal). None (default):
+        each NumPy chunk goes to the default device of the process computing it (a dask-cuda worker's GPU,
+        the host elsewhere), and npgpu chunks stay where they are.
+
+    Returns
+    -------
+    dask.array.Array
+        x's shape, chunks and dtype, with npgpu.Array chunks (its meta: :func:`meta`).
+
+    Raises
+    ------
+    TypeError
+        `x` is not a dask array.
+
+    See Also
+    --------
+    from_array : A dask array of npgpu chunks from a NumPy or npgpu array.
+
+    Examples
+    --------
+    >>> import dask.array as da
+    >>> import npgpu.dask as nd
+    >>> x = nd.to_device(da.arange(6, chunks=3), device="cpu")
+    >>> x
+    dask.array<_to_npgpu, shape=(6,), dtype=int64, chunksize=(3,), chunktype=npgpu.Array>
+    >>> x.compute()
+    Array([0, 1, 2, 3, 4, 5])
+    """
     if not isinstance(x, da.Array):
         raise TypeError(f"to_device: expected a dask.array.Array, not {type(x).__name__}")
     return x.map_blocks(_to_npgpu, device=device, dtype=x.dtype, meta=meta(x.ndim, x.dtype))
 
 
 def from_array(x, chunks="auto", device=None, name=None):
-    """A dask array of npgpu chunks from `x` (a NumPy array, an npgpu.Array or anything ``da.from_array``
-    takes), split into `chunks`; each chunk on ``device`` (default: where the computing process puts new
-    arrays)."""
+    """A dask array of npgpu chunks from `x`, split into `chunks`.
+
+    For NumPy (or other) input: ``da.from_array(x, chunks).map_blocks(npgpu.asarray, meta=...)``, each chunk
+    uploaded by the process that computes it. The chunks of an npgpu.Array are slices of it, on its device
+    unless `device` is given. A dask array is rechunked (unless `chunks` is "auto") and passed to
+    :func:`to_device`.
+
+    Parameters
+    ----------
+    x : numpy.ndarray, npgpu.Array, dask.array.Array or array_like
+        The data: anything ``da.from_array`` takes, or a dask array.
+    chunks : int, tuple or "auto", optional
+        Chunk sizes, as ``da.from_array``'s `chunks` (default "auto": a dask array then keeps its chunks).
+    device : optional
+        Where each chunk goes, as npgpu.asarray's `device` (e.g. ``"cpu"`` or a GPU ordinal). None (default):
+        the default device of the process computing the chunk (where it puts new arrays: a dask-cuda
+        worker's GPU, the host elsewhere); an npgpu.Array's chunks stay on its device.
+    name : str, optional
+        The name of the source layer, as ``da.from_array``'s `name` (unused for a dask array).
+
+    Returns
+    -------
+    dask.array.Array
+        x's shape and dtype, with npgpu.Array chunks (its meta: :func:`meta`).
+
+    See Also
+    --------
+    to_device : The chunks of a dask array to npgpu.
+
+    Examples
+    --------
+    >>> import npgpu.dask as nd
+    >>> x = nd.from_array(np.arange(12.0).reshape(3, 4), chunks=(2, 2), device="cpu")
+    >>> x
+    dask.array<_to_npgpu, shape=(3, 4), dtype=float64, chunksize=(2, 2), chunktype=npgpu.Array>
+    >>> (2 * x).sum().compute()
+    Array(132.)
+    >>> nd.from_array(npgpu.arange(6.0, device="cpu"), chunks=3).compute()
+    Array([0., 1., 2., 3., 4., 5.])
+    """
     if isinstance(x, da.Array):
         return to_device(x.rechunk(chunks) if chunks != "auto" else x, device)
     if isinstance(x, npgpu.Array):
@@ -76,7 +172,32 @@ def from_array(x, chunks="auto", device=None, name=None):
 
 
 def register_worker_plugin(client):
-    """Register npgpu with dask on every worker of `client` (a distributed.Client), present and future."""
+    """Register npgpu with dask on every worker of `client`, present and future.
+
+    A distributed WorkerPlugin (named "npgpu") that imports npgpu.dask on each worker, which registers
+    npgpu.Array with dask there (``dask.sizeof`` and dask.array's dispatch tables).
+
+    Parameters
+    ----------
+    client : distributed.Client
+        The client whose workers get the plugin.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ImportError
+        distributed is not installed.
+
+    Examples
+    --------
+    >>> from distributed import Client  # doctest: +SKIP
+    >>> import npgpu.dask as nd
+    >>> client = Client(nd.gpu_cluster())  # doctest: +SKIP
+    >>> nd.register_worker_plugin(client)  # doctest: +SKIP
+    """
     from distributed.diagnostics.plugin import WorkerPlugin
 
     class NpgpuWorkerPlugin(WorkerPlugin):
@@ -89,13 +210,55 @@ def register_worker_plugin(client):
 
 
 def gpu_cluster(gpus=None, use_dask_cuda=None, **kwargs):
-    """A local cluster of one single-threaded worker process per GPU, each seeing only its own GPU (as device
-    0, through ``CUDA_VISIBLE_DEVICES``, set before the process starts, so each has one CUDA context on its
-    GPU and the client has none). ``gpus``: how many (default all present) or a list of device ordinals.
-    ``use_dask_cuda``: ``dask_cuda.LocalCUDACluster`` (True), distributed's ``SpecCluster`` of nannies
-    (False), or the first when dask-cuda imports (None). Other keywords go to the cluster (the nannies for
-    SpecCluster, e.g. ``memory_limit``; by default each worker gets an equal share of host memory). Use it
-    as a context manager, or close it."""
+    """A local cluster of one single-threaded worker process per GPU.
+
+    Each worker has its own GPU as device 0, through ``CUDA_VISIBLE_DEVICES``, set before the process starts,
+    so each has one CUDA context on its GPU and the client has none. A SpecCluster worker sees only its own
+    GPU; LocalCUDACluster gives each worker the list of GPUs with its own first. Use it as a context manager,
+    or close it.
+
+    Parameters
+    ----------
+    gpus : int or sequence of ints, optional
+        How many GPUs (the first ones: ordinals 0 to gpus - 1), or a list of device ordinals. Default: all
+        GPUs present (none when npgpu finds no GPU).
+    use_dask_cuda : bool, optional
+        True: ``dask_cuda.LocalCUDACluster``; False: distributed's ``SpecCluster`` of nannies (workers named
+        ``"gpu-<ordinal>"``, one thread each); None (default): the first when dask-cuda imports, else the
+        second.
+    **kwargs
+        Other keywords go to the cluster: to LocalCUDACluster (``dashboard_address`` defaults to None there),
+        or to each nanny of the SpecCluster, e.g. ``memory_limit`` (by default each worker gets an equal
+        share of host memory) or ``env`` (``CUDA_VISIBLE_DEVICES`` is added to it).
+
+    Returns
+    -------
+    dask_cuda.LocalCUDACluster or distributed.SpecCluster
+        The started cluster (the SpecCluster with no dashboard, named "npgpu.dask.gpu_cluster").
+
+    Raises
+    ------
+    ValueError
+        No GPU to start a worker on (for host-backend workers use distributed.LocalCluster with
+        ``NPGPU_BACKEND=cpu``), or ordinals that repeat or are negative.
+    ImportError
+        ``use_dask_cuda=True`` and dask-cuda does not import.
+
+    See Also
+    --------
+    register_worker_plugin : Register npgpu on every worker of a client.
+
+    Examples
+    --------
+    Needs GPUs (and distributed):
+
+    >>> from distributed import Client  # doctest: +SKIP
+    >>> import npgpu.dask as nd
+    >>> with nd.gpu_cluster() as cluster, Client(cluster) as client:  # doctest: +SKIP
+    ...     nd.register_worker_plugin(client)
+    ...     x = nd.from_array(np.ones((4096, 4096)), chunks=1024)
+    ...     total = float(x.sum().compute())
+    """
     if gpus is None:
         gpus = npgpu.device_count() if npgpu.is_available() else 0
     ids = list(range(gpus)) if isinstance(gpus, numbers.Integral) else [operator.index(g) for g in gpus]
@@ -162,14 +325,73 @@ def diffusion(field, steps, coeff=0.25, boundary="zero", steps_per_exchange=None
               unstable_ok=False):
     """``npgpu.diffusion(field, steps, coeff, boundary)`` on a chunked 2-D field, as a lazy dask array.
 
-    field: a 2-D float32/float64 dask array (npgpu or NumPy chunks), or a NumPy/npgpu array with ``chunks=``.
-    Each round runs ``steps_per_exchange`` steps (default: all steps, capped by the smallest chunk extent)
-    on every chunk plus a halo of that depth, in one ``npgpu.diffusion`` call per chunk, then exchanges
-    halos (``map_overlap``, ``allow_rechunk=False``). The result equals ``npgpu.diffusion`` on the whole
-    field bit for bit: each cell goes through the same operations on the same values. boundary: "zero",
-    "periodic" or "reflect", as npgpu.diffusion. A halo deeper than a chunk raises ValueError (rechunk
-    the field into larger chunks, or lower steps_per_exchange); with one chunk along an axis no halo is
-    needed along it ('periodic' still needs chunks at least steps_per_exchange long).
+    Temporal blocking: each round runs `steps_per_exchange` steps on every chunk plus a halo of that depth,
+    in one ``npgpu.diffusion`` call per chunk, then exchanges halos (``map_overlap``,
+    ``allow_rechunk=False``); the last round runs the steps left. The result equals ``npgpu.diffusion`` on
+    the whole field bit for bit, for every boundary: each cell goes through the same operations on the same
+    values.
+
+    Parameters
+    ----------
+    field : dask.array.Array, numpy.ndarray or npgpu.Array
+        A 2-D float32/float64 field: a dask array (npgpu or NumPy chunks), or a NumPy/npgpu array with
+        `chunks`.
+    steps : int
+        Number of steps (>= 0; 0 returns the field as a dask array, unchanged).
+    coeff : float, optional
+        The diffusion coefficient (default 0.25), as npgpu.diffusion: stable for 0 <= coeff <= 0.25.
+    boundary : {"zero", "periodic", "reflect"}, optional
+        The field's boundary, as npgpu.diffusion (default "zero"; case-insensitive).
+    steps_per_exchange : int, optional
+        Steps between halo exchanges, and the halo's depth (>= 1). Default: all steps, capped by the smallest
+        chunk extent along the axes that need a halo.
+    chunks : int, tuple or "auto", optional
+        Chunk sizes: a NumPy or npgpu field is split with :func:`from_array` (npgpu chunks on the default
+        device of the process computing each); a dask field is rechunked. Required for a non-dask field.
+    unstable_ok : bool, optional
+        Run a `coeff` outside [0, 0.25] instead of raising ValueError (default False).
+
+    Returns
+    -------
+    dask.array.Array
+        The field after `steps` steps: its shape, chunks, dtype and chunk type (npgpu or NumPy).
+
+    Raises
+    ------
+    ValueError
+        An invalid `boundary`; steps < 0; a field that is not 2-D, or whose chunk sizes are unknown; `coeff`
+        outside [0, 0.25] without `unstable_ok`; steps_per_exchange < 1; a halo deeper than a chunk.
+    TypeError
+        A field not float32 or float64, or a non-dask field without `chunks`.
+
+    See Also
+    --------
+    npgpu.diffusion : The single call.
+
+    Notes
+    -----
+    A halo deeper than a chunk raises ValueError: rechunk the field into larger chunks, or lower
+    steps_per_exchange. With one chunk along an axis no halo is needed along it ('periodic' still needs
+    chunks at least steps_per_exchange long). Sides on the field's border get no halo for 'zero' and
+    'reflect' (each chunk's own boundary is then the field's), and the wrapped-around cells for 'periodic'.
+
+    Examples
+    --------
+    >>> import npgpu.dask as nd
+    >>> f = np.zeros((8, 8))
+    >>> f[3:5, 3:5] = 1.0
+    >>> field = nd.from_array(f, chunks=4, device="cpu")
+    >>> d = nd.diffusion(field, 10)
+    >>> d
+    dask.array<..., shape=(8, 8), dtype=float64, chunksize=(4, 4), chunktype=npgpu.Array>
+    >>> np.array_equal(np.asarray(d.compute()), npgpu.diffusion(f, 10))
+    True
+
+    A halo exchange every two steps, on a periodic field:
+
+    >>> d = nd.diffusion(field, 10, boundary="periodic", steps_per_exchange=2)
+    >>> np.array_equal(np.asarray(d.compute()), npgpu.diffusion(f, 10, boundary="periodic"))
+    True
     """
     name = "npgpu.dask.diffusion"
     if not isinstance(boundary, str) or boundary.lower() not in BOUNDARIES:
@@ -233,11 +455,57 @@ def _vec_times(vec, b, axis, res):
 
 
 def matmul_reduce(a, b, axis=0, chunks=None):
-    """``npgpu.matmul_reduce(a, b, axis)`` = ``(a @ b).sum(axis)`` for dask arrays (or NumPy / npgpu arrays
-    split into ``chunks`` rows): the column sums of A's row chunks (axis=0; B's row sums over its column
-    chunks for axis=1) in float64, added in float64 across chunks, then one product with the other operand
-    (in float64, rounded to the result dtype), split over B's column chunks (A's row chunks for axis=1).
-    Equal to the single call within reduction-order rounding."""
+    """``npgpu.matmul_reduce(a, b, axis)`` = ``(a @ b).sum(axis)`` for dask arrays, as a lazy dask array.
+
+    For axis=0: the column sums of A's row chunks in float64, added in float64 across chunks, then one
+    product with B (in float64, rounded to the result dtype), split over B's column chunks. For axis=1: B's
+    row sums over its column chunks, then the product with A, split over A's row chunks. Equal to the single
+    call within reduction-order rounding.
+
+    Parameters
+    ----------
+    a : dask.array.Array, numpy.ndarray or npgpu.Array
+        A, shape (m, k): a dask array, or a NumPy/npgpu array split into `chunks` (one chunk without
+        `chunks`). Its chunks are merged along its columns first.
+    b : dask.array.Array, numpy.ndarray or npgpu.Array
+        B, shape (k, n): a dask array, or a NumPy/npgpu array (one chunk). Its chunks are merged along its
+        rows first.
+    axis : int, optional
+        0 (or -2, the default 0): sum over the rows of the product; 1 (or -1): over its columns.
+    chunks : int, tuple or "auto", optional
+        Chunks of `a`: a NumPy or npgpu `a` is split with :func:`from_array`; a dask `a` is rechunked.
+
+    Returns
+    -------
+    dask.array.Array
+        1-D: length n for axis=0 (B's column chunks), m for axis=1 (A's row chunks); dtype
+        ``result_type(a.dtype, b.dtype)``; npgpu chunks.
+
+    Raises
+    ------
+    ValueError
+        `axis` not 0, 1, -1 or -2; an operand not 2-D; shapes not aligned (a.shape[1] != b.shape[0]).
+    TypeError
+        A non-floating operand, or a result dtype other than float32 or float64.
+
+    See Also
+    --------
+    npgpu.matmul_reduce : The single call.
+
+    Examples
+    --------
+    >>> import npgpu.dask as nd
+    >>> a = np.arange(12.0).reshape(4, 3)
+    >>> b = np.arange(6.0).reshape(3, 2)
+    >>> A = nd.from_array(a, chunks=(2, 3), device="cpu")
+    >>> B = nd.from_array(b, chunks=(3, 1), device="cpu")
+    >>> nd.matmul_reduce(A, B).compute()
+    Array([148., 214.])
+    >>> nd.matmul_reduce(A, B, axis=1).compute()
+    Array([ 23.,  68., 113., 158.])
+    >>> (a @ b).sum(axis=1)
+    array([ 23.,  68., 113., 158.])
+    """
     name = "npgpu.dask.matmul_reduce"
     ax = operator.index(axis)
     if ax not in (0, 1, -1, -2):
@@ -298,10 +566,54 @@ def _pi_chunks(n, chunks):
 
 
 def monte_carlo_pi(n, seed, chunks=None, device=None, compute=True):
-    """``npgpu.monte_carlo_pi(n, seed)`` split over chunks of points (``chunks``: a chunk size or a list of
-    sizes; default one chunk per GPU present): each chunk counts the hits of its own stretch of the Philox
-    sequence, at the cost of its own points only, and the counts are added exactly (integers), so the result
-    equals the single call bit for bit. ``compute=False`` returns the dask.delayed estimate."""
+    """``npgpu.monte_carlo_pi(n, seed)`` split over chunks of points.
+
+    Each chunk counts the hits of its own stretch of the Philox sequence, at the cost of its own points only,
+    and the counts are added exactly (integers), so the result equals the single call bit for bit.
+
+    Parameters
+    ----------
+    n : int
+        Number of points (>= 1).
+    seed : int or None
+        The Philox key: an int in [0, 2**64), as npgpu.monte_carlo_pi's; None draws one from the operating
+        system (once, for every chunk).
+    chunks : int or sequence of ints, optional
+        A chunk size (the last chunk takes the rest), or a list of sizes adding up to `n`. Default: one chunk
+        per GPU present (at most `n`; one chunk without a GPU).
+    device : None, "cpu" or int, optional
+        Where each chunk counts: None (default) by the backend of the process computing it (its GPU when the
+        backend is 'cuda', else the host), "cpu" the host backend, an int that GPU's ordinal.
+    compute : bool, optional
+        True (default): compute and return the estimate; False: return it as a dask.delayed object.
+
+    Returns
+    -------
+    float or dask.delayed.Delayed
+        The estimate ``4 * hits / n``, or the delayed estimate for ``compute=False``.
+
+    Raises
+    ------
+    ValueError
+        n < 1; a chunk size < 1; sizes that do not add up to `n`, or a negative one; a seed out of range.
+    TypeError
+        A seed neither None nor an int.
+
+    See Also
+    --------
+    npgpu.monte_carlo_pi : The single call.
+
+    Examples
+    --------
+    >>> import npgpu.dask as nd
+    >>> nd.monte_carlo_pi(1 << 16, seed=1) == npgpu.monte_carlo_pi(1 << 16, seed=1)
+    True
+    >>> nd.monte_carlo_pi(1 << 16, seed=1, chunks=[1000, 64536], device="cpu")
+    3.141357421875
+    >>> est = nd.monte_carlo_pi(1 << 16, seed=1, chunks=1 << 12, compute=False)
+    >>> est.compute()
+    3.141357421875
+    """
     nn = operator.index(n)
     if nn < 1:
         raise ValueError(f"monte_carlo_pi: n must be at least 1, got {nn}")
@@ -351,28 +663,213 @@ def _draw(method, size, seed, chunks, dtype, device, args, counter=0):
 
 
 def random(size, seed, chunks=None, dtype=np.float64, device=None, counter=0):
-    """``npgpu.random.Generator(seed, counter).random(size, dtype, device=...)`` as a chunked dask array of
-    npgpu chunks, every value bit for bit equal (each chunk starts its draw at the Philox block its first
-    value falls in). chunks may split the first axis only; device: None is the computing process's
-    default device."""
+    """``npgpu.random.Generator(seed, counter).random(size, dtype, device=...)`` as a chunked dask array.
+
+    Uniform floats in [0, 1), in npgpu chunks, every value bit for bit equal to the single call's: each chunk
+    starts its draw at the Philox block its first value falls in.
+
+    Parameters
+    ----------
+    size : int or tuple of ints
+        The result's shape.
+    seed : int or None
+        The Philox key, as Generator's: an int in [0, 2**64); None draws one from the operating system (once,
+        for every chunk).
+    chunks : int, tuple or "auto", optional
+        Chunk sizes, as dask's (default "auto"). They may split the first axis only: each chunk must be one
+        run of the C-ordered values (rechunk the result for other chunkings).
+    dtype : {float64, float32}, optional
+        The values' dtype (default float64).
+    device : optional
+        Where the chunks go, as Generator's ``device=`` (e.g. ``"cpu"`` or a GPU ordinal). None (default): the
+        default device of the process computing each chunk.
+    counter : int, optional
+        The Philox block the draw starts at, as Generator's (default 0).
+
+    Returns
+    -------
+    dask.array.Array
+        Shape `size`, dtype `dtype`, npgpu chunks.
+
+    Raises
+    ------
+    ValueError
+        Chunks that split an axis other than the first; a seed out of range.
+    TypeError
+        A seed neither None nor an int.
+
+    See Also
+    --------
+    npgpu.random.Generator.random : The single call.
+    uniform, standard_normal, normal, integers : The other distributions, split the same way.
+
+    Notes
+    -----
+    An argument the Generator rejects (e.g. an unsupported dtype) raises when the chunks are computed.
+
+    Examples
+    --------
+    >>> import npgpu.dask as nd
+    >>> x = nd.random(6, seed=7, chunks=(2, 4), device="cpu")
+    >>> x
+    dask.array<npgpu-random, shape=(6,), dtype=float64, chunksize=(4,), chunktype=npgpu.Array>
+    >>> x.compute()
+    Array([0.75015222, 0.08565787, 0.79528404, 0.95785419, 0.00845311,
+           0.84868054])
+    >>> np.array_equal(x.compute(), npgpu.random.Generator(7).random(6, device="cpu"))
+    True
+    """
     return _draw("random", size, seed, chunks, dtype, device, (), counter)
 
 
 def uniform(low, high, size, seed, chunks=None, dtype=np.float64, device=None, counter=0):
-    """Generator(seed, counter).uniform(low, high, size, dtype) split over chunks (see :func:`random`)."""
+    """``Generator(seed, counter).uniform(low, high, size, dtype)`` split over chunks (see :func:`random`).
+
+    Uniform floats in [low, high), every value bit for bit equal to the single call's.
+
+    Parameters
+    ----------
+    low, high : float
+        The bounds (scalars, converted with float()).
+    size, seed, chunks, dtype, device, counter
+        As :func:`random`'s.
+
+    Returns
+    -------
+    dask.array.Array
+        Shape `size`, dtype `dtype` (float64 by default, or float32), npgpu chunks.
+
+    Raises
+    ------
+    ValueError, TypeError
+        As :func:`random`. Bounds the Generator rejects (low >= high, non-finite) raise when the chunks
+        are computed.
+
+    See Also
+    --------
+    npgpu.random.Generator.uniform : The single call.
+
+    Examples
+    --------
+    >>> import npgpu.dask as nd
+    >>> x = nd.uniform(1.0, 2.0, 6, seed=3, chunks=4, device="cpu")
+    >>> np.array_equal(x.compute(), npgpu.random.Generator(3).uniform(1.0, 2.0, 6, device="cpu"))
+    True
+    """
     return _draw("uniform", size, seed, chunks, dtype, device, (float(low), float(high)), counter)
 
 
 def standard_normal(size, seed, chunks=None, dtype=np.float64, device=None, counter=0):
-    """Generator(seed, counter).standard_normal(size, dtype) split over chunks (see :func:`random`)."""
+    """``Generator(seed, counter).standard_normal(size, dtype)`` split over chunks (see :func:`random`).
+
+    Standard normal floats, every value bit for bit equal to the single call's.
+
+    Parameters
+    ----------
+    size, seed, chunks, dtype, device, counter
+        As :func:`random`'s (`dtype`: float64 by default, or float32).
+
+    Returns
+    -------
+    dask.array.Array
+        Shape `size`, dtype `dtype`, npgpu chunks.
+
+    Raises
+    ------
+    ValueError, TypeError
+        As :func:`random`.
+
+    See Also
+    --------
+    npgpu.random.Generator.standard_normal : The single call.
+    normal : Scaled and shifted.
+
+    Examples
+    --------
+    >>> import npgpu.dask as nd
+    >>> x = nd.standard_normal((4, 2), seed=5, chunks=(3, 2), device="cpu")
+    >>> np.array_equal(x.compute(), npgpu.random.Generator(5).standard_normal((4, 2), device="cpu"))
+    True
+    """
     return _draw("standard_normal", size, seed, chunks, dtype, device, (), counter)
 
 
 def normal(loc, scale, size, seed, chunks=None, dtype=np.float64, device=None, counter=0):
-    """Generator(seed, counter).normal(loc, scale, size, dtype) split over chunks (see :func:`random`)."""
+    """``Generator(seed, counter).normal(loc, scale, size, dtype)`` split over chunks (see :func:`random`).
+
+    Normal floats ``loc + scale * standard_normal()``, every value bit for bit equal to the single call's.
+
+    Parameters
+    ----------
+    loc, scale : float
+        Mean and standard deviation (scalars, converted with float()).
+    size, seed, chunks, dtype, device, counter
+        As :func:`random`'s (`dtype`: float64 by default, or float32).
+
+    Returns
+    -------
+    dask.array.Array
+        Shape `size`, dtype `dtype`, npgpu chunks.
+
+    Raises
+    ------
+    ValueError, TypeError
+        As :func:`random`. A `scale` the Generator rejects (scale < 0) raises when the chunks are computed.
+
+    See Also
+    --------
+    npgpu.random.Generator.normal : The single call.
+
+    Examples
+    --------
+    >>> import npgpu.dask as nd
+    >>> x = nd.normal(0.0, 2.0, 4, seed=5, chunks=3, dtype=np.float32, device="cpu")
+    >>> x.compute()
+    Array([ 1.3225528 ,  0.6193749 ,  0.3538162 , -0.07739207], dtype=float32)
+    >>> np.array_equal(x.compute(), npgpu.random.Generator(5).normal(0.0, 2.0, 4, dtype=np.float32, device="cpu"))
+    True
+    """
     return _draw("normal", size, seed, chunks, dtype, device, (float(loc), float(scale)), counter)
 
 
 def integers(low, high, size, seed, chunks=None, dtype=np.int64, device=None, counter=0):
-    """Generator(seed, counter).integers(low, high, size, dtype) split over chunks (see :func:`random`)."""
+    """``Generator(seed, counter).integers(low, high, size, dtype)`` split over chunks (see :func:`random`).
+
+    Uniform integers in [low, high), every value bit for bit equal to the single call's.
+
+    Parameters
+    ----------
+    low, high : int
+        The bounds, `high` excluded (both required; converted with int()).
+    size, seed, chunks, device, counter
+        As :func:`random`'s.
+    dtype : dtype, optional
+        int64 (default), any integer dtype or bool, as Generator.integers.
+
+    Returns
+    -------
+    dask.array.Array
+        Shape `size`, dtype `dtype`, npgpu chunks.
+
+    Raises
+    ------
+    ValueError, TypeError
+        As :func:`random`. Bounds the Generator rejects ([low, high) empty, or outside the dtype's range)
+        raise when the chunks are computed.
+
+    See Also
+    --------
+    npgpu.random.Generator.integers : The single call.
+
+    Examples
+    --------
+    >>> import npgpu.dask as nd
+    >>> x = nd.integers(0, 10, (3, 4), seed=5, chunks=(1, 4), dtype=np.int32, device="cpu")
+    >>> x.compute()
+    Array([[7, 0, 9, 9],
+           [3, 1, 5, 1],
+           [9, 6, 2, 1]], dtype=int32)
+    >>> np.array_equal(x.compute(), npgpu.random.Generator(5).integers(0, 10, (3, 4), dtype=np.int32, device="cpu"))
+    True
+    """
     return _draw("integers", size, seed, chunks, dtype, device, (int(low), int(high)), counter)

@@ -446,15 +446,37 @@ def fft(a, n=None, axis=-1, norm=None, out=None):
     Raises
     ------
     ValueError
-        n < 1 (also a zero-length axis with n omitted), or an invalid `norm`.
+        n < 1 (also a zero-length axis with n omitted), or an invalid `norm`; `out` of the wrong shape, or on
+        another device than the input.
+    TypeError
+        An input dtype other than bool, integer, floating or complex; `out` of the wrong type (an npgpu.Array
+        for NumPy input, or the reverse), or of a dtype the result cannot be cast to ('same_kind').
     numpy.exceptions.AxisError
         `axis` out of range.
+
+    See Also
+    --------
+    ifft : The inverse transform.
+    rfft : The transform of real input (non-negative frequencies only).
+    fftn : The N-dimensional transform.
+    fftfreq : The frequencies of the output's terms.
+
+    Notes
+    -----
+    An npgpu.Array is transformed on its own device (cuFFT on a GPU, numpy.fft on the host device) and gives
+    an npgpu.Array there; NumPy input (or a list, a scalar) gives a NumPy array, computed on the GPU when the
+    backend is 'cuda', on the host device otherwise.
 
     Examples
     --------
     >>> x = npgpu.asarray([1.0, 2.0, 3.0, 4.0], device="cpu")
     >>> npgpu.fft.fft(x)
     Array([10.+0.j, -2.+2.j, -2.+0.j, -2.-2.j])
+
+    NumPy in, NumPy out; `n` zero-pads (or crops) the input:
+
+    >>> npgpu.fft.fft(np.array([1.0, 2.0, 3.0]), n=4, norm="ortho")
+    array([ 3.+0.j, -1.-1.j,  1.+0.j, -1.+1.j])
     """
     y = _direct_c2c(a, n, axis, norm, out, True)
     if y is not None:
@@ -471,6 +493,16 @@ def ifft(a, n=None, axis=-1, norm=None, out=None):
     -------
     npgpu.Array or numpy.ndarray
         Complex, the dtype fft gives.
+
+    Raises
+    ------
+    ValueError, TypeError, numpy.exceptions.AxisError
+        As fft.
+
+    See Also
+    --------
+    fft : The forward transform.
+    irfft : The inverse of rfft (a real result).
 
     Examples
     --------
@@ -497,9 +529,15 @@ def rfft(a, n=None, axis=-1, norm=None, out=None):
     Raises
     ------
     TypeError
-        Complex input (as NumPy 2).
+        Complex input (as NumPy 2); otherwise as fft.
     ValueError, numpy.exceptions.AxisError
         As fft.
+
+    See Also
+    --------
+    irfft : The inverse transform.
+    fft : The transform of complex input (all frequencies).
+    rfftfreq : The frequencies of the output's terms.
 
     Examples
     --------
@@ -523,13 +561,24 @@ def irfft(a, n=None, axis=-1, norm=None, out=None):
 
     Raises
     ------
-    ValueError, numpy.exceptions.AxisError
+    ValueError, TypeError, numpy.exceptions.AxisError
         As fft (n < 1 includes a one-term input with n omitted).
+
+    See Also
+    --------
+    rfft : The forward transform.
+    irfftn : The N-dimensional inverse of rfftn.
 
     Examples
     --------
     >>> npgpu.fft.irfft(npgpu.asarray([10, -2 + 2j, -2], device="cpu"))
     Array([1., 2., 3., 4.])
+
+    An odd output length needs `n`:
+
+    >>> x = npgpu.asarray([1.0, 2.0, 3.0, 4.0, 5.0], device="cpu")
+    >>> npgpu.fft.irfft(npgpu.fft.rfft(x), n=5)
+    Array([1., 2., 3., 4., 5.])
     """
     return _transform(a, _one_axis(_C2R, n, axis), norm, out, "irfft")
 
@@ -547,8 +596,13 @@ def hfft(a, n=None, axis=-1, norm=None, out=None):
 
     Raises
     ------
-    ValueError, numpy.exceptions.AxisError
+    ValueError, TypeError, numpy.exceptions.AxisError
         As irfft.
+
+    See Also
+    --------
+    ihfft : The inverse transform.
+    irfft : The inverse of rfft.
 
     Examples
     --------
@@ -572,9 +626,14 @@ def ihfft(a, n=None, axis=-1, norm=None, out=None):
     Raises
     ------
     TypeError
-        Complex input.
+        Complex input; otherwise as fft.
     ValueError, numpy.exceptions.AxisError
         As fft.
+
+    See Also
+    --------
+    hfft : The inverse transform.
+    rfft : The transform of real input.
 
     Examples
     --------
@@ -610,9 +669,11 @@ _ND_DOC = """
     s : sequence of ints, optional
         Length of each transformed axis of the {what} (cropped or zero-padded; -1: the input's length).
         Default: the input's lengths{default}.
+        Given without `axes`, `s` names the last len(s) axes, and an entry None takes the 1-D transform's
+        default length: both deprecated by NumPy 2, and warned about here too (DeprecationWarning).
     axes : sequence of ints, optional
         The axes transformed ({axes_default}); negative ones count from the end; an axis given twice is
-        transformed twice, as NumPy does.
+        transformed twice, as NumPy does; {empty_axes}.
     norm : {{"backward", "ortho", "forward"}}, optional
         Scaling, as {one_d}'s, with n the product of the transformed lengths.
     out : npgpu.Array or numpy.ndarray, optional
@@ -622,19 +683,33 @@ _ND_DOC = """
     -------
     npgpu.Array or numpy.ndarray
         {returns}
+        NumPy in, NumPy out.
 
     Raises
     ------
     ValueError
-        A length < 1, len(s) != len(axes), an invalid `norm`.{raises}
+        A length < 1, len(s) != len(axes), an invalid `norm`; `out` of the wrong shape or device, as fft.
+    TypeError
+        {dtype_errors}, or an unsuitable `out`, as fft.{raises}
     numpy.exceptions.AxisError
         An axis out of range.
+
+    See Also
+    --------
+    {see_also}
     """
 
 
-def _nd_doc(what, default, axes_default, one_d, returns, raises=""):
+def _nd_doc(what, default, axes_default, one_d, returns, see_also, real=False, real_input=False):
+    """The Parameters to See Also sections of an N-D transform's docstring: `real` for rfftn/irfftn and their
+    2-D forms (no axes raises IndexError), `real_input` for rfftn/rfft2 (complex input raises TypeError)."""
+    empty_axes = ("an empty sequence raises IndexError" if real else
+                  "an empty sequence returns the input untransformed, as NumPy")
     return _ND_DOC.format(what=what, default=default, axes_default=axes_default, one_d=one_d, returns=returns,
-                          raises=raises)
+                          dtype_errors=("Complex input, an unsupported input dtype" if real_input else
+                                        "An unsupported input dtype"),
+                          raises="\n    IndexError\n        No axes (an empty `axes`)." if real else "",
+                          empty_axes=empty_axes, see_also="\n    ".join(see_also))
 
 
 def fftn(a, s=None, axes=None, norm=None, out=None):
@@ -674,16 +749,25 @@ _R_RETURNS = ("Complex: complex64 for float16/float32 input, else complex128; ax
               "entries.")
 _IR_RETURNS = "Real: float32 for float32/complex64 input, else float64 (float16 for float16 with one axis)."
 fftn.__doc__ = ("N-dimensional discrete Fourier transform, as numpy.fft.fftn.\n" +
-                _nd_doc("output", "", "default: all", "fft", _C_RETURNS) + """
+                _nd_doc("output", "", "default: all", "fft", _C_RETURNS,
+                        ["ifftn : The inverse transform.", "fft : The one-dimensional transform.",
+                         "rfftn : The transform of real input.", "fft2 : fftn over the last two axes."]) + """
     Examples
     --------
     >>> x = npgpu.asarray([[1.0, 2.0], [3.0, 4.0]], device="cpu")
     >>> npgpu.fft.fftn(x)
     Array([[10.+0.j, -2.+0.j],
            [-4.+0.j,  0.+0.j]])
+
+    `s` zero-pads (or crops) each transformed axis:
+
+    >>> npgpu.fft.fftn(x, s=(2, 3), axes=(0, 1)).shape
+    (2, 3)
     """)
 ifftn.__doc__ = ("N-dimensional inverse discrete Fourier transform, as numpy.fft.ifftn.\n" +
-                 _nd_doc("output", "", "default: all", "ifft", _C_RETURNS) + """
+                 _nd_doc("output", "", "default: all", "ifft", _C_RETURNS,
+                         ["fftn : The forward transform.", "ifft : The one-dimensional inverse.",
+                          "irfftn : The inverse of rfftn (a real result)."]) + """
     Examples
     --------
     >>> npgpu.fft.ifftn(npgpu.asarray([[10, -2], [-4, 0]], device="cpu"))
@@ -691,7 +775,9 @@ ifftn.__doc__ = ("N-dimensional inverse discrete Fourier transform, as numpy.fft
            [3.+0.j, 4.+0.j]])
     """)
 fft2.__doc__ = ("Two-dimensional discrete Fourier transform, as numpy.fft.fft2: fftn over `axes`.\n" +
-                _nd_doc("output", "", "default: the last two", "fft", _C_RETURNS) + """
+                _nd_doc("output", "", "default: the last two", "fft", _C_RETURNS,
+                        ["ifft2 : The inverse transform.", "fftn : The N-dimensional transform.",
+                         "rfft2 : The transform of real input."]) + """
     Examples
     --------
     >>> npgpu.fft.fft2(npgpu.asarray([[1.0, 2.0], [3.0, 4.0]], device="cpu"))
@@ -699,17 +785,20 @@ fft2.__doc__ = ("Two-dimensional discrete Fourier transform, as numpy.fft.fft2: 
            [-4.+0.j,  0.+0.j]])
     """)
 ifft2.__doc__ = ("Two-dimensional inverse discrete Fourier transform, as numpy.fft.ifft2: ifftn over `axes`.\n"
-                 + _nd_doc("output", "", "default: the last two", "ifft", _C_RETURNS) + """
+                 + _nd_doc("output", "", "default: the last two", "ifft", _C_RETURNS,
+                           ["fft2 : The forward transform.", "ifftn : The N-dimensional inverse.",
+                            "irfft2 : The inverse of rfft2 (a real result)."]) + """
     Examples
     --------
     >>> npgpu.fft.ifft2(npgpu.asarray([[10, -2], [-4, 0]], device="cpu"))
     Array([[1.+0.j, 2.+0.j],
            [3.+0.j, 4.+0.j]])
     """)
-rfftn.__doc__ = ("N-dimensional discrete Fourier transform of real input, as numpy.fft.rfftn: rfft over "
-                 "axes[-1], then fft over the others.\n" +
+rfftn.__doc__ = ("N-dimensional discrete Fourier transform of real input, as numpy.fft.rfftn.\n\n"
+                 "    rfft over axes[-1], then fft over the others.\n" +
                  _nd_doc("real input", "", "default: all", "rfft", _R_RETURNS,
-                         "\n    TypeError\n        Complex input.\n    IndexError\n        No axes.") + """
+                         ["irfftn : The inverse transform.", "rfft : The one-dimensional transform of real input.",
+                          "fftn : The transform of complex input."], real=True, real_input=True) + """
     Examples
     --------
     >>> npgpu.fft.rfftn(npgpu.asarray([[1.0, 2.0], [3.0, 4.0]], device="cpu"))
@@ -719,7 +808,8 @@ rfftn.__doc__ = ("N-dimensional discrete Fourier transform of real input, as num
 rfft2.__doc__ = ("Two-dimensional discrete Fourier transform of real input, as numpy.fft.rfft2: rfftn over "
                  "`axes`.\n" +
                  _nd_doc("real input", "", "default: the last two", "rfft", _R_RETURNS,
-                         "\n    TypeError\n        Complex input.") + """
+                         ["irfft2 : The inverse transform.", "rfftn : The N-dimensional transform of real input.",
+                          "fft2 : The transform of complex input."], real=True, real_input=True) + """
     Examples
     --------
     >>> npgpu.fft.rfft2(npgpu.asarray([[1.0, 2.0], [3.0, 4.0]], device="cpu"))
@@ -728,16 +818,25 @@ rfft2.__doc__ = ("Two-dimensional discrete Fourier transform of real input, as n
     """)
 irfftn.__doc__ = ("Inverse of rfftn, as numpy.fft.irfftn: ifft over axes[:-1], then irfft over axes[-1].\n" +
                   _nd_doc("output", " (axes[-1]: 2 * (m - 1) for m input terms)", "default: all", "irfft",
-                          _IR_RETURNS, "\n    IndexError\n        No axes.") + """
+                          _IR_RETURNS, ["rfftn : The forward transform.", "irfft : The one-dimensional inverse.",
+                                        "ifftn : The inverse of fftn (a complex result)."], real=True) + """
     Examples
     --------
     >>> npgpu.fft.irfftn(npgpu.asarray([[10, -2], [-4, 0]], device="cpu"))
     Array([[1., 2.],
            [3., 4.]])
+
+    An odd length of axes[-1] needs `s`:
+
+    >>> x = npgpu.asarray([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], device="cpu")
+    >>> npgpu.fft.irfftn(npgpu.fft.rfftn(x), s=x.shape, axes=(0, 1))
+    Array([[1., 2., 3.],
+           [4., 5., 6.]])
     """)
 irfft2.__doc__ = ("Inverse of rfft2, as numpy.fft.irfft2: irfftn over `axes`.\n" +
                   _nd_doc("output", " (axes[-1]: 2 * (m - 1) for m input terms)", "default: the last two",
-                          "irfft", _IR_RETURNS) + """
+                          "irfft", _IR_RETURNS, ["rfft2 : The forward transform.",
+                                                 "irfftn : The N-dimensional inverse of rfftn."], real=True) + """
     Examples
     --------
     >>> npgpu.fft.irfft2(npgpu.asarray([[10, -2], [-4, 0]], device="cpu"))
@@ -789,10 +888,17 @@ def fftfreq(n, d=1.0, *, dtype=None, device=None):
     ZeroDivisionError
         n == 0 or d == 0 (Python numbers), as NumPy.
 
+    See Also
+    --------
+    rfftfreq : The frequencies of rfft's output.
+    fftshift : Moves the zero frequency to the middle.
+
     Examples
     --------
     >>> npgpu.fft.fftfreq(5, d=0.5, device="cpu")
     Array([ 0. ,  0.4,  0.8, -0.8, -0.4])
+    >>> npgpu.fft.fftfreq(4, dtype=np.float32, device="cpu")
+    Array([ 0.  ,  0.25, -0.5 , -0.25], dtype=float32)
     """
     _check_n(n)
     dt = _freq_dtype(dtype)
@@ -811,12 +917,22 @@ def rfftfreq(n, d=1.0, *, dtype=None, device=None):
     """The sample frequencies of rfft's output, as numpy.fft.rfftfreq and the Array API standard's
     rfftfreq: ``[0, 1, ..., n // 2] / (d * n)``.
 
-    Parameters, errors: fftfreq's.
+    Parameters are fftfreq's (`n`: the window length, `d`: the sample spacing, `dtype`, `device`).
 
     Returns
     -------
     npgpu.Array
-        Shape (n // 2 + 1,).
+        Shape (n // 2 + 1,); float64 unless `dtype` is given.
+
+    Raises
+    ------
+    ValueError, ZeroDivisionError
+        As fftfreq.
+
+    See Also
+    --------
+    fftfreq : The frequencies of fft's output.
+    rfft : The transform whose output these label.
 
     Examples
     --------
@@ -858,17 +974,28 @@ def fftshift(x, axes=None):
     Returns
     -------
     npgpu.Array or numpy.ndarray
-        A new array, x's shape and dtype.
+        A new array, x's shape and dtype; NumPy in, NumPy out.
 
     Raises
     ------
     numpy.exceptions.AxisError
         An axis out of range.
 
+    See Also
+    --------
+    ifftshift : The inverse shift.
+    fftfreq : The frequencies this puts in increasing order.
+
     Examples
     --------
     >>> npgpu.fft.fftshift(npgpu.fft.fftfreq(5, device="cpu"))
     Array([-0.4, -0.2,  0. ,  0.2,  0.4])
+
+    One axis only; NumPy in, NumPy out:
+
+    >>> npgpu.fft.fftshift(np.arange(6).reshape(2, 3), axes=1)
+    array([[2, 0, 1],
+           [5, 3, 4]])
     """
     return _shift(x, axes, 1)
 
@@ -876,7 +1003,28 @@ def fftshift(x, axes=None):
 def ifftshift(x, axes=None):
     """Inverse of fftshift, as numpy.fft.ifftshift: a roll by -(n // 2) along each axis.
 
-    Parameters, returns, errors: fftshift's.
+    For odd lengths it differs from fftshift: it moves the zero frequency from the middle back to index 0.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        Input.
+    axes : int or sequence of ints, optional
+        The axes shifted (default: all; an axis given twice is shifted twice, as NumPy).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        A new array, x's shape and dtype; NumPy in, NumPy out.
+
+    Raises
+    ------
+    numpy.exceptions.AxisError
+        An axis out of range.
+
+    See Also
+    --------
+    fftshift : The forward shift.
 
     Examples
     --------
@@ -889,24 +1037,96 @@ def ifftshift(x, axes=None):
 # ------------------------------------------------------------------------------------------------ config
 
 class _Config:
-    """``npgpu.fft.config``: the GPU plan cache (cuFFT plans kept for reuse, per device), held by npgpu._fft.
-    Without that module (a build without it, or before its first import) nothing is cached: the info
-    reports 0 plans and clearing does nothing; the limits are remembered and reported."""
+    """``npgpu.fft.config``: control of the GPU plan cache (cuFFT plans kept for reuse, per device).
+
+    The cache is held by npgpu._fft. Without that module (a build without it, or before its first import)
+    nothing is cached: the info reports 0 plans and clearing does nothing; the limits are remembered and
+    reported.
+
+    Methods
+    -------
+    plan_cache_info()
+        The cache's state, as a dict.
+    set_plan_cache_limits(max_plans=None, max_bytes=None)
+        Cap the number of plans and the bytes of their work areas.
+    clear_plan_cache()
+        Drop every cached plan.
+
+    Examples
+    --------
+    >>> sorted(npgpu.fft.config.plan_cache_info())
+    ['bytes', 'hits', 'max_bytes', 'max_plans', 'misses', 'plans']
+    >>> npgpu.fft.config
+    <npgpu.fft.config {'plans': ...}>
+    """
 
     def __init__(self):
         self._limits = {"max_plans": None, "max_bytes": None}
 
     def plan_cache_info(self):
-        """The plan cache's state, as npgpu._fft reports it: a dict of plans, bytes (their work areas),
-        max_plans, max_bytes, hits and misses."""
+        """The plan cache's state, as npgpu._fft reports it.
+
+        Returns
+        -------
+        dict
+            ``plans`` (the number of cached plans), ``bytes`` (their work areas), ``max_plans``,
+            ``max_bytes`` (the limits), ``hits`` and ``misses``. Without npgpu._fft: 0 plans, 0 bytes, 0 hits
+            and misses, and the limits last set (None at first).
+
+        See Also
+        --------
+        set_plan_cache_limits : Set max_plans and max_bytes.
+
+        Examples
+        --------
+        >>> info = npgpu.fft.config.plan_cache_info()
+        >>> sorted(info)
+        ['bytes', 'hits', 'max_bytes', 'max_plans', 'misses', 'plans']
+        >>> info["plans"] >= 0
+        True
+        """
         module = _fft_module()
         if module is not None:
             return module.plan_cache_info()
         return {"plans": 0, "bytes": 0, **self._limits, "hits": 0, "misses": 0}
 
     def set_plan_cache_limits(self, max_plans=None, max_bytes=None):
-        """Cap the plan cache at `max_plans` plans and `max_bytes` bytes of work areas (None: no cap; 0
-        disables caching); the least recently used plans go first."""
+        """Cap the plan cache at `max_plans` plans and `max_bytes` bytes of work areas.
+
+        When the cache holds more, the least recently used plans go first.
+
+        Parameters
+        ----------
+        max_plans : int, optional
+            The most plans kept (None, the default: no cap; 0 disables caching).
+        max_bytes : int, optional
+            The most bytes of work areas kept (None, the default: no cap). On a GPU a plan whose work area
+            alone is larger is not kept, so 0 keeps only plans that need no work area.
+
+        Returns
+        -------
+        None
+
+        Raises
+        ------
+        ValueError
+            A negative limit.
+        TypeError
+            A limit neither None nor an integer.
+
+        See Also
+        --------
+        plan_cache_info : The limits in force.
+
+        Examples
+        --------
+        >>> config = npgpu.fft.config
+        >>> old = config.plan_cache_info()
+        >>> config.set_plan_cache_limits(max_plans=16, max_bytes=1 << 28)
+        >>> config.plan_cache_info()["max_plans"]
+        16
+        >>> config.set_plan_cache_limits(old["max_plans"], old["max_bytes"])  # restore the previous limits
+        """
         for name, v in (("max_plans", max_plans), ("max_bytes", max_bytes)):
             if v is not None and operator.index(v) < 0:
                 raise ValueError(f"{name} must be None or a non-negative integer, not {v}")
@@ -917,7 +1137,18 @@ class _Config:
         return None
 
     def clear_plan_cache(self):
-        """Drop every cached plan (and free its work area)."""
+        """Drop every cached plan (and free its work area); nothing to do without npgpu._fft.
+
+        Returns
+        -------
+        None
+
+        Examples
+        --------
+        >>> npgpu.fft.config.clear_plan_cache()
+        >>> npgpu.fft.config.plan_cache_info()["plans"]
+        0
+        """
         module = _fft_module()
         if module is not None:
             return module.clear_plan_cache()
