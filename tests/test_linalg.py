@@ -557,6 +557,10 @@ def test_norm_dtypes():
     assert la.norm(h.reshape(1, 2), "fro").dtype == np.float16
     with pytest.raises(TypeError, match="float16"):
         la.norm(h.reshape(1, 2), 2)
+    # vector_norm of a 2-D float16 array is a vector norm (no SVD): float16, as NumPy's
+    for ord in (2, -2, 1, np.inf):
+        got, want = la.vector_norm(h.reshape(1, 2), ord=ord), np.linalg.vector_norm(h.reshape(1, 2), ord=ord)
+        assert np.asarray(got).dtype == np.float16 and got == want
 
 
 # ------------------------------------------------------------------------------------------------ edges

@@ -544,10 +544,61 @@ def _elimination_in_array_operations(a, b, check=True):
 
 
 def solve(a, b, *, check=True):
-    """The solution x of a @ x = b, as numpy.linalg.solve (NumPy 2): a (..., M, M); b (M,) is one vector
-    (x (..., M)), otherwise b (..., M, K) are K right-hand sides, the leading axes broadcast with a's.
-    One LU factorisation of each matrix of a (getrf) and one solve (getrs). LinAlgError for a singular
-    matrix (check=False skips reading getrf's info: the solution of a singular matrix is then inf/NaN)."""
+    """Solve the linear systems a @ x = b, as numpy.linalg.solve (NumPy 2).
+
+    One LU factorisation of each matrix of `a` (getrf) and one solve (getrs).
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Square matrices (..., M, M).
+    b : npgpu.Array or array_like
+        (M,): one vector (x is then (..., M)); otherwise (..., M, K): K right-hand sides, the leading axes
+        broadcast with a's.
+    check : bool, optional
+        npgpu's own keyword. True (default) reads getrf's info (one device to host read, a synchronisation)
+        and raises LinAlgError for a singular matrix; False skips reading it: the solution of a singular
+        matrix is then inf/NaN.
+
+    Returns
+    -------
+    x : npgpu.Array or numpy.ndarray
+        (..., M) for b (M,), else (..., M, K) with the broadcast leading axes; the dtype numpy.linalg gives
+        (float32 and complex64 stay, integers and bool become float64, any complex input makes it complex).
+        An npgpu.Array on the inputs' device where either is an npgpu.Array, NumPy otherwise.
+
+    Raises
+    ------
+    LinAlgError
+        `a` has fewer than two dimensions or its matrices are not square; a matrix is singular (with
+        `check`).
+    ValueError
+        `b` is 0-d, its rows do not match a's, or the leading axes do not broadcast; npgpu.Arrays on
+        different devices.
+    TypeError
+        A dtype numpy.linalg does not support (float16 among them).
+
+    See Also
+    --------
+    inv, lstsq
+
+    Notes
+    -----
+    On a GPU, stacks of at least 16 matrices of at most 16 rows are solved by batched Gaussian elimination
+    with partial pivoting instead (float32 and float64 in one kernel launch, a thread per system, where the
+    build has it; otherwise array operations over the whole stack, about 20 launches a column, where an
+    exactly zero pivot counts as singular), not one cuSOLVER getrf/getrs pair per matrix, which costs tens of
+    microseconds each.
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[3.0, 1.0], [1.0, 2.0]], device="cpu")
+    >>> npgpu.linalg.solve(a, npgpu.asarray([9.0, 8.0], device="cpu"))
+    Array([2., 3.])
+    >>> npgpu.linalg.solve(np.array([[3.0, 1.0], [1.0, 2.0]]), [[9.0], [8.0]])
+    array([[2.],
+           [3.]])
+    """
     (a, b), numpy_out = _inputs((a, b), "solve")
     _assert_stacked_square(a)
     dt = _compute_dtype(a.dtype, b.dtype)
@@ -580,9 +631,46 @@ def solve(a, b, *, check=True):
 
 
 def inv(a, *, check=True):
-    """The inverse of each matrix of a (..., M, M), as numpy.linalg.inv: getrf, then getrs with the identity
-    (stacks of small matrices on a GPU: batched elimination, as solve). LinAlgError for a singular matrix
-    (check=False skips the check, as solve)."""
+    """The inverse of each matrix of a stack, as numpy.linalg.inv.
+
+    getrf, then getrs with the identity (stacks of small matrices on a GPU: batched elimination, as solve).
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Square matrices (..., M, M).
+    check : bool, optional
+        npgpu's own keyword. True (default) raises LinAlgError for a singular matrix (reading getrf's info,
+        one device to host read); False skips the check, as in solve (the inverse of a singular matrix is
+        then inf/NaN).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        (..., M, M), the dtype numpy.linalg gives (float32 and complex64 stay, integers and bool become
+        float64). An npgpu.Array on a's device for npgpu.Array input, NumPy otherwise.
+
+    Raises
+    ------
+    LinAlgError
+        `a` has fewer than two dimensions or is not square; a matrix is singular (with `check`).
+    TypeError
+        A dtype numpy.linalg does not support (float16 among them).
+
+    See Also
+    --------
+    solve, pinv
+
+    Examples
+    --------
+    >>> npgpu.linalg.inv(npgpu.asarray([[2.0, 1.0], [1.0, 1.0]], device="cpu"))
+    Array([[ 1., -1.],
+           [-1.,  2.]])
+    >>> npgpu.linalg.inv(np.array([[1.0, 2.0], [2.0, 4.0]]))
+    Traceback (most recent call last):
+        ...
+    numpy.linalg.LinAlgError: Singular matrix
+    """
     a, numpy_out = _input(a)
     _assert_stacked_square(a)
     dt = _compute_dtype(a.dtype)
@@ -610,8 +698,40 @@ def _permutation_sign(piv, dt):
 
 
 def det(a):
-    """The determinant of each matrix of a (..., M, M), as numpy.linalg.det: the product of the diagonal of
-    getrf's U, signed by the parity of its row swaps (0 for a singular matrix, no error)."""
+    """The determinant of each matrix of a stack, as numpy.linalg.det.
+
+    The product of the diagonal of getrf's U, signed by the parity of its row swaps.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Square matrices (..., M, M).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        (...), the dtype numpy.linalg gives (float32 and complex64 stay, integers and bool become float64);
+        0 for a singular matrix (no error), NaN for a matrix that holds a NaN. An npgpu.Array on a's device
+        for npgpu.Array input, NumPy otherwise (a NumPy scalar for one matrix).
+
+    Raises
+    ------
+    LinAlgError
+        `a` has fewer than two dimensions or is not square.
+    TypeError
+        A dtype numpy.linalg does not support (float16 among them).
+
+    See Also
+    --------
+    slogdet
+
+    Examples
+    --------
+    >>> npgpu.linalg.det(npgpu.asarray([[1.0, 2.0], [3.0, 4.0]], device="cpu"))
+    Array(-2.)
+    >>> npgpu.linalg.det(np.array([[[1, 2], [3, 4]], [[2, 0], [0, 2]]]))
+    array([-2.,  4.])
+    """
     a, numpy_out = _input(a)
     _assert_stacked_square(a)
     dt = _compute_dtype(a.dtype)
@@ -623,9 +743,43 @@ def det(a):
 
 
 def slogdet(a):
-    """(sign, logabsdet) of the determinant of each matrix of a (..., M, M), as numpy.linalg.slogdet (a
-    SlogdetResult): sign 1 or -1 (complex of modulus 1 for complex a; 0 for a singular matrix, logabsdet then
-    -inf), logabsdet = log |det| computed as a sum of logarithms (no overflow), from getrf's U."""
+    """Sign and logarithm of the absolute value of the determinant of each matrix of a stack, as
+    numpy.linalg.slogdet.
+
+    Both from getrf's U; logabsdet = log |det| is computed as a sum of logarithms (no overflow).
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Square matrices (..., M, M).
+
+    Returns
+    -------
+    SlogdetResult
+        (sign, logabsdet), each (...). sign: 1 or -1 (complex of modulus 1 for complex `a`; 0 for a singular
+        matrix, logabsdet then -inf), of the dtype numpy.linalg gives; logabsdet: real. Both NaN for a
+        matrix that holds a NaN. npgpu.Arrays on a's device for npgpu.Array input, NumPy otherwise.
+
+    Raises
+    ------
+    LinAlgError
+        `a` has fewer than two dimensions or is not square.
+    TypeError
+        A dtype numpy.linalg does not support (float16 among them).
+
+    See Also
+    --------
+    det
+
+    Examples
+    --------
+    >>> sign, logabsdet = npgpu.linalg.slogdet(npgpu.asarray([[1.0, 2.0], [3.0, 4.0]], device="cpu"))
+    >>> sign, logabsdet
+    (Array(-1.), Array(0.69314718))
+    >>> sign, logabsdet = npgpu.linalg.slogdet(np.eye(3) * 1e200)  # det itself would overflow
+    >>> float(sign), float(logabsdet)
+    (1.0, 1381.55...)
+    """
     a, numpy_out = _input(a)
     _assert_stacked_square(a)
     dt = _compute_dtype(a.dtype)
@@ -654,10 +808,50 @@ def _has_nan(a):
 # ------------------------------------------------------------------------------------------------ factorisations
 
 def cholesky(a, /, *, upper=False, check=True):
-    """The Cholesky factor of each Hermitian positive-definite matrix of a (..., M, M), as
-    numpy.linalg.cholesky: lower L with a = L @ L^H, read from a's lower triangle, or with upper=True upper U
-    with a = U^H @ U, read from the upper triangle; the other triangle zero (potrf). LinAlgError where a
-    matrix is not positive definite (check=False skips reading potrf's info)."""
+    """The Cholesky factor of each Hermitian positive-definite matrix of a stack, as numpy.linalg.cholesky.
+
+    Lower L with a = L @ L^H, read from a's lower triangle, or with ``upper=True`` upper U with
+    a = U^H @ U, read from the upper triangle; the other triangle of the factor is zero (potrf).
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Hermitian positive-definite matrices (..., M, M); only the triangle named by `upper` is read.
+    upper : bool, optional
+        False (default): the lower factor L; True: the upper factor U.
+    check : bool, optional
+        npgpu's own keyword. True (default) reads potrf's info (one device to host read) and raises
+        LinAlgError where a matrix is not positive definite; False skips reading it (the results of such a
+        matrix are then unspecified, NaN on the host).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        (..., M, M), the dtype numpy.linalg gives (float32 and complex64 stay, integers and bool become
+        float64). An npgpu.Array on a's device for npgpu.Array input, NumPy otherwise.
+
+    Raises
+    ------
+    LinAlgError
+        `a` has fewer than two dimensions or is not square; a matrix is not positive definite (with
+        `check`).
+    TypeError
+        A dtype numpy.linalg does not support (float16 among them).
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[4.0, 2.0], [2.0, 5.0]], device="cpu")
+    >>> npgpu.linalg.cholesky(a)
+    Array([[2., 0.],
+           [1., 2.]])
+    >>> npgpu.linalg.cholesky(a, upper=True)
+    Array([[2., 1.],
+           [0., 2.]])
+    >>> npgpu.linalg.cholesky(np.array([[1.0, 2.0], [2.0, 1.0]]))
+    Traceback (most recent call last):
+        ...
+    numpy.linalg.LinAlgError: Matrix is not positive definite
+    """
     a, numpy_out = _input(a)
     _assert_stacked_square(a)
     dt = _compute_dtype(a.dtype)
@@ -670,10 +864,51 @@ def cholesky(a, /, *, upper=False, check=True):
 
 
 def qr(a, mode="reduced"):
-    """The QR factorisation of each matrix of a (..., M, N), as numpy.linalg.qr: mode 'reduced' (Q (..., M, K),
-    R (..., K, N), K = min(M, N)), 'complete' (Q (..., M, M), R (..., M, N)), 'r' (R only), 'raw' ((h, tau):
-    LAPACK's Householder reflectors and R, h as NumPy gives it, the factor's last two axes swapped). A
-    QRResult for 'reduced' and 'complete'. Householder QR (geqrf), Q formed from the reflectors (orgqr)."""
+    """The QR factorisation of each matrix of a stack, as numpy.linalg.qr.
+
+    Householder QR (geqrf), Q formed from the reflectors (orgqr).
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Matrices (..., M, N); K = min(M, N) below.
+    mode : {"reduced", "complete", "r", "raw"}, optional
+        "reduced" (default): Q (..., M, K), R (..., K, N); "complete": Q (..., M, M), R (..., M, N); "r": R
+        (..., K, N) only; "raw": (h, tau), LAPACK's Householder reflectors and R, h as NumPy gives it (the
+        factor's last two axes swapped), tau (..., K). As NumPy, the deprecated "full"/"f" (a
+        DeprecationWarning, then "reduced") and "economic"/"e" (a DeprecationWarning; geqrf's factor, R on
+        and above the diagonal and the reflectors below it, (..., M, N)) are accepted too.
+
+    Returns
+    -------
+    QRResult or npgpu.Array or tuple
+        A QRResult (Q, R) for "reduced" and "complete", R alone for "r", the tuple (h, tau) for "raw"; of
+        the dtype numpy.linalg gives (float32 and complex64 stay, integers and bool become float64).
+        npgpu.Arrays on a's device for npgpu.Array input, NumPy otherwise.
+
+    Raises
+    ------
+    ValueError
+        An unrecognized `mode`.
+    LinAlgError
+        `a` has fewer than two dimensions.
+    TypeError
+        A dtype numpy.linalg does not support (float16 among them).
+    NotImplementedError
+        npgpu.Array input on a GPU whose build of npgpu._linalg lacks geqrf or orgqr (NumPy input then runs
+        that primitive, and what follows it, on the host).
+
+    Examples
+    --------
+    >>> q, r = npgpu.linalg.qr(npgpu.asarray([[3.0, 1.0], [4.0, 2.0]], device="cpu"))
+    >>> r
+    Array([[-5. , -2.2],
+           [ 0. ,  0.4]])
+    >>> a = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    >>> q, r = npgpu.linalg.qr(a, mode="complete")
+    >>> q.shape, r.shape, bool(np.allclose(q @ r, a))
+    ((3, 3), (3, 2), True)
+    """
     if mode not in ("reduced", "complete", "r", "raw"):
         if mode in ("f", "full"):
             warnings.warn("The 'full' option is deprecated in favor of 'reduced'.\nFor backward compatibility "
@@ -727,9 +962,51 @@ def _syevd(a, lower, compute_v, check):
 
 
 def eigh(a, UPLO="L", *, check=True):
-    """Eigenvalues (ascending, real) and eigenvectors (the columns of v) of each Hermitian matrix of
-    a (..., M, M), read from its lower (UPLO='L') or upper ('U') triangle, as numpy.linalg.eigh (an
-    EighResult); syevd. LinAlgError where it does not converge (check=False skips reading its info)."""
+    """Eigenvalues and eigenvectors of each Hermitian matrix of a stack, as numpy.linalg.eigh.
+
+    Read from the lower (``UPLO="L"``) or upper (``"U"``) triangle of each matrix; syevd.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Hermitian matrices (..., M, M); only the triangle named by `UPLO` is read.
+    UPLO : {"L", "U"}, optional
+        The triangle read (default "L"; lower case is accepted too).
+    check : bool, optional
+        npgpu's own keyword. True (default) reads syevd's info (one device to host read) and raises
+        LinAlgError where it does not converge; False skips reading it.
+
+    Returns
+    -------
+    EighResult
+        (eigenvalues, eigenvectors): eigenvalues (..., M), real, ascending; eigenvectors (..., M, M), the
+        columns of each matrix, of the dtype numpy.linalg gives (float32 and complex64 stay, integers and
+        bool become float64). npgpu.Arrays on a's device for npgpu.Array input, NumPy otherwise.
+
+    Raises
+    ------
+    ValueError
+        `UPLO` is not "L" or "U".
+    LinAlgError
+        `a` has fewer than two dimensions or is not square; the decomposition does not converge (with
+        `check`).
+    TypeError
+        A dtype numpy.linalg does not support (float16 among them).
+
+    See Also
+    --------
+    eigvalsh, eig
+
+    Examples
+    --------
+    >>> w, v = npgpu.linalg.eigh(npgpu.asarray([[2.0, 1.0], [1.0, 2.0]], device="cpu"))
+    >>> w
+    Array([1., 3.])
+    >>> a = np.array([[2.0, 1.0], [1.0, 2.0]])
+    >>> w, v = npgpu.linalg.eigh(a)
+    >>> bool(np.allclose(a @ v, v * w))
+    True
+    """
     lower = _uplo(UPLO)
     a, numpy_out = _input(a)
     _assert_stacked_square(a)
@@ -741,7 +1018,39 @@ def eigh(a, UPLO="L", *, check=True):
 
 
 def eigvalsh(a, UPLO="L", *, check=True):
-    """The eigenvalues (ascending, real) of each Hermitian matrix of a, as numpy.linalg.eigvalsh (see eigh)."""
+    """The eigenvalues of each Hermitian matrix of a stack, as numpy.linalg.eigvalsh (see eigh).
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Hermitian matrices (..., M, M); only the triangle named by `UPLO` is read.
+    UPLO : {"L", "U"}, optional
+        The triangle read (default "L"; lower case is accepted too).
+    check : bool, optional
+        npgpu's own keyword. True (default) raises LinAlgError where syevd does not converge (one device to
+        host read); False skips the check.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        (..., M), real, ascending. An npgpu.Array on a's device for npgpu.Array input, NumPy otherwise.
+
+    Raises
+    ------
+    ValueError, LinAlgError, TypeError
+        As eigh.
+
+    See Also
+    --------
+    eigh
+
+    Examples
+    --------
+    >>> npgpu.linalg.eigvalsh(npgpu.asarray([[2.0, 1.0], [1.0, 2.0]], device="cpu"))
+    Array([1., 3.])
+    >>> npgpu.linalg.eigvalsh(np.array([[2.0, 99.0], [1.0, 2.0]]))  # the lower triangle only
+    array([1., 3.])
+    """
     lower = _uplo(UPLO)
     a, numpy_out = _input(a)
     _assert_stacked_square(a)
@@ -769,17 +1078,89 @@ def _geev(a, compute_v, check, numpy_out):
 
 
 def eig(a, *, check=True):
-    """Eigenvalues and right eigenvectors (the columns of v) of each square matrix of a (..., M, M), as
-    numpy.linalg.eig (an EigResult): real results for real input whose eigenvalues are all real, complex
-    otherwise; LinAlgError for infs or NaNs and where it does not converge (geev; a GPU needs a build of
-    npgpu._linalg that has it)."""
+    """Eigenvalues and right eigenvectors of each square matrix of a stack, as numpy.linalg.eig.
+
+    geev; a GPU needs a build of npgpu._linalg that has it.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Square matrices (..., M, M).
+    check : bool, optional
+        npgpu's own keyword. True (default) reads geev's info (one device to host read) and raises
+        LinAlgError where it does not converge; False skips reading it.
+
+    Returns
+    -------
+    EigResult
+        (eigenvalues, eigenvectors): eigenvalues (..., M), eigenvectors (..., M, M), the columns of each
+        matrix. Real results for real input whose eigenvalues are all real, complex otherwise (complex64 for
+        float32 and complex64 input, else complex128). npgpu.Arrays on a's device for npgpu.Array input,
+        NumPy otherwise.
+
+    Raises
+    ------
+    LinAlgError
+        `a` has fewer than two dimensions, is not square, or holds infs or NaNs; the decomposition does not
+        converge (with `check`).
+    TypeError
+        A dtype numpy.linalg does not support (float16 among them).
+    NotImplementedError
+        npgpu.Array input on a GPU whose build of npgpu._linalg lacks geev (NumPy input then runs geev, and
+        what follows it, on the host).
+
+    See Also
+    --------
+    eigvals, eigh
+
+    Examples
+    --------
+    >>> w, v = npgpu.linalg.eig(npgpu.asarray([[2.0, 0.0], [0.0, 3.0]], device="cpu"))
+    >>> w
+    Array([2., 3.])
+    >>> npgpu.linalg.eig(np.array([[0.0, -1.0], [1.0, 0.0]])).eigenvalues
+    array([0.+1.j, 0.-1.j])
+    """
     a, numpy_out = _input(a)
     res = _geev(a, True, check, numpy_out)
     return _out(res if isinstance(res, tuple) and hasattr(res, "_fields") else EigResult(*res), numpy_out)
 
 
 def eigvals(a, *, check=True):
-    """The eigenvalues of each square matrix of a, as numpy.linalg.eigvals (see eig)."""
+    """The eigenvalues of each square matrix of a stack, as numpy.linalg.eigvals (see eig).
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Square matrices (..., M, M).
+    check : bool, optional
+        npgpu's own keyword. True (default) raises LinAlgError where geev does not converge (one device to
+        host read); False skips the check.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        (..., M): real for real input whose eigenvalues are all real, complex otherwise (as eig). An
+        npgpu.Array on a's device for npgpu.Array input, NumPy otherwise.
+
+    Raises
+    ------
+    LinAlgError, TypeError, NotImplementedError
+        As eig.
+
+    See Also
+    --------
+    eig
+
+    Examples
+    --------
+    >>> npgpu.linalg.eigvals(npgpu.asarray([[2.0, 1.0], [0.0, 3.0]], device="cpu"))
+    Array([2., 3.])
+    >>> npgpu.linalg.eigvals(np.array([[1.0, np.inf], [0.0, 1.0]]))
+    Traceback (most recent call last):
+        ...
+    numpy.linalg.LinAlgError: Array must not contain infs or NaNs
+    """
     a, numpy_out = _input(a)
     return _out(_geev(a, False, check, numpy_out), numpy_out)
 
@@ -796,10 +1177,54 @@ def _flipped(x, axis=-1):
 
 
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False, *, check=True):
-    """The singular value decomposition a = U @ diag(S) @ Vh of each matrix of a (..., M, N), as
-    numpy.linalg.svd (an SVDResult; S alone without compute_uv): S real, descending; U (..., M, M) and
-    Vh (..., N, N), or (..., M, K) and (..., K, N) without full_matrices. gesvd, or with hermitian=True
-    the eigen-decomposition (syevd) of a Hermitian a, as NumPy. LinAlgError where it does not converge."""
+    """The singular value decomposition a = U @ diag(S) @ Vh of each matrix of a stack, as numpy.linalg.svd.
+
+    gesvd, or with ``hermitian=True`` the eigen-decomposition (syevd) of a Hermitian `a`, as NumPy.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Matrices (..., M, N); K = min(M, N) below.
+    full_matrices : bool, optional
+        True (default): U (..., M, M) and Vh (..., N, N); False: U (..., M, K) and Vh (..., K, N).
+    compute_uv : bool, optional
+        True (default): U, S and Vh; False: S alone.
+    hermitian : bool, optional
+        True: `a` is Hermitian (square), read from its lower triangle, and decomposed by syevd; S is then the
+        absolute values of the eigenvalues, sorted descending. Default False.
+    check : bool, optional
+        npgpu's own keyword. True (default) reads the decomposition's info (one device to host read) and
+        raises LinAlgError where it does not converge; False skips reading it.
+
+    Returns
+    -------
+    SVDResult or npgpu.Array or numpy.ndarray
+        An SVDResult (U, S, Vh), or S alone without `compute_uv`. S (..., K): real, descending; U and Vh of
+        the dtype numpy.linalg gives (float32 and complex64 stay, integers and bool become float64).
+        npgpu.Arrays on a's device for npgpu.Array input, NumPy otherwise.
+
+    Raises
+    ------
+    LinAlgError
+        `a` has fewer than two dimensions (or is not square, with `hermitian`); the decomposition does not
+        converge (with `check`).
+    TypeError
+        A dtype numpy.linalg does not support (float16 among them).
+
+    See Also
+    --------
+    svdvals, pinv
+
+    Examples
+    --------
+    >>> u, s, vh = npgpu.linalg.svd(npgpu.asarray([[3.0, 0.0], [0.0, -4.0]], device="cpu"))
+    >>> s
+    Array([4., 3.])
+    >>> a = np.arange(6.0).reshape(3, 2)
+    >>> u, s, vh = npgpu.linalg.svd(a, full_matrices=False)
+    >>> u.shape, s.shape, vh.shape, bool(np.allclose(u * s @ vh, a))
+    ((3, 2), (2,), (2, 2), True)
+    """
     a, numpy_out = _input(a)
     if hermitian:
         _assert_stacked_square(a)
@@ -828,18 +1253,96 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False, *, check=True):
 
 
 def svdvals(x, /, *, check=True):
-    """The singular values (descending) of each matrix of x (..., M, N), as numpy.linalg.svdvals."""
+    """The singular values of each matrix of a stack, as numpy.linalg.svdvals: ``svd(x, compute_uv=False)``.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        Matrices (..., M, N).
+    check : bool, optional
+        npgpu's own keyword, as in svd.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        (..., min(M, N)), real, descending. An npgpu.Array on x's device for npgpu.Array input, NumPy
+        otherwise.
+
+    Raises
+    ------
+    LinAlgError, TypeError
+        As svd.
+
+    See Also
+    --------
+    svd
+
+    Examples
+    --------
+    >>> npgpu.linalg.svdvals(npgpu.asarray([[3.0, 0.0], [0.0, -4.0]], device="cpu"))
+    Array([4., 3.])
+    """
     return svd(x, compute_uv=False, check=check)
 
 
 # ------------------------------------------------------------------------------------------------ from the SVD
 
 def lstsq(a, b, rcond=None):
-    """The least-squares solution of a @ x = b, as numpy.linalg.lstsq: (x, residuals, rank, s) for a (M, N)
-    and b (M,) or (M, K); residuals the squared 2-norms of b - a @ x per column where rank == N < M (an empty
-    array otherwise), s the singular values of a. Through the SVD (gesvd): singular values at most
-    rcond * s[0] count as zero; rcond None is eps * max(M, N), eps of the dtype computed in (NumPy uses
-    float64's eps for float32 input too, since it computes in float64)."""
+    """The least-squares solution of a @ x = b, as numpy.linalg.lstsq.
+
+    Through the SVD of `a` (gesvd): singular values at most ``rcond * s[0]`` count as zero. The result is
+    the tuple (x, residuals, rank, s): npgpu.Arrays on the inputs' device where either input is an
+    npgpu.Array, NumPy arrays otherwise (`rank` a NumPy scalar in both cases).
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        One matrix (M, N).
+    b : npgpu.Array or array_like
+        (M,) or (M, K).
+    rcond : float, optional
+        The relative cutoff for small singular values. None (default) is eps * max(M, N), eps of the dtype
+        computed in (NumPy uses float64's eps for float32 input too, since it computes in float64); a
+        negative value is that eps.
+
+    Returns
+    -------
+    x : npgpu.Array or numpy.ndarray
+        (N,) or (N, K), the dtype numpy.linalg gives (float32 and complex64 stay, integers and bool become
+        float64).
+    residuals : npgpu.Array or numpy.ndarray
+        The squared 2-norms of b - a @ x per column ((1,) for 1-D `b`, else (K,)), real, where
+        rank == N < M; an empty array otherwise.
+    rank : numpy.int32
+        The number of singular values above the cutoff.
+    s : npgpu.Array or numpy.ndarray
+        The singular values of `a` (min(M, N),), real, descending.
+
+    Raises
+    ------
+    LinAlgError
+        `a` or `b` (taken as a column for 1-D `b`) is not two-dimensional, or their rows differ; the SVD does
+        not converge.
+    TypeError
+        A dtype numpy.linalg does not support (float16 among them).
+    ValueError
+        npgpu.Arrays on different devices.
+
+    See Also
+    --------
+    solve, pinv
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[1.0, 0.0], [1.0, 1.0], [1.0, 2.0]], device="cpu")
+    >>> x, residuals, rank, s = npgpu.linalg.lstsq(a, npgpu.asarray([1.0, 2.0, 4.0], device="cpu"))
+    >>> x, residuals, int(rank)
+    (Array([0.83333333, 1.5       ]), Array([0.16666667]), 2)
+    >>> x, residuals, rank, s = npgpu.linalg.lstsq(np.eye(2), [[1.0], [2.0]])
+    >>> x, residuals  # rank == N == M: no residuals
+    (array([[1.],
+           [2.]]), array([], dtype=float64))
+    """
     (a, b), numpy_out = _inputs((a, b), "lstsq")
     one = b.ndim == 1
     bm = _col(b) if one else b
@@ -902,9 +1405,50 @@ def _scalar_or_array(v, device):
 
 
 def pinv(a, rcond=None, hermitian=False, *, rtol=_NOVALUE):
-    """The Moore-Penrose pseudo-inverse of each matrix of a (..., M, N), as numpy.linalg.pinv: through the
-    SVD, singular values at most rcond (or rtol) times the largest count as zero; rcond defaults to 1e-15,
-    rtol=None to max(M, N) * eps."""
+    """The Moore-Penrose pseudo-inverse of each matrix of a stack, as numpy.linalg.pinv.
+
+    Through the SVD: singular values at most `rcond` (or `rtol`) times the largest count as zero.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Matrices (..., M, N).
+    rcond : float or array_like, optional
+        The relative cutoff (an array gives one per matrix, broadcast against the leading axes). Defaults to
+        1e-15 where `rtol` is not given either.
+    hermitian : bool, optional
+        True: `a` is Hermitian, its SVD taken as svd's ``hermitian=True`` (syevd). Default False.
+    rtol : float or array_like or None, optional
+        The same cutoff under the Array API's name; None gives max(M, N) * eps (eps of the dtype computed
+        in). Only one of `rcond` and `rtol` may be set.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        (..., N, M). An npgpu.Array on a's device for npgpu.Array input, NumPy otherwise.
+
+    Raises
+    ------
+    ValueError
+        Both `rcond` and `rtol` are set.
+    LinAlgError
+        `a` has fewer than two dimensions (or is not square, with `hermitian`); the SVD does not converge.
+    TypeError
+        A dtype numpy.linalg does not support (float16 among them).
+
+    See Also
+    --------
+    inv, lstsq, svd
+
+    Examples
+    --------
+    >>> npgpu.linalg.pinv(npgpu.asarray([[1.0, 0.0], [0.0, 2.0], [0.0, 0.0]], device="cpu"))
+    Array([[1. , 0. , 0. ],
+           [0. , 0.5, 0. ]])
+    >>> npgpu.linalg.pinv(np.array([[1.0, 0.0], [0.0, 1e-3]]), rcond=1e-2)  # 1e-3 counts as zero
+    array([[1., 0.],
+           [0., 0.]])
+    """
     a, numpy_out = _input(a)
     if rcond is None:
         if rtol is _NOVALUE:
@@ -931,9 +1475,47 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NOVALUE):
 
 
 def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
-    """The number of singular values of each matrix of A above tol (default: the largest times rtol, rtol
-    by default max(M, N) * eps), as numpy.linalg.matrix_rank; for fewer than 2 dimensions, 1 unless all
-    elements are zero."""
+    """The rank of each matrix of a stack (its number of singular values above a tolerance), as
+    numpy.linalg.matrix_rank.
+
+    Parameters
+    ----------
+    A : npgpu.Array or array_like
+        Matrices (..., M, N); for fewer than two dimensions the rank is 1 unless all elements are zero.
+    tol : float or array_like, optional
+        The absolute tolerance (an array gives one per matrix). Default: the largest singular value times
+        `rtol`.
+    hermitian : bool, optional
+        True: `A` is Hermitian, its singular values taken as svd's ``hermitian=True`` (syevd). Default False.
+    rtol : float or array_like, optional
+        The relative tolerance (an array gives one per matrix); default max(M, N) * eps (eps of the singular
+        values' dtype). Only one of `tol` and `rtol` may be set.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray or int
+        (...), integer. An npgpu.Array on A's device for npgpu.Array input, NumPy otherwise (a NumPy scalar
+        for one matrix); a Python int for `A` of fewer than two dimensions.
+
+    Raises
+    ------
+    ValueError
+        Both `tol` and `rtol` are set.
+    LinAlgError
+        The SVD does not converge (or, with `hermitian`, `A` is not square).
+    TypeError
+        A dtype numpy.linalg does not support (float16 among them).
+
+    Examples
+    --------
+    >>> npgpu.linalg.matrix_rank(npgpu.asarray([[1.0, 2.0], [2.0, 4.0]], device="cpu"))
+    Array(1)
+    >>> a = np.array([[[1.0, 0.0], [0.0, 1e-3]]] * 2)
+    >>> npgpu.linalg.matrix_rank(a, tol=np.array([1e-4, 1e-2]))
+    array([2, 1])
+    >>> npgpu.linalg.matrix_rank(np.zeros(3))
+    0
+    """
     if rtol is not None and tol is not None:
         raise ValueError("`tol` and `rtol` can't be both set.")
     A, numpy_out = _input(A)
@@ -958,9 +1540,43 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
 
 
 def cond(x, p=None):
-    """The condition number of each matrix of x, as numpy.linalg.cond: p None, 2 or -2 from the singular
-    values (any (..., M, N)), the other norms (square x) as norm(x, p) * norm(inv(x), p); inf where x is
-    singular (NaN kept where x has NaNs)."""
+    """The condition number of each matrix of a stack, as numpy.linalg.cond.
+
+    p None, 2 or -2: from the singular values (any (..., M, N)); the other norms (square `x`):
+    ``norm(x, p) * norm(inv(x), p)``. inf where `x` is singular (a NaN result of a matrix without NaNs
+    becomes inf), NaN kept where `x` has NaNs.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        Matrices (..., M, N); square for p other than None, 2 and -2.
+    p : {None, 1, -1, 2, -2, inf, -inf, "fro", "nuc"}, optional
+        The norm (see norm): None (default) or 2 the ratio of the largest to the smallest singular value,
+        -2 its inverse.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        (...), real. An npgpu.Array on x's device for npgpu.Array input, NumPy otherwise (a NumPy scalar for
+        one matrix).
+
+    Raises
+    ------
+    LinAlgError
+        `x` has fewer than two dimensions, its matrices have no elements, or (for p other than None, 2 and
+        -2) it is not square; the SVD does not converge.
+    TypeError
+        A dtype numpy.linalg does not support (float16 among them).
+    ValueError
+        An invalid `p`.
+
+    Examples
+    --------
+    >>> npgpu.linalg.cond(npgpu.asarray([[2.0, 0.0], [0.0, 0.5]], device="cpu"))
+    Array(4.)
+    >>> float(npgpu.linalg.cond(np.array([[1.0, 0.0], [0.0, 0.0]]), 1))
+    inf
+    """
     x, numpy_out = _input(x)
     _assert_stacked_2d(x)
     if x.size == 0 and math.prod(x.shape[-2:]) == 0:
@@ -989,8 +1605,39 @@ def cond(x, p=None):
 # ------------------------------------------------------------------------------------------------ products
 
 def matrix_power(a, n):
-    """a raised to the integer power n, as numpy.linalg.matrix_power: by repeated squaring (matmul); n = 0
-    the identity, n < 0 the power of inv(a). Integer matrices stay integer for n >= 0."""
+    """Each matrix of a stack raised to the integer power n, as numpy.linalg.matrix_power.
+
+    By repeated squaring (matmul); n = 0 gives the identity, n < 0 the power of inv(a).
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Square matrices (..., M, M).
+    n : int
+        The exponent (any integer, as operator.index accepts it).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        (..., M, M); integer matrices stay integer for n >= 0 (n < 0 goes through inv, and its dtype). An
+        npgpu.Array on a's device for npgpu.Array input, NumPy otherwise.
+
+    Raises
+    ------
+    TypeError
+        `n` is not an integer.
+    LinAlgError
+        `a` has fewer than two dimensions or is not square; n < 0 and a matrix is singular.
+
+    Examples
+    --------
+    >>> npgpu.linalg.matrix_power(npgpu.asarray([[1, 1], [0, 1]], device="cpu"), 5)
+    Array([[1, 5],
+           [0, 1]])
+    >>> npgpu.linalg.matrix_power(np.array([[2.0, 0.0], [0.0, 4.0]]), -1)
+    array([[0.5 , 0.  ],
+           [0.  , 0.25]])
+    """
     a, numpy_out = _input(a)
     _assert_stacked_square(a)
     try:
@@ -1044,8 +1691,42 @@ def _chain(arrays, order, i, j):
 
 
 def multi_dot(arrays, *, out=None):
-    """The product of two or more arrays in the cheapest order, as numpy.linalg.multi_dot: the first may be
-    1-D (a row vector), the last 1-D (a column), the others 2-D; the 1-D ends are dropped from the result."""
+    """The product of two or more arrays in the cheapest order, as numpy.linalg.multi_dot.
+
+    The order is NumPy's matrix-chain order (the fewest scalar multiplications); each step one matmul.
+
+    Parameters
+    ----------
+    arrays : sequence of npgpu.Array or array_like
+        Two or more arrays: the first may be 1-D (a row vector), the last 1-D (a column), the others 2-D.
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the result (its shape): an npgpu.Array for npgpu input (assigned), a NumPy array for
+        NumPy input ('same_kind' casting).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        The product; the 1-D ends are dropped from its shape (0-d for both). `out` where given. An
+        npgpu.Array on the inputs' device where any is an npgpu.Array, NumPy otherwise.
+
+    Raises
+    ------
+    ValueError
+        Fewer than two arrays; neighbouring shapes that are not aligned; npgpu.Arrays on different devices.
+    LinAlgError
+        An array (after the 1-D ends are made 2-D) that is not two-dimensional.
+    TypeError
+        `out` that is not a NumPy array for NumPy input.
+
+    Examples
+    --------
+    >>> a = npgpu.asarray(np.arange(6.0).reshape(2, 3), device="cpu")
+    >>> npgpu.linalg.multi_dot([a, a.mT, a])
+    Array([[ 42.,  61.,  80.],
+           [150., 214., 278.]])
+    >>> float(npgpu.linalg.multi_dot([np.array([1.0, 2.0]), np.eye(2), np.array([3.0, 4.0])]))
+    11.0
+    """
     arrays = list(arrays)
     n = len(arrays)
     if n < 2:
@@ -1090,27 +1771,157 @@ def _wrapped(fn, arrays, name, *args, **kwargs):
 
 
 def matmul(x1, x2, /):
-    """The matrix product, as numpy.linalg.matmul (npgpu.matmul)."""
+    """The matrix product, as numpy.linalg.matmul (npgpu.matmul).
+
+    Parameters
+    ----------
+    x1, x2 : npgpu.Array or array_like
+        The operands, with npgpu.matmul's shape rules.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        An npgpu.Array on the inputs' device where either is an npgpu.Array, NumPy otherwise.
+
+    Raises
+    ------
+    ValueError
+        Shapes npgpu.matmul rejects; npgpu.Arrays on different devices.
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[1, 2], [3, 4]], device="cpu")
+    >>> npgpu.linalg.matmul(a, npgpu.asarray([[5], [6]], device="cpu"))
+    Array([[17],
+           [39]])
+    >>> npgpu.linalg.matmul(np.array([[1.0, 2.0]]), np.array([[3.0], [4.0]]))
+    array([[11.]])
+    """
     return _wrapped(_blas.matmul, (x1, x2), "matmul")
 
 
 def tensordot(x1, x2, /, *, axes=2):
-    """numpy.linalg.tensordot: npgpu.tensordot."""
+    """Sum of products over the given axes, as numpy.linalg.tensordot: npgpu.tensordot.
+
+    Parameters
+    ----------
+    x1, x2 : npgpu.Array or array_like
+        The operands.
+    axes : int or (sequence of int, sequence of int), optional
+        N (default 2): the last N axes of `x1` with the first N of `x2`; or a pair of axis sequences.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        The free axes of `x1`, then those of `x2`. An npgpu.Array on the inputs' device where either is an
+        npgpu.Array, NumPy otherwise.
+
+    Raises
+    ------
+    ValueError
+        As npgpu.tensordot; npgpu.Arrays on different devices.
+
+    See Also
+    --------
+    npgpu.tensordot
+
+    Examples
+    --------
+    >>> npgpu.linalg.tensordot(np.arange(6.0).reshape(2, 3), np.arange(6.0).reshape(3, 2), axes=1)
+    array([[10., 13.],
+           [28., 40.]])
+    """
     return _wrapped(_linear_algebra.tensordot, (x1, x2), "tensordot", axes=axes)
 
 
 def vecdot(x1, x2, /, *, axis=-1):
-    """numpy.linalg.vecdot: npgpu.vecdot (x1 conjugated)."""
+    """Dot products of vectors along `axis` (`x1` conjugated), as numpy.linalg.vecdot: npgpu.vecdot.
+
+    Parameters
+    ----------
+    x1, x2 : npgpu.Array or array_like
+        The vectors; the other axes broadcast.
+    axis : int, optional
+        The axis contracted (default -1).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        An npgpu.Array on the inputs' device where either is an npgpu.Array, NumPy otherwise.
+
+    Raises
+    ------
+    ValueError
+        As npgpu.vecdot; npgpu.Arrays on different devices.
+
+    See Also
+    --------
+    npgpu.vecdot
+
+    Examples
+    --------
+    >>> npgpu.linalg.vecdot(npgpu.asarray([1j, 2], device="cpu"), npgpu.asarray([1j, 3], device="cpu"))
+    Array(7.+0.j)
+    >>> npgpu.linalg.vecdot(np.array([[1, 2], [3, 4]]), np.array([1, 1]))
+    array([3, 7])
+    """
     return _wrapped(_linear_algebra.vecdot, (x1, x2), "vecdot", axis=axis)
 
 
 def matrix_transpose(x, /):
-    """numpy.linalg.matrix_transpose: the last two axes swapped (a view)."""
+    """The transpose of each matrix of a stack, as numpy.linalg.matrix_transpose: the last two axes swapped
+    (a view).
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        At least two dimensions.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        An npgpu.Array (a view) for npgpu.Array input, NumPy otherwise.
+
+    Raises
+    ------
+    ValueError
+        `x` has fewer than two dimensions.
+
+    Examples
+    --------
+    >>> npgpu.linalg.matrix_transpose(npgpu.asarray([[1, 2, 3]], device="cpu"))
+    Array([[1],
+           [2],
+           [3]])
+    """
     return _wrapped(_linear_algebra.matrix_transpose, (x,), "matrix_transpose")
 
 
 def outer(x1, x2, /):
-    """The outer product of two vectors, as numpy.linalg.outer (both must be 1-D)."""
+    """The outer product of two vectors, as numpy.linalg.outer.
+
+    Parameters
+    ----------
+    x1, x2 : npgpu.Array or array_like
+        1-D, both.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        (len(x1), len(x2)). An npgpu.Array on the inputs' device where either is an npgpu.Array, NumPy
+        otherwise.
+
+    Raises
+    ------
+    ValueError
+        An input that is not 1-D; npgpu.Arrays on different devices.
+
+    Examples
+    --------
+    >>> npgpu.linalg.outer(npgpu.asarray([1, 2], device="cpu"), npgpu.asarray([1, 10, 100], device="cpu"))
+    Array([[  1,  10, 100],
+           [  2,  20, 200]])
+    """
     (x1, x2), numpy_out = _inputs((x1, x2), "outer")
     if x1.ndim != 1 or x2.ndim != 1:
         raise ValueError(f"Input arrays must be one-dimensional, but they are x1.ndim={x1.ndim} and "
@@ -1120,7 +1931,34 @@ def outer(x1, x2, /):
 
 def cross(x1, x2, /, *, axis=-1):
     """The cross product of 3-element vectors along `axis`, as numpy.linalg.cross (the other axes
-    broadcast)."""
+    broadcast).
+
+    Parameters
+    ----------
+    x1, x2 : npgpu.Array or array_like
+        Arrays of 3-element vectors along `axis`.
+    axis : int, optional
+        The axis of the vectors, in the inputs and in the result (default -1).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        An npgpu.Array on the inputs' device where either is an npgpu.Array, NumPy otherwise.
+
+    Raises
+    ------
+    ValueError
+        `axis` of either input does not have 3 elements; npgpu.Arrays on different devices.
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([1.0, 0.0, 0.0], device="cpu")
+    >>> npgpu.linalg.cross(x, npgpu.asarray([0.0, 1.0, 0.0], device="cpu"))
+    Array([0., 0., 1.])
+    >>> npgpu.linalg.cross(np.array([[1, 0, 0], [0, 1, 0]]), np.array([0, 0, 1]))
+    array([[ 0, -1,  0],
+           [ 1,  0,  0]])
+    """
     (x1, x2), numpy_out = _inputs((x1, x2), "cross")
     if x1.shape[axis] != 3 or x2.shape[axis] != 3:
         raise ValueError("Both input arrays must be (arrays of) 3-dimensional vectors, but they are "
@@ -1134,14 +1972,68 @@ def cross(x1, x2, /, *, axis=-1):
 
 
 def diagonal(x, /, *, offset=0):
-    """The diagonals (offset above the main one; below it for negative offset) of the matrices of
-    x (..., M, N), as numpy.linalg.diagonal: a view where x is C-contiguous."""
+    """The diagonals of the matrices of a stack, as numpy.linalg.diagonal.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        Matrices (..., M, N).
+    offset : int, optional
+        The diagonal: 0 (default) the main one, positive above it, negative below it.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        (..., L), L the diagonal's length; a view where `x` is C-contiguous. An npgpu.Array for npgpu.Array
+        input, NumPy otherwise.
+
+    Raises
+    ------
+    ValueError
+        `x` has fewer than two dimensions.
+
+    Examples
+    --------
+    >>> x = npgpu.asarray(np.arange(9).reshape(3, 3), device="cpu")
+    >>> npgpu.linalg.diagonal(x)
+    Array([0, 4, 8])
+    >>> npgpu.linalg.diagonal(x, offset=-1)
+    Array([3, 7])
+    """
     x, numpy_out = _input(x)
     return _out(_diagonal(x, offset), numpy_out)
 
 
 def trace(x, /, *, offset=0, dtype=None):
-    """The sums of the diagonals of the matrices of x (..., M, N), as numpy.linalg.trace."""
+    """The sums of the diagonals of the matrices of a stack, as numpy.linalg.trace.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        Matrices (..., M, N).
+    offset : int, optional
+        The diagonal summed, as in diagonal (default 0, the main one).
+    dtype : dtype, optional
+        The dtype of the sums, as in npgpu.sum (default: sum's for x's dtype).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        (...). An npgpu.Array for npgpu.Array input, NumPy otherwise (a NumPy scalar for one matrix).
+
+    Raises
+    ------
+    ValueError
+        `x` has fewer than two dimensions.
+
+    Examples
+    --------
+    >>> x = npgpu.asarray(np.arange(9).reshape(3, 3), device="cpu")
+    >>> npgpu.linalg.trace(x)
+    Array(12)
+    >>> npgpu.linalg.trace(x, offset=1, dtype=npgpu.float32)
+    Array(6., dtype=float32)
+    """
     x, numpy_out = _input(x)
     return _out(_reduce.sum(_diagonal(x, offset), axis=-1, dtype=dtype), numpy_out)
 
@@ -1272,10 +2164,55 @@ def _norm_input(x, ord, axis):
 
 
 def norm(x, ord=None, axis=None, keepdims=False):
-    """Matrix or vector norm, as numpy.linalg.norm: every ord NumPy accepts. Vectors (one axis): None or 2,
-    inf, -inf, 0 (nonzero count), 1, any other number p (sum |x|^p)^(1/p). Matrices (two axes, or a 2-D
-    x with axis None): None/'fro'/'f', 'nuc' (sum of singular values), inf/-inf (max/min row sum), 1/-1
-    (max/min column sum), 2/-2 (largest/smallest singular value; the SVD, gesvd)."""
+    """Matrix or vector norm, as numpy.linalg.norm: every `ord` NumPy accepts.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        The input.
+    ord : {None, int, float, inf, -inf, "fro", "f", "nuc"}, optional
+        Vectors (one axis): None or 2 (the 2-norm), inf, -inf (max/min |x|), 0 (the nonzero count), 1, any
+        other number p: (sum |x|^p)^(1/p). Matrices (two axes, or a 2-D `x` with `axis` None):
+        None/"fro"/"f" (Frobenius), "nuc" (sum of the singular values), inf/-inf (max/min row sum of |x|),
+        1/-1 (max/min column sum), 2/-2 (largest/smallest singular value). "nuc" and 2/-2 take the SVD
+        (gesvd).
+    axis : None or int or (int, int), optional
+        One axis: vector norms along it; two: matrix norms over them. None (default): the 2-norm of all
+        elements for ord None (also "fro"/"f" for 2-D `x` and 2 for 1-D `x`), else all axes of `x` (one or
+        two).
+    keepdims : bool, optional
+        Keep the normed axes, with length 1 (default False).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        Real. Integers and bool are computed as float64 (as NumPy); float16 is computed in float32 and the
+        result rounded back to float16. An npgpu.Array on x's device for npgpu.Array input, NumPy otherwise
+        (a NumPy scalar for a 0-d result).
+
+    Raises
+    ------
+    ValueError
+        An invalid `ord` for vectors or for matrices; two equal axes; more than two axes.
+    TypeError
+        A dtype linalg does not support; float16 for the matrix norms that need the SVD (2, -2, "nuc"), as
+        NumPy; `axis` that is not None, an integer or a tuple of integers.
+
+    See Also
+    --------
+    vector_norm, matrix_norm
+
+    Examples
+    --------
+    >>> v = npgpu.asarray([3.0, -4.0], device="cpu")
+    >>> npgpu.linalg.norm(v), npgpu.linalg.norm(v, 1), npgpu.linalg.norm(v, np.inf)
+    (Array(5.), Array(7.), Array(4.))
+    >>> m = np.array([[1.0, -2.0], [3.0, 4.0]])
+    >>> float(npgpu.linalg.norm(m, 1)), float(npgpu.linalg.norm(m, np.inf))
+    (6.0, 7.0)
+    >>> npgpu.linalg.norm(m, axis=1)
+    array([2.23606798, 5.        ])
+    """
     x, half, numpy_out = _norm_input(x, ord, axis)
     ret = _norm(x, ord, axis, keepdims)
     if half is not None:
@@ -1284,9 +2221,45 @@ def norm(x, ord=None, axis=None, keepdims=False):
 
 
 def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
-    """The vector norm over `axis` (None: all elements; a tuple: those axes as one vector), as
-    numpy.linalg.vector_norm."""
-    x, half, numpy_out = _norm_input(x, ord, None)
+    """The vector norm over `axis`, as numpy.linalg.vector_norm.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        The input.
+    axis : None or int or tuple of int, optional
+        None (default): all elements as one vector; an int: vectors along that axis; a tuple: those axes as
+        one vector.
+    keepdims : bool, optional
+        Keep the normed axes, with length 1 (default False).
+    ord : {int, float, inf, -inf}, optional
+        As norm's vector orders (default 2).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        Real; dtypes as norm's. An npgpu.Array on x's device for npgpu.Array input, NumPy otherwise.
+
+    Raises
+    ------
+    ValueError
+        An invalid `ord` for vectors (strings among them); a repeated axis.
+    TypeError
+        A dtype linalg does not support.
+
+    See Also
+    --------
+    norm, matrix_norm
+
+    Examples
+    --------
+    >>> m = npgpu.asarray([[1.0, -2.0], [3.0, 4.0]], device="cpu")
+    >>> npgpu.linalg.vector_norm(m, axis=0, ord=1)
+    Array([4., 6.])
+    >>> npgpu.linalg.vector_norm(np.array([[3.0], [4.0]]), keepdims=True)
+    array([[5.]])
+    """
+    x, half, numpy_out = _norm_input(x, ord, 0)  # an axis, not None: a vector norm, whatever x's ndim
     shape = list(x.shape)
     if axis is None:
         y, ax = _manipulation.reshape(x, (-1,)), 0
@@ -1312,7 +2285,43 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
 
 
 def matrix_norm(x, /, *, keepdims=False, ord="fro"):
-    """The matrix norm of each matrix of x (..., M, N), as numpy.linalg.matrix_norm (see norm)."""
+    """The matrix norm of each matrix of a stack, as numpy.linalg.matrix_norm (see norm).
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        Matrices (..., M, N).
+    keepdims : bool, optional
+        Keep the last two axes, with length 1 (default False).
+    ord : {"fro", "nuc", inf, -inf, 1, -1, 2, -2}, optional
+        As norm's matrix orders (default "fro").
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        (...), real; dtypes as norm's. An npgpu.Array on x's device for npgpu.Array input, NumPy otherwise.
+
+    Raises
+    ------
+    ValueError
+        An invalid `ord` for matrices.
+    numpy.exceptions.AxisError
+        `x` has fewer than two dimensions.
+    TypeError
+        As norm.
+
+    See Also
+    --------
+    norm, vector_norm
+
+    Examples
+    --------
+    >>> m = npgpu.asarray([[1.0, -2.0], [3.0, 4.0]], device="cpu")
+    >>> npgpu.linalg.matrix_norm(m, ord=1)
+    Array(6.)
+    >>> npgpu.linalg.matrix_norm(np.array([[[3.0, 0.0], [0.0, -4.0]]]), ord=2)
+    array([4.])
+    """
     x, half, numpy_out = _norm_input(x, ord, (-2, -1))
     ret = _norm(x, ord, (-2, -1), keepdims)
     if half is not None:
