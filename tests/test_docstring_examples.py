@@ -11,7 +11,8 @@ import npgpu
 MODULES = ["npgpu.fft", "npgpu.linalg", "npgpu.random", "npgpu._manipulation", "npgpu._creation",
            "npgpu._statistics", "npgpu._set_functions", "npgpu._histograms", "npgpu._polynomial_signal",
            "npgpu._linear_algebra", "npgpu.sparse", "npgpu.sparse._construct", "npgpu.sparse._compressed",
-           "npgpu.sparse._base", "npgpu.sparse._coo", "npgpu.sparse.linalg", "npgpu.dask"]
+           "npgpu.sparse._base", "npgpu.sparse._coo", "npgpu.sparse.linalg",
+           "npgpu.sparse._util", "npgpu.sparse._index", "npgpu.sparse._setitem", "npgpu.dask"]
 
 
 def _examples():

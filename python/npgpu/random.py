@@ -20,7 +20,7 @@ Integers are exactly unbiased: Lemire's multiply-and-reject method (a value's wo
 rare draws that would favour some values are rejected and redrawn from retry blocks of that element's
 own, so the element -> word mapping never shifts). Normals use Box-Muller on pairs of values, computed in
 float64 with npgpu's own log and sincos (correctly rounded basic operations only, so GPU and CPU agree).
-Parameters are scalars.
+Distribution parameters may be arrays, broadcast as NumPy's (each method's docstring says how).
 """
 import math
 import operator
@@ -135,11 +135,64 @@ def _device_arg(device):
 class Generator:
     """Philox4x32-10 random numbers with NumPy's Generator interface (a subset).
 
-    ``Generator(seed)``: seed an int in [0, 2**64) (None: from the operating system); ``counter`` is the
-    Philox block the next draw starts at (0 for a new generator). Each method takes ``size`` (None, an int
-    or a tuple), ``dtype``, and where the result goes: ``out=`` (an npgpu.Array or a NumPy array,
-    C-contiguous), ``device=`` (False: a NumPy array; True, an ordinal or an npgpu.Device: an npgpu.Array
-    there) and ``stream=``. Thread-safe: concurrent draws get disjoint blocks.
+    A generator is a 64-bit seed (the Philox key) and a counter (the Philox block the next draw starts at).
+    Element i of a draw is a pure function of (seed, counter, i), so the numbers are the same on every GPU,
+    on the host backend and for any launch geometry, bit for bit; each draw then moves the counter past the
+    blocks it used (modulo 2**64). Thread-safe: concurrent draws get disjoint blocks.
+
+    Parameters
+    ----------
+    seed : int or None, optional
+        The Philox key, an int in [0, 2**64); None (default) draws one from the operating system.
+    counter : int, optional
+        The Philox block the next draw starts at, in [0, 2**64) (default 0: a new generator).
+
+    Attributes
+    ----------
+    seed : int
+        The 64-bit Philox key.
+    counter : int
+        The Philox block the next draw starts at.
+
+    Raises
+    ------
+    TypeError
+        A `seed` that is neither None nor an int (bool included), or a `counter` that is not an integer.
+    ValueError
+        A `seed` or a `counter` outside [0, 2**64).
+
+    See Also
+    --------
+    default_rng : A Generator from a seed.
+
+    Notes
+    -----
+    Each method takes ``size`` (None, an int or a tuple) and where the result goes: ``out=`` (an npgpu.Array
+    or a NumPy array, C-contiguous) or ``device=`` (False: a NumPy array; True, an ordinal or an npgpu.Device:
+    an npgpu.Array there); most take ``dtype``, and the compiled draws (random, uniform, standard_normal, normal
+    and integers with scalar parameters) also take ``stream=``.
+
+    Every other method is composed of the three compiled streams (uniform, normal, integers) and npgpu array
+    operations on work arrays on one device: the result's device for ``device=`` / ``out=``, else the default
+    device (the GPU when the backend is 'cuda', the host device otherwise), copied back into NumPy at the end.
+    The generator's lock is held for the whole method, so the blocks a composed draw uses are contiguous in
+    the counter even when other threads draw too.
+
+    Pickling keeps the seed, the counter and the spawn count (see `spawn`).
+
+    Examples
+    --------
+    >>> g = npgpu.random.Generator(42)
+    >>> g
+    npgpu.random.Generator(seed=42, counter=0)
+    >>> x = g.random(5)
+    >>> g.counter  # 5 float64 values use 10 words: 3 blocks of four
+    3
+    >>> bool(np.array_equal(x, npgpu.random.Generator(42).random(5)))
+    True
+    >>> y = npgpu.random.Generator(42, counter=3).random(2)  # resume where the first draw ended
+    >>> bool(np.array_equal(y, g.random(2)))
+    True
     """
 
     def __init__(self, seed=None, counter=0):
@@ -211,13 +264,100 @@ class Generator:
         return out[()] if scalar else out
 
     def random(self, size=None, dtype=None, out=None, device=False, stream=None):
-        """Uniform floats in [0, 1) (float64 by default, or float32): 53 (24) random bits each."""
+        """Uniform floats in [0, 1).
+
+        float64 by default, or float32: 53 (24) random bits each.
+
+        Parameters
+        ----------
+        size : int or tuple of int, optional
+            Output shape. None (default) gives one value: a NumPy scalar, or a 0-d npgpu.Array with `device`.
+        dtype : {float64, float32}, optional
+            The result's dtype (default float64, or out's dtype).
+        out : npgpu.Array or numpy.ndarray, optional
+            A C-contiguous, writeable array to fill and return (float32 or float64; an npgpu.Array is filled
+            on its device). `dtype` and `size`, when given, must equal its dtype and shape.
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+        stream : npgpu.Stream, optional
+            The stream the fill runs on (None, the default: the current stream); a device result is filled
+            asynchronously on it.
+
+        Returns
+        -------
+        float, numpy.ndarray or npgpu.Array
+            Uniform values in [0, 1).
+
+        Raises
+        ------
+        TypeError
+            An unsupported `dtype`, a `dtype` other than out's, an `out` that is not an npgpu.Array or a NumPy
+            array, or a `size` that is not None, an int or a tuple of ints.
+        ValueError
+            A negative dimension in `size`, a `size` other than out's shape, an `out` that is not C-contiguous or
+            is read-only, or both `out` and `device`.
+
+        Examples
+        --------
+        >>> g = npgpu.random.default_rng(0)
+        >>> x = g.random((2, 3))
+        >>> x.shape, x.dtype
+        ((2, 3), dtype('float64'))
+        >>> bool(((0 <= x) & (x < 1)).all())
+        True
+        >>> a = g.random(4, dtype=np.float32, device=True)  # an npgpu.Array on the current device
+        >>> type(a).__name__, a.dtype
+        ('Array', dtype('float32'))
+        """
         return self._draw(_random.UNIFORM, dtype, size, out, device, stream, 0.0, 1.0, default=np.float64)
 
     def uniform(self, low=0.0, high=1.0, size=None, dtype=None, out=None, device=False, stream=None):
-        """Uniform floats in [low, high): ``low + (high - low) * random()`` in float64, rounded to dtype.
-        low >= high, or non-finite bounds, raise ValueError. Array-valued low / high broadcast as NumPy
-        (computed with npgpu array operations from the same uniform stream)."""
+        """Uniform floats in [low, high).
+
+        ``low + (high - low) * random()`` computed in float64, then rounded to `dtype`. Array-valued `low` /
+        `high` broadcast as NumPy (computed with npgpu array operations from the same uniform stream).
+
+        Parameters
+        ----------
+        low, high : float or array_like, optional
+            The bounds (default 0 and 1); low < high.
+        size : int or tuple of int, optional
+            Output shape. None (default): the broadcast shape of the parameters, one value (a NumPy scalar, or a
+            0-d npgpu.Array with `device`) when they are scalars. Array parameters must broadcast to `size`.
+        dtype : {float64, float32}, optional
+            The result's dtype (default float64, or out's dtype).
+        out : npgpu.Array or numpy.ndarray, optional
+            A C-contiguous, writeable array to fill and return (float32 or float64; an npgpu.Array is filled
+            on its device). `dtype` and `size`, when given, must equal its dtype and shape.
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+        stream : npgpu.Stream, optional
+            The stream the fill runs on (None, the default: the current stream); a device result is filled
+            asynchronously on it. Not used with array parameters.
+
+        Returns
+        -------
+        float, numpy.ndarray or npgpu.Array
+            Uniform values in [low, high).
+
+        Raises
+        ------
+        ValueError
+            low >= high, or non-finite scalar bounds; the other cases of `random`.
+        TypeError
+            As `random`.
+
+        Examples
+        --------
+        >>> x = npgpu.random.default_rng(0).uniform(-2.0, 3.0, size=1000)
+        >>> bool(x.min() >= -2.0 and x.max() < 3.0)
+        True
+        >>> y = npgpu.random.default_rng(0).uniform([0.0, 10.0], [1.0, 20.0])  # one value per bound pair
+        >>> y.shape, bool(0 <= y[0] < 1 and 10 <= y[1] < 20)
+        ((2,), True)
+        """
         if _is_array_param(low) or _is_array_param(high):
             return self._run(lambda n, dev, lo, hi: lo + (hi - lo) * self._u(n, dev), (low, high), size, out,
                              device, checks=(lambda lo, hi: (_ge(lo, hi), "low >= high"),), dtype=dtype)
@@ -225,12 +365,100 @@ class Generator:
                           default=np.float64)
 
     def standard_normal(self, size=None, dtype=None, out=None, device=False, stream=None):
-        """Standard normal floats (Box-Muller)."""
+        """Standard normal floats (Box-Muller).
+
+        Box-Muller on pairs of values, computed in float64 with npgpu's own log and sincos (correctly rounded basic
+        operations only, so GPU and CPU agree), then rounded to `dtype`.
+
+        Parameters
+        ----------
+        size : int or tuple of int, optional
+            Output shape. None (default) gives one value: a NumPy scalar, or a 0-d npgpu.Array with `device`.
+        dtype : {float64, float32}, optional
+            The result's dtype (default float64, or out's dtype).
+        out : npgpu.Array or numpy.ndarray, optional
+            A C-contiguous, writeable array to fill and return (float32 or float64; an npgpu.Array is filled
+            on its device). `dtype` and `size`, when given, must equal its dtype and shape.
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+        stream : npgpu.Stream, optional
+            The stream the fill runs on (None, the default: the current stream); a device result is filled
+            asynchronously on it.
+
+        Returns
+        -------
+        float, numpy.ndarray or npgpu.Array
+            Standard normal values.
+
+        Raises
+        ------
+        TypeError
+            An unsupported `dtype`, a `dtype` other than out's, an `out` that is not an npgpu.Array or a NumPy
+            array, or a `size` that is not None, an int or a tuple of ints.
+        ValueError
+            A negative dimension in `size`, a `size` other than out's shape, an `out` that is not C-contiguous or
+            is read-only, or both `out` and `device`.
+
+        Examples
+        --------
+        >>> z = npgpu.random.default_rng(5).standard_normal(100_000)
+        >>> bool(abs(z.mean()) < 0.02 and abs(z.std() - 1) < 0.02)
+        True
+        >>> npgpu.random.default_rng(5).standard_normal((2, 2), dtype=np.float32).dtype
+        dtype('float32')
+        """
         return self._draw(_random.NORMAL, dtype, size, out, device, stream, 0.0, 1.0, default=np.float64)
 
     def normal(self, loc=0.0, scale=1.0, size=None, dtype=None, out=None, device=False, stream=None):
-        """Normal floats ``loc + scale * standard_normal()``; scale < 0 raises ValueError. Array-valued
-        loc / scale broadcast as NumPy."""
+        """Normal floats ``loc + scale * standard_normal()``.
+
+        Array-valued `loc` / `scale` broadcast as NumPy (computed with npgpu array operations from the same normal
+        stream).
+
+        Parameters
+        ----------
+        loc : float or array_like, optional
+            The mean (default 0).
+        scale : float or array_like, optional
+            The standard deviation (default 1), >= 0.
+        size : int or tuple of int, optional
+            Output shape. None (default): the broadcast shape of the parameters, one value (a NumPy scalar, or a
+            0-d npgpu.Array with `device`) when they are scalars. Array parameters must broadcast to `size`.
+        dtype : {float64, float32}, optional
+            The result's dtype (default float64, or out's dtype).
+        out : npgpu.Array or numpy.ndarray, optional
+            A C-contiguous, writeable array to fill and return (float32 or float64; an npgpu.Array is filled
+            on its device). `dtype` and `size`, when given, must equal its dtype and shape.
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+        stream : npgpu.Stream, optional
+            The stream the fill runs on (None, the default: the current stream); a device result is filled
+            asynchronously on it. Not used with array parameters.
+
+        Returns
+        -------
+        float, numpy.ndarray or npgpu.Array
+            Normal values.
+
+        Raises
+        ------
+        ValueError
+            scale < 0, or non-finite scalar parameters; the other cases of `random`.
+        TypeError
+            As `random`.
+
+        Examples
+        --------
+        >>> x = npgpu.random.default_rng(2).normal(10.0, 0.5, size=(3, 4))
+        >>> x.shape
+        (3, 4)
+        >>> a = npgpu.random.default_rng(1).normal([0.0, 100.0], 1.0, size=(5, 2))
+        >>> b = npgpu.random.default_rng(1).normal([0.0, 100.0], 1.0, size=(5, 2))
+        >>> bool(np.array_equal(a, b))  # one seed, one stream: the same numbers
+        True
+        """
         if _is_array_param(loc) or _is_array_param(scale):
             return self._run(lambda n, dev, m, sc: m + sc * self._stdnorm(n, dev), (loc, scale), size, out,
                              device, checks=(lambda m, sc: (_lt(sc, 0), "scale < 0"),), dtype=dtype)
@@ -239,9 +467,55 @@ class Generator:
 
     def integers(self, low, high=None, size=None, dtype=None, endpoint=False, out=None, device=False,
                  stream=None):
-        """Uniform integers in [low, high) ([low, high] with endpoint=True; [0, low) when high is None),
-        exactly unbiased. dtype: int64 by default, or any integer dtype or bool; [low, high) must be
-        non-empty and inside the dtype's range (ValueError otherwise)."""
+        """Uniform integers in [low, high), exactly unbiased.
+
+        [low, high] with ``endpoint=True``; [0, low) when `high` is None. Lemire's multiply-and-reject method: a
+        value's word times the range, the rare draws that would favour some values rejected and redrawn from
+        retry blocks of that element's own, so the element -> word mapping never shifts.
+
+        Parameters
+        ----------
+        low : int
+            The lowest value (or, when `high` is None, one above the highest, with 0 the lowest).
+        high : int, optional
+            One above the highest value (the highest with ``endpoint=True``).
+        size : int or tuple of int, optional
+            Output shape. None (default) gives one value: a NumPy scalar, or a 0-d npgpu.Array with `device`.
+        dtype : dtype, optional
+            int64 by default (or out's dtype), or any integer dtype or bool.
+        endpoint : bool, optional
+            Include `high` (default False).
+        out : npgpu.Array or numpy.ndarray, optional
+            A C-contiguous, writeable array to fill and return (an integer dtype or bool; an npgpu.Array is filled
+            on its device). `dtype` and `size`, when given, must equal its dtype and shape.
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+        stream : npgpu.Stream, optional
+            The stream the fill runs on (None, the default: the current stream); a device result is filled
+            asynchronously on it.
+
+        Returns
+        -------
+        int, numpy.ndarray or npgpu.Array
+            Uniform integers of `dtype`.
+
+        Raises
+        ------
+        TypeError
+            Non-integer `low` or `high`, a dtype that is not an integer dtype or bool; the other cases of `random`.
+        ValueError
+            An empty range (low >= high), or one not inside the dtype's range; the other cases of `random`.
+
+        Examples
+        --------
+        >>> k = npgpu.random.default_rng(7).integers(1, 7, size=1000)  # dice
+        >>> k.dtype, int(k.min()), int(k.max())
+        (dtype('int64'), 1, 6)
+        >>> b = npgpu.random.default_rng(7).integers(0, 255, size=8, dtype=np.uint8, endpoint=True)
+        >>> b.dtype
+        dtype('uint8')
+        """
         if high is None:
             low, high = 0, low
         try:
@@ -460,26 +734,186 @@ class Generator:
     # ------------------------------------------------------------------------- continuous distributions
 
     def standard_exponential(self, size=None, dtype=None, method="inv", out=None, device=False):
-        """Standard exponential floats: ``-log(1 - u)`` (inversion; method='zig' is accepted and gives the
-        same). dtype float64 (default) or float32 (computed in float64, then rounded)."""
+        """Standard exponential floats: ``-log(1 - u)`` (inversion).
+
+        Computed in float64, then rounded to `dtype`.
+
+        Parameters
+        ----------
+        size : int or tuple of int, optional
+            Output shape. None (default) gives one value: a NumPy scalar, or a 0-d npgpu.Array with `device`.
+        dtype : {float64, float32}, optional
+            The result's dtype (default float64, or out's dtype).
+        method : {"inv", "zig"}, optional
+            "inv" (default); "zig" is accepted and gives the same.
+        out : npgpu.Array or numpy.ndarray, optional
+            A writeable array to fill and return (float32 or float64; an npgpu.Array is filled on its device).
+            `size`, when given, must equal its shape.
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+
+        Returns
+        -------
+        float, numpy.ndarray or npgpu.Array
+            Standard exponential values.
+
+        Raises
+        ------
+        ValueError
+            A `method` other than 'inv' or 'zig'.
+            Also parameters that do not broadcast to `size`, a `size` other than out's shape, a read-only `out`,
+            or both `out` and `device`.
+        TypeError
+            A parameter that is None, an `out` that is not an npgpu.Array or a NumPy array, or one whose dtype is
+            not float32 or float64.
+            Also a `dtype` other than out's.
+
+        Examples
+        --------
+        >>> e = npgpu.random.default_rng(0).standard_exponential(10)
+        >>> e.shape, bool((e >= 0).all())
+        ((10,), True)
+        """
         if method not in ("inv", "zig"):
             raise ValueError(f"method must be 'inv' or 'zig', not {method!r}")
         return self._run(lambda n, dev: self._stdexp(n, dev), (), size, out, device, dtype=dtype)
 
     def exponential(self, scale=1.0, size=None, out=None, device=False):
-        """Exponential floats with mean `scale` (``scale * standard_exponential()``); scale < 0: ValueError."""
+        """Exponential floats with mean `scale`: ``scale * standard_exponential()``.
+
+        Parameters
+        ----------
+        scale : float or array_like, optional
+            The mean (default 1), >= 0.
+        size : int or tuple of int, optional
+            Output shape. None (default): the broadcast shape of the parameters, one value (a NumPy scalar, or a
+            0-d npgpu.Array with `device`) when they are scalars. Array parameters must broadcast to `size`.
+        out : npgpu.Array or numpy.ndarray, optional
+            A writeable array to fill and return (float32 or float64; an npgpu.Array is filled on its device).
+            `size`, when given, must equal its shape.
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+
+        Returns
+        -------
+        float, numpy.ndarray or npgpu.Array
+            float64 (or out's dtype).
+
+        Raises
+        ------
+        ValueError
+            scale < 0.
+            Also parameters that do not broadcast to `size`, a `size` other than out's shape, a read-only `out`,
+            or both `out` and `device`.
+        TypeError
+            A parameter that is None, an `out` that is not an npgpu.Array or a NumPy array, or one whose dtype is
+            not float32 or float64.
+
+        Examples
+        --------
+        >>> e = npgpu.random.default_rng(0).exponential(2.0, size=100_000)
+        >>> bool(abs(e.mean() - 2.0) < 0.05)
+        True
+        """
         return self._run(lambda n, dev, s: s * self._stdexp(n, dev), (scale,), size, out, device,
                          checks=(lambda s: (_lt(s, 0), "scale < 0"),))
 
     def standard_gamma(self, shape, size=None, dtype=None, out=None, device=False):
-        """Gamma(shape, 1) floats: Marsaglia and Tsang's squeeze-free rejection (normal and uniform per
-        proposal) for shape >= 1; for shape < 1, ``G(shape + 1) * u**(1 / shape)``. shape 0 gives 0;
-        shape < 0: ValueError. dtype float64 or float32 (computed in float64)."""
+        """Gamma(shape, 1) floats.
+
+        Marsaglia and Tsang's squeeze-free rejection (a normal and a uniform per proposal) for shape >= 1; for
+        shape < 1, ``G(shape + 1) * u**(1 / shape)``. shape 0 gives 0; a non-finite shape gives NaN. Computed in
+        float64, then rounded to `dtype`.
+
+        Parameters
+        ----------
+        shape : float or array_like
+            The shape, >= 0.
+        size : int or tuple of int, optional
+            Output shape. None (default): the broadcast shape of the parameters, one value (a NumPy scalar, or a
+            0-d npgpu.Array with `device`) when they are scalars. Array parameters must broadcast to `size`.
+        dtype : {float64, float32}, optional
+            The result's dtype (default float64, or out's dtype).
+        out : npgpu.Array or numpy.ndarray, optional
+            A writeable array to fill and return (float32 or float64; an npgpu.Array is filled on its device).
+            `size`, when given, must equal its shape.
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+
+        Returns
+        -------
+        float, numpy.ndarray or npgpu.Array
+            Gamma(shape, 1) values.
+
+        Raises
+        ------
+        ValueError
+            shape < 0.
+            Also parameters that do not broadcast to `size`, a `size` other than out's shape, a read-only `out`,
+            or both `out` and `device`.
+        TypeError
+            A parameter that is None, an `out` that is not an npgpu.Array or a NumPy array, or one whose dtype is
+            not float32 or float64.
+            Also a `dtype` other than out's.
+
+        Examples
+        --------
+        >>> g = npgpu.random.default_rng(4).standard_gamma(3.0, size=100_000)
+        >>> bool(abs(g.mean() - 3.0) < 0.05)
+        True
+        >>> npgpu.random.default_rng(4).standard_gamma([0.5, 2.0], dtype=np.float32).dtype
+        dtype('float32')
+        """
         return self._run(lambda n, dev, k: self._gamma(n, dev, k), (shape,), size, out, device,
                          checks=(lambda k: (_lt(k, 0), "shape < 0"),), dtype=dtype)
 
     def gamma(self, shape, scale=1.0, size=None, out=None, device=False):
-        """Gamma(shape, scale) floats: ``scale * standard_gamma(shape)``; shape < 0 or scale < 0: ValueError."""
+        """Gamma(shape, scale) floats: ``scale * standard_gamma(shape)``.
+
+        Parameters
+        ----------
+        shape : float or array_like
+            The shape, >= 0.
+        scale : float or array_like, optional
+            The scale (default 1), >= 0.
+        size : int or tuple of int, optional
+            Output shape. None (default): the broadcast shape of the parameters, one value (a NumPy scalar, or a
+            0-d npgpu.Array with `device`) when they are scalars. Array parameters must broadcast to `size`.
+        out : npgpu.Array or numpy.ndarray, optional
+            A writeable array to fill and return (float32 or float64; an npgpu.Array is filled on its device).
+            `size`, when given, must equal its shape.
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+
+        Returns
+        -------
+        float, numpy.ndarray or npgpu.Array
+            float64 (or out's dtype).
+
+        Raises
+        ------
+        ValueError
+            shape < 0 or scale < 0.
+            Also parameters that do not broadcast to `size`, a `size` other than out's shape, a read-only `out`,
+            or both `out` and `device`.
+        TypeError
+            A parameter that is None, an `out` that is not an npgpu.Array or a NumPy array, or one whose dtype is
+            not float32 or float64.
+
+        See Also
+        --------
+        standard_gamma : The sampler.
+
+        Examples
+        --------
+        >>> x = npgpu.random.default_rng(4).gamma(2.0, 3.0, size=100_000)
+        >>> bool(abs(x.mean() - 6.0) < 0.1)
+        True
+        """
         return self._run(lambda n, dev, k, s: s * self._gamma(n, dev, k), (shape, scale), size, out, device,
                          checks=(lambda k, s: (_lt(k, 0), "shape < 0"), lambda k, s: (_lt(s, 0), "scale < 0")))
 
@@ -529,8 +963,45 @@ class Generator:
         return self._reject(n, dev, [d, c], propose)
 
     def beta(self, a, b, size=None, out=None, device=False):
-        """Beta(a, b) floats: X / (X + Y) for X ~ Gamma(a), Y ~ Gamma(b), computed from the gammas'
-        logarithms so tiny a and b do not give 0 / 0. a <= 0 or b <= 0: ValueError."""
+        """Beta(a, b) floats: X / (X + Y) for X ~ Gamma(a), Y ~ Gamma(b).
+
+        Computed from the gammas' logarithms, so tiny a and b do not give 0 / 0.
+
+        Parameters
+        ----------
+        a, b : float or array_like
+            The shapes, > 0.
+        size : int or tuple of int, optional
+            Output shape. None (default): the broadcast shape of the parameters, one value (a NumPy scalar, or a
+            0-d npgpu.Array with `device`) when they are scalars. Array parameters must broadcast to `size`.
+        out : npgpu.Array or numpy.ndarray, optional
+            A writeable array to fill and return (float32 or float64; an npgpu.Array is filled on its device).
+            `size`, when given, must equal its shape.
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+
+        Returns
+        -------
+        float, numpy.ndarray or npgpu.Array
+            Values in [0, 1], float64 (or out's dtype).
+
+        Raises
+        ------
+        ValueError
+            a <= 0 or b <= 0.
+            Also parameters that do not broadcast to `size`, a `size` other than out's shape, a read-only `out`,
+            or both `out` and `device`.
+        TypeError
+            A parameter that is None, an `out` that is not an npgpu.Array or a NumPy array, or one whose dtype is
+            not float32 or float64.
+
+        Examples
+        --------
+        >>> x = npgpu.random.default_rng(3).beta(2.0, 5.0, size=1000)
+        >>> bool(((0 <= x) & (x <= 1)).all())
+        True
+        """
         def compute(n, dev, a, b):
             lx = self._log_gamma_draw(n, dev, a)
             ly = self._log_gamma_draw(n, dev, b)
@@ -544,19 +1015,126 @@ class Generator:
         return lg if lb is None else lg + lb
 
     def chisquare(self, df, size=None, out=None, device=False):
-        """Chi-square(df) floats: ``2 * standard_gamma(df / 2)``; df <= 0: ValueError."""
+        """Chi-square(df) floats: ``2 * standard_gamma(df / 2)``.
+
+        Parameters
+        ----------
+        df : float or array_like
+            Degrees of freedom, > 0.
+        size : int or tuple of int, optional
+            Output shape. None (default): the broadcast shape of the parameters, one value (a NumPy scalar, or a
+            0-d npgpu.Array with `device`) when they are scalars. Array parameters must broadcast to `size`.
+        out : npgpu.Array or numpy.ndarray, optional
+            A writeable array to fill and return (float32 or float64; an npgpu.Array is filled on its device).
+            `size`, when given, must equal its shape.
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+
+        Returns
+        -------
+        float, numpy.ndarray or npgpu.Array
+            float64 (or out's dtype).
+
+        Raises
+        ------
+        ValueError
+            df <= 0.
+            Also parameters that do not broadcast to `size`, a `size` other than out's shape, a read-only `out`,
+            or both `out` and `device`.
+        TypeError
+            A parameter that is None, an `out` that is not an npgpu.Array or a NumPy array, or one whose dtype is
+            not float32 or float64.
+
+        Examples
+        --------
+        >>> x = npgpu.random.default_rng(3).chisquare(4.0, size=100_000)
+        >>> bool(abs(x.mean() - 4.0) < 0.1)
+        True
+        """
         return self._run(lambda n, dev, df: 2.0 * self._gamma(n, dev, df * 0.5), (df,), size, out, device,
                          checks=(lambda df: (_le(df, 0), "df <= 0"),))
 
     def standard_t(self, df, size=None, out=None, device=False):
-        """Student's t(df) floats: ``N / sqrt(chisquare(df) / df)``; df <= 0: ValueError."""
+        """Student's t(df) floats: ``N / sqrt(chisquare(df) / df)``.
+
+        Parameters
+        ----------
+        df : float or array_like
+            Degrees of freedom, > 0.
+        size : int or tuple of int, optional
+            Output shape. None (default): the broadcast shape of the parameters, one value (a NumPy scalar, or a
+            0-d npgpu.Array with `device`) when they are scalars. Array parameters must broadcast to `size`.
+        out : npgpu.Array or numpy.ndarray, optional
+            A writeable array to fill and return (float32 or float64; an npgpu.Array is filled on its device).
+            `size`, when given, must equal its shape.
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+
+        Returns
+        -------
+        float, numpy.ndarray or npgpu.Array
+            float64 (or out's dtype).
+
+        Raises
+        ------
+        ValueError
+            df <= 0.
+            Also parameters that do not broadcast to `size`, a `size` other than out's shape, a read-only `out`,
+            or both `out` and `device`.
+        TypeError
+            A parameter that is None, an `out` that is not an npgpu.Array or a NumPy array, or one whose dtype is
+            not float32 or float64.
+
+        Examples
+        --------
+        >>> npgpu.random.default_rng(3).standard_t(5.0, size=(2, 3)).shape
+        (2, 3)
+        """
         def compute(n, dev, df):
             z = self._stdnorm(n, dev)
             return z / xp.sqrt(2.0 * self._gamma(n, dev, df * 0.5) / df)
         return self._run(compute, (df,), size, out, device, checks=(lambda df: (_le(df, 0), "df <= 0"),))
 
     def f(self, dfnum, dfden, size=None, out=None, device=False):
-        """F(dfnum, dfden) floats: a ratio of scaled chi-squares; dfnum <= 0 or dfden <= 0: ValueError."""
+        """F(dfnum, dfden) floats: a ratio of scaled chi-squares.
+
+        Parameters
+        ----------
+        dfnum, dfden : float or array_like
+            Degrees of freedom of the numerator and the denominator, > 0.
+        size : int or tuple of int, optional
+            Output shape. None (default): the broadcast shape of the parameters, one value (a NumPy scalar, or a
+            0-d npgpu.Array with `device`) when they are scalars. Array parameters must broadcast to `size`.
+        out : npgpu.Array or numpy.ndarray, optional
+            A writeable array to fill and return (float32 or float64; an npgpu.Array is filled on its device).
+            `size`, when given, must equal its shape.
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+
+        Returns
+        -------
+        float, numpy.ndarray or npgpu.Array
+            float64 (or out's dtype).
+
+        Raises
+        ------
+        ValueError
+            dfnum <= 0 or dfden <= 0.
+            Also parameters that do not broadcast to `size`, a `size` other than out's shape, a read-only `out`,
+            or both `out` and `device`.
+        TypeError
+            A parameter that is None, an `out` that is not an npgpu.Array or a NumPy array, or one whose dtype is
+            not float32 or float64.
+
+        Examples
+        --------
+        >>> x = npgpu.random.default_rng(3).f(5.0, 10.0, size=1000)
+        >>> x.shape, bool((x >= 0).all())
+        ((1000,), True)
+        """
         def compute(n, dev, d1, d2):
             x = self._gamma(n, dev, d1 * 0.5) / d1
             y = self._gamma(n, dev, d2 * 0.5) / d2
@@ -565,12 +1143,91 @@ class Generator:
                          checks=(lambda a, b: (_le(a, 0), "dfnum <= 0"), lambda a, b: (_le(b, 0), "dfden <= 0")))
 
     def lognormal(self, mean=0.0, sigma=1.0, size=None, out=None, device=False):
-        """Log-normal floats ``exp(mean + sigma * N)``; sigma < 0: ValueError."""
+        """Log-normal floats ``exp(mean + sigma * N)``.
+
+        Parameters
+        ----------
+        mean : float or array_like, optional
+            Mean of the underlying normal (default 0).
+        sigma : float or array_like, optional
+            Standard deviation of the underlying normal (default 1), >= 0.
+        size : int or tuple of int, optional
+            Output shape. None (default): the broadcast shape of the parameters, one value (a NumPy scalar, or a
+            0-d npgpu.Array with `device`) when they are scalars. Array parameters must broadcast to `size`.
+        out : npgpu.Array or numpy.ndarray, optional
+            A writeable array to fill and return (float32 or float64; an npgpu.Array is filled on its device).
+            `size`, when given, must equal its shape.
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+
+        Returns
+        -------
+        float, numpy.ndarray or npgpu.Array
+            float64 (or out's dtype).
+
+        Raises
+        ------
+        ValueError
+            sigma < 0.
+            Also parameters that do not broadcast to `size`, a `size` other than out's shape, a read-only `out`,
+            or both `out` and `device`.
+        TypeError
+            A parameter that is None, an `out` that is not an npgpu.Array or a NumPy array, or one whose dtype is
+            not float32 or float64.
+
+        Examples
+        --------
+        >>> x = npgpu.random.default_rng(3).lognormal(0.0, 0.5, size=1000)
+        >>> bool((x > 0).all())
+        True
+        """
         return self._run(lambda n, dev, m, s: xp.exp(m + s * self._stdnorm(n, dev)), (mean, sigma), size, out,
                          device, checks=(lambda m, s: (_lt(s, 0), "sigma < 0"),))
 
     def laplace(self, loc=0.0, scale=1.0, size=None, out=None, device=False):
-        """Laplace floats by inversion of a uniform in (0, 1); scale < 0: ValueError."""
+        """Laplace floats by inversion of a uniform in (0, 1).
+
+        Parameters
+        ----------
+        loc : float or array_like, optional
+            The location (default 0).
+        scale : float or array_like, optional
+            The scale (default 1), >= 0.
+        size : int or tuple of int, optional
+            Output shape. None (default): the broadcast shape of the parameters, one value (a NumPy scalar, or a
+            0-d npgpu.Array with `device`) when they are scalars. Array parameters must broadcast to `size`.
+        out : npgpu.Array or numpy.ndarray, optional
+            A writeable array to fill and return (float32 or float64; an npgpu.Array is filled on its device).
+            `size`, when given, must equal its shape.
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+
+        Returns
+        -------
+        float, numpy.ndarray or npgpu.Array
+            float64 (or out's dtype).
+
+        Raises
+        ------
+        ValueError
+            scale < 0.
+            Also parameters that do not broadcast to `size`, a `size` other than out's shape, a read-only `out`,
+            or both `out` and `device`.
+        TypeError
+            A parameter that is None, an `out` that is not an npgpu.Array or a NumPy array, or one whose dtype is
+            not float32 or float64.
+
+        Examples
+        --------
+        >>> npgpu.random.default_rng(3).laplace(1.0, 2.0, size=(2, 5)).shape
+        (2, 5)
+        >>> a = npgpu.random.default_rng(1).laplace([0.0, 5.0], 1.0)
+        >>> b = npgpu.random.default_rng(1).laplace([0.0, 5.0], 1.0)
+        >>> bool(np.array_equal(a, b))  # one seed, one stream: the same numbers
+        True
+        """
         def compute(n, dev, loc, s):
             u = self._u_open(n, dev)
             lo = u < 0.5
@@ -578,25 +1235,180 @@ class Generator:
         return self._run(compute, (loc, scale), size, out, device, checks=(lambda m, s: (_lt(s, 0), "scale < 0"),))
 
     def logistic(self, loc=0.0, scale=1.0, size=None, out=None, device=False):
-        """Logistic floats ``loc + scale * log(u / (1 - u))``, u in (0, 1); scale < 0: ValueError."""
+        """Logistic floats ``loc + scale * log(u / (1 - u))``, u in (0, 1).
+
+        Parameters
+        ----------
+        loc : float or array_like, optional
+            The location (default 0).
+        scale : float or array_like, optional
+            The scale (default 1), >= 0.
+        size : int or tuple of int, optional
+            Output shape. None (default): the broadcast shape of the parameters, one value (a NumPy scalar, or a
+            0-d npgpu.Array with `device`) when they are scalars. Array parameters must broadcast to `size`.
+        out : npgpu.Array or numpy.ndarray, optional
+            A writeable array to fill and return (float32 or float64; an npgpu.Array is filled on its device).
+            `size`, when given, must equal its shape.
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+
+        Returns
+        -------
+        float, numpy.ndarray or npgpu.Array
+            float64 (or out's dtype).
+
+        Raises
+        ------
+        ValueError
+            scale < 0.
+            Also parameters that do not broadcast to `size`, a `size` other than out's shape, a read-only `out`,
+            or both `out` and `device`.
+        TypeError
+            A parameter that is None, an `out` that is not an npgpu.Array or a NumPy array, or one whose dtype is
+            not float32 or float64.
+
+        Examples
+        --------
+        >>> npgpu.random.default_rng(3).logistic(1.0, 2.0, size=(2, 5)).shape
+        (2, 5)
+        >>> a = npgpu.random.default_rng(1).logistic([0.0, 5.0], 1.0)
+        >>> b = npgpu.random.default_rng(1).logistic([0.0, 5.0], 1.0)
+        >>> bool(np.array_equal(a, b))  # one seed, one stream: the same numbers
+        True
+        """
         def compute(n, dev, loc, s):
             u = self._u_open(n, dev)
             return loc + s * xp.log(u / (1.0 - u))
         return self._run(compute, (loc, scale), size, out, device, checks=(lambda m, s: (_lt(s, 0), "scale < 0"),))
 
     def gumbel(self, loc=0.0, scale=1.0, size=None, out=None, device=False):
-        """Gumbel floats ``loc - scale * log(-log(u))``, u in (0, 1); scale < 0: ValueError."""
+        """Gumbel floats ``loc - scale * log(-log(u))``, u in (0, 1).
+
+        Parameters
+        ----------
+        loc : float or array_like, optional
+            The location (default 0).
+        scale : float or array_like, optional
+            The scale (default 1), >= 0.
+        size : int or tuple of int, optional
+            Output shape. None (default): the broadcast shape of the parameters, one value (a NumPy scalar, or a
+            0-d npgpu.Array with `device`) when they are scalars. Array parameters must broadcast to `size`.
+        out : npgpu.Array or numpy.ndarray, optional
+            A writeable array to fill and return (float32 or float64; an npgpu.Array is filled on its device).
+            `size`, when given, must equal its shape.
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+
+        Returns
+        -------
+        float, numpy.ndarray or npgpu.Array
+            float64 (or out's dtype).
+
+        Raises
+        ------
+        ValueError
+            scale < 0.
+            Also parameters that do not broadcast to `size`, a `size` other than out's shape, a read-only `out`,
+            or both `out` and `device`.
+        TypeError
+            A parameter that is None, an `out` that is not an npgpu.Array or a NumPy array, or one whose dtype is
+            not float32 or float64.
+
+        Examples
+        --------
+        >>> npgpu.random.default_rng(3).gumbel(1.0, 2.0, size=(2, 5)).shape
+        (2, 5)
+        >>> a = npgpu.random.default_rng(1).gumbel([0.0, 5.0], 1.0)
+        >>> b = npgpu.random.default_rng(1).gumbel([0.0, 5.0], 1.0)
+        >>> bool(np.array_equal(a, b))  # one seed, one stream: the same numbers
+        True
+        """
         def compute(n, dev, loc, s):
             return loc - s * xp.log(-xp.log(self._u_open(n, dev)))
         return self._run(compute, (loc, scale), size, out, device, checks=(lambda m, s: (_lt(s, 0), "scale < 0"),))
 
     def rayleigh(self, scale=1.0, size=None, out=None, device=False):
-        """Rayleigh floats ``scale * sqrt(2 * standard_exponential())``; scale < 0: ValueError."""
+        """Rayleigh floats ``scale * sqrt(2 * standard_exponential())``.
+
+        Parameters
+        ----------
+        scale : float or array_like, optional
+            The scale (default 1), >= 0.
+        size : int or tuple of int, optional
+            Output shape. None (default): the broadcast shape of the parameters, one value (a NumPy scalar, or a
+            0-d npgpu.Array with `device`) when they are scalars. Array parameters must broadcast to `size`.
+        out : npgpu.Array or numpy.ndarray, optional
+            A writeable array to fill and return (float32 or float64; an npgpu.Array is filled on its device).
+            `size`, when given, must equal its shape.
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+
+        Returns
+        -------
+        float, numpy.ndarray or npgpu.Array
+            float64 (or out's dtype).
+
+        Raises
+        ------
+        ValueError
+            scale < 0.
+            Also parameters that do not broadcast to `size`, a `size` other than out's shape, a read-only `out`,
+            or both `out` and `device`.
+        TypeError
+            A parameter that is None, an `out` that is not an npgpu.Array or a NumPy array, or one whose dtype is
+            not float32 or float64.
+
+        Examples
+        --------
+        >>> x = npgpu.random.default_rng(3).rayleigh(2.0, size=1000)
+        >>> bool((x >= 0).all())
+        True
+        """
         return self._run(lambda n, dev, s: s * xp.sqrt(2.0 * self._stdexp(n, dev)), (scale,), size, out, device,
                          checks=(lambda s: (_lt(s, 0), "scale < 0"),))
 
     def weibull(self, a, size=None, out=None, device=False):
-        """Weibull floats ``standard_exponential() ** (1 / a)`` (a = 0 gives 0); a < 0: ValueError."""
+        """Weibull floats ``standard_exponential() ** (1 / a)`` (a = 0 gives 0).
+
+        Parameters
+        ----------
+        a : float or array_like
+            The shape, >= 0.
+        size : int or tuple of int, optional
+            Output shape. None (default): the broadcast shape of the parameters, one value (a NumPy scalar, or a
+            0-d npgpu.Array with `device`) when they are scalars. Array parameters must broadcast to `size`.
+        out : npgpu.Array or numpy.ndarray, optional
+            A writeable array to fill and return (float32 or float64; an npgpu.Array is filled on its device).
+            `size`, when given, must equal its shape.
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+
+        Returns
+        -------
+        float, numpy.ndarray or npgpu.Array
+            float64 (or out's dtype).
+
+        Raises
+        ------
+        ValueError
+            a < 0.
+            Also parameters that do not broadcast to `size`, a `size` other than out's shape, a read-only `out`,
+            or both `out` and `device`.
+        TypeError
+            A parameter that is None, an `out` that is not an npgpu.Array or a NumPy array, or one whose dtype is
+            not float32 or float64.
+
+        Examples
+        --------
+        >>> npgpu.random.default_rng(3).weibull(0.0, size=3)
+        array([0., 0., 0.])
+        >>> bool((npgpu.random.default_rng(3).weibull(1.5, size=100) >= 0).all())
+        True
+        """
         def compute(n, dev, a):
             e = self._stdexp(n, dev)
             if not isinstance(a, Array):
@@ -605,18 +1417,129 @@ class Generator:
         return self._run(compute, (a,), size, out, device, checks=(lambda a: (_lt(a, 0), "a < 0"),))
 
     def pareto(self, a, size=None, out=None, device=False):
-        """Pareto II (Lomax) floats ``expm1(standard_exponential() / a)``; a <= 0: ValueError."""
+        """Pareto II (Lomax) floats ``expm1(standard_exponential() / a)``.
+
+        Parameters
+        ----------
+        a : float or array_like
+            The shape, > 0.
+        size : int or tuple of int, optional
+            Output shape. None (default): the broadcast shape of the parameters, one value (a NumPy scalar, or a
+            0-d npgpu.Array with `device`) when they are scalars. Array parameters must broadcast to `size`.
+        out : npgpu.Array or numpy.ndarray, optional
+            A writeable array to fill and return (float32 or float64; an npgpu.Array is filled on its device).
+            `size`, when given, must equal its shape.
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+
+        Returns
+        -------
+        float, numpy.ndarray or npgpu.Array
+            Values >= 0, float64 (or out's dtype).
+
+        Raises
+        ------
+        ValueError
+            a <= 0.
+            Also parameters that do not broadcast to `size`, a `size` other than out's shape, a read-only `out`,
+            or both `out` and `device`.
+        TypeError
+            A parameter that is None, an `out` that is not an npgpu.Array or a NumPy array, or one whose dtype is
+            not float32 or float64.
+
+        Examples
+        --------
+        >>> x = npgpu.random.default_rng(3).pareto(3.0, size=1000)
+        >>> bool((x >= 0).all())
+        True
+        """
         return self._run(lambda n, dev, a: xp.expm1(self._stdexp(n, dev) / a), (a,), size, out, device,
                          checks=(lambda a: (_le(a, 0), "a <= 0"),))
 
     def power(self, a, size=None, out=None, device=False):
-        """Power-function floats on [0, 1] ``(1 - exp(-E)) ** (1 / a)``; a <= 0: ValueError."""
+        """Power-function floats on [0, 1]: ``(1 - exp(-E)) ** (1 / a)``, E standard exponential.
+
+        Parameters
+        ----------
+        a : float or array_like
+            The exponent, > 0.
+        size : int or tuple of int, optional
+            Output shape. None (default): the broadcast shape of the parameters, one value (a NumPy scalar, or a
+            0-d npgpu.Array with `device`) when they are scalars. Array parameters must broadcast to `size`.
+        out : npgpu.Array or numpy.ndarray, optional
+            A writeable array to fill and return (float32 or float64; an npgpu.Array is filled on its device).
+            `size`, when given, must equal its shape.
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+
+        Returns
+        -------
+        float, numpy.ndarray or npgpu.Array
+            Values in [0, 1], float64 (or out's dtype).
+
+        Raises
+        ------
+        ValueError
+            a <= 0.
+            Also parameters that do not broadcast to `size`, a `size` other than out's shape, a read-only `out`,
+            or both `out` and `device`.
+        TypeError
+            A parameter that is None, an `out` that is not an npgpu.Array or a NumPy array, or one whose dtype is
+            not float32 or float64.
+
+        Examples
+        --------
+        >>> x = npgpu.random.default_rng(3).power(2.0, size=1000)
+        >>> bool(((0 <= x) & (x <= 1)).all())
+        True
+        """
         return self._run(lambda n, dev, a: xp.power(-xp.expm1(-self._stdexp(n, dev)), 1.0 / a), (a,), size, out,
                          device, checks=(lambda a: (_le(a, 0), "a <= 0"),))
 
     def triangular(self, left, mode, right, size=None, out=None, device=False):
-        """Triangular floats on [left, right] peaking at mode (inversion). left > mode, mode > right or
-        left == right: ValueError."""
+        """Triangular floats on [left, right] peaking at mode (inversion).
+
+        Parameters
+        ----------
+        left : float or array_like
+            The lower limit.
+        mode : float or array_like
+            The peak, left <= mode <= right.
+        right : float or array_like
+            The upper limit, > left.
+        size : int or tuple of int, optional
+            Output shape. None (default): the broadcast shape of the parameters, one value (a NumPy scalar, or a
+            0-d npgpu.Array with `device`) when they are scalars. Array parameters must broadcast to `size`.
+        out : npgpu.Array or numpy.ndarray, optional
+            A writeable array to fill and return (float32 or float64; an npgpu.Array is filled on its device).
+            `size`, when given, must equal its shape.
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+
+        Returns
+        -------
+        float, numpy.ndarray or npgpu.Array
+            float64 (or out's dtype).
+
+        Raises
+        ------
+        ValueError
+            left > mode, mode > right or left == right.
+            Also parameters that do not broadcast to `size`, a `size` other than out's shape, a read-only `out`,
+            or both `out` and `device`.
+        TypeError
+            A parameter that is None, an `out` that is not an npgpu.Array or a NumPy array, or one whose dtype is
+            not float32 or float64.
+
+        Examples
+        --------
+        >>> x = npgpu.random.default_rng(3).triangular(-1.0, 0.0, 2.0, size=1000)
+        >>> bool(((-1 <= x) & (x <= 2)).all())
+        True
+        """
         def compute(n, dev, lo, md, hi):
             u = self._u(n, dev)
             base = hi - lo
@@ -630,8 +1553,50 @@ class Generator:
                                  lambda lo, md, hi: (_eq(lo, hi), "left == right")))
 
     def vonmises(self, mu, kappa, size=None, out=None, device=False):
-        """Von Mises floats on [-pi, pi): Best and Fisher's rejection (a wrapped normal for kappa > 1e6,
-        uniform for kappa < 1e-8, as NumPy); kappa < 0: ValueError. Scalar kappa only."""
+        """Von Mises floats on [-pi, pi).
+
+        Best and Fisher's rejection; a wrapped normal for kappa > 1e6 and uniform angles for kappa < 1e-8, as
+        NumPy. A NaN kappa gives NaN.
+
+        Parameters
+        ----------
+        mu : float or array_like
+            The mode (the angles are wrapped to [-pi, pi)).
+        kappa : float
+            The concentration, >= 0. Scalar kappa only.
+        size : int or tuple of int, optional
+            Output shape. None (default): the broadcast shape of the parameters, one value (a NumPy scalar, or a
+            0-d npgpu.Array with `device`) when they are scalars. Array parameters must broadcast to `size`.
+        out : npgpu.Array or numpy.ndarray, optional
+            A writeable array to fill and return (float32 or float64; an npgpu.Array is filled on its device).
+            `size`, when given, must equal its shape.
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+
+        Returns
+        -------
+        float, numpy.ndarray or npgpu.Array
+            Angles in [-pi, pi), float64 (or out's dtype).
+
+        Raises
+        ------
+        ValueError
+            kappa < 0.
+            Also parameters that do not broadcast to `size`, a `size` other than out's shape, a read-only `out`,
+            or both `out` and `device`.
+        TypeError
+            A parameter that is None, an `out` that is not an npgpu.Array or a NumPy array, or one whose dtype is
+            not float32 or float64.
+        NotImplementedError
+            An array `kappa`.
+
+        Examples
+        --------
+        >>> x = npgpu.random.default_rng(3).vonmises(0.5, 4.0, size=1000)
+        >>> bool(((-np.pi <= x) & (x < np.pi)).all())
+        True
+        """
         def compute(n, dev, mu, kappa):
             if isinstance(kappa, Array):
                 raise NotImplementedError("vonmises: kappa must be a scalar")
@@ -664,8 +1629,41 @@ class Generator:
         return self._run(compute, (mu, kappa), size, out, device, checks=(lambda m, k: (_lt(k, 0), "kappa < 0"),))
 
     def dirichlet(self, alpha, size=None, out=None, device=False):
-        """Dirichlet floats of shape ``size + (k,)`` for alpha of length k: normalised gammas, computed from
-        their logarithms (so small alphas do not give 0 / 0); alpha < 0: ValueError, alpha = 0 gives 0."""
+        """Dirichlet floats of shape ``size + (k,)`` for `alpha` of length k.
+
+        Normalised gammas, computed from their logarithms (so small alphas do not give 0 / 0); alpha = 0 gives 0.
+
+        Parameters
+        ----------
+        alpha : array_like
+            The k concentrations (one-dimensional), >= 0; read on the host.
+        size : int or tuple of int, optional
+            The shape of the draws (default None: one draw, of shape ``(k,)``).
+        out : npgpu.Array or numpy.ndarray, optional
+            A writeable array of shape ``size + (k,)`` to fill and return (an npgpu.Array is filled on its device).
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+
+        Returns
+        -------
+        numpy.ndarray or npgpu.Array
+            float64 (or out's dtype); each row sums to 1.
+
+        Raises
+        ------
+        ValueError
+            alpha not one-dimensional, alpha < 0 or NaN, an `out` of another shape, a read-only `out`, or both
+            `out` and `device`.
+        TypeError
+            An `out` that is not an npgpu.Array or a NumPy array.
+
+        Examples
+        --------
+        >>> x = npgpu.random.default_rng(3).dirichlet([1.0, 2.0, 3.0], size=4)
+        >>> x.shape, bool(np.allclose(x.sum(axis=-1), 1.0))
+        ((4, 3), True)
+        """
         dev, to_numpy = self._target(out, device)
         al = np.asarray(alpha.get() if isinstance(alpha, Array) else alpha, dtype=np.float64)
         if al.ndim != 1:
@@ -692,11 +1690,58 @@ class Generator:
 
     def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8, *, method="svd", out=None,
                             device=False):
-        """Multivariate normal floats of shape ``size + (d,)``: ``mean + z @ A`` with z standard normal and
-        ``A.T @ A == cov``. The factor A comes from NumPy on the host (the covariance is small; one
-        factorisation for both backends keeps their streams identical): method 'svd' (default, as
-        NumPy), 'eigh' or 'cholesky'. check_valid ('warn', 'raise', 'ignore') and tol as NumPy for a
-        covariance that is not positive semi-definite."""
+        """Multivariate normal floats of shape ``size + (d,)``: ``mean + z @ A``.
+
+        z is standard normal and ``A.T @ A == cov``. The factor A comes from NumPy on the host (the covariance is
+        small; one factorisation for both backends keeps their streams identical).
+
+        Parameters
+        ----------
+        mean : array_like
+            The mean, of length d (read on the host).
+        cov : array_like
+            The (d, d) covariance (read on the host).
+        size : int or tuple of int, optional
+            The shape of the draws (default None: one draw, of shape ``(d,)``).
+        check_valid : {"warn", "raise", "ignore"}, optional
+            What a covariance that is not positive semi-definite does, as NumPy (default "warn": a RuntimeWarning).
+        tol : float, optional
+            The tolerance of that check, as NumPy (default 1e-8).
+        method : {"svd", "eigh", "cholesky"}, optional
+            How A is computed: "svd" (default, as NumPy), "eigh" or "cholesky" (no check then).
+        out : npgpu.Array or numpy.ndarray, optional
+            A writeable array of shape ``size + (d,)`` to fill and return (an npgpu.Array is filled on its device).
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+
+        Returns
+        -------
+        numpy.ndarray or npgpu.Array
+            float64 (or out's dtype).
+
+        Raises
+        ------
+        ValueError
+            mean not one-dimensional, cov not square or not of mean's length, an unknown `method` or
+            `check_valid`, a covariance that is not positive semi-definite with ``check_valid="raise"``, an `out`
+            of another shape, a read-only `out`, or both `out` and `device`.
+        numpy.linalg.LinAlgError
+            With ``method="cholesky"``, a covariance that is not positive definite.
+
+        Warns
+        -----
+        RuntimeWarning
+            A covariance that is not positive semi-definite, with ``check_valid="warn"``.
+
+        Examples
+        --------
+        >>> x = npgpu.random.default_rng(3).multivariate_normal([0.0, 1.0], [[1.0, 0.5], [0.5, 2.0]], size=50_000)
+        >>> x.shape
+        (50000, 2)
+        >>> bool(np.allclose(np.cov(x.T), [[1.0, 0.5], [0.5, 2.0]], atol=0.05))
+        True
+        """
         import warnings
         dev, to_numpy = self._target(out, device)
         mu = np.asarray(mean.get() if isinstance(mean, Array) else mean, dtype=np.float64)
@@ -745,8 +1790,48 @@ class Generator:
     # --------------------------------------------------------------------------- discrete distributions
 
     def poisson(self, lam=1.0, size=None, out=None, device=False):
-        """Poisson(lam) int64: inversion (sequential search from 0) for lam < 10, Hormann's transformed
-        rejection with squeeze (PTRS, 1993) otherwise, as NumPy. lam < 0, NaN or too large: ValueError."""
+        """Poisson(lam) integers.
+
+        Inversion (a sequential search from 0) for lam < 10, Hormann's transformed rejection with squeeze (PTRS,
+        1993) otherwise, as NumPy.
+
+        Parameters
+        ----------
+        lam : float or array_like, optional
+            The mean (default 1), >= 0.
+        size : int or tuple of int, optional
+            Output shape. None (default): the broadcast shape of the parameters, one value (a NumPy scalar, or a
+            0-d npgpu.Array with `device`) when they are scalars. Array parameters must broadcast to `size`.
+        out : npgpu.Array or numpy.ndarray, optional
+            A writeable array to fill and return (of an integer dtype; an npgpu.Array is filled on its device).
+            `size`, when given, must equal its shape.
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+
+        Returns
+        -------
+        int, numpy.ndarray or npgpu.Array
+            int64 (or out's dtype).
+
+        Raises
+        ------
+        ValueError
+            lam < 0, NaN or too large.
+            Also parameters that do not broadcast to `size`, a `size` other than out's shape, a read-only `out`,
+            or both `out` and `device`.
+        TypeError
+            A parameter that is None, an `out` that is not an npgpu.Array or a NumPy array, or one whose dtype is
+            not an integer dtype.
+
+        Examples
+        --------
+        >>> k = npgpu.random.default_rng(3).poisson(4.0, size=100_000)
+        >>> k.dtype, bool(abs(k.mean() - 4.0) < 0.05)
+        (dtype('int64'), True)
+        >>> npgpu.random.default_rng(3).poisson([1.0, 50.0]).shape
+        (2,)
+        """
         return self._run(self._poisson, (lam,), size, out, device, kind="i",
                          checks=(lambda lam: (_lt(lam, 0) | _isnan(lam), "lam < 0 or lam is NaN"),
                                  lambda lam: (_gt(lam, _POISSON_LAM_MAX), "lam value too large")))
@@ -799,9 +1884,48 @@ class Generator:
         return self._reject(m, dev, [lam, loglam, a, b, linvalpha, vr], propose)
 
     def binomial(self, n, p, size=None, out=None, device=False):
-        """Binomial(n, p) int64: inversion for n * min(p, 1 - p) < 10, Hormann's BTRS transformed rejection
-        (1993) otherwise (p > 1/2 through n - Binomial(n, 1 - p)). n < 0, p outside [0, 1] or NaN:
-        ValueError."""
+        """Binomial(n, p) integers.
+
+        Inversion for n * min(p, 1 - p) < 10, Hormann's BTRS transformed rejection (1993) otherwise (p > 1/2
+        through n - Binomial(n, 1 - p)). A non-integer n is floored.
+
+        Parameters
+        ----------
+        n : int, float or array_like
+            The number of trials, >= 0.
+        p : float or array_like
+            The success probability, in [0, 1].
+        size : int or tuple of int, optional
+            Output shape. None (default): the broadcast shape of the parameters, one value (a NumPy scalar, or a
+            0-d npgpu.Array with `device`) when they are scalars. Array parameters must broadcast to `size`.
+        out : npgpu.Array or numpy.ndarray, optional
+            A writeable array to fill and return (of an integer dtype; an npgpu.Array is filled on its device).
+            `size`, when given, must equal its shape.
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+
+        Returns
+        -------
+        int, numpy.ndarray or npgpu.Array
+            int64 (or out's dtype), in [0, n].
+
+        Raises
+        ------
+        ValueError
+            n < 0 or NaN, p outside [0, 1] or NaN.
+            Also parameters that do not broadcast to `size`, a `size` other than out's shape, a read-only `out`,
+            or both `out` and `device`.
+        TypeError
+            A parameter that is None, an `out` that is not an npgpu.Array or a NumPy array, or one whose dtype is
+            not an integer dtype.
+
+        Examples
+        --------
+        >>> k = npgpu.random.default_rng(3).binomial(10, 0.3, size=1000)
+        >>> k.dtype, int(k.min()) >= 0, int(k.max()) <= 10
+        (dtype('int64'), True, True)
+        """
         return self._run(self._binomial, (n, p), size, out, device, kind="i",
                          checks=(lambda n, p: (_lt(n, 0) | _isnan(n), "n < 0"),
                                  lambda n, p: (_lt(p, 0) | _gt(p, 1) | _isnan(p), "p < 0, p > 1 or p is NaN")))
@@ -878,8 +2002,47 @@ class Generator:
         return self._reject(m, dev, [n, a, b, c, vr, alpha, lpq, mode, h], propose)
 
     def negative_binomial(self, n, p, size=None, out=None, device=False):
-        """Negative binomial int64 (failures before n successes): Poisson(Gamma(n, (1 - p) / p)).
-        n <= 0, p outside (0, 1] or NaN: ValueError."""
+        """Negative binomial integers (failures before n successes).
+
+        Poisson(Gamma(n, (1 - p) / p)).
+
+        Parameters
+        ----------
+        n : float or array_like
+            The number of successes, > 0.
+        p : float or array_like
+            The success probability, in (0, 1].
+        size : int or tuple of int, optional
+            Output shape. None (default): the broadcast shape of the parameters, one value (a NumPy scalar, or a
+            0-d npgpu.Array with `device`) when they are scalars. Array parameters must broadcast to `size`.
+        out : npgpu.Array or numpy.ndarray, optional
+            A writeable array to fill and return (of an integer dtype; an npgpu.Array is filled on its device).
+            `size`, when given, must equal its shape.
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+
+        Returns
+        -------
+        int, numpy.ndarray or npgpu.Array
+            int64 (or out's dtype).
+
+        Raises
+        ------
+        ValueError
+            n <= 0 or NaN, p outside (0, 1] or NaN.
+            Also parameters that do not broadcast to `size`, a `size` other than out's shape, a read-only `out`,
+            or both `out` and `device`.
+        TypeError
+            A parameter that is None, an `out` that is not an npgpu.Array or a NumPy array, or one whose dtype is
+            not an integer dtype.
+
+        Examples
+        --------
+        >>> k = npgpu.random.default_rng(3).negative_binomial(5, 0.5, size=100)
+        >>> k.dtype, bool((k >= 0).all())
+        (dtype('int64'), True)
+        """
         def compute(m, dev, n, p):
             y = self._gamma(m, dev, n) * ((1.0 - p) / p)
             return self._poisson(m, dev, y)
@@ -888,8 +2051,46 @@ class Generator:
                                  lambda n, p: (_le(p, 0) | _gt(p, 1) | _isnan(p), "p <= 0, p > 1 or p contains NaNs")))
 
     def geometric(self, p, size=None, out=None, device=False):
-        """Geometric int64 on {1, 2, ...} (trials to the first success): ``ceil(log(v) / log1p(-p))`` for v
-        uniform in (0, 1]. p outside (0, 1] or NaN: ValueError."""
+        """Geometric integers on {1, 2, ...} (trials to the first success).
+
+        ``ceil(log(v) / log1p(-p))`` for v uniform in (0, 1] (at least 1).
+
+        Parameters
+        ----------
+        p : float or array_like
+            The success probability, in (0, 1].
+        size : int or tuple of int, optional
+            Output shape. None (default): the broadcast shape of the parameters, one value (a NumPy scalar, or a
+            0-d npgpu.Array with `device`) when they are scalars. Array parameters must broadcast to `size`.
+        out : npgpu.Array or numpy.ndarray, optional
+            A writeable array to fill and return (of an integer dtype; an npgpu.Array is filled on its device).
+            `size`, when given, must equal its shape.
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+
+        Returns
+        -------
+        int, numpy.ndarray or npgpu.Array
+            int64 (or out's dtype), >= 1.
+
+        Raises
+        ------
+        ValueError
+            p outside (0, 1] or NaN.
+            Also parameters that do not broadcast to `size`, a `size` other than out's shape, a read-only `out`,
+            or both `out` and `device`.
+        TypeError
+            A parameter that is None, an `out` that is not an npgpu.Array or a NumPy array, or one whose dtype is
+            not an integer dtype.
+
+        Examples
+        --------
+        >>> npgpu.random.default_rng(3).geometric(1.0, size=3)  # p = 1: the first trial succeeds
+        array([1, 1, 1])
+        >>> bool((npgpu.random.default_rng(3).geometric(0.2, size=100) >= 1).all())
+        True
+        """
         def compute(m, dev, p):
             lq = xp.log1p(-p) if isinstance(p, Array) else math.log1p(-p) if p < 1 else -math.inf
             return xp.maximum(xp.ceil(xp.log(self._u_right(m, dev)) / lq), 1.0)
@@ -897,10 +2098,47 @@ class Generator:
                          checks=(lambda p: (_le(p, 0) | _gt(p, 1) | _isnan(p), "p <= 0, p > 1 or p contains NaNs"),))
 
     def hypergeometric(self, ngood, nbad, nsample, size=None, out=None, device=False):
-        """Hypergeometric int64 (good items among nsample drawn without replacement): inversion of the
-        exact probability table (built on the host from log-factorials over the support, trimmed to 40
-        standard deviations around the mean) by searchsorted. Scalar parameters only. ngood < 0,
-        nbad < 0, nsample < 0 or nsample > ngood + nbad: ValueError."""
+        """Hypergeometric integers: good items among `nsample` drawn without replacement.
+
+        Inversion of the exact probability table by searchsorted; the table is built on the host from
+        log-factorials over the support, trimmed to 40 standard deviations around the mean. Scalar parameters only.
+
+        Parameters
+        ----------
+        ngood, nbad : int
+            The numbers of good and bad items, >= 0.
+        nsample : int
+            The number of items drawn, 0 <= nsample <= ngood + nbad.
+        size : int or tuple of int, optional
+            Output shape. None (default) gives one value: a NumPy scalar, or a 0-d npgpu.Array with `device`.
+        out : npgpu.Array or numpy.ndarray, optional
+            A writeable array to fill and return (of an integer dtype; an npgpu.Array is filled on its device).
+            `size`, when given, must equal its shape.
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+
+        Returns
+        -------
+        int, numpy.ndarray or npgpu.Array
+            int64 (or out's dtype), in [max(0, nsample - nbad), min(nsample, ngood)].
+
+        Raises
+        ------
+        ValueError
+            ngood < 0, nbad < 0, nsample < 0 or nsample > ngood + nbad; a `size` other than out's shape, a read-only
+            `out`, or both `out` and `device`.
+        NotImplementedError
+            Array parameters.
+        TypeError
+            Non-integer parameters, an `out` that is not an npgpu.Array or a NumPy array.
+
+        Examples
+        --------
+        >>> k = npgpu.random.default_rng(3).hypergeometric(7, 3, 5, size=1000)
+        >>> int(k.min()) >= 2, int(k.max()) <= 5
+        (True, True)
+        """
         dev, to_numpy = self._target(out, device)
         vals = []
         for name, v in (("ngood", ngood), ("nbad", nbad), ("nsample", nsample)):
@@ -940,9 +2178,47 @@ class Generator:
         return self._finish(res, full, shape is None, out, to_numpy, np.dtype(np.int64) if out is None else out.dtype)
 
     def multinomial(self, n, pvals, size=None, out=None, device=False):
-        """Multinomial int64 counts of shape ``size + (k,)`` (size defaults to n's shape): conditional
-        binomials, category by category. pvals: k probabilities, each in [0, 1], the first k - 1 summing
-        to at most 1 + 1e-12 (the last takes the rest); n < 0: ValueError."""
+        """Multinomial integer counts of shape ``size + (k,)``.
+
+        Conditional binomials, category by category; the last category takes the rest.
+
+        Parameters
+        ----------
+        n : int or array_like
+            The number of trials (integer-valued), >= 0.
+        pvals : array_like
+            The k probabilities (one-dimensional, non-empty), each in [0, 1], the first k - 1 summing to at most
+            1 + 1e-12 (the last takes the rest); read on the host.
+        size : int or tuple of int, optional
+            The shape of the draws; default: n's shape.
+        out : npgpu.Array or numpy.ndarray, optional
+            An array of shape ``size + (k,)`` to fill and return (its leading dimensions give the shape of the
+            draws; an npgpu.Array is filled on its device).
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+
+        Returns
+        -------
+        numpy.ndarray or npgpu.Array
+            int64 (or out's dtype); each row sums to n.
+
+        Raises
+        ------
+        ValueError
+            n < 0 or not an integer, pvals not one-dimensional and non-empty, outside [0, 1] or NaN,
+            sum(pvals[:-1]) > 1 + 1e-12; a read-only `out` or both `out` and `device`.
+        TypeError
+            An `out` that is not an npgpu.Array or a NumPy array.
+
+        Examples
+        --------
+        >>> c = npgpu.random.default_rng(3).multinomial(20, [0.2, 0.3, 0.5], size=4)
+        >>> c.shape, c.sum(axis=-1)
+        ((4, 3), array([20, 20, 20, 20]))
+        >>> npgpu.random.default_rng(3).multinomial([10, 100], [0.5, 0.5]).sum(axis=-1)
+        array([ 10, 100])
+        """
         dev, to_numpy = self._target(out, device)
         pv = np.asarray(pvals.get() if isinstance(pvals, Array) else pvals, dtype=np.float64)
         if pv.ndim != 1 or pv.size == 0:
@@ -984,8 +2260,43 @@ class Generator:
         return np.take(x, idx.get(), axis=axis)
 
     def permutation(self, x, axis=0, device=False):
-        """A permuted copy of x along axis (x an int: a permutation of arange(x), int64). Uniform over
-        permutations: the stable argsort of random uint64 keys."""
+        """A permuted copy of x along an axis, or a permutation of arange(x).
+
+        Uniform over permutations: the stable argsort of random uint64 keys (ties, probability about n**2 / 2**65,
+        are broken by position). An npgpu.Array x is permuted on its device; a NumPy x is gathered on the host.
+
+        Parameters
+        ----------
+        x : int or array_like
+            An int n: a permutation of arange(n), int64. An array (at least one-dimensional): permuted along `axis`.
+        axis : int, optional
+            The axis permuted (default 0).
+        device : bool, int or npgpu.Device, optional
+            For an int or a NumPy x, where the result goes: False (default), a NumPy array; True, an ordinal or an
+            npgpu.Device, an npgpu.Array there. An npgpu.Array x gives an npgpu.Array on its device.
+
+        Returns
+        -------
+        numpy.ndarray or npgpu.Array
+
+        Raises
+        ------
+        ValueError
+            A negative int x.
+        IndexError
+            A 0-d array x.
+        numpy.exceptions.AxisError
+            `axis` out of range.
+
+        Examples
+        --------
+        >>> p = npgpu.random.default_rng(3).permutation(10)
+        >>> p.dtype, sorted(p.tolist()) == list(range(10))
+        (dtype('int64'), True)
+        >>> m = npgpu.random.default_rng(3).permutation(np.arange(6).reshape(3, 2))  # rows permuted
+        >>> sorted(m.tolist())
+        [[0, 1], [2, 3], [4, 5]]
+        """
         if isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_)):
             n = operator.index(x)
             if n < 0:
@@ -1007,8 +2318,43 @@ class Generator:
         return res
 
     def shuffle(self, x, axis=0):
-        """Shuffle x in place along axis: an npgpu.Array (on its device), a NumPy array or a mutable
-        sequence. Returns None."""
+        """Shuffle x in place along an axis.
+
+        The permutation is `permutation`'s: the stable argsort of random uint64 keys.
+
+        Parameters
+        ----------
+        x : npgpu.Array, numpy.ndarray or mutable sequence
+            What is shuffled: an npgpu.Array on its device, a NumPy array, or a sequence (axis 0 only).
+        axis : int, optional
+            The axis shuffled (default 0).
+
+        Returns
+        -------
+        None
+
+        Raises
+        ------
+        TypeError
+            A 0-d array.
+        ValueError
+            A read-only NumPy array.
+        NotImplementedError
+            An `axis` other than 0 for a sequence that is not an array.
+        numpy.exceptions.AxisError
+            `axis` out of range.
+
+        Examples
+        --------
+        >>> x = [1, 2, 3, 4, 5]
+        >>> npgpu.random.default_rng(3).shuffle(x)
+        >>> sorted(x)
+        [1, 2, 3, 4, 5]
+        >>> a = np.arange(6).reshape(2, 3)
+        >>> npgpu.random.default_rng(3).shuffle(a, axis=1)  # columns shuffled
+        >>> sorted(a[0].tolist())
+        [0, 1, 2]
+        """
         if isinstance(x, Array):
             if x.ndim == 0:
                 raise TypeError("shuffle: a 0-d array cannot be shuffled")
@@ -1036,8 +2382,43 @@ class Generator:
         return None
 
     def permuted(self, x, *, axis=None, out=None):
-        """x with each slice along axis shuffled independently (axis=None: all elements, flattened). out
-        (may be x itself) receives the result; an npgpu.Array x is permuted on its device."""
+        """x with each slice along an axis shuffled independently.
+
+        Each slice gets its own permutation (the stable argsort of its own random uint64 keys).
+
+        Parameters
+        ----------
+        x : array_like or npgpu.Array
+            The input; an npgpu.Array is permuted on its device (a NumPy x on the host).
+        axis : int, optional
+            The axis along which slices are shuffled; None (default): all elements, flattened.
+        out : npgpu.Array or numpy.ndarray, optional
+            Receives the result (it may be x itself); of x's shape.
+
+        Returns
+        -------
+        numpy.ndarray or npgpu.Array
+            `out` when given; else a NumPy array for NumPy input, an npgpu.Array for an npgpu.Array.
+
+        Raises
+        ------
+        TypeError
+            An `out` that is not an npgpu.Array or a NumPy array.
+        ValueError
+            An `out` of another shape.
+        numpy.exceptions.AxisError
+            `axis` out of range.
+
+        Examples
+        --------
+        >>> a = np.arange(12).reshape(3, 4)
+        >>> b = npgpu.random.default_rng(3).permuted(a, axis=1)  # each row shuffled on its own
+        >>> [sorted(r) for r in b.tolist()] == a.tolist()
+        True
+        >>> _ = npgpu.random.default_rng(3).permuted(a, out=a)  # in place
+        >>> sorted(a.ravel().tolist()) == list(range(12))
+        True
+        """
         src = x if isinstance(x, Array) else np.asarray(x)
         dev = src.device if isinstance(src, Array) else empty(0).device
         if out is not None and not isinstance(out, (Array, np.ndarray)):
@@ -1066,12 +2447,57 @@ class Generator:
         return out
 
     def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True, device=False):
-        """A random sample from a (an int: arange(a); else an array, sampled along axis), as NumPy's
-        Generator.choice. With replacement: uniform integers, or with p inversion of p's cumulative sum
-        (searchsorted). Without: the first `size` of a random permutation, or with p the Efraimidis-Spirakis
-        keys E / p (exponential E), which gives NumPy's successive-sampling distribution; shuffle=False
-        returns the chosen indices in increasing order. An npgpu.Array a is sampled on its device; a
-        NumPy population is gathered on the host (device= moves the result)."""
+        """A random sample from a, as NumPy's Generator.choice.
+
+        With replacement: uniform integers, or with `p` the inversion of p's cumulative sum (searchsorted).
+        Without: the first `size` of a random permutation, or with `p` the Efraimidis-Spirakis keys E / p
+        (exponential E), which gives NumPy's successive-sampling distribution. An npgpu.Array a is sampled on its
+        device; a NumPy population is gathered on the host (`device` moves the result).
+
+        Parameters
+        ----------
+        a : int or array_like
+            An int: sample arange(a). An array (at least one-dimensional): sample its slices along `axis`.
+        size : int or tuple of int, optional
+            The shape of the sample; None (default): one item.
+        replace : bool, optional
+            Sample with replacement (default True).
+        p : array_like, optional
+            The probabilities of the items (one-dimensional, of the population's length, non-negative, summing to 1
+            within sqrt(eps)); default uniform.
+        axis : int, optional
+            The axis of `a` sampled (default 0).
+        shuffle : bool, optional
+            Without replacement: False returns the chosen indices in increasing order (default True).
+        device : bool, int or npgpu.Device, optional
+            For an int or a NumPy a, where the result goes: False (default), NumPy; True, an ordinal or an
+            npgpu.Device, an npgpu.Array there. An npgpu.Array a gives an npgpu.Array on its device.
+
+        Returns
+        -------
+        scalar, numpy.ndarray or npgpu.Array
+            The items (indices, int64, for an int a).
+
+        Raises
+        ------
+        ValueError
+            A negative int a, an empty population with a non-empty sample, a 0-d array a, a bad `p` (not
+            one-dimensional, not of the population's size, negative or NaN, not summing to 1), or without
+            replacement a sample larger than the population or than p's non-zero entries.
+        numpy.exceptions.AxisError
+            `axis` out of range.
+
+        Examples
+        --------
+        >>> g = npgpu.random.default_rng(3)
+        >>> k = g.choice(5, size=3, replace=False, shuffle=False)
+        >>> k.dtype, len(set(k.tolist())), bool(np.all(np.diff(k) > 0))
+        (dtype('int64'), 3, True)
+        >>> g.choice(3, size=6, p=[0.0, 0.0, 1.0])
+        array([2, 2, 2, 2, 2, 2])
+        >>> str(g.choice(["x", "y", "z"])) in "xyz"
+        True
+        """
         if isinstance(a, (int, np.integer)) and not isinstance(a, (bool, np.bool_)):
             pop = operator.index(a)
             arr = None
@@ -1147,20 +2573,71 @@ class Generator:
     # ------------------------------------------------------------------------------------------- other
 
     def bytes(self, length):
-        """`length` random bytes (uniform integers in [0, 256), one stream word each)."""
+        """`length` random bytes: uniform integers in [0, 256), one stream word each.
+
+        Parameters
+        ----------
+        length : int
+            The number of bytes, >= 0.
+
+        Returns
+        -------
+        bytes
+
+        Raises
+        ------
+        ValueError
+            A negative `length`.
+
+        Examples
+        --------
+        >>> b = npgpu.random.default_rng(3).bytes(8)
+        >>> type(b).__name__, len(b), b == npgpu.random.default_rng(3).bytes(8)
+        ('bytes', 8, True)
+        """
         n = operator.index(length)
         if n < 0:
             raise ValueError("length must be non-negative")
         return self.integers(0, 256, size=n, dtype=np.uint8).tobytes()
 
     def spawn(self, n_children):
-        """`n_children` independent Generators. Child i of the j-th spawned overall has the Philox key made
-        of words 0 and 1 of Philox4x32-10(counter=(j, j >> 32, 1, 0x5350574E "SPWN"), key=this seed): the
-        parent's key over a counter domain ordinary draws never use (their fourth word is 0), so the
-        children's keys are distinct from one another (a bijection of j, truncated to 64 bits:
-        collisions have probability about 2**-64 per pair) and unrelated to the parent's numbers. The
-        parent's spawn count is part of its state (pickling keeps it), so spawning again gives new
-        children; children can spawn in turn."""
+        """`n_children` independent Generators.
+
+        Child i of the j-th spawned overall has the Philox key made of words 0 and 1 of
+        Philox4x32-10(counter=(j, j >> 32, 1, 0x5350574E "SPWN"), key=this seed): the parent's key over a counter
+        domain ordinary draws never use (their fourth word is 0), so the children's keys are distinct from one
+        another (a bijection of j, truncated to 64 bits: collisions have probability about 2**-64 per pair) and
+        unrelated to the parent's numbers. The parent's spawn count is part of its state (pickling keeps it), so
+        spawning again gives new children; children can spawn in turn. The parent's counter does not move.
+
+        Parameters
+        ----------
+        n_children : int
+            The number of children, >= 0.
+
+        Returns
+        -------
+        list of Generator
+            New generators, counter 0.
+
+        Raises
+        ------
+        ValueError
+            A negative `n_children`.
+        OverflowError
+            n_children >= 2**63.
+
+        Examples
+        --------
+        >>> parent = npgpu.random.default_rng(1)
+        >>> a, b = parent.spawn(2)
+        >>> a.seed != b.seed, a.counter
+        (True, 0)
+        >>> a.seed == npgpu.random.default_rng(1).spawn(1)[0].seed  # the same parent state, the same children
+        True
+        >>> parent.spawn(1)[0].seed in (a.seed, b.seed)  # spawning again gives new children
+        False
+        """
         n = operator.index(n_children)
         if n < 0:
             raise ValueError("n_children must be non-negative")
@@ -1177,8 +2654,30 @@ class Generator:
         return kids
 
 def default_rng(seed=None):
-    """A :class:`Generator` seeded with `seed` (an int in [0, 2**64), or None for OS entropy); a Generator
-    is returned as it is."""
+    """A Generator seeded with `seed`; a Generator is returned as it is.
+
+    Parameters
+    ----------
+    seed : int, Generator or None, optional
+        An int in [0, 2**64), or None (default) for OS entropy.
+
+    Returns
+    -------
+    Generator
+
+    Raises
+    ------
+    TypeError, ValueError
+        As `Generator` for a bad seed.
+
+    Examples
+    --------
+    >>> g = npgpu.random.default_rng(123)
+    >>> g
+    npgpu.random.Generator(seed=123, counter=0)
+    >>> npgpu.random.default_rng(g) is g
+    True
+    """
     if isinstance(seed, Generator):
         return seed
     return Generator(seed)
@@ -1204,7 +2703,36 @@ def _global_rng():
 
 
 def seed(seed=None):
-    """Reseed the module-global generator (an int in [0, 2**64), or None for OS entropy)."""
+    """Reseed the module-global generator.
+
+    Parameters
+    ----------
+    seed : int or None, optional
+        An int in [0, 2**64), or None (default) for OS entropy.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As `Generator` for a bad seed.
+
+    See Also
+    --------
+    get_global_generator : The module-global Generator.
+
+    Notes
+    -----
+    NumPy's legacy functions draw from MT19937 and these from Philox4x32-10 (and the samplers differ), so
+    the distributions are NumPy's but the numbers are not: ``seed(s)`` makes npgpu's results reproducible, not
+    equal to NumPy's.
+
+    Examples
+    --------
+    >>> npgpu.random.seed(10)
+    >>> a = npgpu.random.rand(3)
+    >>> npgpu.random.seed(10)
+    >>> bool(np.array_equal(a, npgpu.random.rand(3)))
+    True
+    """
     global _GLOBAL
     g = Generator(seed)
     with _GLOBAL_LOCK:
@@ -1212,27 +2740,150 @@ def seed(seed=None):
 
 
 def get_global_generator():
-    """The module-global :class:`Generator` the legacy functions draw from."""
+    """The module-global Generator the legacy functions draw from.
+
+    Returns
+    -------
+    Generator
+        Created (seeded from OS entropy) on first use; `seed` replaces it.
+
+    Examples
+    --------
+    >>> npgpu.random.seed(10)
+    >>> npgpu.random.get_global_generator()
+    npgpu.random.Generator(seed=10, counter=0)
+    """
     return _global_rng()
 
 
 def rand(*dims):
-    """Uniform floats in [0, 1) of shape dims (a float for no dims), as numpy.random.rand."""
+    """Uniform floats in [0, 1) of shape dims, as numpy.random.rand.
+
+    Parameters
+    ----------
+    *dims : int
+        The shape; none for one value.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        float64 (a float for no dims).
+
+    See Also
+    --------
+    Generator.random
+
+    Notes
+    -----
+    NumPy's legacy functions draw from MT19937 and these from Philox4x32-10 (and the samplers differ), so
+    the distributions are NumPy's but the numbers are not: ``seed(s)`` makes npgpu's results reproducible, not
+    equal to NumPy's.
+
+    Examples
+    --------
+    >>> npgpu.random.seed(0)
+    >>> x = npgpu.random.rand(2, 3)
+    >>> x.shape, bool(((0 <= x) & (x < 1)).all())
+    ((2, 3), True)
+    """
     return _global_rng().random(size=dims if dims else None)
 
 
 def randn(*dims):
-    """Standard normal floats of shape dims (a float for no dims), as numpy.random.randn."""
+    """Standard normal floats of shape dims, as numpy.random.randn.
+
+    Parameters
+    ----------
+    *dims : int
+        The shape; none for one value.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        float64 (a float for no dims).
+
+    See Also
+    --------
+    Generator.standard_normal
+
+    Notes
+    -----
+    NumPy's legacy functions draw from MT19937 and these from Philox4x32-10 (and the samplers differ), so
+    the distributions are NumPy's but the numbers are not: ``seed(s)`` makes npgpu's results reproducible, not
+    equal to NumPy's.
+
+    Examples
+    --------
+    >>> npgpu.random.seed(0)
+    >>> npgpu.random.randn(4, 2).shape
+    (4, 2)
+    """
     return _global_rng().standard_normal(size=dims if dims else None)
 
 
 def random(size=None):
-    """Uniform floats in [0, 1), as numpy.random.random."""
+    """Uniform floats in [0, 1), as numpy.random.random (also random_sample, ranf and sample).
+
+    Parameters
+    ----------
+    size : int or tuple of int, optional
+        Output shape; None (default): one float.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        float64.
+
+    See Also
+    --------
+    Generator.random
+
+    Notes
+    -----
+    NumPy's legacy functions draw from MT19937 and these from Philox4x32-10 (and the samplers differ), so
+    the distributions are NumPy's but the numbers are not: ``seed(s)`` makes npgpu's results reproducible, not
+    equal to NumPy's.
+
+    Examples
+    --------
+    >>> npgpu.random.seed(0)
+    >>> npgpu.random.random((2, 2)).shape
+    (2, 2)
+    """
     return _global_rng().random(size=size)
 
 
 def random_sample(size=None):
-    """Uniform floats in [0, 1), as numpy.random.random_sample."""
+    """Uniform floats in [0, 1), as numpy.random.random_sample (also ranf and sample).
+
+    Parameters
+    ----------
+    size : int or tuple of int, optional
+        Output shape; None (default): one float.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        float64.
+
+    See Also
+    --------
+    Generator.random
+
+    Notes
+    -----
+    NumPy's legacy functions draw from MT19937 and these from Philox4x32-10 (and the samplers differ), so
+    the distributions are NumPy's but the numbers are not: ``seed(s)`` makes npgpu's results reproducible, not
+    equal to NumPy's.
+
+    Examples
+    --------
+    >>> npgpu.random.seed(0)
+    >>> x = npgpu.random.random_sample(5)
+    >>> npgpu.random.seed(0)
+    >>> bool(np.array_equal(x, npgpu.random.sample(5)))  # ranf and sample are random_sample
+    True
+    """
     return _global_rng().random(size=size)
 
 
@@ -1240,22 +2891,150 @@ ranf = sample = random_sample
 
 
 def randint(low, high=None, size=None, dtype=np.int64):
-    """Uniform integers in [low, high) ([0, low) when high is None), as numpy.random.randint."""
+    """Uniform integers in [low, high) ([0, low) when high is None), as numpy.random.randint.
+
+    Parameters
+    ----------
+    low : int
+        The lowest value (or, when `high` is None, one above the highest, with 0 the lowest).
+    high : int, optional
+        One above the highest value.
+    size : int or tuple of int, optional
+        Output shape; None (default): one value.
+    dtype : dtype, optional
+        An integer dtype or bool (default int64).
+
+    Returns
+    -------
+    int or numpy.ndarray
+
+    Raises
+    ------
+    TypeError, ValueError
+        As `Generator.integers`.
+
+    See Also
+    --------
+    Generator.integers
+
+    Notes
+    -----
+    NumPy's legacy functions draw from MT19937 and these from Philox4x32-10 (and the samplers differ), so
+    the distributions are NumPy's but the numbers are not: ``seed(s)`` makes npgpu's results reproducible, not
+    equal to NumPy's.
+
+    Examples
+    --------
+    >>> npgpu.random.seed(0)
+    >>> k = npgpu.random.randint(10, size=100)
+    >>> k.dtype, int(k.min()) >= 0, int(k.max()) < 10
+    (dtype('int64'), True, True)
+    """
     return _global_rng().integers(low, high, size=size, dtype=dtype)
 
 
 def choice(a, size=None, replace=True, p=None):
-    """A random sample of a, as numpy.random.choice (see Generator.choice)."""
+    """A random sample of a, as numpy.random.choice.
+
+    Parameters
+    ----------
+    a : int or array_like
+        An int: sample arange(a); else an array sampled along its first axis.
+    size : int or tuple of int, optional
+        The shape of the sample; None (default): one item.
+    replace : bool, optional
+        Sample with replacement (default True).
+    p : array_like, optional
+        The probabilities of the items (default uniform).
+
+    Returns
+    -------
+    scalar, numpy.ndarray or npgpu.Array
+
+    Raises
+    ------
+    ValueError
+        As `Generator.choice`.
+
+    See Also
+    --------
+    Generator.choice
+
+    Notes
+    -----
+    NumPy's legacy functions draw from MT19937 and these from Philox4x32-10 (and the samplers differ), so
+    the distributions are NumPy's but the numbers are not: ``seed(s)`` makes npgpu's results reproducible, not
+    equal to NumPy's.
+
+    Examples
+    --------
+    >>> npgpu.random.seed(0)
+    >>> sorted(npgpu.random.choice(5, size=5, replace=False).tolist())
+    [0, 1, 2, 3, 4]
+    """
     return _global_rng().choice(a, size=size, replace=replace, p=p)
 
 
 def shuffle(x):
-    """Shuffle x in place along its first axis, as numpy.random.shuffle."""
+    """Shuffle x in place along its first axis, as numpy.random.shuffle.
+
+    Parameters
+    ----------
+    x : npgpu.Array, numpy.ndarray or mutable sequence
+
+    Returns
+    -------
+    None
+
+    See Also
+    --------
+    Generator.shuffle
+
+    Notes
+    -----
+    NumPy's legacy functions draw from MT19937 and these from Philox4x32-10 (and the samplers differ), so
+    the distributions are NumPy's but the numbers are not: ``seed(s)`` makes npgpu's results reproducible, not
+    equal to NumPy's.
+
+    Examples
+    --------
+    >>> npgpu.random.seed(0)
+    >>> x = list(range(5))
+    >>> npgpu.random.shuffle(x)
+    >>> sorted(x)
+    [0, 1, 2, 3, 4]
+    """
     return _global_rng().shuffle(x)
 
 
 def permutation(x):
-    """A permuted copy of x (an int: of arange(x)), as numpy.random.permutation."""
+    """A permuted copy of x (an int: of arange(x)), as numpy.random.permutation.
+
+    Parameters
+    ----------
+    x : int or array_like
+        An int n: a permutation of arange(n); an array: permuted along its first axis.
+
+    Returns
+    -------
+    numpy.ndarray or npgpu.Array
+
+    See Also
+    --------
+    Generator.permutation
+
+    Notes
+    -----
+    NumPy's legacy functions draw from MT19937 and these from Philox4x32-10 (and the samplers differ), so
+    the distributions are NumPy's but the numbers are not: ``seed(s)`` makes npgpu's results reproducible, not
+    equal to NumPy's.
+
+    Examples
+    --------
+    >>> npgpu.random.seed(0)
+    >>> sorted(npgpu.random.permutation(4).tolist())
+    [0, 1, 2, 3]
+    """
     return _global_rng().permutation(x)
 
 
@@ -1263,8 +3042,53 @@ def _legacy(name):
     def f(*args, **kwargs):
         return getattr(_global_rng(), name)(*args, **kwargs)
     f.__name__ = f.__qualname__ = name
-    f.__doc__ = f"Generator.{name} on the module-global generator (see seed)."
+    args = _LEGACY_EXAMPLE_ARGS[name]
+    f.__doc__ = f"""Generator.{name} on the module-global generator (see seed).
+
+    Parameters
+    ----------
+    *args, **kwargs
+        Generator.{name}'s arguments.
+
+    Returns
+    -------
+    object
+        What Generator.{name} returns.
+
+    See Also
+    --------
+    Generator.{name}
+    seed : Reseed the module-global generator.
+
+    Notes
+    -----
+    The distribution is NumPy's, the numbers are not: NumPy's legacy functions draw from MT19937, these from
+    Philox4x32-10 (and the samplers differ), so ``seed(s)`` makes npgpu's results reproducible, not equal to
+    NumPy's.
+
+    Examples
+    --------
+    >>> npgpu.random.seed(0)
+    >>> a = npgpu.random.{name}({args})
+    >>> npgpu.random.seed(0)
+    >>> bool(np.array_equal(a, npgpu.random.{name}({args})))
+    True
+    """
     return f
+
+
+# The arguments of each legacy function's docstring example.
+_LEGACY_EXAMPLE_ARGS = {
+    "beta": "2.0, 3.0, size=3", "binomial": "10, 0.5, size=3", "bytes": "4", "chisquare": "2.0, size=3",
+    "dirichlet": "[1.0, 2.0], size=3", "exponential": "1.0, size=3", "f": "2.0, 3.0, size=3",
+    "gamma": "2.0, size=3", "geometric": "0.5, size=3", "gumbel": "size=3", "hypergeometric": "5, 5, 3, size=3",
+    "laplace": "size=3", "logistic": "size=3", "lognormal": "size=3", "multinomial": "10, [0.5, 0.5], size=3",
+    "multivariate_normal": "[0.0, 0.0], [[1.0, 0.0], [0.0, 1.0]], size=3", "negative_binomial": "3, 0.5, size=3",
+    "normal": "size=3", "pareto": "2.0, size=3", "poisson": "3.0, size=3", "power": "2.0, size=3",
+    "rayleigh": "size=3", "standard_exponential": "size=3", "standard_gamma": "2.0, size=3",
+    "standard_normal": "size=3", "standard_t": "3.0, size=3", "triangular": "0.0, 0.5, 1.0, size=3",
+    "uniform": "size=3", "vonmises": "0.0, 1.0, size=3", "weibull": "2.0, size=3",
+}
 
 
 _LEGACY_DISTRIBUTIONS = (

@@ -40,12 +40,46 @@ sparray = _spbase
 
 
 def issparse(x):
-    """Whether x is an npgpu.sparse matrix or array."""
+    """Whether x is an npgpu.sparse matrix or array.
+
+    Parameters
+    ----------
+    x : object
+        Any object.
+
+    Returns
+    -------
+    bool
+        True for a CSR, CSC or COO matrix or array of npgpu.sparse; False for anything else, SciPy's sparse
+        matrices included.
+
+    Examples
+    --------
+    >>> A = npgpu.sparse.eye(3)
+    >>> npgpu.sparse.issparse(A), npgpu.sparse.issparse(A.toarray())
+    (True, False)
+    """
     return isinstance(x, _spbase)
 
 
 def isspmatrix(x):
-    """Whether x is an npgpu.sparse *matrix* (not one of the *_array classes), as SciPy's isspmatrix."""
+    """Whether x is an npgpu.sparse *matrix* (not one of the *_array classes), as SciPy's isspmatrix.
+
+    Parameters
+    ----------
+    x : object
+        Any object.
+
+    Returns
+    -------
+    bool
+        True for a csr_matrix, csc_matrix or coo_matrix; False for anything else, the *_array classes included.
+
+    Examples
+    --------
+    >>> npgpu.sparse.isspmatrix(npgpu.sparse.eye(2)), npgpu.sparse.isspmatrix(npgpu.sparse.eye_array(2))
+    (True, False)
+    """
     return isinstance(x, _spbase) and not x._is_array
 
 
@@ -61,6 +95,12 @@ def isspmatrix_csr(x):
     -------
     bool
         True for a csr_matrix; False for anything else, a csr_array included.
+
+    Examples
+    --------
+    >>> A = npgpu.sparse.eye(2, format="csr")
+    >>> npgpu.sparse.isspmatrix_csr(A), npgpu.sparse.isspmatrix_csr(A.tocsc())
+    (True, False)
     """
     return isinstance(x, csr_matrix)
 
@@ -77,6 +117,12 @@ def isspmatrix_csc(x):
     -------
     bool
         True for a csc_matrix; False for anything else, a csc_array included.
+
+    Examples
+    --------
+    >>> A = npgpu.sparse.eye(2, format="csc")
+    >>> npgpu.sparse.isspmatrix_csc(A), npgpu.sparse.isspmatrix_csc(npgpu.sparse.csc_array(A))
+    (True, False)
     """
     return isinstance(x, csc_matrix)
 
@@ -93,5 +139,11 @@ def isspmatrix_coo(x):
     -------
     bool
         True for a coo_matrix; False for anything else, a coo_array included.
+
+    Examples
+    --------
+    >>> A = npgpu.sparse.eye(2, format="coo")
+    >>> npgpu.sparse.isspmatrix_coo(A), npgpu.sparse.isspmatrix_coo(A.tocsr())
+    (True, False)
     """
     return isinstance(x, coo_matrix)

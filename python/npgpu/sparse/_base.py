@@ -9,9 +9,23 @@ _FORMAT_NAMES = {"csr": "Compressed Sparse Row", "csc": "Compressed Sparse Colum
 
 
 class SparseEfficiencyWarning(UserWarning):
-    """An operation that stores as many entries as a dense matrix, or changes a CSR / CSC matrix's sparsity
-    structure by item assignment (SciPy's warning of the same name). Where SciPy is importable the warning
-    issued is also an instance of scipy.sparse.SparseEfficiencyWarning, so either class catches it."""
+    """Warning for a sparse operation that is inefficient (SciPy's warning of the same name).
+
+    Issued for an operation that stores as many entries as a dense matrix (a comparison for which zeros compare
+    true), or one that changes a CSR / CSC matrix's sparsity structure by item assignment. Where SciPy is
+    importable the warning issued is also an instance of scipy.sparse.SparseEfficiencyWarning, so either class
+    catches it.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> A = npgpu.sparse.csr_matrix(np.array([[1.0, 0.0], [0.0, 2.0]]))
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     A[0, 1] = 5.0  # a new stored entry: the structure changes
+    >>> issubclass(caught[0].category, npgpu.sparse.SparseEfficiencyWarning)
+    True
+    """
 
 
 _WARNING_CLASS = []
@@ -98,9 +112,45 @@ def _seg_extreme(major, minor, data, segs, length, which, explicit, dtype, devic
 
 
 class _spbase:
-    """Base of csr/csc/coo matrices and arrays. ``*_matrix`` classes follow scipy.sparse's spmatrix
-    semantics (``*`` is the matrix product, ``sum(axis)`` keeps two dimensions); ``*_array`` classes follow
-    sparray's (``*`` is elementwise, ``sum(axis)`` gives a 1-d array)."""
+    """Base of the CSR, CSC and COO matrices and arrays (npgpu.sparse.spmatrix and npgpu.sparse.sparray).
+
+    The ``*_matrix`` classes follow scipy.sparse's spmatrix semantics (``*`` is the matrix product, ``sum(axis)``
+    keeps two dimensions); the ``*_array`` classes follow sparray's (``*`` is elementwise, ``sum(axis)`` gives a
+    1-d array). Every operation works on the format's (row, column, value) triples with npgpu array operations,
+    so it stays on the matrix's device.
+
+    Attributes
+    ----------
+    shape : tuple of int
+        (rows, columns).
+    dtype : numpy.dtype
+        The values' dtype.
+    nnz : int
+        Stored entries, duplicates and explicit zeros included.
+    size : int
+        Same as `nnz`, as SciPy.
+    device
+        The device holding the matrix's arrays.
+    format : str
+        "csr", "csc" or "coo".
+    ndim : int
+        Always 2.
+
+    Examples
+    --------
+    >>> D = np.array([[1.0, 2.0], [0.0, 3.0]])
+    >>> M, A = npgpu.sparse.csr_matrix(D), npgpu.sparse.csr_array(D)
+    >>> (M * M).toarray()  # a matrix: * is the matrix product
+    Array([[1., 8.],
+           [0., 9.]])
+    >>> (A * A).toarray()  # an array: * is elementwise
+    Array([[1., 4.],
+           [0., 9.]])
+    >>> M.sum(axis=0), A.sum(axis=0)
+    (Array([[1., 5.]]), Array([1., 5.]))
+    >>> isinstance(M, npgpu.sparse.spmatrix), isinstance(A, npgpu.sparse.sparray)
+    (True, True)
+    """
 
     format = None
     _is_array = False
@@ -132,27 +182,59 @@ class _spbase:
     # ------------------------------------------------------------------ attributes
     @property
     def shape(self):
+        """The (rows, columns) pair."""
         return self._shape
 
     @property
     def dtype(self):
+        """The values' dtype (a numpy.dtype)."""
         return np.dtype(self.data.dtype)
 
     @property
     def nnz(self):
+        """The number of stored entries, duplicates and explicit zeros included."""
         return int(self.data.shape[0])
 
     @property
     def size(self):
+        """The number of stored entries (the same as `nnz`, as SciPy)."""
         return self.nnz
 
     @property
     def device(self):
+        """The device holding the matrix's arrays (that of its data)."""
         return self.data.device
 
     def getnnz(self, axis=None):
-        """Stored entries (duplicates and explicit zeros included): an int for axis=None, else an int64
-        npgpu.Array with the count of each column (axis 0) or row (axis 1), as SciPy's getnnz."""
+        """Number of stored entries, in all or per column / row, as SciPy's getnnz.
+
+        Duplicates and explicit zeros are counted.
+
+        Parameters
+        ----------
+        axis : {None, 0, 1, -1, -2}, optional
+            None (default): all; 0: per column; 1: per row (a 1-tuple is accepted too).
+
+        Returns
+        -------
+        int or npgpu.Array
+            An int for axis=None, else an int64 npgpu.Array with the count of each column (axis 0) or row (axis 1).
+
+        Raises
+        ------
+        ValueError
+            Any other axis ("axis out of bounds").
+
+        See Also
+        --------
+        count_nonzero : Nonzero values after summing duplicates.
+
+        Examples
+        --------
+        >>> A = npgpu.sparse.csr_matrix(np.array([[1.0, 0.0, 2.0], [0.0, 0.0, 3.0]]))
+        >>> A.getnnz(), A.getnnz(axis=0), A.getnnz(axis=1)
+        (3, Array([1, 0, 2]), Array([2, 1]))
+        """
         if axis is None:
             return self.nnz
         axis = _check_axis(axis, "axis out of bounds")
@@ -160,8 +242,33 @@ class _spbase:
         return _bincount(cols if axis == 0 else rows, self.shape[1 - axis], self.device)
 
     def count_nonzero(self, axis=None):
-        """Nonzero values after summing duplicates: an int for axis=None, else an int64 npgpu.Array of each
-        column's (axis 0) or row's (axis 1) count."""
+        """Number of nonzero values after summing duplicates, in all or per column / row.
+
+        The matrix is not changed (duplicates are summed in a copy).
+
+        Parameters
+        ----------
+        axis : {None, 0, 1, -1, -2}, optional
+            None (default): all; 0: per column; 1: per row (a 1-tuple is accepted too).
+
+        Returns
+        -------
+        int or npgpu.Array
+            An int for axis=None, else an int64 npgpu.Array of each column's (axis 0) or row's (axis 1) count.
+
+        Raises
+        ------
+        ValueError
+            Any other axis ("axis out of bounds").
+
+        Examples
+        --------
+        >>> A = npgpu.sparse.coo_matrix(([1.0, -1.0, 0.0, 4.0], ([0, 0, 1, 1], [0, 0, 1, 2])), shape=(2, 3))
+        >>> A.nnz, A.count_nonzero()  # the duplicates at (0, 0) sum to 0; (1, 1) is an explicit zero
+        (4, 1)
+        >>> A.count_nonzero(axis=1)
+        Array([0, 1])
+        """
         c = self.copy()
         c.sum_duplicates()
         if axis is None:
@@ -172,7 +279,22 @@ class _spbase:
         return _bincount(npgpu.take(cols if axis == 0 else rows, keep), self.shape[1 - axis], self.device)
 
     def nonzero(self):
-        """(row, col) npgpu arrays of the stored entries whose value is nonzero (entries order, as SciPy)."""
+        """Row and column indices of the stored entries whose value is nonzero.
+
+        Duplicates are not summed: every stored nonzero entry is listed, in the order the entries are stored (as
+        SciPy).
+
+        Returns
+        -------
+        row, col : npgpu.Array
+            Index arrays on the matrix's device.
+
+        Examples
+        --------
+        >>> A = npgpu.sparse.csr_matrix(np.array([[0.0, 2.0], [3.0, 0.0]]))
+        >>> A.nonzero()
+        (Array([0, 1], dtype=int32), Array([1, 0], dtype=int32))
+        """
         rows, cols, data = self._triples()
         keep = npgpu.flatnonzero(data != 0)
         return npgpu.take(rows, keep), npgpu.take(cols, keep)
@@ -189,17 +311,83 @@ class _spbase:
 
     # ------------------------------------------------------------------ conversions
     def asformat(self, format, copy=False):
+        """This matrix in another format.
+
+        Parameters
+        ----------
+        format : {"csr", "csc", "coo"} or None
+            The format; None or the matrix's own format returns the matrix itself.
+        copy : bool, optional
+            Return a copy when no conversion is needed (default False).
+
+        Returns
+        -------
+        sparse matrix
+            Of this matrix's kind (a *_matrix or a *_array).
+
+        Raises
+        ------
+        AttributeError
+            A format npgpu.sparse does not have.
+
+        Examples
+        --------
+        >>> A = npgpu.sparse.csr_matrix(np.eye(2))
+        >>> A.asformat("coo").format, A.asformat(None) is A, A.asformat("csr", copy=True) is A
+        ('coo', True, False)
+        """
         if format is None or format == self.format:
             return self.copy() if copy else self
         return getattr(self, "to" + format)(copy=copy)
 
     def tocoo(self, copy=False):
+        """This matrix in COO format.
+
+        Parameters
+        ----------
+        copy : bool, optional
+            Copy the arrays the result could share with this matrix (default False).
+
+        Returns
+        -------
+        coo_matrix or coo_array
+
+        Examples
+        --------
+        >>> C = npgpu.sparse.csr_matrix(np.array([[0.0, 2.0], [3.0, 0.0]])).tocoo()
+        >>> C.row, C.col, C.data
+        (Array([0, 1], dtype=int32), Array([1, 0], dtype=int32), Array([2., 3.]))
+        """
         rows, cols, data = self._triples()
         return self._cls("coo")((data, (rows, cols)), shape=self.shape, copy=copy, _trusted=True,
                                 _flags=True if getattr(self, "_canonical", None) else None)
 
     def toarray(self, order=None, out=None):
-        """The dense matrix, an npgpu.Array on the matrix's device (duplicates summed)."""
+        """The dense matrix, an npgpu.Array on the matrix's device (duplicates summed).
+
+        Parameters
+        ----------
+        order : {None, "C", "F"}, optional
+            "F" gives a Fortran-ordered array; anything else C order (default).
+        out : npgpu.Array, optional
+            A (rows, columns) array on the matrix's device to write into (it is zeroed first) and return.
+
+        Returns
+        -------
+        npgpu.Array
+
+        Raises
+        ------
+        ValueError
+            An `out` of another shape.
+
+        Examples
+        --------
+        >>> A = npgpu.sparse.coo_matrix(([1.0, 2.0, 5.0], ([0, 0, 1], [1, 1, 0])), shape=(2, 2))
+        >>> A.toarray()
+        Array([[0., 3.],
+               [5., 0.]])
+        """
         m, n = self.shape
         rows, cols, data = self._triples()
         if out is None:
@@ -217,14 +405,78 @@ class _spbase:
         return res
 
     def todense(self, order=None, out=None):
+        """The dense matrix, an npgpu.Array on the matrix's device: the same as `toarray`.
+
+        Unlike SciPy's, the result of a ``*_matrix`` is an npgpu.Array, not a numpy.matrix.
+
+        Parameters
+        ----------
+        order : {None, "C", "F"}, optional
+            As `toarray`.
+        out : npgpu.Array, optional
+            As `toarray`.
+
+        Returns
+        -------
+        npgpu.Array
+
+        Examples
+        --------
+        >>> npgpu.sparse.eye(2).todense()
+        Array([[1., 0.],
+               [0., 1.]])
+        """
         return self.toarray(order=order, out=out)
 
     def get(self, stream=None):
-        """A SciPy matrix (or array, for the *_array classes) of the same format holding this one's values."""
+        """A SciPy matrix (or array, for the *_array classes) of the same format holding this one's values.
+
+        Parameters
+        ----------
+        stream : optional
+            Not used.
+
+        Returns
+        -------
+        scipy.sparse matrix or array
+
+        Raises
+        ------
+        ImportError
+            SciPy is not installed.
+
+        See Also
+        --------
+        to_scipy : The same.
+
+        Examples
+        --------
+        >>> S = npgpu.sparse.csr_matrix(np.array([[0.0, 2.0], [3.0, 0.0]])).get()
+        >>> type(S).__name__, S.toarray().tolist()
+        ('csr_matrix', [[0.0, 2.0], [3.0, 0.0]])
+        """
         return self.to_scipy()
 
     def to_device(self, device):
-        """This matrix on `device` (a copy of each array)."""
+        """This matrix on another device (a copy of each array).
+
+        Parameters
+        ----------
+        device
+            The target device (what ``npgpu.Array.to_device`` takes).
+
+        Returns
+        -------
+        sparse matrix
+            Of this matrix's class.
+
+        Examples
+        --------
+        >>> A = npgpu.sparse.eye(3, device="cpu")
+        >>> B = A.to_device("cpu")
+        >>> str(B.device), B is A
+        ('cpu', False)
+        """
         return self._cls(self.format)(self._copy_arrays(lambda a: a.to_device(device)), shape=self.shape,
                                       _trusted=True, _flags=self._flags())
 
@@ -233,12 +485,56 @@ class _spbase:
 
     # ------------------------------------------------------------------ elementwise, with data only
     def astype(self, dtype, casting="unsafe", copy=True):
+        """The matrix with its values cast to `dtype`.
+
+        Parameters
+        ----------
+        dtype : dtype
+            One of npgpu's supported dtypes.
+        casting : str, optional
+            Not used (values are cast as ``npgpu.Array.astype`` does).
+        copy : bool, optional
+            With dtype equal to the matrix's: return a copy (default True) or the matrix itself.
+
+        Returns
+        -------
+        sparse matrix
+            Of this matrix's class.
+
+        Raises
+        ------
+        TypeError
+            A dtype npgpu.sparse does not support.
+
+        Examples
+        --------
+        >>> npgpu.sparse.eye(2).astype(np.complex64).dtype
+        dtype('complex64')
+        """
         dtype = u.check_dtype(dtype)
         if dtype == self.dtype:
             return self.copy() if copy else self
         return self._with_data(self.data.astype(dtype))
 
     def conj(self, copy=True):
+        """The elementwise complex conjugate (also `conjugate`).
+
+        Parameters
+        ----------
+        copy : bool, optional
+            For a matrix that is not complex: return a copy (default True) or the matrix itself.
+
+        Returns
+        -------
+        sparse matrix
+            Of this matrix's class.
+
+        Examples
+        --------
+        >>> A = npgpu.sparse.csr_matrix(np.array([[1 + 2j, 0], [0, 3j]]))
+        >>> A.conj().data
+        Array([1.-2.j, 0.-3.j])
+        """
         if self.dtype.kind == "c":
             return self._with_data(npgpu.conj(self.data))
         return self.copy() if copy else self
@@ -246,18 +542,39 @@ class _spbase:
     conjugate = conj
 
     def getH(self):
+        """The conjugate transpose.
+
+        Returns
+        -------
+        sparse matrix
+            Of this matrix's kind, in the transposed format (CSR <-> CSC; COO stays COO).
+
+        See Also
+        --------
+        H : The same, as a property.
+
+        Examples
+        --------
+        >>> A = npgpu.sparse.csr_matrix(np.array([[1 + 2j, 3j]]))
+        >>> A.getH().toarray()
+        Array([[1.-2.j],
+               [0.-3.j]])
+        """
         return self.conj().transpose()
 
     @property
     def H(self):
+        """The conjugate transpose (`getH`)."""
         return self.getH()
 
     @property
     def real(self):
+        """The real parts of the values, in the same structure (a new matrix)."""
         return self._with_data(npgpu.real(self.data).copy())
 
     @property
     def imag(self):
+        """The imaginary parts of the values, in the same structure (a new matrix; all stored zeros for a real one)."""
         return self._with_data(npgpu.imag(self.data).copy() if self.dtype.kind == "c" else
                                npgpu.zeros_like(self.data))
 
@@ -276,6 +593,24 @@ class _spbase:
 
     # ------------------------------------------------------------------ reductions
     def diagonal(self, k=0):
+        """The k-th diagonal, a dense 1-d npgpu.Array (duplicates summed).
+
+        Parameters
+        ----------
+        k : int, optional
+            0 (default) the main diagonal, > 0 above it, < 0 below it.
+
+        Returns
+        -------
+        npgpu.Array
+            Of the matrix's dtype and the diagonal's length (empty outside the matrix).
+
+        Examples
+        --------
+        >>> A = npgpu.sparse.csr_matrix(np.array([[1.0, 2.0, 0.0], [0.0, 3.0, 4.0]]))
+        >>> A.diagonal(), A.diagonal(1), A.diagonal(-1)
+        (Array([1., 3.]), Array([2., 4.]), Array([0.]))
+        """
         m, n = self.shape
         k = int(k)
         length = max(0, min(m + min(k, 0), n - max(k, 0)))
@@ -295,11 +630,57 @@ class _spbase:
         return out
 
     def trace(self, offset=0):
+        """The sum of the diagonal `offset`, a 0-d npgpu.Array.
+
+        Parameters
+        ----------
+        offset : int, optional
+            The diagonal (default 0), as `diagonal`'s k.
+
+        Returns
+        -------
+        npgpu.Array
+
+        Examples
+        --------
+        >>> npgpu.sparse.eye(3).trace()
+        Array(3.)
+        """
         return npgpu.sum(self.diagonal(offset))
 
     def sum(self, axis=None, dtype=None, out=None):
-        """Sums as SciPy's: over everything (a 0-d npgpu.Array on the device) or along axis 0 / 1; the
-        *_matrix classes keep two dimensions ((1, n) / (m, 1)), the *_array classes give 1-d results."""
+        """Sum of the values, in all or along an axis, as SciPy's.
+
+        Parameters
+        ----------
+        axis : {None, 0, 1, -1, -2} or tuple, optional
+            None (default): everything; 0: per column; 1: per row. A tuple of both axes sums everything, a 1-tuple
+            is its one axis.
+        dtype : dtype, optional
+            The accumulator and result dtype; default as NumPy's sum (integers and bool widen to 64 bits).
+        out : optional
+            Not used.
+
+        Returns
+        -------
+        npgpu.Array
+            A 0-d array for axis None, on the matrix's device. Along an axis, the ``*_matrix`` classes keep two
+            dimensions ((1, n) / (m, 1)) and the ``*_array`` classes give 1-d results.
+
+        Raises
+        ------
+        ValueError
+            An axis out of range.
+
+        Examples
+        --------
+        >>> A = npgpu.sparse.csr_matrix(np.array([[1, 0, 2], [0, 0, 3]]))
+        >>> A.sum(), A.sum(axis=1)
+        (Array(6), Array([[3],
+               [3]]))
+        >>> npgpu.sparse.csr_array(A).sum(axis=1)
+        Array([3, 3])
+        """
         m, n = self.shape
         dt = u.sum_dtype(self.dtype) if dtype is None else np.dtype(dtype)
         rows, cols, data = self._triples()
@@ -325,6 +706,28 @@ class _spbase:
         return res
 
     def mean(self, axis=None, dtype=None):
+        """Mean of the values (implicit zeros included), in all or along an axis.
+
+        The sum (as `sum`) divided by the number of positions; integer and bool matrices are summed in float64.
+
+        Parameters
+        ----------
+        axis : {None, 0, 1, -1, -2}, optional
+            None (default): everything; 0: per column; 1: per row.
+        dtype : dtype, optional
+            The dtype of the sum.
+
+        Returns
+        -------
+        npgpu.Array
+            Shaped as `sum`'s result.
+
+        Examples
+        --------
+        >>> A = npgpu.sparse.csr_matrix(np.array([[1, 0, 2], [0, 0, 3]]))
+        >>> A.mean(), A.mean(axis=0)
+        (Array(1.), Array([[0.5, 0. , 2.5]]))
+        """
         m, n = self.shape
         s = self.sum(axis=axis, dtype=dtype if dtype is not None else
                      (np.float64 if self.dtype.kind in "biu" else None))
@@ -395,9 +798,35 @@ class _spbase:
         return self.toarray() + dense if sign > 0 else self.toarray() - dense
 
     def multiply(self, other):
-        """Elementwise product: with a scalar or a dense array (broadcast to the matrix's shape) a sparse
-        matrix of this format and this structure; with a sparse matrix of the same shape a CSR matrix (this
-        format for CSC) holding the entries present in both."""
+        """Elementwise product.
+
+        Parameters
+        ----------
+        other : scalar, array_like, npgpu.Array or sparse matrix
+            A scalar; a dense array (at most 2-d, broadcast to the matrix's shape); or an npgpu.sparse matrix of the
+            same shape on the same device.
+
+        Returns
+        -------
+        sparse matrix
+            With a scalar or a dense array: a sparse matrix of this format and this structure. With a sparse
+            matrix: a CSR matrix (CSC for a CSC matrix) holding the entries present in both.
+
+        Raises
+        ------
+        ValueError
+            Inconsistent shapes, or operands on different devices.
+
+        Examples
+        --------
+        >>> A = npgpu.sparse.csr_matrix(np.array([[1.0, 0.0], [2.0, 3.0]]))
+        >>> A.multiply(np.array([10.0, 100.0])).toarray()
+        Array([[ 10.,   0.],
+               [ 20., 300.]])
+        >>> A.multiply(A).toarray()
+        Array([[1., 0.],
+               [4., 9.]])
+        """
         if u.is_scalar(other):
             return self._scaled(other, lambda d, s: d * s)
         m, n = self.shape
@@ -458,6 +887,31 @@ class _spbase:
         return self.transpose()._matmul(x.T).T
 
     def dot(self, other):
+        """Matrix product with another matrix or a vector (``A @ other``); with a scalar, ``A * other``.
+
+        Parameters
+        ----------
+        other : scalar, array_like, npgpu.Array or sparse matrix
+            A scalar, a dense (n,) or (n, k) operand, or an npgpu.sparse matrix on the same device.
+
+        Returns
+        -------
+        npgpu.Array or sparse matrix
+            Dense for a dense operand; CSR (canonical, of this matrix's kind) for a sparse one.
+
+        Raises
+        ------
+        ValueError
+            A dimension mismatch, a dense operand that is not 1-d or 2-d, or operands on different devices.
+        TypeError
+            A SciPy sparse operand (convert it with npgpu.sparse.csr_matrix first).
+
+        Examples
+        --------
+        >>> A = npgpu.sparse.csr_matrix(np.array([[1.0, 0.0], [2.0, 3.0]]))
+        >>> A.dot(np.array([1.0, 1.0]))
+        Array([1., 5.])
+        """
         if u.is_scalar(other):
             return self * other
         return self._matmul(other)
@@ -510,9 +964,56 @@ class _spbase:
         setitem(self, key, x)
 
     def getrow(self, i):
+        """Row i, as a (1, n) sparse matrix (or array) of this format.
+
+        Parameters
+        ----------
+        i : int
+            The row (negative counts from the end).
+
+        Returns
+        -------
+        sparse matrix
+
+        Raises
+        ------
+        TypeError
+            A COO matrix (not subscriptable).
+        IndexError
+            i out of range.
+
+        Examples
+        --------
+        >>> npgpu.sparse.csr_matrix(np.array([[1.0, 0.0], [2.0, 3.0]])).getrow(1).toarray()
+        Array([[2., 3.]])
+        """
         return self[int(i), :] if not self._is_array else self[[int(i)], :]
 
     def getcol(self, j):
+        """Column j, as an (m, 1) sparse matrix (or array) of this format.
+
+        Parameters
+        ----------
+        j : int
+            The column (negative counts from the end).
+
+        Returns
+        -------
+        sparse matrix
+
+        Raises
+        ------
+        TypeError
+            A COO matrix (not subscriptable).
+        IndexError
+            j out of range.
+
+        Examples
+        --------
+        >>> npgpu.sparse.csr_matrix(np.array([[1.0, 0.0], [2.0, 3.0]])).getcol(0).toarray()
+        Array([[1.],
+               [2.]])
+        """
         return self[:, int(j)] if not self._is_array else self[:, [int(j)]]
 
     # ------------------------------------------------------------------ in-place restructuring
@@ -526,8 +1027,35 @@ class _spbase:
         return c._triples()
 
     def setdiag(self, values, k=0):
-        """Set the k-th diagonal in place: a scalar fills it, a sequence sets its first len(values) entries
-        (the rest of a longer sequence is ignored), as SciPy's setdiag. Given zeros are stored."""
+        """Set the k-th diagonal in place, as SciPy's setdiag.
+
+        A scalar fills the diagonal; a sequence sets its first len(values) entries (the rest of a longer sequence is
+        ignored). Given zeros are stored.
+
+        Parameters
+        ----------
+        values : scalar or array_like
+            The values.
+        k : int, optional
+            0 (default) the main diagonal, > 0 above it, < 0 below it.
+
+        Raises
+        ------
+        ValueError
+            A diagonal outside the matrix ("k exceeds array dimensions").
+
+        Examples
+        --------
+        >>> A = npgpu.sparse.csr_matrix(np.array([[0.0, 2.0], [3.0, 0.0]]))
+        >>> A.setdiag(7.0)
+        >>> A.toarray()
+        Array([[7., 2.],
+               [3., 7.]])
+        >>> A.setdiag([0.0], k=1)  # a zero is stored
+        >>> A.toarray(), A.nnz
+        (Array([[7., 0.],
+               [3., 7.]]), 4)
+        """
         m, n = self.shape
         k = int(k)
         if k <= -m or k >= n:
@@ -557,8 +1085,25 @@ class _spbase:
             out.has_canonical_format = True
 
     def resize(self, *shape):
-        """Change the shape in place: entries outside the new shape are dropped, new rows / columns are
-        empty."""
+        """Change the shape in place: entries outside the new shape are dropped, new rows / columns are empty.
+
+        Parameters
+        ----------
+        *shape : int or tuple of int
+            The new (rows, columns), given as two ints or one pair.
+
+        Raises
+        ------
+        ValueError
+            A shape that is not a pair of non-negative integers.
+
+        Examples
+        --------
+        >>> A = npgpu.sparse.csr_matrix(np.array([[1.0, 2.0], [3.0, 4.0]]))
+        >>> A.resize(1, 3)
+        >>> A.toarray()
+        Array([[1., 2., 0.]])
+        """
         from ._compressed import _check_shape
 
         shape = _check_shape(shape[0] if len(shape) == 1 else shape)
@@ -572,8 +1117,39 @@ class _spbase:
         self._replace_with(out)
 
     def reshape(self, *args, shape=None, order="C", copy=False):
-        """The matrix with a new shape (one dimension may be -1), entries read in C or F order; a COO
-        matrix, as SciPy's reshape gives."""
+        """The matrix with a new shape, entries read in C or F order; a COO matrix, as SciPy's reshape gives.
+
+        Parameters
+        ----------
+        *args : int or tuple of int
+            The new shape, as two ints or one pair (one dimension may be -1).
+        shape : tuple of int, optional
+            The new shape, given by keyword instead.
+        order : {"C", "F"}, optional
+            Read (and place) the entries in row-major (default) or column-major order.
+        copy : bool, optional
+            Copy the data (also when the shape does not change; default False: the matrix itself is returned then).
+
+        Returns
+        -------
+        coo_matrix or coo_array
+            Or the matrix itself for an unchanged shape without `copy`.
+
+        Raises
+        ------
+        ValueError
+            More than one -1, a shape that is not 2-d or holds another number of positions, or an unknown `order`.
+
+        Examples
+        --------
+        >>> A = npgpu.sparse.csr_matrix(np.array([[0.0, 1.0, 2.0], [3.0, 0.0, 0.0]]))
+        >>> A.reshape(3, 2).toarray()
+        Array([[0., 1.],
+               [2., 3.],
+               [0., 0.]])
+        >>> A.reshape((-1, 1), order="F").toarray().ravel()
+        Array([0., 3., 1., 0., 2., 0.])
+        """
         if shape is None:
             shape = args[0] if len(args) == 1 else args
         shape = tuple(int(s) for s in (shape if isinstance(shape, (tuple, list)) else (shape,)))
@@ -613,7 +1189,33 @@ class _spbase:
         return self.data
 
     def power(self, n, dtype=None):
-        """Elementwise power by a scalar (sparsity kept; n == 0 is refused, as SciPy)."""
+        """Elementwise power by a scalar (the sparsity is kept).
+
+        Duplicates are summed first, in place. n == 0 is refused, as SciPy (it would densify the matrix).
+
+        Parameters
+        ----------
+        n : scalar
+            The exponent.
+        dtype : dtype, optional
+            Cast the values to it first.
+
+        Returns
+        -------
+        sparse matrix
+            Of this matrix's class.
+
+        Raises
+        ------
+        NotImplementedError
+            A non-scalar `n`, or n == 0.
+
+        Examples
+        --------
+        >>> npgpu.sparse.csr_matrix(np.array([[0.0, 2.0], [3.0, 0.0]])).power(2).toarray()
+        Array([[0., 4.],
+               [9., 0.]])
+        """
         if not u.is_scalar(n):
             raise NotImplementedError("input is not scalar")
         if not u.is_npgpu(n) and n == 0:
@@ -656,21 +1258,139 @@ class _spbase:
 
     # ------------------------------------------------------------------ max / min / argmax / argmin
     def max(self, axis=None, out=None, *, explicit=False):
-        """The largest value (implicit zeros included unless explicit=True): a 0-d npgpu.Array for axis=None;
-        along an axis a (1, n) / (m, 1) COO matrix for the *_matrix classes (as SciPy), a dense 1-d npgpu.Array
-        for the *_array classes (SciPy gives a 1-d COO array, which npgpu.sparse does not have)."""
+        """The largest value, in all or along an axis (implicit zeros included unless explicit=True).
+
+        Parameters
+        ----------
+        axis : {None, 0, 1, -1, -2}, optional
+            None (default): over everything; 0: per column; 1: per row.
+        out : None
+            Must be None.
+        explicit : bool, optional
+            Only stored values count (default False: implicit zeros too).
+
+        Returns
+        -------
+        npgpu.Array or coo_matrix
+            A 0-d npgpu.Array for axis=None. Along an axis: a (1, n) / (m, 1) COO matrix for the ``*_matrix``
+            classes (as SciPy), a dense 1-d npgpu.Array for the ``*_array`` classes (SciPy gives a 1-d COO array,
+            which npgpu.sparse does not have).
+
+        Raises
+        ------
+        ValueError
+            An `out`, an empty matrix or axis, an axis out of range, or explicit=True with no stored entries (axis
+            None).
+
+        See Also
+        --------
+        min, argmax
+
+        Examples
+        --------
+        >>> A = npgpu.sparse.csr_matrix(np.array([[-1.0, -2.0], [0.0, -3.0]]))
+        >>> A.max(), A.max(explicit=True)
+        (Array(0.), Array(-1.))
+        >>> npgpu.sparse.csr_array(A).max(axis=1)
+        Array([-1.,  0.])
+        """
         return self._minmax(axis, out, "max", explicit, arg=False)
 
     def min(self, axis=None, out=None, *, explicit=False):
+        """The smallest value, in all or along an axis (implicit zeros included unless explicit=True).
+
+        Parameters
+        ----------
+        axis : {None, 0, 1, -1, -2}, optional
+            None (default): over everything; 0: per column; 1: per row.
+        out : None
+            Must be None.
+        explicit : bool, optional
+            Only stored values count (default False: implicit zeros too).
+
+        Returns
+        -------
+        npgpu.Array or coo_matrix
+            As `max`: a 0-d npgpu.Array for axis=None; along an axis a COO matrix for the ``*_matrix`` classes, a
+            dense 1-d npgpu.Array for the ``*_array`` classes.
+
+        Raises
+        ------
+        ValueError
+            As `max`.
+
+        Examples
+        --------
+        >>> A = npgpu.sparse.csr_matrix(np.array([[1.0, 2.0], [0.0, 3.0]]))
+        >>> A.min(), A.min(explicit=True)
+        (Array(0.), Array(1.))
+        """
         return self._minmax(axis, out, "min", explicit, arg=False)
 
     def argmax(self, axis=None, out=None, *, explicit=False):
-        """Index of the first largest value (implicit zeros included unless explicit=True), as NumPy's argmax
-        of the dense matrix: a 0-d int64 npgpu.Array for axis=None (a flat index), along an axis a (1, n) /
-        (m, 1) dense npgpu.Array for the *_matrix classes, 1-d for the *_array classes."""
+        """Index of the first largest value (implicit zeros included unless explicit=True).
+
+        As NumPy's argmax of the dense matrix.
+
+        Parameters
+        ----------
+        axis : {None, 0, 1, -1, -2}, optional
+            None (default): a flat index over everything; 0: per column; 1: per row.
+        out : None
+            Must be None.
+        explicit : bool, optional
+            Only stored values count (default False: implicit zeros too).
+
+        Returns
+        -------
+        npgpu.Array
+            A 0-d int64 npgpu.Array for axis=None (a flat index); along an axis a (1, n) / (m, 1) dense npgpu.Array
+            for the ``*_matrix`` classes, 1-d for the ``*_array`` classes.
+
+        Raises
+        ------
+        ValueError
+            As `max`.
+
+        Examples
+        --------
+        >>> A = npgpu.sparse.csr_matrix(np.array([[0.0, -2.0, 0.0], [3.0, 0.0, 0.0]]))
+        >>> A.argmax(), A.argmax(axis=1)
+        (Array(3), Array([[0],
+               [0]]))
+        """
         return self._minmax(axis, out, "max", explicit, arg=True)
 
     def argmin(self, axis=None, out=None, *, explicit=False):
+        """Index of the first smallest value (implicit zeros included unless explicit=True).
+
+        As NumPy's argmin of the dense matrix.
+
+        Parameters
+        ----------
+        axis : {None, 0, 1, -1, -2}, optional
+            None (default): a flat index over everything; 0: per column; 1: per row.
+        out : None
+            Must be None.
+        explicit : bool, optional
+            Only stored values count (default False: implicit zeros too).
+
+        Returns
+        -------
+        npgpu.Array
+            As `argmax`.
+
+        Raises
+        ------
+        ValueError
+            As `max`.
+
+        Examples
+        --------
+        >>> A = npgpu.sparse.csr_matrix(np.array([[0.0, -2.0, 0.0], [3.0, 0.0, 0.0]]))
+        >>> A.argmin()
+        Array(1)
+        """
         return self._minmax(axis, out, "min", explicit, arg=True)
 
     def _minmax(self, axis, out, which, explicit, arg):
@@ -797,8 +1517,22 @@ def _make_ufunc_method(name):
         return self._with_data(getattr(npgpu, name)(self._deduped_data()))
 
     method.__name__ = name
-    method.__doc__ = (f"Elementwise {name} of the stored values (f(0) == 0, so the sparsity is kept); duplicates are "
-                      "summed first, in place, as SciPy does.")
+    method.__doc__ = f"""Elementwise {name} of the stored values (f(0) == 0, so the sparsity is kept).
+
+    Duplicates are summed first, in place, as SciPy does.
+
+    Returns
+    -------
+    sparse matrix
+        Of this matrix's class, with its structure and npgpu.{name} of its values.
+
+    Examples
+    --------
+    >>> A = npgpu.sparse.csr_matrix(np.array([[0.0, 0.25], [0.5, 0.0]]))
+    >>> B = A.{name}()
+    >>> B.nnz, bool((B.toarray() == npgpu.{name}(A.toarray())).all())
+    (2, True)
+    """
     return method
 
 

@@ -192,6 +192,20 @@ class _cs_base(_spbase):
                           _flags=self._flags())
 
     def copy(self):
+        """A copy of the matrix (of each of its arrays), on the same device.
+
+        Returns
+        -------
+        sparse matrix
+            Of this matrix's class.
+
+        Examples
+        --------
+        >>> A = npgpu.sparse.eye(2)
+        >>> B = A.copy()
+        >>> B.data is A.data, bool((B.toarray() == A.toarray()).all())
+        (False, True)
+        """
         return type(self)((self.data.copy(), self.indices.copy(), self.indptr.copy()), shape=self.shape,
                           _trusted=True, _flags=self._flags())
 
@@ -210,7 +224,10 @@ class _cs_base(_spbase):
 
     @property
     def has_sorted_indices(self):
-        """Whether the indices of each row (CSR) / column (CSC) are sorted; computed once on the device."""
+        """Whether the indices of each row (CSR) / column (CSC) are sorted; computed once on the device.
+
+        Setting it records the flag without checking (False also marks the matrix not canonical).
+        """
         if self._sorted is None:
             self._compute_flags()
         return self._sorted
@@ -223,7 +240,10 @@ class _cs_base(_spbase):
 
     @property
     def has_canonical_format(self):
-        """Sorted indices and no duplicate entries; computed once on the device."""
+        """Sorted indices and no duplicate entries; computed once on the device.
+
+        Setting it records the flag without checking (True also marks the indices sorted).
+        """
         if self._canonical is None:
             if self._sorted is False:
                 self._canonical = False
@@ -238,7 +258,17 @@ class _cs_base(_spbase):
             self._sorted = True
 
     def sort_indices(self):
-        """Sort the indices of each row (CSR) / column (CSC) in place."""
+        """Sort the indices of each row (CSR) / column (CSC) in place (duplicates are kept).
+
+        Examples
+        --------
+        >>> A = npgpu.sparse.csr_matrix((np.array([1.0, 2.0]), np.array([1, 0]), np.array([0, 2])), shape=(1, 2))
+        >>> A.has_sorted_indices
+        False
+        >>> A.sort_indices()
+        >>> A.indices, A.data
+        (Array([0, 1], dtype=int32), Array([2., 1.]))
+        """
         if self.has_sorted_indices:
             return
         n_major, n_minor = self._swap(self.shape)
@@ -248,12 +278,36 @@ class _cs_base(_spbase):
         self._sorted = True
 
     def sorted_indices(self):
+        """A copy with the indices of each row (CSR) / column (CSC) sorted.
+
+        Returns
+        -------
+        sparse matrix
+            Of this matrix's class.
+
+        Examples
+        --------
+        >>> A = npgpu.sparse.csr_matrix((np.array([1.0, 2.0]), np.array([1, 0]), np.array([0, 2])), shape=(1, 2))
+        >>> A.sorted_indices().indices, A.indices
+        (Array([0, 1], dtype=int32), Array([1, 0], dtype=int32))
+        """
         c = self.copy()
         c.sort_indices()
         return c
 
     def sum_duplicates(self):
-        """Sum duplicate entries and sort the indices, in place (nothing to do for a canonical matrix)."""
+        """Sum duplicate entries and sort the indices, in place (nothing to do for a canonical matrix).
+
+        Examples
+        --------
+        >>> A = npgpu.sparse.csr_matrix((np.array([1.0, 2.0, 3.0]), np.array([1, 1, 0]), np.array([0, 2, 3])),
+        ...                             shape=(2, 2))
+        >>> A.has_canonical_format
+        False
+        >>> A.sum_duplicates()
+        >>> A.data, A.indices, A.indptr
+        (Array([3., 3.]), Array([1, 0], dtype=int32), Array([0, 1, 2], dtype=int32))
+        """
         if self.has_canonical_format:
             return
         n_major, n_minor = self._swap(self.shape)
@@ -263,7 +317,15 @@ class _cs_base(_spbase):
         self._sorted = self._canonical = True
 
     def eliminate_zeros(self):
-        """Remove explicitly stored zeros, in place."""
+        """Remove explicitly stored zeros, in place.
+
+        Examples
+        --------
+        >>> A = npgpu.sparse.csr_matrix((np.array([1.0, 0.0]), np.array([0, 1]), np.array([0, 2])), shape=(1, 2))
+        >>> A.eliminate_zeros()
+        >>> A.nnz, A.data
+        (1, Array([1.]))
+        """
         if self.nnz == 0:
             return
         keep = npgpu.flatnonzero(self.data != 0)
@@ -275,10 +337,39 @@ class _cs_base(_spbase):
         self.indptr = u.compress_index(major, n_major, self.indptr.dtype)
 
     def prune(self):
-        """Nothing to trim: the arrays always hold exactly nnz entries."""
+        """Nothing to trim: the arrays always hold exactly nnz entries (kept for SciPy compatibility)."""
 
     # ------------------------------------------------------------------ conversions
     def transpose(self, axes=None, copy=False):
+        """The transpose: a CSC matrix for a CSR one and the reverse, holding the same arrays (nothing is moved).
+
+        Parameters
+        ----------
+        axes : None or (1, 0), optional
+            Only the default order is supported.
+        copy : bool, optional
+            Copy the arrays instead of sharing them (default False).
+
+        Returns
+        -------
+        csc_matrix or csr_matrix (or the *_array kind)
+
+        Raises
+        ------
+        ValueError
+            Any other `axes`.
+
+        Examples
+        --------
+        >>> A = npgpu.sparse.csr_matrix(np.array([[1.0, 2.0, 0.0], [0.0, 0.0, 3.0]]))
+        >>> T = A.transpose()
+        >>> T.format, T.shape, T.data is A.data
+        ('csc', (3, 2), True)
+        >>> T.toarray()
+        Array([[1., 0.],
+               [2., 0.],
+               [0., 3.]])
+        """
         if axes is not None and tuple(axes) != (1, 0):
             raise ValueError("sparse matrices support only axes=(1, 0) in transpose")
         other = "csc" if self.format == "csr" else "csr"
@@ -287,6 +378,7 @@ class _cs_base(_spbase):
 
     @property
     def T(self):
+        """The transpose (`transpose`)."""
         return self.transpose()
 
     def _convert(self, fmt, copy):
@@ -299,12 +391,66 @@ class _cs_base(_spbase):
         return out
 
     def tocsr(self, copy=False):
+        """This matrix in CSR format.
+
+        Parameters
+        ----------
+        copy : bool, optional
+            For a CSR matrix: return a copy instead of the matrix itself (default False).
+
+        Returns
+        -------
+        csr_matrix or csr_array
+
+        Examples
+        --------
+        >>> A = npgpu.sparse.csc_matrix(np.array([[1.0, 0.0], [2.0, 3.0]]))
+        >>> B = A.tocsr()
+        >>> B.format, B.indices, B.indptr
+        ('csr', Array([0, 0, 1], dtype=int32), Array([0, 1, 3], dtype=int32))
+        """
         return self._convert("csr", copy)
 
     def tocsc(self, copy=False):
+        """This matrix in CSC format.
+
+        Parameters
+        ----------
+        copy : bool, optional
+            For a CSC matrix: return a copy instead of the matrix itself (default False).
+
+        Returns
+        -------
+        csc_matrix or csc_array
+
+        Examples
+        --------
+        >>> B = npgpu.sparse.csr_matrix(np.array([[1.0, 0.0], [2.0, 3.0]])).tocsc()
+        >>> B.format, B.indices, B.indptr
+        ('csc', Array([0, 1, 1], dtype=int32), Array([0, 2, 3], dtype=int32))
+        """
         return self._convert("csc", copy)
 
     def to_scipy(self):
+        """A SciPy matrix (or array, for the *_array classes) of this format holding this one's values.
+
+        The arrays are copied to the host; the sorted / canonical flags known to hold are passed on.
+
+        Returns
+        -------
+        scipy.sparse.csr_matrix, csc_matrix, csr_array or csc_array
+
+        Raises
+        ------
+        ImportError
+            SciPy is not installed.
+
+        Examples
+        --------
+        >>> S = npgpu.sparse.csr_array(np.array([[1.0, 0.0], [2.0, 3.0]])).to_scipy()
+        >>> type(S).__name__, S.indptr.tolist()
+        ('csr_array', [0, 1, 3])
+        """
         sp = u.require_scipy("to_scipy()/get()")
         kind = getattr(sp, f"{self.format}_{'array' if self._is_array else 'matrix'}")
         m = kind((self.data.get(), self.indices.get(), self.indptr.get()), shape=self.shape)
@@ -328,6 +474,28 @@ def _check_shape(shape):
 
 
 def operator_index(s):
+    """`s` as an int, through operator.index.
+
+    Parameters
+    ----------
+    s : object
+        An integer-like object (an int, a NumPy integer, anything with ``__index__``).
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    TypeError
+        An object that is not integer-like.
+
+    Examples
+    --------
+    >>> from npgpu.sparse._compressed import operator_index
+    >>> operator_index(np.int64(3))
+    3
+    """
     import operator
 
     return operator.index(s)
@@ -387,9 +555,29 @@ def _empty(cls, shape, dtype, device):
 
 
 def spgemm(a, b):
-    """C = A @ B for CSR matrices on one device: the products of each stored A[i, k] with row k of B expanded
-    by gathers and their duplicates summed by a sort on (row, column), on either device (cuSPARSE's SpGEMM
-    is not wired in yet). The result is canonical CSR of A's kind."""
+    """C = A @ B for CSR matrices on one device.
+
+    The products of each stored A[i, k] with row k of B are expanded by gathers and their duplicates summed by
+    a sort on (row, column), on either device (cuSPARSE's SpGEMM is not wired in yet).
+
+    Parameters
+    ----------
+    a, b : csr_matrix or csr_array
+        CSR matrices on one device with a.shape[1] == b.shape[0] (not checked here: ``A @ B`` checks them).
+
+    Returns
+    -------
+    csr_matrix or csr_array
+        Canonical CSR of A's kind, of dtype result_type(A, B).
+
+    Examples
+    --------
+    >>> from npgpu.sparse._compressed import spgemm
+    >>> A = npgpu.sparse.csr_matrix(np.array([[1.0, 2.0], [0.0, 3.0]]))
+    >>> spgemm(A, A).toarray()
+    Array([[1., 8.],
+           [0., 9.]])
+    """
     m, k = a.shape
     n = b.shape[1]
     dt = np.result_type(a.dtype, b.dtype)
@@ -419,10 +607,71 @@ def spgemm(a, b):
 class csr_matrix(_csr_base):
     """Compressed Sparse Row matrix on an npgpu device, with scipy.sparse.csr_matrix's interface.
 
-    csr_matrix(S) (an npgpu.sparse or scipy.sparse matrix), csr_matrix((M, N), dtype=...),
-    csr_matrix((data, (row, col)), shape=...), csr_matrix((data, indices, indptr), shape=...),
-    csr_matrix(D) (a dense NumPy array or npgpu.Array); ``device=`` places NumPy input (default: the array's
-    own device for npgpu.Arrays, else npgpu's default device)."""
+    The matrix is three npgpu Arrays on one device: `data` (the values), `indices` (the column of each value)
+    and `indptr` (row i holds entries indptr[i] to indptr[i + 1] - 1). Products with dense vectors and matrices
+    of float and complex values run the compiled CSR kernels (cuSPARSE on a GPU, OpenMP on the host) where the
+    build has them, npgpu's gathers and scatter-adds otherwise.
+
+    Parameters
+    ----------
+    arg1
+        What the matrix is built from:
+
+        - ``csr_matrix(S)``: an npgpu.sparse or scipy.sparse matrix S (a SciPy matrix's arrays are uploaded
+          with one copy each, a canonical one never re-sorted);
+        - ``csr_matrix((M, N), dtype=...)``: an empty M x N matrix (float64 unless `dtype`);
+        - ``csr_matrix((data, (row, col)), shape=...)``: data[k] at (row[k], col[k]), duplicates summed;
+        - ``csr_matrix((data, indices, indptr), shape=...)``: the CSR arrays themselves, validated (int64 index
+          arrays whose values fit are downcast to int32, as SciPy);
+        - ``csr_matrix(D)``: a dense NumPy array or npgpu.Array (0-d and 1-d input becomes one row), its
+          nonzeros stored.
+    shape : tuple of int, optional
+        (M, N). Default: inferred (from (data, indices, indptr): len(indptr) - 1 rows and max(indices) + 1
+        columns). Given with other input, it must equal the input's shape.
+    dtype : dtype, optional
+        The values' dtype, one npgpu supports (default: the input's).
+    copy : bool, optional
+        Copy the input's arrays instead of sharing them (default False).
+    device : optional
+        Where NumPy input is placed (default: the array's own device for npgpu.Arrays, else npgpu's default
+        device); a sparse input on another device is moved there.
+
+    Attributes
+    ----------
+    data : npgpu.Array
+        The stored values.
+    indices : npgpu.Array
+        The column of each stored value (int32, or int64 where needed).
+    indptr : npgpu.Array
+        Where each row's entries start (length M + 1).
+    has_sorted_indices, has_canonical_format : bool
+        Whether the indices are sorted within each row, and also free of duplicates.
+
+    Raises
+    ------
+    ValueError
+        Inconsistent arrays (an index pointer that does not start at 0, decreases or does not end at the number
+        of entries; indices out of range; lengths that differ), a `shape` that is not a pair of non-negative
+        integers or differs from the input's, a tuple of another form, a dense array of more than two
+        dimensions, or an npgpu.Array on another device than `device`.
+    TypeError
+        A dtype npgpu.sparse does not support.
+
+    See Also
+    --------
+    csc_matrix, coo_matrix
+
+    Examples
+    --------
+    >>> A = npgpu.sparse.csr_matrix(np.array([[1.0, 0.0, 2.0], [0.0, 0.0, 3.0]]), device="cpu")
+    >>> A.data, A.indices, A.indptr
+    (Array([1., 2., 3.]), Array([0, 2, 2], dtype=int32), Array([0, 2, 3], dtype=int32))
+    >>> B = npgpu.sparse.csr_matrix(([1.0, 2.0, 3.0], ([0, 0, 1], [0, 2, 2])), shape=(2, 3))
+    >>> bool((B.toarray() == A.toarray()).all())
+    True
+    >>> A @ np.array([1.0, 1.0, 1.0])
+    Array([3., 3.])
+    """
 
 
 class csr_array(_csr_base):
@@ -431,8 +680,49 @@ class csr_array(_csr_base):
 
 
 class csc_matrix(_csc_base):
-    """Compressed Sparse Column matrix on an npgpu device, with scipy.sparse.csc_matrix's interface (see
-    csr_matrix for the constructors)."""
+    """Compressed Sparse Column matrix on an npgpu device, with scipy.sparse.csc_matrix's interface.
+
+    The same three arrays as the CSR matrix of its transpose: `data`, `indices` (the row of each value) and
+    `indptr` (column j holds entries indptr[j] to indptr[j + 1] - 1). See csr_matrix for the constructors.
+
+    Parameters
+    ----------
+    arg1
+        An npgpu.sparse or scipy.sparse matrix, ``(M, N)``, ``(data, (row, col))``, ``(data, indices,
+        indptr)`` (column pointers) or a dense array, as csr_matrix.
+    shape : tuple of int, optional
+        (M, N); as csr_matrix (from (data, indices, indptr): max(indices) + 1 rows, len(indptr) - 1 columns).
+    dtype : dtype, optional
+        The values' dtype, one npgpu supports (default: the input's).
+    copy : bool, optional
+        Copy the input's arrays instead of sharing them (default False).
+    device : optional
+        Where NumPy input is placed, as csr_matrix.
+
+    Attributes
+    ----------
+    data : npgpu.Array
+        The stored values.
+    indices : npgpu.Array
+        The row of each stored value (int32, or int64 where needed).
+    indptr : npgpu.Array
+        Where each column's entries start (length N + 1).
+    has_sorted_indices, has_canonical_format : bool
+        Whether the indices are sorted within each column, and also free of duplicates.
+
+    Raises
+    ------
+    ValueError, TypeError
+        As csr_matrix.
+
+    Examples
+    --------
+    >>> A = npgpu.sparse.csc_matrix(np.array([[1.0, 0.0, 2.0], [0.0, 0.0, 3.0]]), device="cpu")
+    >>> A.data, A.indices, A.indptr
+    (Array([1., 2., 3.]), Array([0, 0, 1], dtype=int32), Array([0, 1, 1, 3], dtype=int32))
+    >>> A.T.format
+    'csr'
+    """
 
 
 class csc_array(_csc_base):

@@ -30,7 +30,48 @@ def _eye(m, n, k, dtype, format, device, is_array):
 
 
 def eye(m, n=None, k=0, dtype=float, format=None, *, device=None):
-    """A sparse (m, n) matrix with ones on the k-th diagonal (CSR unless `format` says otherwise)."""
+    """A sparse (m, n) matrix with ones on the k-th diagonal (CSR unless `format` says otherwise).
+
+    Parameters
+    ----------
+    m : int
+        Number of rows.
+    n : int, optional
+        Number of columns (default: m).
+    k : int, optional
+        The diagonal: 0 the main one, > 0 above it, < 0 below it.
+    dtype : dtype, optional
+        The values' dtype (default: float64).
+    format : {"csr", "csc", "coo"}, optional
+        The result's format (default: "csr"; SciPy's "dia" and others are not supported).
+    device : optional
+        Where the matrix lives (what ``npgpu.asarray`` takes; default: the default device).
+
+    Returns
+    -------
+    csr_matrix, csc_matrix or coo_matrix
+
+    Raises
+    ------
+    ValueError
+        An unsupported `format`.
+    TypeError
+        A dtype npgpu.sparse does not support.
+
+    See Also
+    --------
+    eye_array : The same as a sparse array.
+    identity : The square identity matrix.
+
+    Examples
+    --------
+    >>> npgpu.sparse.eye(2, 3, k=1, device="cpu")
+    <Compressed Sparse Row sparse matrix of dtype 'float64'
+        with 2 stored elements and shape (2, 3) on device cpu>
+    >>> npgpu.sparse.eye(2, 3, k=1).toarray()
+    Array([[0., 1., 0.],
+           [0., 0., 1.]])
+    """
     return _eye(m, n, k, dtype, format, device, False)
 
 
@@ -55,6 +96,27 @@ def eye_array(m, n=None, *, k=0, dtype=float, format=None, device=None):
     Returns
     -------
     csr_array, csc_array or coo_array
+
+    Raises
+    ------
+    ValueError
+        An unsupported `format`.
+    TypeError
+        A dtype npgpu.sparse does not support.
+
+    See Also
+    --------
+    eye : The same as a sparse matrix.
+
+    Examples
+    --------
+    >>> E = npgpu.sparse.eye_array(3, k=-1, format="coo")
+    >>> type(E).__name__
+    'coo_array'
+    >>> E.toarray()
+    Array([[0., 0., 0.],
+           [1., 0., 0.],
+           [0., 1., 0.]])
     """
     return _eye(m, n, k, dtype, format, device, True)
 
@@ -76,6 +138,19 @@ def identity(n, dtype="d", format=None, *, device=None):
     Returns
     -------
     csr_matrix, csc_matrix or coo_matrix
+
+    Raises
+    ------
+    ValueError
+        An unsupported `format`.
+    TypeError
+        A dtype npgpu.sparse does not support.
+
+    Examples
+    --------
+    >>> npgpu.sparse.identity(2, dtype=np.int32).toarray()
+    Array([[1, 0],
+           [0, 1]], dtype=int32)
     """
     return _eye(n, n, 0, dtype, format, device, False)
 
@@ -136,7 +211,51 @@ def _diags(diagonals, offsets, shape, format, dtype, device, is_array):
 
 
 def diags(diagonals, offsets=0, shape=None, format=None, dtype=None, *, device=None):
-    """A sparse matrix from diagonals, as scipy.sparse.diags (CSR unless `format` says otherwise)."""
+    """A sparse matrix from diagonals, as scipy.sparse.diags (CSR unless `format` says otherwise).
+
+    Parameters
+    ----------
+    diagonals : sequence of array_like, or array_like
+        The values of each diagonal (one diagonal may be given alone); a diagonal of one value is broadcast
+        along its length, and values beyond a diagonal's length are ignored.
+    offsets : int or sequence of int, optional
+        The diagonal of each entry of `diagonals`: 0 the main one, > 0 above it, < 0 below it.
+    shape : tuple of int, optional
+        The result's shape (default: square, just large enough for the diagonals).
+    format : {"csr", "csc", "coo"}, optional
+        The result's format (default: "csr").
+    dtype : dtype, optional
+        The values' dtype (default: the diagonals' result type).
+    device : optional
+        Where the matrix lives (default: the first npgpu diagonal's device, else the default device).
+
+    Returns
+    -------
+    csr_matrix, csc_matrix or coo_matrix
+
+    Raises
+    ------
+    ValueError
+        Different numbers of diagonals and offsets, a repeated offset, a diagonal shorter than its place in the
+        matrix (other than a single value), or an unsupported `format`.
+    TypeError
+        A dtype npgpu.sparse does not support.
+
+    See Also
+    --------
+    diags_array : The same as a sparse array.
+
+    Examples
+    --------
+    >>> npgpu.sparse.diags([[1.0, 2.0, 3.0], [4.0, 5.0]], [0, 1]).toarray()
+    Array([[1., 4., 0.],
+           [0., 2., 5.],
+           [0., 0., 3.]])
+    >>> npgpu.sparse.diags([1.0, -2.0], [0, 1], shape=(3, 3)).toarray()  # one value each, broadcast
+    Array([[ 1., -2.,  0.],
+           [ 0.,  1., -2.],
+           [ 0.,  0.,  1.]])
+    """
     return _diags(diagonals, offsets, shape, format, dtype, device, False)
 
 
@@ -147,7 +266,7 @@ def diags_array(diagonals, /, *, offsets=0, shape=None, format=None, dtype=None,
     ----------
     diagonals : sequence of array_like, or array_like
         The values of each diagonal (one diagonal may be given alone); a diagonal of one value is
-        broadcast along its length.
+        broadcast along its length, and values beyond a diagonal's length are ignored.
     offsets : int or sequence of int, optional
         The diagonal of each entry of `diagonals`: 0 the main one, > 0 above it, < 0 below it.
     shape : tuple of int, optional
@@ -162,6 +281,24 @@ def diags_array(diagonals, /, *, offsets=0, shape=None, format=None, dtype=None,
     Returns
     -------
     csr_array, csc_array or coo_array
+
+    Raises
+    ------
+    ValueError
+        Different numbers of diagonals and offsets, a repeated offset, a diagonal shorter than its place in the
+        array (other than a single value), or an unsupported `format`.
+    TypeError
+        A dtype npgpu.sparse does not support.
+
+    See Also
+    --------
+    diags : The same as a sparse matrix.
+
+    Examples
+    --------
+    >>> npgpu.sparse.diags_array([[1, 2], [3]], offsets=[0, -1]).toarray()
+    Array([[1, 0],
+           [3, 2]])
     """
     return _diags(diagonals, offsets, shape, format, dtype, device, True)
 
@@ -187,22 +324,67 @@ def _random(m, n, density, format, dtype, random_state, data_rvs, device, is_arr
 
 
 def random(m, n, density=0.01, format="coo", dtype=None, random_state=None, data_rvs=None, *, device=None):
-    """A random sparse (m, n) matrix with round(density * m * n) entries, uniform on [0, 1) (drawn on the
-    host with NumPy's Generator and uploaded)."""
+    """A random sparse (m, n) matrix with round(density * m * n) entries.
+
+    Positions (distinct, uniform) and values are drawn on the host with NumPy's Generator and uploaded;
+    the values are uniform on [0, 1) unless `data_rvs` gives them.
+
+    Parameters
+    ----------
+    m, n : int
+        The shape.
+    density : float, optional
+        The fraction of entries stored, in [0, 1] (default 0.01).
+    format : {"coo", "csr", "csc"}, optional
+        The result's format (default: "coo"; None is "coo" too).
+    dtype : dtype, optional
+        The values' dtype (default: float64).
+    random_state : int, numpy.random.Generator or None, optional
+        A seed or a Generator for the positions and values (anything ``numpy.random.default_rng`` takes).
+    data_rvs : callable, optional
+        ``data_rvs(k)`` returns the k values (default: uniform on [0, 1), for complex dtypes in both the real
+        and the imaginary part).
+    device : optional
+        Where the matrix lives (what ``npgpu.asarray`` takes; default: the default device).
+
+    Returns
+    -------
+    coo_matrix, csr_matrix or csc_matrix
+
+    Raises
+    ------
+    ValueError
+        A density outside [0, 1], or an unsupported `format`.
+    TypeError
+        A dtype npgpu.sparse does not support.
+
+    See Also
+    --------
+    random_array : The same as a sparse array.
+
+    Examples
+    --------
+    >>> R = npgpu.sparse.random(4, 5, density=0.5, random_state=0)
+    >>> R.format, R.nnz, R.dtype
+    ('coo', 10, dtype('float64'))
+    >>> bool((R.toarray() == npgpu.sparse.random(4, 5, density=0.5, random_state=0).toarray()).all())
+    True
+    """
     return _random(m, n, density, format, dtype, random_state, data_rvs, device, False)
 
 
 def random_array(shape, *, density=0.01, format="coo", dtype=None, random_state=None, data_sampler=None,
                  device=None):
-    """A random sparse array of shape (m, n) with round(density * m * n) entries, as
-    scipy.sparse.random_array. Positions and values are drawn on the host with NumPy's Generator and uploaded.
+    """A random sparse array of shape (m, n) with round(density * m * n) entries, as scipy.sparse.random_array.
+
+    Positions (distinct, uniform) and values are drawn on the host with NumPy's Generator and uploaded.
 
     Parameters
     ----------
     shape : tuple of int
         (m, n).
     density : float, optional
-        The fraction of entries stored, in [0, 1].
+        The fraction of entries stored, in [0, 1] (default 0.01).
     format : {"coo", "csr", "csc"}, optional
         The result's format (default: "coo").
     dtype : dtype, optional
@@ -218,6 +400,21 @@ def random_array(shape, *, density=0.01, format="coo", dtype=None, random_state=
     Returns
     -------
     coo_array, csr_array or csc_array
+
+    Raises
+    ------
+    ValueError
+        A density outside [0, 1], or an unsupported `format`.
+    TypeError
+        A dtype npgpu.sparse does not support.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(1)
+    >>> R = npgpu.sparse.random_array((3, 4), density=0.25, format="csr", random_state=rng,
+    ...                               data_sampler=lambda k: np.arange(1, k + 1))
+    >>> type(R).__name__, R.nnz, sorted(R.data.get().tolist())
+    ('csr_array', 3, [1.0, 2.0, 3.0])
     """
     m, n = shape
     return _random(m, n, density, format, dtype, random_state, data_sampler, device, True)
@@ -243,9 +440,42 @@ def _as_sparse(b, device, is_array):
 
 
 def bmat(blocks, format=None, dtype=None):
-    """A sparse matrix from a 2-d grid of sparse (or dense) blocks, None for an empty block, as
-    scipy.sparse.bmat: CSR when every block is CSR, CSC when every block is CSC, else COO (unless `format`
-    says otherwise); a sparse array if any block is one."""
+    """A sparse matrix from a 2-d grid of sparse (or dense) blocks, as scipy.sparse.bmat.
+
+    None stands for an empty block; the blocks of a block row must have one height, those of a block column one
+    width. SciPy sparse and dense blocks are converted (dense ones on the device of the first npgpu block).
+
+    Parameters
+    ----------
+    blocks : sequence of sequences
+        The grid, rows of equal length.
+    format : {"csr", "csc", "coo"}, optional
+        The result's format. Default: CSR when every block is CSR, CSC when every block is CSC (no None
+        blocks), else COO.
+    dtype : dtype, optional
+        The values' dtype (default: the blocks' result type).
+
+    Returns
+    -------
+    sparse matrix
+        A sparse array if any block is one.
+
+    Raises
+    ------
+    ValueError
+        A grid that is not 2-D, blocks of incompatible heights or widths, blocks on different devices, or an
+        unsupported `format`.
+
+    Examples
+    --------
+    >>> A = npgpu.sparse.csr_matrix(np.array([[1.0, 2.0], [0.0, 3.0]]))
+    >>> B = npgpu.sparse.bmat([[A, None], [None, A]])
+    >>> B.format, B.shape
+    ('coo', (4, 4))
+    >>> npgpu.sparse.bmat([[A, np.ones((2, 1))]]).toarray()
+    Array([[1., 2., 1.],
+           [0., 3., 1.]])
+    """
     grid = np.empty((0, 0), dtype=object)
     try:
         rows = [list(r) for r in blocks]
@@ -323,19 +553,100 @@ def bmat(blocks, format=None, dtype=None):
 
 
 def hstack(blocks, format=None, dtype=None):
-    """Blocks side by side, as scipy.sparse.hstack (CSR / CSC when every block is CSR / CSC, else COO)."""
+    """Blocks side by side, as scipy.sparse.hstack.
+
+    Parameters
+    ----------
+    blocks : sequence
+        Sparse (or dense) blocks of one height.
+    format : {"csr", "csc", "coo"}, optional
+        The result's format (default: CSR / CSC when every block is CSR / CSC, else COO).
+    dtype : dtype, optional
+        The values' dtype (default: the blocks' result type).
+
+    Returns
+    -------
+    sparse matrix
+        A sparse array if any block is one.
+
+    Raises
+    ------
+    ValueError
+        As `bmat`.
+
+    Examples
+    --------
+    >>> A = npgpu.sparse.eye(2, format="csr")
+    >>> H = npgpu.sparse.hstack([A, 2 * A])
+    >>> H.format, H.toarray()
+    ('csr', Array([[1., 0., 2., 0.],
+           [0., 1., 0., 2.]]))
+    """
     return bmat([list(blocks)], format=format, dtype=dtype)
 
 
 def vstack(blocks, format=None, dtype=None):
-    """Blocks one above the other, as scipy.sparse.vstack (CSR / CSC when every block is CSR / CSC, else
-    COO)."""
+    """Blocks one above the other, as scipy.sparse.vstack.
+
+    Parameters
+    ----------
+    blocks : sequence
+        Sparse (or dense) blocks of one width.
+    format : {"csr", "csc", "coo"}, optional
+        The result's format (default: CSR / CSC when every block is CSR / CSC, else COO).
+    dtype : dtype, optional
+        The values' dtype (default: the blocks' result type).
+
+    Returns
+    -------
+    sparse matrix
+        A sparse array if any block is one.
+
+    Raises
+    ------
+    ValueError
+        As `bmat`.
+
+    Examples
+    --------
+    >>> A = npgpu.sparse.eye(2)
+    >>> V = npgpu.sparse.vstack([A, A.tocoo()])
+    >>> V.format, V.shape
+    ('coo', (4, 2))
+    """
     return bmat([[b] for b in blocks], format=format, dtype=dtype)
 
 
 def block_diag(mats, format=None, dtype=None):
-    """The blocks on the diagonal of an otherwise empty matrix (COO unless `format`), as SciPy's
-    block_diag."""
+    """The blocks on the diagonal of an otherwise empty matrix, as SciPy's block_diag.
+
+    Parameters
+    ----------
+    mats : sequence
+        Sparse (or dense) blocks.
+    format : {"csr", "csc", "coo"}, optional
+        The result's format (default: COO).
+    dtype : dtype, optional
+        The values' dtype (default: the blocks' result type).
+
+    Returns
+    -------
+    sparse matrix
+        A sparse array if any block is one.
+
+    Raises
+    ------
+    ValueError
+        As `bmat`.
+
+    Examples
+    --------
+    >>> A = npgpu.sparse.csr_matrix(np.array([[1.0, 2.0], [0.0, 3.0]]))
+    >>> npgpu.sparse.block_diag([A, np.array([[5.0]])]).toarray()
+    Array([[1., 2., 0.],
+           [0., 3., 0.],
+           [0., 0., 5.]])
+    """
     mats = list(mats)
     grid = [[None] * len(mats) for _ in mats]
     for i, b in enumerate(mats):
@@ -345,8 +656,36 @@ def block_diag(mats, format=None, dtype=None):
 
 
 def kron(A, B, format=None):
-    """The Kronecker product of two sparse (or dense) matrices: COO unless `format` (SciPy gives BSR when B
-    is nearly dense; npgpu.sparse has no BSR format)."""
+    """The Kronecker product of two sparse (or dense) matrices.
+
+    Parameters
+    ----------
+    A, B : sparse matrix or array_like
+        The factors (dense or SciPy ones are converted, on the device of an npgpu operand).
+    format : {"csr", "csc", "coo"}, optional
+        The result's format (default: COO; SciPy gives BSR when B is nearly dense, and npgpu.sparse has no BSR
+        format).
+
+    Returns
+    -------
+    sparse matrix
+        A sparse array if either factor is one.
+
+    Raises
+    ------
+    ValueError
+        Factors on different devices.
+
+    Examples
+    --------
+    >>> A = npgpu.sparse.csr_matrix(np.array([[1.0, 2.0], [0.0, 3.0]]))
+    >>> K = npgpu.sparse.kron(npgpu.sparse.eye(2), A)
+    >>> K.format, K.toarray()
+    ('coo', Array([[1., 2., 0., 0.],
+           [0., 3., 0., 0.],
+           [0., 0., 1., 2.],
+           [0., 0., 0., 3.]]))
+    """
     is_array = _kind_is_array([A, B])
     device = next((x.device for x in (A, B) if isinstance(x, _spbase) or u.is_npgpu(x)), None)
     A = _as_sparse(A, device, is_array)
@@ -384,10 +723,53 @@ def _tri(A, k, format, lower):
 
 
 def tril(A, k=0, format=None):
-    """The entries on and below the k-th diagonal (COO unless `format`), as scipy.sparse.tril."""
+    """The entries on and below the k-th diagonal, as scipy.sparse.tril.
+
+    Parameters
+    ----------
+    A : sparse matrix or array_like
+        The matrix (a dense or SciPy one is converted).
+    k : int, optional
+        The diagonal (default 0): 0 the main one, > 0 above it, < 0 below it.
+    format : {"csr", "csc", "coo"}, optional
+        The result's format (default: COO).
+
+    Returns
+    -------
+    sparse matrix
+        Of A's kind (a sparse array for a sparse array).
+
+    Examples
+    --------
+    >>> npgpu.sparse.tril(np.array([[1.0, 2.0], [3.0, 4.0]])).toarray()
+    Array([[1., 0.],
+           [3., 4.]])
+    """
     return _tri(A, k, format, True)
 
 
 def triu(A, k=0, format=None):
-    """The entries on and above the k-th diagonal (COO unless `format`), as scipy.sparse.triu."""
+    """The entries on and above the k-th diagonal, as scipy.sparse.triu.
+
+    Parameters
+    ----------
+    A : sparse matrix or array_like
+        The matrix (a dense or SciPy one is converted).
+    k : int, optional
+        The diagonal (default 0): 0 the main one, > 0 above it, < 0 below it.
+    format : {"csr", "csc", "coo"}, optional
+        The result's format (default: COO).
+
+    Returns
+    -------
+    sparse matrix
+        Of A's kind (a sparse array for a sparse array).
+
+    Examples
+    --------
+    >>> A = npgpu.sparse.csr_matrix(np.array([[1.0, 2.0], [3.0, 4.0]]))
+    >>> npgpu.sparse.triu(A, k=1).toarray()
+    Array([[0., 2.],
+           [0., 0.]])
+    """
     return _tri(A, k, format, False)

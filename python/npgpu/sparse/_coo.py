@@ -144,6 +144,19 @@ class _coo_base(_spbase):
         return type(self)((data, (self.row, self.col)), shape=self.shape, _trusted=True, _flags=self._canonical)
 
     def copy(self):
+        """A copy of the matrix (of each of its arrays), on the same device.
+
+        Returns
+        -------
+        coo_matrix or coo_array
+
+        Examples
+        --------
+        >>> C = npgpu.sparse.coo_matrix(np.eye(2))
+        >>> D = C.copy()
+        >>> D.row is C.row, bool((D.toarray() == C.toarray()).all())
+        (False, True)
+        """
         return type(self)((self.data.copy(), (self.row.copy(), self.col.copy())), shape=self.shape,
                           _trusted=True, _flags=self._canonical)
 
@@ -152,11 +165,15 @@ class _coo_base(_spbase):
 
     @property
     def coords(self):
+        """The (row, col) index arrays."""
         return self.row, self.col
 
     @property
     def has_canonical_format(self):
-        """Entries sorted by (row, column) without duplicates; computed once on the device."""
+        """Entries sorted by (row, column) without duplicates; computed once on the device.
+
+        Setting it records the flag without checking.
+        """
         if self._canonical is None:
             if self.nnz < 2:
                 self._canonical = True
@@ -170,7 +187,17 @@ class _coo_base(_spbase):
         self._canonical = bool(val)
 
     def sum_duplicates(self):
-        """Sort the entries by (row, column) and sum duplicates, in place."""
+        """Sort the entries by (row, column) and sum duplicates, in place.
+
+        Nothing to do for a canonical matrix.
+
+        Examples
+        --------
+        >>> C = npgpu.sparse.coo_matrix(([1.0, 2.0, 3.0], ([0, 1, 0], [2, 0, 2])), shape=(2, 3))
+        >>> C.sum_duplicates()
+        >>> C.row, C.col, C.data
+        (Array([0, 1], dtype=int32), Array([2, 0], dtype=int32), Array([4., 2.]))
+        """
         if self.has_canonical_format:
             return
         m, n = self.shape
@@ -180,6 +207,15 @@ class _coo_base(_spbase):
         self._canonical = True
 
     def eliminate_zeros(self):
+        """Remove explicitly stored zeros, in place.
+
+        Examples
+        --------
+        >>> C = npgpu.sparse.coo_matrix(([1.0, 0.0], ([0, 1], [0, 1])), shape=(2, 2))
+        >>> C.eliminate_zeros()
+        >>> C.nnz, C.data
+        (1, Array([1.]))
+        """
         if self.nnz == 0:
             return
         keep = npgpu.flatnonzero(self.data != 0)
@@ -189,25 +225,122 @@ class _coo_base(_spbase):
         self.data = npgpu.take(self.data, keep)
 
     def transpose(self, axes=None, copy=False):
+        """The transpose, a COO matrix holding the same arrays (row and col swapped).
+
+        Parameters
+        ----------
+        axes : None or (1, 0), optional
+            Only the default order is supported.
+        copy : bool, optional
+            Copy the arrays instead of sharing them (default False).
+
+        Returns
+        -------
+        coo_matrix or coo_array
+
+        Raises
+        ------
+        ValueError
+            Any other `axes`.
+
+        Examples
+        --------
+        >>> C = npgpu.sparse.coo_matrix(([1.0, 2.0], ([0, 1], [2, 0])), shape=(2, 3))
+        >>> C.transpose().shape, C.transpose().row is C.col
+        ((3, 2), True)
+        """
         if axes is not None and tuple(axes) != (1, 0):
             raise ValueError("sparse matrices support only axes=(1, 0) in transpose")
         return type(self)((self.data, (self.col, self.row)), shape=self.shape[::-1], _trusted=True, copy=copy)
 
     @property
     def T(self):
+        """The transpose (`transpose`)."""
         return self.transpose()
 
     def tocoo(self, copy=False):
+        """This matrix: itself, or a copy with ``copy=True``.
+
+        Parameters
+        ----------
+        copy : bool, optional
+            Return a copy (default False).
+
+        Returns
+        -------
+        coo_matrix or coo_array
+
+        Examples
+        --------
+        >>> C = npgpu.sparse.coo_matrix(np.eye(2))
+        >>> C.tocoo() is C, C.tocoo(copy=True) is C
+        (True, False)
+        """
         return self.copy() if copy else self
 
     def tocsr(self, copy=False):
+        """This matrix in CSR format, duplicates summed (a canonical matrix).
+
+        Parameters
+        ----------
+        copy : bool, optional
+            Not used (the result may share this matrix's data array).
+
+        Returns
+        -------
+        csr_matrix or csr_array
+
+        Examples
+        --------
+        >>> C = npgpu.sparse.coo_matrix(([1.0, 2.0, 3.0], ([0, 1, 0], [2, 0, 2])), shape=(2, 3))
+        >>> A = C.tocsr()
+        >>> A.data, A.indices, A.indptr
+        (Array([4., 2.]), Array([2, 0], dtype=int32), Array([0, 1, 2], dtype=int32))
+        """
         return self._cls("csr")._build_from_triples(self.row, self.col, self.data, self.shape,
                                                     is_sorted=bool(self._canonical))
 
     def tocsc(self, copy=False):
+        """This matrix in CSC format, duplicates summed (a canonical matrix).
+
+        Parameters
+        ----------
+        copy : bool, optional
+            Not used (the result may share this matrix's data array).
+
+        Returns
+        -------
+        csc_matrix or csc_array
+
+        Examples
+        --------
+        >>> C = npgpu.sparse.coo_matrix(([1.0, 2.0, 3.0], ([0, 1, 0], [2, 0, 2])), shape=(2, 3))
+        >>> A = C.tocsc()
+        >>> A.data, A.indices, A.indptr
+        (Array([2., 4.]), Array([1, 0], dtype=int32), Array([0, 1, 1, 2], dtype=int32))
+        """
         return self._cls("csc")._build_from_triples(self.row, self.col, self.data, self.shape)
 
     def to_scipy(self):
+        """A SciPy COO matrix (or array, for coo_array) holding this one's values.
+
+        The arrays are copied to the host; a canonical flag known to hold is passed on.
+
+        Returns
+        -------
+        scipy.sparse.coo_matrix or coo_array
+
+        Raises
+        ------
+        ImportError
+            SciPy is not installed.
+
+        Examples
+        --------
+        >>> S = npgpu.sparse.coo_matrix(([1.0], ([0], [1])), shape=(2, 2)).to_scipy()
+        >>> type(S).__name__, S.row.tolist(), S.col.tolist()
+        ('coo_matrix', [0], [1])
+        """
         sp = u.require_scipy("to_scipy()/get()")
         kind = getattr(sp, f"coo_{'array' if self._is_array else 'matrix'}")
         m = kind((self.data.get(), (self.row.get(), self.col.get())), shape=self.shape)
@@ -217,8 +350,64 @@ class _coo_base(_spbase):
 
 
 class coo_matrix(_coo_base):
-    """COOrdinate sparse matrix on an npgpu device, with scipy.sparse.coo_matrix's interface: coo_matrix(S),
-    coo_matrix((M, N), dtype=...), coo_matrix((data, (row, col)), shape=...), coo_matrix(D)."""
+    """COOrdinate sparse matrix on an npgpu device, with scipy.sparse.coo_matrix's interface.
+
+    The matrix is three npgpu Arrays on one device: `data`, `row` and `col` (entry k is data[k] at (row[k],
+    col[k])), in any order; duplicates are allowed (they add up).
+
+    Parameters
+    ----------
+    arg1
+        What the matrix is built from:
+
+        - ``coo_matrix(S)``: an npgpu.sparse or scipy.sparse matrix S;
+        - ``coo_matrix((M, N), dtype=...)``: an empty M x N matrix (float64 unless `dtype`);
+        - ``coo_matrix((data, (row, col)), shape=...)``: the entries as given (duplicates kept);
+        - ``coo_matrix(D)``: a dense NumPy array or npgpu.Array, its nonzeros stored (canonical).
+    shape : tuple of int, optional
+        (M, N). Default: inferred (from (data, (row, col)): max(row) + 1 by max(col) + 1). Given with other
+        input, it must equal the input's shape.
+    dtype : dtype, optional
+        The values' dtype, one npgpu supports (default: the input's).
+    copy : bool, optional
+        Copy the input's arrays instead of sharing them (default False).
+    device : optional
+        Where NumPy input is placed (default: the array's own device for npgpu.Arrays, else npgpu's default
+        device); a sparse input on another device is moved there.
+
+    Attributes
+    ----------
+    data : npgpu.Array
+        The stored values.
+    row, col : npgpu.Array
+        The row and column of each stored value (int32, or int64 where needed).
+    coords : tuple of npgpu.Array
+        (row, col).
+    has_canonical_format : bool
+        Whether the entries are sorted by (row, column) without duplicates.
+
+    Raises
+    ------
+    ValueError
+        Index arrays of other lengths than data, negative indices, indices beyond `shape`, no entries and no
+        `shape` to infer, a `shape` that is not a pair of non-negative integers or differs from the input's, a
+        tuple of another form, or an npgpu.Array on another device than `device`.
+    TypeError
+        A dtype npgpu.sparse does not support.
+
+    See Also
+    --------
+    csr_matrix, csc_matrix
+
+    Examples
+    --------
+    >>> C = npgpu.sparse.coo_matrix(([1.0, 2.0, 3.0], ([0, 1, 0], [2, 0, 2])), shape=(2, 3), device="cpu")
+    >>> C.nnz, C.has_canonical_format
+    (3, False)
+    >>> C.toarray()  # the duplicates at (0, 2) add up
+    Array([[0., 0., 4.],
+           [2., 0., 0.]])
+    """
 
 
 class coo_array(_coo_base):

@@ -115,6 +115,51 @@ def _parse(k, dim, device, axis):
 
 # ---------------------------------------------------------------------------------------------- entry point
 def getitem(A, key):
+    """``A[key]`` for a CSR or CSC matrix, as SciPy's indexing (the implementation of ``__getitem__``).
+
+    Row and column selections are gathers on the device; the only values read back are the sizes of outputs
+    whose shape depends on the data and the two index-pointer values of a scalar lookup. Duplicates are summed in
+    the values read.
+
+    Parameters
+    ----------
+    A : csr_matrix, csc_matrix, csr_array or csc_array
+        The matrix.
+    key
+        Integers, slices, integer or boolean index arrays (lists, NumPy or npgpu arrays on A's device), an
+        Ellipsis, or a 2-d boolean mask (dense or sparse) of A's shape.
+
+    Returns
+    -------
+    npgpu.Array or sparse matrix
+        ``A[i, j]``: a 0-d npgpu.Array. Two index arrays broadcast to at most one dimension, or a mask: the
+        values, a dense npgpu.Array (1-d for the *_array classes, (1, k) for the *_matrix classes); broadcast to
+        two dimensions: a sparse matrix of A's format. Otherwise a sparse matrix of A's format and kind.
+
+    Raises
+    ------
+    TypeError
+        A COO matrix (not subscriptable).
+    IndexError
+        An index out of range or of an invalid kind, more than two indices, a None (new axis), index arrays that
+        do not broadcast or have more than two dimensions, or a mask of another shape.
+    NotImplementedError
+        An integer index of a *_array (it would give a 1-d sparse array).
+    ValueError
+        An npgpu index on another device.
+
+    Examples
+    --------
+    >>> from npgpu.sparse._index import getitem
+    >>> A = npgpu.sparse.csr_matrix(np.array([[1.0, 0.0, 2.0], [0.0, 3.0, 0.0]]))
+    >>> getitem(A, (0, 2)), A[0, 2]
+    (Array(2.), Array(2.))
+    >>> A[:, [2, 0]].toarray()
+    Array([[2., 1.],
+           [0., 0.]])
+    >>> A[[0, 1], [2, 1]]
+    Array([[2., 3.]])
+    """
     if A.format == "coo":
         raise TypeError(f"'{type(A).__name__}' object is not subscriptable")
     m, n = A.shape

@@ -19,6 +19,49 @@ from ._index import _expand_key, _mask_positions, _parse
 
 
 def setitem(A, key, x):
+    """``A[key] = x`` for a CSR or CSC matrix, as SciPy's item assignment (the implementation of ``__setitem__``).
+
+    When every target is stored already only the data changes; otherwise SparseEfficiencyWarning is issued and
+    the matrix is rebuilt (canonical) with the new entries. Assigned zeros stay stored, as in SciPy; of repeated
+    positions, the last assignment wins.
+
+    Parameters
+    ----------
+    A : csr_matrix, csc_matrix, csr_array or csc_array
+        The matrix, changed in place.
+    key
+        As `getitem`'s: integers, slices, index arrays (broadcast against each other; a slice is a column of row
+        numbers / a row of column numbers), or a 2-d boolean mask of A's shape.
+    x : scalar, array_like, npgpu.Array or sparse matrix
+        The values, cast to A's dtype and broadcast to the selection; a sparse x first makes the stored entries
+        under the selection stored zeros, then assigns its own stored entries.
+
+    Raises
+    ------
+    TypeError
+        A COO matrix (no item assignment).
+    IndexError
+        As `getitem`.
+    ValueError
+        A sequence assigned to one item, a shape mismatch, or a value on another device.
+
+    Warns
+    -----
+    SparseEfficiencyWarning
+        The sparsity structure changes.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> A = npgpu.sparse.csr_matrix(np.array([[1.0, 0.0, 2.0], [0.0, 3.0, 0.0]]))
+    >>> A[0, 2] = 5.0  # stored already: only the data changes, no warning
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", npgpu.sparse.SparseEfficiencyWarning)
+    ...     A[1, :] = [7.0, 8.0, 9.0]
+    >>> A.toarray(), A.nnz
+    (Array([[1., 0., 5.],
+           [7., 8., 9.]]), 5)
+    """
     if A.format == "coo":
         raise TypeError(f"'{type(A).__name__}' object does not support item assignment")
     from ._base import _spbase

@@ -24,16 +24,70 @@ __all__ = ["LinearOperator", "aslinearoperator", "cg", "bicgstab", "gmres", "min
 
 
 class MatrixRankWarning(UserWarning):
-    """SciPy's warning category for exactly singular matrices, kept so that code naming
-    scipy.sparse.linalg.MatrixRankWarning (in ``except`` or warning filters) runs unchanged. npgpu's solvers
-    do not emit it: spsolve_triangular raises numpy.linalg.LinAlgError on a singular matrix."""
+    """SciPy's warning category for exactly singular matrices.
+
+    Kept so that code naming scipy.sparse.linalg.MatrixRankWarning (in ``except`` or warning filters) runs
+    unchanged. npgpu's solvers do not emit it: spsolve_triangular raises numpy.linalg.LinAlgError on a singular
+    matrix.
+
+    Examples
+    --------
+    >>> issubclass(npgpu.sparse.linalg.MatrixRankWarning, UserWarning)
+    True
+    """
 
 
 # ---------------------------------------------------------------------------- LinearOperator
 class LinearOperator:
-    """An (M, N) operator given by its product with vectors, as scipy.sparse.linalg.LinearOperator:
-    ``LinearOperator(shape, matvec, rmatvec=None, matmat=None, dtype=None, rmatmat=None)``. The functions take
-    and return npgpu Arrays on the operator's device."""
+    """An (M, N) operator given by its product with vectors, as scipy.sparse.linalg.LinearOperator.
+
+    The functions take and return npgpu Arrays on the operator's device. ``A @ x``, ``A.dot(x)`` and ``A(x)``
+    apply it to a vector (``matvec``) or a matrix (``matmat``); ``A @ B`` of two operators is their product
+    operator, ``A * c`` for a scalar c the scaled operator.
+
+    Parameters
+    ----------
+    shape : tuple of int
+        (M, N), non-negative.
+    matvec : callable, optional
+        ``matvec(x)``: A x for an (N,) npgpu Array.
+    rmatvec : callable, optional
+        ``rmatvec(y)``: A^H y for an (M,) npgpu Array.
+    matmat : callable, optional
+        ``matmat(X)``: A X for an (N, K) npgpu Array. One of `matvec` and `matmat` is needed; each stands in
+        for the other.
+    dtype : dtype, optional
+        The operator's dtype (default float64).
+    rmatmat : callable, optional
+        ``rmatmat(Y)``: A^H Y (default: `rmatvec` column by column).
+    device : optional
+        Where the vectors live (default None: NumPy input goes to the default device; the solvers set it to
+        the right-hand side's device).
+
+    Attributes
+    ----------
+    shape : tuple of int
+    dtype : numpy.dtype
+    device
+        The operator's device, or None.
+    ndim : int
+        Always 2.
+
+    Raises
+    ------
+    ValueError
+        A shape that is not a pair of non-negative integers, or neither `matvec` nor `matmat`.
+
+    Examples
+    --------
+    >>> op = npgpu.sparse.linalg.LinearOperator((2, 2), matvec=lambda v: 2 * v)
+    >>> op
+    <2x2 npgpu LinearOperator with dtype=float64>
+    >>> op @ np.array([1.0, 2.0])
+    Array([2., 4.])
+    >>> (op @ op)(np.array([1.0, 1.0]))
+    Array([4., 4.])
+    """
 
     def __init__(self, shape, matvec=None, rmatvec=None, matmat=None, dtype=None, rmatmat=None, device=None):
         shape = tuple(int(s) for s in shape)
@@ -49,6 +103,29 @@ class LinearOperator:
         self.ndim = 2
 
     def matvec(self, x):
+        """The product A x.
+
+        Parameters
+        ----------
+        x : array_like or npgpu.Array
+            Of shape (N,) or (N, 1), on the operator's device (NumPy input is uploaded there).
+
+        Returns
+        -------
+        npgpu.Array
+            Of shape (M,).
+
+        Raises
+        ------
+        ValueError
+            A vector of another shape (also a result of another shape), or an npgpu.Array on another device.
+
+        Examples
+        --------
+        >>> op = npgpu.sparse.linalg.LinearOperator((2, 3), matmat=lambda X: 2 * X[:2])
+        >>> op.matvec(np.ones(3))
+        Array([2., 2.])
+        """
         x = self._vec(x)
         if self._matvec_fn is not None:
             y = self._matvec_fn(x)
@@ -57,11 +134,60 @@ class LinearOperator:
         return self._vec(y, self.shape[0])
 
     def rmatvec(self, x):
+        """The adjoint product A^H x.
+
+        Parameters
+        ----------
+        x : array_like or npgpu.Array
+            Of shape (M,) or (M, 1).
+
+        Returns
+        -------
+        npgpu.Array
+            Of shape (N,).
+
+        Raises
+        ------
+        NotImplementedError
+            The operator has no `rmatvec`.
+        ValueError
+            A vector of another shape.
+
+        Examples
+        --------
+        >>> op = npgpu.sparse.linalg.LinearOperator((2, 2), matvec=lambda v: 2 * v, rmatvec=lambda v: 3 * v)
+        >>> op.rmatvec(np.ones(2))
+        Array([3., 3.])
+        """
         if self._rmatvec_fn is None:
             raise NotImplementedError("rmatvec is not defined for this operator")
         return self._vec(self._rmatvec_fn(self._vec(x, self.shape[0])), self.shape[1])
 
     def matmat(self, X):
+        """The product A X.
+
+        Parameters
+        ----------
+        X : array_like or npgpu.Array
+            Of shape (N, K).
+
+        Returns
+        -------
+        npgpu.Array
+            Of shape (M, K): the operator's `matmat`, else `matvec` column by column.
+
+        Raises
+        ------
+        ValueError
+            X not 2-d or of another number of rows.
+
+        Examples
+        --------
+        >>> op = npgpu.sparse.linalg.LinearOperator((2, 2), matvec=lambda v: 2 * v)
+        >>> op.matmat(np.eye(2))
+        Array([[2., 0.],
+               [0., 2.]])
+        """
         X = u.to_array(X, self.device, name="the operand")
         if X.ndim != 2 or X.shape[0] != self.shape[1]:
             raise ValueError(f"dimension mismatch: {self.shape} @ {tuple(X.shape)}")
@@ -70,6 +196,30 @@ class LinearOperator:
         return npgpu.stack([self.matvec(X[:, j]) for j in range(X.shape[1])], axis=1)
 
     def rmatmat(self, X):
+        """The adjoint product A^H X: the operator's `rmatmat`, else `rmatvec` column by column.
+
+        Parameters
+        ----------
+        X : npgpu.Array or array_like
+            Of shape (M, K) (passed as it is to the operator's `rmatmat`).
+
+        Returns
+        -------
+        npgpu.Array
+            Of shape (N, K).
+
+        Raises
+        ------
+        NotImplementedError
+            The operator has neither `rmatmat` nor `rmatvec`.
+
+        Examples
+        --------
+        >>> op = npgpu.sparse.linalg.LinearOperator((2, 2), matvec=lambda v: 2 * v, rmatvec=lambda v: 3 * v)
+        >>> op.rmatmat(np.eye(2))
+        Array([[3., 0.],
+               [0., 3.]])
+        """
         if self._rmatmat_fn is not None:
             return self._rmatmat_fn(X)
         return npgpu.stack([self.rmatvec(X[:, j]) for j in range(X.shape[1])], axis=1)
@@ -85,6 +235,17 @@ class LinearOperator:
         return x
 
     def __matmul__(self, x):
+        """A applied to x (also ``A.dot(x)``): ``matvec`` for a vector, ``matmat`` for a matrix, the product operator
+        for a LinearOperator.
+
+        Parameters
+        ----------
+        x : array_like, npgpu.Array or LinearOperator
+
+        Returns
+        -------
+        npgpu.Array or LinearOperator
+        """
         if isinstance(x, LinearOperator):
             return _ProductOperator(self, x)
         x = u.to_array(x, self.device, name="the operand")
@@ -101,6 +262,19 @@ class LinearOperator:
         return self @ x
 
     def adjoint(self):
+        """The adjoint operator A^H (also the property `H`): `rmatvec` and `matvec` swapped.
+
+        Returns
+        -------
+        LinearOperator
+            Of shape (N, M); applying it needs the operator's `rmatvec`.
+
+        Examples
+        --------
+        >>> op = npgpu.sparse.linalg.LinearOperator((2, 2), matvec=lambda v: 2 * v, rmatvec=lambda v: 3 * v)
+        >>> op.H.matvec(np.ones(2))
+        Array([3., 3.])
+        """
         return LinearOperator(self.shape[::-1], self.rmatvec, rmatvec=self.matvec, dtype=self.dtype,
                               device=self.device)
 
@@ -119,8 +293,33 @@ class _ProductOperator(LinearOperator):
 
 
 def aslinearoperator(A):
-    """A LinearOperator for an npgpu.sparse matrix (CSC and COO converted to CSR once), a SciPy sparse matrix
-    (uploaded), a dense npgpu.Array or NumPy array, or a LinearOperator (returned as is)."""
+    """A LinearOperator for a matrix.
+
+    Parameters
+    ----------
+    A : sparse matrix, npgpu.Array, array_like or LinearOperator
+        An npgpu.sparse matrix (CSC and COO converted to CSR once), a SciPy sparse matrix (uploaded), a dense
+        npgpu.Array or NumPy array (2-d), or a LinearOperator (returned as is).
+
+    Returns
+    -------
+    LinearOperator
+        On the matrix's device, with matvec, rmatvec (the conjugate transpose) and matmat.
+
+    Raises
+    ------
+    TypeError
+        A SciPy LinearOperator (it runs on the host with NumPy: wrap the product in an
+        npgpu.sparse.linalg.LinearOperator instead).
+    ValueError
+        A dense operand that is not 2-d.
+
+    Examples
+    --------
+    >>> op = npgpu.sparse.linalg.aslinearoperator(npgpu.sparse.diags([1.0, 2.0]))
+    >>> op.matvec(np.ones(2)), op.shape
+    (Array([1., 2.]), (2, 2))
+    """
     if isinstance(A, LinearOperator):
         return A
     if u.is_scipy_sparse(A):
@@ -214,9 +413,50 @@ def _read(*flags):
 
 # ---------------------------------------------------------------------------- cg
 def cg(A, b, x0=None, *, rtol=1e-5, atol=0., maxiter=None, M=None, callback=None, check_every=8):
-    """Conjugate gradients for a Hermitian positive definite A, as scipy.sparse.linalg.cg: returns (x, info),
-    info 0 on convergence (||b - A x|| < max(rtol ||b||, atol)), else the iteration count (maxiter).
-    ``check_every``: iterations between reads of the device-side convergence flag (see the module doc)."""
+    """Conjugate gradients for a Hermitian positive definite A, as scipy.sparse.linalg.cg.
+
+    The iteration stays on A's device; the device-side convergence flag is read back every `check_every`
+    iterations (see the module's docstring).
+
+    Parameters
+    ----------
+    A : sparse matrix, npgpu.Array, array_like or LinearOperator
+        The (n, n) system matrix (anything `aslinearoperator` takes).
+    b : array_like or npgpu.Array
+        The right-hand side, (n,) or (n, 1); NumPy input is uploaded to A's device.
+    x0 : array_like or npgpu.Array, optional
+        The starting guess (default zeros); not modified.
+    rtol, atol : float, optional
+        Converged when ||b - A x|| < max(rtol ||b||, atol) (defaults 1e-5 and 0), on the recurrence's residual.
+    maxiter : int, optional
+        Iterations at most (default 10 n).
+    M : sparse matrix, array_like or LinearOperator, optional
+        A preconditioner approximating the inverse of A (its product is applied).
+    callback : callable, optional
+        ``callback(x)`` after each iteration (the convergence test is then read every iteration, so it sees
+        exactly SciPy's iterates).
+    check_every : int, optional
+        Iterations between reads of the device-side convergence flag (default 8).
+
+    Returns
+    -------
+    x : npgpu.Array
+        The solution, on A's device (float64 for integer input).
+    info : int
+        0 on convergence, else the iteration count (maxiter).
+
+    Raises
+    ------
+    ValueError
+        A non-square A, a b, x0 or M of the wrong shape, or a negative rtol or atol.
+
+    Examples
+    --------
+    >>> A = npgpu.sparse.diags([[-1.0] * 3, [4.0] * 4, [-1.0] * 3], [-1, 0, 1])
+    >>> x, info = npgpu.sparse.linalg.cg(A, np.ones(4))
+    >>> x, info
+    (Array([0.36363636, 0.45454545, 0.45454545, 0.36363636]), 0)
+    """
     A, M, x, b, n = _make_system(A, M, x0, b)
     bnrm2 = float(_nrm2(b))
     tol = _tol("cg", bnrm2, atol, rtol)
@@ -249,8 +489,49 @@ def cg(A, b, x0=None, *, rtol=1e-5, atol=0., maxiter=None, M=None, callback=None
 
 # ---------------------------------------------------------------------------- bicgstab
 def bicgstab(A, b, x0=None, *, rtol=1e-5, atol=0., maxiter=None, M=None, callback=None, check_every=8):
-    """BiConjugate Gradient STABilized for a general A, as scipy.sparse.linalg.bicgstab: (x, info), info 0 on
-    convergence, the iteration count when maxiter ran out, -10 / -11 on a rho / omega breakdown."""
+    """BiConjugate Gradient STABilized for a general A, as scipy.sparse.linalg.bicgstab.
+
+    The iteration stays on A's device; the device-side convergence and breakdown flags are read back every
+    `check_every` iterations (see the module's docstring).
+
+    Parameters
+    ----------
+    A : sparse matrix, npgpu.Array, array_like or LinearOperator
+        The (n, n) system matrix (anything `aslinearoperator` takes).
+    b : array_like or npgpu.Array
+        The right-hand side, (n,) or (n, 1); NumPy input is uploaded to A's device.
+    x0 : array_like or npgpu.Array, optional
+        The starting guess (default zeros); not modified.
+    rtol, atol : float, optional
+        Converged when the residual's norm is below max(rtol ||b||, atol) (defaults 1e-5 and 0).
+    maxiter : int, optional
+        Iterations at most (default 10 n).
+    M : sparse matrix, array_like or LinearOperator, optional
+        A preconditioner approximating the inverse of A.
+    callback : callable, optional
+        ``callback(x)`` after each iteration (the flags are then read every iteration).
+    check_every : int, optional
+        Iterations between reads of the device-side flags (default 8).
+
+    Returns
+    -------
+    x : npgpu.Array
+        The solution, on A's device.
+    info : int
+        0 on convergence, the iteration count (maxiter) when it ran out, -10 / -11 on a rho / omega breakdown.
+
+    Raises
+    ------
+    ValueError
+        A non-square A, a b, x0 or M of the wrong shape, or a negative rtol or atol.
+
+    Examples
+    --------
+    >>> A = npgpu.sparse.csr_matrix(np.array([[4.0, 1.0], [-2.0, 3.0]]))
+    >>> x, info = npgpu.sparse.linalg.bicgstab(A, np.array([5.0, 1.0]))
+    >>> x, info
+    (Array([1., 1.]), 0)
+    """
     A, M, x, b, n = _make_system(A, M, x0, b)
     bnrm2 = float(_nrm2(b))
     tol = _tol("bicgstab", bnrm2, atol, rtol)
@@ -317,12 +598,56 @@ def _hessenberg_residuals(H, beta, k0, k1):
 
 def gmres(A, b, x0=None, *, rtol=1e-5, atol=0., restart=None, maxiter=None, M=None, callback=None,
           callback_type=None, check_every=8):
-    """Restarted GMRES, as scipy.sparse.linalg.gmres (left preconditioning; ``maxiter`` counts restart cycles
-    unless callback_type='legacy'): (x, info), info 0 on convergence, else maxiter.
+    """Restarted GMRES, as scipy.sparse.linalg.gmres (left preconditioning).
 
     The Arnoldi basis and the Hessenberg matrix stay on the device (classical Gram-Schmidt applied twice, as
-    matrix-vector products); the small Hessenberg matrix is read back every ``check_every`` columns to estimate
-    the residual, and the cycle stops at the exact column where the estimate meets the tolerance."""
+    matrix-vector products); the small Hessenberg matrix is read back every `check_every` columns to estimate the
+    residual, and the cycle stops at the exact column where the estimate meets the tolerance.
+
+    Parameters
+    ----------
+    A : sparse matrix, npgpu.Array, array_like or LinearOperator
+        The (n, n) system matrix (anything `aslinearoperator` takes).
+    b : array_like or npgpu.Array
+        The right-hand side, (n,) or (n, 1); NumPy input is uploaded to A's device.
+    x0 : array_like or npgpu.Array, optional
+        The starting guess (default zeros); not modified.
+    rtol, atol : float, optional
+        Converged when ||b - A x|| <= max(rtol ||b||, atol) (defaults 1e-5 and 0).
+    restart : int, optional
+        Krylov vectors per cycle (default 20, at most n).
+    maxiter : int, optional
+        Restart cycles at most (default 10 n); inner iterations with ``callback_type='legacy'``.
+    M : sparse matrix, array_like or LinearOperator, optional
+        A preconditioner approximating the inverse of A.
+    callback : callable, optional
+        Called as `callback_type` says.
+    callback_type : {"x", "pr_norm", "legacy"}, optional
+        "x": ``callback(x)`` after each cycle; "pr_norm" and "legacy" (the default when a callback is given):
+        ``callback(residual estimate / ||b||)`` at each inner iteration (the Hessenberg matrix is then read
+        every column).
+    check_every : int, optional
+        Columns between reads of the Hessenberg matrix (default 8).
+
+    Returns
+    -------
+    x : npgpu.Array
+        The solution, on A's device.
+    info : int
+        0 on convergence, else maxiter.
+
+    Raises
+    ------
+    ValueError
+        A non-square A, a b, x0 or M of the wrong shape, a negative rtol or atol, or an unknown `callback_type`.
+
+    Examples
+    --------
+    >>> A = npgpu.sparse.csr_matrix(np.array([[4.0, 1.0], [-2.0, 3.0]]))
+    >>> x, info = npgpu.sparse.linalg.gmres(A, np.array([5.0, 1.0]))
+    >>> x, info
+    (Array([1., 1.]), 0)
+    """
     A, M, x, b, n = _make_system(A, M, x0, b)
     bnrm2 = float(_nrm2(b))
     tol = _tol("gmres", bnrm2, atol, rtol)
@@ -409,10 +734,53 @@ def gmres(A, b, x0=None, *, rtol=1e-5, atol=0., restart=None, maxiter=None, M=No
 # ---------------------------------------------------------------------------- minres
 def minres(A, b, x0=None, *, rtol=1e-5, shift=0.0, maxiter=None, M=None, callback=None, show=False,
            check=False, check_every=8):
-    """MINRES for a Hermitian (possibly indefinite) A, as scipy.sparse.linalg.minres (Paige and Saunders'
-    recurrences; M Hermitian positive definite): (x, info), info 0 on convergence, else maxiter. Solves
-    (A - shift I) x = b. Converged means the recurrence's residual estimate ||b - A x||_M <= rtol ||b||_M, a
-    stricter test than SciPy's (which scales by ||A|| ||x||)."""
+    """MINRES for a Hermitian (possibly indefinite) A, as scipy.sparse.linalg.minres.
+
+    Paige and Saunders' recurrences; solves (A - shift I) x = b. Converged means the recurrence's residual
+    estimate ||b - A x||_M <= rtol ||b||_M, a stricter test than SciPy's (which scales by ||A|| ||x||).
+
+    Parameters
+    ----------
+    A : sparse matrix, npgpu.Array, array_like or LinearOperator
+        The (n, n) Hermitian system matrix (anything `aslinearoperator` takes).
+    b : array_like or npgpu.Array
+        The right-hand side, (n,) or (n, 1); NumPy input is uploaded to A's device.
+    x0 : array_like or npgpu.Array, optional
+        The starting guess (default zeros); not modified.
+    rtol : float, optional
+        The relative tolerance (default 1e-5).
+    shift : float, optional
+        Solve (A - shift I) x = b (default 0).
+    maxiter : int, optional
+        Iterations at most (default 5 n).
+    M : sparse matrix, array_like or LinearOperator, optional
+        A Hermitian positive definite preconditioner.
+    callback : callable, optional
+        ``callback(x)`` after each iteration (the convergence flag is then read every iteration).
+    show, check : bool, optional
+        Not used (accepted for SciPy compatibility).
+    check_every : int, optional
+        Iterations between reads of the device-side convergence flag (default 8).
+
+    Returns
+    -------
+    x : npgpu.Array
+        The solution, on A's device.
+    info : int
+        0 on convergence, else maxiter.
+
+    Raises
+    ------
+    ValueError
+        A non-square A, a b, x0 or M of the wrong shape, or an indefinite preconditioner.
+
+    Examples
+    --------
+    >>> A = npgpu.sparse.diags([[-1.0] * 3, [4.0] * 4, [-1.0] * 3], [-1, 0, 1])
+    >>> x, info = npgpu.sparse.linalg.minres(A, np.ones(4), shift=1.0)  # (A - I) x = b
+    >>> x, info
+    (Array([0.6, 0.8, 0.8, 0.6]), 0)
+    """
     A, M, x, b, n = _make_system(A, M, x0, b)
     maxiter = 5 * n if maxiter is None else int(maxiter)
     rdt = x.real.dtype if x.dtype.kind == "c" else x.dtype
@@ -481,9 +849,43 @@ def minres(A, b, x0=None, *, rtol=1e-5, shift=0.0, maxiter=None, M=None, callbac
 
 # ---------------------------------------------------------------------------- norm
 def norm(x, ord=None, axis=None):
-    """Norms of a sparse matrix, as scipy.sparse.linalg.norm: 'fro' (default), 1 (max column sum of |a_ij|),
-    inf (max row sum), -1 / -inf (the minimums); with axis=0/1 the vector norms of the columns / rows (ord None
-    or 2, 1, inf, -inf). Duplicates are summed first. Returns a 0-d (or 1-d) npgpu.Array on the device."""
+    """Norms of a sparse matrix, as scipy.sparse.linalg.norm.
+
+    Duplicates are summed first (on a copy).
+
+    Parameters
+    ----------
+    x : sparse matrix
+        An npgpu.sparse matrix.
+    ord : {None, "fro", "f", 1, -1, inf, -inf, 2}, optional
+        Without `axis`: "fro" (default, also "f" and None), 1 (max column sum of |a_ij|), inf (max row sum),
+        -1 / -inf (the minimums). With `axis`: the vector norms of the columns / rows, None or 2 (default), 1,
+        inf or -inf (inf and -inf work on the dense matrix).
+    axis : {None, 0, 1, -1, -2} or tuple, optional
+        None (default): a matrix norm (so is a pair of axes); 0: of each column; 1: of each row.
+
+    Returns
+    -------
+    npgpu.Array
+        A 0-d (or, with `axis`, 1-d) npgpu.Array on the device.
+
+    Raises
+    ------
+    TypeError
+        x is not an npgpu.sparse matrix.
+    NotImplementedError
+        ord=2 without `axis` (the matrix 2-norm).
+    ValueError
+        Another `ord` or `axis`.
+
+    Examples
+    --------
+    >>> A = npgpu.sparse.csr_matrix(np.array([[3.0, -4.0], [0.0, 1.0]]))
+    >>> npgpu.sparse.linalg.norm(A), npgpu.sparse.linalg.norm(A, 1), npgpu.sparse.linalg.norm(A, np.inf)
+    (Array(5.09901951), Array(5.), Array(7.))
+    >>> npgpu.sparse.linalg.norm(A, axis=1)
+    Array([5., 1.])
+    """
     if not isinstance(x, _spbase):
         raise TypeError("input is not an npgpu.sparse matrix")
     a = abs(x)  # canonical: duplicates summed, then |.|
@@ -529,11 +931,45 @@ def norm(x, ord=None, axis=None):
 
 # ---------------------------------------------------------------------------- spsolve_triangular
 def spsolve_triangular(A, b, lower=True, overwrite_A=False, overwrite_b=False, unit_diagonal=False):
-    """Solve A x = b for a triangular sparse A (only its lower / upper triangle is read), as
-    scipy.sparse.linalg.spsolve_triangular; b (n,) or (n, k). Rows are solved by levels on the device: each
-    round solves every row whose dependencies are solved (one gather and one scatter-add over the stored
-    entries per round; as many rounds as the dependency graph has levels). A missing or zero diagonal raises
-    numpy.linalg.LinAlgError ("A is singular")."""
+    """Solve A x = b for a triangular sparse A, as scipy.sparse.linalg.spsolve_triangular.
+
+    Only A's lower (or upper) triangle is read. Rows are solved by levels on the device: each round solves every
+    row whose dependencies are solved (one gather and one scatter-add over the stored entries per round; as many
+    rounds as the dependency graph has levels).
+
+    Parameters
+    ----------
+    A : sparse matrix
+        The (n, n) matrix, an npgpu.sparse matrix or a SciPy one (uploaded as CSR); duplicates are summed.
+    b : array_like or npgpu.Array
+        The right-hand side, (n,) or (n, k) (each column solved in turn).
+    lower : bool, optional
+        Read the lower triangle (default True) or the upper one.
+    overwrite_A, overwrite_b : bool, optional
+        Not used (A and b are never modified).
+    unit_diagonal : bool, optional
+        Take the diagonal to be ones without reading it (default False).
+
+    Returns
+    -------
+    npgpu.Array
+        x, of b's shape, on A's device; of A's and b's result type (float64 for integer and bool input).
+
+    Raises
+    ------
+    TypeError
+        A is not a sparse matrix.
+    ValueError
+        A non-square A, or a b of the wrong shape.
+    numpy.linalg.LinAlgError
+        A missing or zero diagonal entry ("A is singular"), unless `unit_diagonal`.
+
+    Examples
+    --------
+    >>> L = npgpu.sparse.csr_matrix(np.array([[2.0, 0.0], [1.0, 4.0]]))
+    >>> npgpu.sparse.linalg.spsolve_triangular(L, np.array([2.0, 6.0]))
+    Array([1.  , 1.25])
+    """
     if u.is_scipy_sparse(A):
         from ._compressed import csr_matrix
 
