@@ -324,7 +324,65 @@ def matmul(a, b, out=None, precision="highest", stream=None):
     npgpu.Array operands give an npgpu.Array on their device (``out`` an npgpu.Array of the result's shape;
     its dtype may differ under 'same_kind' casting; it may be an operand: ``a @= b``). NumPy operands give a
     NumPy result: on the GPU when the backend is 'cuda' (uploaded, computed, downloaded), else NumPy's own
-    matmul (its BLAS) on the host backend.
+    matmul (its BLAS) on the host backend. Host-device ("cpu") npgpu.Arrays are computed by NumPy on their
+    memory, without copies, and give host Arrays.
+
+    Parameters
+    ----------
+    a, b : npgpu.Array, numpy.ndarray or array_like
+        The operands, of at least one dimension; both npgpu.Arrays on one device, or both host data.
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the result: of the result's shape, of a dtype the result casts to under 'same_kind';
+        an npgpu.Array on the operands' device for device operands, a writeable NumPy array (or a tuple of
+        one) for NumPy operands.
+    precision : {'highest', 'tf32'}, optional
+        'highest' (default; None means the same) or 'tf32', for cuBLAS. Products NumPy computes (the host
+        backend, host-device Arrays, integers and bool) ignore it.
+    stream : Stream, optional
+        The stream of the GPU work (default: the current stream).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        The product, of shape ``broadcast(batch dims) + (n, m)`` less the dimensions of 1-D operands; `out`
+        when given. A product of two 1-D NumPy operands is a NumPy scalar; of two 1-D npgpu.Arrays a 0-d
+        npgpu.Array.
+
+    Raises
+    ------
+    ValueError
+        The shapes do not align, the batch dimensions do not broadcast, an operand is 0-d, the operands (or
+        `out`) are on different devices, `out` has another shape or is read-only, or `precision` is not
+        'highest' or 'tf32'.
+    TypeError
+        An operand is None, an ndarray subclass or of a dtype npgpu's products do not take; host operands
+        are mixed with npgpu.Arrays; or `out` is of the wrong kind (an npgpu.Array for device operands, a
+        NumPy array for NumPy operands) or cannot hold the result under 'same_kind' casting.
+    GPUUnavailableError
+        NumPy operands while the backend is 'cuda' (``NPGPU_BACKEND=cuda``) and no GPU is usable.
+
+    See Also
+    --------
+    dot, inner, outer, vdot : NumPy's other products.
+    matmul_reduce : ``(a @ b).sum(axis)`` without forming ``a @ b``.
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[1., 2.], [3., 4.]], device="cpu")
+    >>> b = npgpu.asarray([[5., 6.], [7., 8.]], device="cpu")
+    >>> npgpu.matmul(a, b)
+    Array([[19., 22.],
+           [43., 50.]])
+    >>> npgpu.matmul(a, npgpu.asarray([1., 1.], device="cpu"))  # 1-D on the right: a column
+    Array([3., 7.])
+
+    Batch dimensions broadcast; integer products are exact (NumPy's):
+
+    >>> npgpu.matmul(np.ones((2, 3, 4)), np.ones((4, 5))).shape
+    (2, 3, 5)
+    >>> npgpu.matmul(np.arange(6).reshape(2, 3), np.arange(6).reshape(3, 2))
+    array([[10, 13],
+           [28, 40]])
     """
     cdef StreamHandle s = resolve_stream(stream)
     cdef int prec = _precision(precision)
@@ -410,11 +468,56 @@ cdef Array _dot_device(Array a, Array b, object out, StreamHandle s):
 
 
 def dot(a, b, out=None, stream=None):
-    """NumPy's ``dot``: the inner product of vectors, the matrix product of 2-D arrays, a sum over the last
-    axis of `a` and the second-to-last of `b` for N-D arrays (``dot(a, b)[i, j, k, m] = sum(a[i, j, :] *
-    b[k, :, m])``), a product with a scalar for 0-d operands. On cuBLAS (dot, gemv, GEMM and strided-batched
-    GEMM writing straight into the result); dtypes and backends as :func:`matmul`. ``out`` must have the
-    exact result dtype and shape and be C-contiguous, as NumPy requires."""
+    """NumPy's ``dot``: inner product of vectors, matrix product of 2-D arrays, sum product of N-D arrays.
+
+    The inner product of vectors, the matrix product of 2-D arrays, a sum over the last axis of `a` and the
+    second-to-last of `b` for N-D arrays (``dot(a, b)[i, j, k, m] = sum(a[i, j, :] * b[k, :, m])``), a
+    product with a scalar for 0-d operands. On cuBLAS (dot, gemv, GEMM and strided-batched GEMM writing
+    straight into the result); dtypes and backends as :func:`matmul`. ``out`` must have the exact result
+    dtype and shape and be C-contiguous, as NumPy requires.
+
+    Parameters
+    ----------
+    a, b : npgpu.Array, numpy.ndarray or array_like
+        The operands; both npgpu.Arrays on one device, or both host data.
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the result (see above); an npgpu.Array for device operands, a NumPy array for NumPy
+        operands.
+    stream : Stream, optional
+        The stream of the GPU work (default: the current stream).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        The product; `out` when given. Two 1-D NumPy operands give a NumPy scalar, two 1-D npgpu.Arrays a
+        0-d npgpu.Array.
+
+    Raises
+    ------
+    ValueError
+        The shapes do not align, the operands (or `out`) are on different devices, or `out` is not
+        acceptable (shape, dtype, C-contiguity; read-only).
+    TypeError
+        An operand is None, an ndarray subclass or of a dtype npgpu's products do not take; host operands
+        are mixed with npgpu.Arrays; or `out` is of the wrong kind (an npgpu.Array for device operands, a
+        NumPy array for NumPy operands) or cannot hold the result under 'same_kind' casting.
+    GPUUnavailableError
+        NumPy operands while the backend is 'cuda' (``NPGPU_BACKEND=cuda``) and no GPU is usable.
+
+    See Also
+    --------
+    matmul, vdot, inner
+
+    Examples
+    --------
+    >>> v = npgpu.asarray([1., 2., 3.], device="cpu")
+    >>> npgpu.dot(v, npgpu.asarray([4., 5., 6.], device="cpu"))
+    Array(32.)
+    >>> npgpu.dot(npgpu.asarray(2.0, device="cpu"), v)
+    Array([2., 4., 6.])
+    >>> npgpu.dot(np.ones((2, 3, 4)), np.ones((5, 4, 6))).shape
+    (2, 3, 5, 6)
+    """
     cdef StreamHandle s = resolve_stream(stream)
     r = _numpy_computes("dot", np.dot, dot, (a, b), out, {})
     if r is not _NOT_HERE:
@@ -462,9 +565,47 @@ cdef Array _vdot_device(Array a, Array b, StreamHandle s):
 
 
 def vdot(a, b, stream=None):
-    """NumPy's ``vdot``: ``sum(conj(a.ravel()) * b.ravel())`` (the first operand conjugated when complex),
-    through cuBLAS dot. Dtypes and backends as :func:`matmul`; device operands give a 0-d npgpu.Array, NumPy
-    operands a NumPy scalar."""
+    """NumPy's ``vdot``: ``sum(conj(a.ravel()) * b.ravel())`` (the first operand conjugated when complex).
+
+    Through cuBLAS dot. Dtypes and backends as :func:`matmul`; device operands give a 0-d npgpu.Array, NumPy
+    operands a NumPy scalar.
+
+    Parameters
+    ----------
+    a, b : npgpu.Array, numpy.ndarray or array_like
+        Operands of the same size (any shapes: they are flattened); both npgpu.Arrays on one device, or both
+        host data.
+    stream : Stream, optional
+        The stream of the GPU work (default: the current stream).
+
+    Returns
+    -------
+    npgpu.Array or NumPy scalar
+        The sum of products.
+
+    Raises
+    ------
+    ValueError
+        The operands have different sizes, or are on different devices.
+    TypeError
+        An operand is None, an ndarray subclass or of a dtype npgpu's products do not take, or host operands
+        are mixed with npgpu.Arrays.
+    GPUUnavailableError
+        NumPy operands while the backend is 'cuda' (``NPGPU_BACKEND=cuda``) and no GPU is usable.
+
+    See Also
+    --------
+    dot, inner
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([1 + 2j, 3 - 1j], device="cpu")
+    >>> y = npgpu.asarray([2 + 0j, 1j], device="cpu")
+    >>> npgpu.vdot(x, y)
+    Array(1.-1.j)
+    >>> npgpu.vdot(y, x)
+    Array(1.+1.j)
+    """
     cdef StreamHandle s = resolve_stream(stream)
     r = _numpy_computes("vdot", np.vdot, vdot, (a, b), None, {})
     if r is not _NOT_HERE:
@@ -514,9 +655,47 @@ cdef Array _inner_device(Array a, Array b, StreamHandle s):
 
 
 def inner(a, b, stream=None):
-    """NumPy's ``inner``: sums over the last axes, ``inner(a, b)[i..., j...] = sum(a[i..., :] * b[j..., :])``
-    (a GEMM with `b` read transposed in place); a product with a scalar for 0-d operands. Dtypes and backends
-    as :func:`matmul`."""
+    """NumPy's ``inner``: sums over the last axes, ``inner(a, b)[i..., j...] = sum(a[i..., :] * b[j..., :])``.
+
+    A GEMM with `b` read transposed in place; a product with a scalar for 0-d operands. Dtypes and backends
+    as :func:`matmul`.
+
+    Parameters
+    ----------
+    a, b : npgpu.Array, numpy.ndarray or array_like
+        The operands, of the same last dimension (or 0-d); both npgpu.Arrays on one device, or both host
+        data.
+    stream : Stream, optional
+        The stream of the GPU work (default: the current stream).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        Of shape ``a.shape[:-1] + b.shape[:-1]``. Two 1-D NumPy operands give a NumPy scalar.
+
+    Raises
+    ------
+    ValueError
+        The last dimensions differ, or the operands are on different devices.
+    TypeError
+        An operand is None, an ndarray subclass or of a dtype npgpu's products do not take, or host operands
+        are mixed with npgpu.Arrays.
+    GPUUnavailableError
+        NumPy operands while the backend is 'cuda' (``NPGPU_BACKEND=cuda``) and no GPU is usable.
+
+    See Also
+    --------
+    dot, matmul, outer
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[1., 2.], [3., 4.]], device="cpu")
+    >>> npgpu.inner(a, npgpu.asarray([[5., 6.], [7., 8.]], device="cpu"))
+    Array([[17., 23.],
+           [39., 53.]])
+    >>> float(npgpu.inner(np.array([1., 2., 3.]), np.array([0., 1., 0.])))
+    2.0
+    """
     cdef StreamHandle s = resolve_stream(stream)
     r = _numpy_computes("inner", np.inner, inner, (a, b), None, {})
     if r is not _NOT_HERE:
@@ -552,7 +731,45 @@ cdef Array _outer_device(Array a, Array b, object out, StreamHandle s):
 
 def outer(a, b, out=None, stream=None):
     """NumPy's ``outer``: ``out[i, j] = a.ravel()[i] * b.ravel()[j]``, as a rank-1 (k = 1) cuBLAS GEMM.
-    Dtypes and backends as :func:`matmul`."""
+
+    Dtypes and backends as :func:`matmul`.
+
+    Parameters
+    ----------
+    a, b : npgpu.Array, numpy.ndarray or array_like
+        The operands (any shapes: they are flattened); both npgpu.Arrays on one device, or both host data.
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the result: of shape ``(a.size, b.size)``, of a dtype the result casts to under
+        'same_kind'; an npgpu.Array for device operands, a writeable NumPy array for NumPy operands.
+    stream : Stream, optional
+        The stream of the GPU work (default: the current stream).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        Of shape ``(a.size, b.size)``; `out` when given.
+
+    Raises
+    ------
+    ValueError
+        The operands (or `out`) are on different devices, or `out` has another shape or is read-only.
+    TypeError
+        An operand is None, an ndarray subclass or of a dtype npgpu's products do not take; host operands
+        are mixed with npgpu.Arrays; or `out` is of the wrong kind (an npgpu.Array for device operands, a
+        NumPy array for NumPy operands) or cannot hold the result under 'same_kind' casting.
+    GPUUnavailableError
+        NumPy operands while the backend is 'cuda' (``NPGPU_BACKEND=cuda``) and no GPU is usable.
+
+    See Also
+    --------
+    inner, matmul
+
+    Examples
+    --------
+    >>> npgpu.outer(np.array([1., 2.]), np.array([1., 10., 100.]))
+    array([[  1.,  10., 100.],
+           [  2.,  20., 200.]])
+    """
     cdef StreamHandle s = resolve_stream(stream)
     r = _numpy_computes("outer", np.outer, outer, (a, b), out, {})
     if r is not _NOT_HERE:
@@ -658,7 +875,57 @@ def matmul_reduce(a, b, axis=0, out=None, stream=None, _method=0):
     TypeError. Device operands give an npgpu.Array; NumPy operands a NumPy array, on the GPU when the
     backend is 'cuda' (both inputs uploaded, then the two passes), else NumPy on the host backend: column
     sums with float64 accumulation (``a.sum(0, dtype=float64)``) then NumPy's matmul (its BLAS) in the
-    operands' dtype.
+    operands' dtype. Host-device ("cpu") npgpu.Arrays are computed in the same way and give host Arrays.
+    Stacked operands take the column sums of each matrix of `a` (or the row sums of each of `b`) in float64,
+    then one batched matmul.
+
+    Parameters
+    ----------
+    a : npgpu.Array, numpy.ndarray or array_like
+        Of shape (m, k) or (..., m, k), float32 or float64.
+    b : npgpu.Array, numpy.ndarray or array_like
+        Of shape (k, n) or (..., k, n), float32 or float64; on `a`'s device when `a` is an npgpu.Array.
+    axis : int, optional
+        The axis of each product summed over: 0 or -2 (its rows, default: a result of length n) or 1 or -1
+        (its columns: length m).
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the result, of its shape; an npgpu.Array for device operands, a NumPy array for NumPy
+        operands.
+    stream : Stream, optional
+        The stream of the GPU work (default: the current stream).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        ``(a @ b).sum(axis)``, in the operands' promoted dtype; `out` when given.
+
+    Raises
+    ------
+    TypeError
+        An operand is None or not float32/float64, `axis` is not an integer, host operands are mixed with
+        npgpu.Arrays, or `out` is of the wrong kind or cannot hold the result under 'same_kind' casting.
+    ValueError
+        An operand has fewer than 2 dimensions, the shapes do not align, `axis` is out of bounds, the
+        operands (or `out`) are on different devices, or `out` has another shape.
+    GPUUnavailableError
+        NumPy operands while the backend is 'cuda' (``NPGPU_BACKEND=cuda``) and no GPU is usable.
+
+    See Also
+    --------
+    matmul
+
+    Examples
+    --------
+    >>> A = np.arange(6.).reshape(2, 3)
+    >>> B = np.arange(12.).reshape(3, 4)
+    >>> npgpu.matmul_reduce(A, B)
+    array([ 76.,  91., 106., 121.])
+    >>> (A @ B).sum(axis=0)
+    array([ 76.,  91., 106., 121.])
+    >>> npgpu.matmul_reduce(A, B, axis=1)
+    array([ 98., 296.])
+    >>> npgpu.matmul_reduce(np.ones((5, 2, 3)), B).shape  # stacked: one result per matrix of A
+    (5, 4)
     """
     for name, x in (("a", a), ("b", b)):
         if x is None:
@@ -715,7 +982,30 @@ def matmul_reduce(a, b, axis=0, out=None, stream=None, _method=0):
 
 
 def cublas_version(device=None):
-    """The version of the cuBLAS library npgpu loaded (e.g. 131000); loads it."""
+    """The version of the cuBLAS library npgpu loaded (e.g. 131000); loads it.
+
+    Parameters
+    ----------
+    device : int, optional
+        The device ordinal (default: the calling thread's current device).
+
+    Returns
+    -------
+    int
+        The version number cuBLAS reports.
+
+    Raises
+    ------
+    GPUUnavailableError
+        No GPU is usable (a RuntimeError), or cuBLAS cannot be loaded.
+    ValueError
+        `device` is not an ordinal of this machine.
+
+    Examples
+    --------
+    >>> npgpu._blas.cublas_version()  # doctest: +SKIP
+    131000
+    """
     cdef int d = rt.current_device() if device is None else int(device)
     return c_cublas_version(d)
 

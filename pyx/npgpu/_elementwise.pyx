@@ -482,12 +482,235 @@ cdef object call(ElementwiseOp op, str name, object ufunc, tuple operands, objec
 
 # ------------------------------------------------------------------------------------------------ the API
 
-_DOC = """Elementwise ``{expr}``, as numpy.{np_name}: broadcasting, NumPy 2 type promotion (Python scalars
-are weak), ``out=`` with 'same_kind' casting (``out`` may be an input: in place).
+_DOC = """Elementwise ``{expr}``, as numpy.{np_name}.
 
-NumPy inputs give a NumPy result, computed on the GPU when one is available (data moves through a pinned
+Broadcasting, NumPy 2 type promotion (Python scalars are weak), ``out=`` with 'same_kind' casting (``out`` may
+be an input: in place). The loop, and so the result dtype, is the one numpy.{np_name} picks for the operand
+dtypes (``resolve_dtypes``, cached), so result dtypes match NumPy's exactly.
+
+NumPy inputs give a NumPy result, computed on the GPU when the backend is 'cuda' (data moves through a pinned
 staging ring in chunks, overlapping transfers and compute) or on the host backend otherwise; npgpu.Array
-inputs give an npgpu.Array on their device, any strides (views, transposes, negative steps).{extra}"""
+inputs give an npgpu.Array on their device, any strides (views, transposes, negative steps). A new result
+follows the memory order of the operands, as NumPy's default ``order='K'``. With Python scalars only, NumPy
+computes the result.
+
+Parameters
+----------
+{params}
+out : npgpu.Array or numpy.ndarray, optional
+    Where to write the result (or a tuple of one array): of the broadcast shape, of a dtype the result casts
+    to under 'same_kind'; an npgpu.Array on the operands' device when an operand is an npgpu.Array, else a
+    writeable NumPy array. It may overlap the inputs (they are copied first where NumPy would).
+stream : Stream, optional
+    The stream of the device work (default: the current stream).
+
+Returns
+-------
+npgpu.Array, numpy.ndarray or NumPy scalar
+    An npgpu.Array when an operand or `out` is one; else a NumPy array (a NumPy scalar for 0-d operands).
+    `out` when given.
+
+Raises
+------
+TypeError
+    numpy.{np_name} has no loop for the operand dtypes, or npgpu does not support a dtype; host array data is
+    mixed with npgpu.Arrays; `out` is of the wrong kind or cannot hold the result under 'same_kind' casting;
+    or an operand is an ndarray subclass.
+ValueError
+    The operands do not broadcast or are on different devices, or `out` has another shape, is read-only or
+    is a tuple of more than one array.
+OverflowError
+    A Python int does not fit the loop's integer dtype (NumPy 2's rule).
+
+See Also
+--------
+numpy.{np_name}
+npgpu.ufunc : ``npgpu.{np_name}``, this function as a ufunc (``where=``, ``reduce``, ...).{notes}{examples}"""
+
+_DOC_PARAMS = {
+    1: """x : npgpu.Array, numpy.ndarray, array_like or scalar
+    The input.""",
+    2: """x1, x2 : npgpu.Array, numpy.ndarray, array_like or scalar
+    The inputs, broadcast together. Next to an npgpu.Array the other is an npgpu.Array on the same device or a
+    scalar (Python, NumPy or a 0-d NumPy array), not host array data.""",
+    3: """x1, x2, x3 : npgpu.Array, numpy.ndarray, array_like or scalar
+    The inputs, broadcast together.""",
+}
+
+# The Examples of each function's docstring (run as doctests on the host backend).
+_DOC_EXAMPLES = {
+    "add": """>>> npgpu.add(npgpu.asarray([1., 2., 3.], device="cpu"), 1)
+Array([2., 3., 4.])
+>>> npgpu.add(np.array([1, 2], dtype=np.int8), 3)  # NumPy in, NumPy out; the Python int is weak
+array([4, 5], dtype=int8)""",
+    "subtract": """>>> npgpu.subtract(np.array([5, 7]), np.array([2, 10]))
+array([ 3, -3])""",
+    "multiply": """>>> x = npgpu.asarray([1., 2.], device="cpu")
+>>> npgpu.multiply(x, npgpu.asarray([[1.], [10.]], device="cpu"))  # broadcast to (2, 2)
+Array([[ 1.,  2.],
+       [10., 20.]])""",
+    "true_divide": """>>> npgpu.true_divide(np.array([1, 2, 3]), 2)
+array([0.5, 1. , 1.5])""",
+    "floor_divide": """>>> npgpu.floor_divide(np.array([7, -7, 1]), np.array([2, 2, 0]))  # rounds down; 1 // 0 gives 0
+array([ 3, -4,  0])
+>>> npgpu.floor_divide(np.array([7.5, -7.5]), 2)
+array([ 3., -4.])""",
+    "remainder": """>>> npgpu.remainder(np.array([7, -7, 1]), np.array([2, 2, 0]))  # the sign of x2; 1 % 0 gives 0
+array([1, 1, 0])
+>>> npgpu.remainder(np.array([7.5, -7.5]), 2)
+array([1.5, 0.5])""",
+    "power": """>>> npgpu.power(np.array([2, 3, 4]), 2)
+array([ 4,  9, 16])
+>>> npgpu.power(np.array([2., 4.]), -1)
+array([0.5 , 0.25])
+>>> npgpu.power(np.array([2, 3]), -1)
+Traceback (most recent call last):
+    ...
+ValueError: Integers to negative integer powers are not allowed.""",
+    "maximum": """>>> npgpu.maximum(np.array([1., np.nan, 3.]), 2.)
+array([ 2., nan,  3.])""",
+    "minimum": """>>> npgpu.minimum(np.array([1., np.nan, 3.]), 2.)
+array([ 1., nan,  2.])""",
+    "hypot": """>>> npgpu.hypot(np.array([3., 5.]), np.array([4., 12.]))
+array([ 5., 13.])""",
+    "arctan2": """>>> npgpu.arctan2(np.array([1., 1., -1.]), np.array([1., -1., -1.]))
+array([ 0.78539816,  2.35619449, -2.35619449])""",
+    "equal": """>>> npgpu.equal(np.array([1, 2, 3]), 2)
+array([False,  True, False])
+
+Integers compare exactly, as in NumPy 2 (here a uint64 against a signed integer):
+
+>>> npgpu.equal(np.array([2**63], dtype=np.uint64), np.array([-1]))
+array([False])""",
+    "not_equal": """>>> npgpu.not_equal(np.array([1., np.nan]), np.array([1., np.nan]))  # NaN differs from itself
+array([False,  True])""",
+    "less": """>>> npgpu.less(np.array([1, 2, 3]), 2)
+array([ True, False, False])
+
+A Python int beyond the array's dtype compares exactly, as in NumPy 2:
+
+>>> npgpu.less(np.array([1, 2], dtype=np.uint8), 300)
+array([ True,  True])""",
+    "less_equal": """>>> npgpu.less_equal(np.array([1, 2, 3]), 2)
+array([ True,  True, False])""",
+    "greater": """>>> npgpu.greater(npgpu.asarray([1., 2., 3.], device="cpu"), 2)
+Array([False, False,  True])""",
+    "greater_equal": """>>> npgpu.greater_equal(np.array([1, 2, 3]), 2)
+array([False,  True,  True])""",
+    "logical_and": """>>> npgpu.logical_and(np.array([True, True, False]), np.array([True, False, False]))
+array([ True, False, False])
+>>> npgpu.logical_and(np.array([0, 1, 2]), 3.5)  # nonzero is true
+array([False,  True,  True])""",
+    "logical_or": """>>> npgpu.logical_or(np.array([True, True, False]), np.array([True, False, False]))
+array([ True,  True, False])""",
+    "logical_xor": """>>> npgpu.logical_xor(np.array([True, True, False]), np.array([True, False, False]))
+array([False,  True, False])""",
+    "bitwise_and": """>>> npgpu.bitwise_and(np.array([12, 10]), 6)
+array([4, 2])""",
+    "bitwise_or": """>>> npgpu.bitwise_or(np.array([12, 10]), 6)
+array([14, 14])""",
+    "bitwise_xor": """>>> npgpu.bitwise_xor(np.array([12, 10]), 6)
+array([10, 12])""",
+    "left_shift": """>>> x = np.array([1, 1], dtype=np.int8)
+>>> npgpu.left_shift(x, np.array([3, 9], dtype=np.int8))  # 9 >= 8 bits: every bit shifted out
+array([8, 0], dtype=int8)""",
+    "right_shift": """>>> npgpu.right_shift(np.array([-8, 8], dtype=np.int8), np.array([2, 9], dtype=np.int8))
+array([-2,  0], dtype=int8)""",
+    "negative": """>>> npgpu.negative(npgpu.asarray([1., -2.], device="cpu"))
+Array([-1.,  2.])""",
+    "positive": """>>> npgpu.positive(np.array([1, -2]))
+array([ 1, -2])""",
+    "absolute": """>>> npgpu.absolute(np.array([-1.5, 2., -0.]))
+array([1.5, 2. , 0. ])
+>>> npgpu.absolute(np.array([3 + 4j]))
+array([5.])""",
+    "sign": """>>> npgpu.sign(np.array([-2., 0., 3.]))
+array([-1.,  0.,  1.])
+>>> npgpu.sign(np.array([3 + 4j]))
+array([0.6+0.8j])""",
+    "square": """>>> npgpu.square(np.array([1, -2, 3]))
+array([1, 4, 9])""",
+    "reciprocal": """>>> npgpu.reciprocal(np.array([1., 2., 4.]))
+array([1.  , 0.5 , 0.25])
+>>> npgpu.reciprocal(np.array([1, 2, 0]))
+array([1, 0, 0])""",
+    "sqrt": """>>> npgpu.sqrt(np.array([1., 4., 9.]))
+array([1., 2., 3.])
+>>> npgpu.sqrt(np.array([4], dtype=np.int8))  # NumPy's loop for int8: float16
+array([2.], dtype=float16)
+>>> npgpu.sqrt(npgpu.asarray([[1., 4.], [9., 16.]], device="cpu").T)  # any strides
+Array([[1., 3.],
+       [2., 4.]])""",
+    "cbrt": """>>> npgpu.cbrt(np.array([8., -27.]))
+array([ 2., -3.])""",
+    "exp": """>>> npgpu.exp(np.array([0., 1.]))
+array([1.        , 2.71828183])""",
+    "expm1": """>>> float(npgpu.expm1(np.array([1e-10]))[0])  # accurate where exp(x) - 1 is not
+1.00000000005e-10""",
+    "exp2": """>>> npgpu.exp2(np.array([0., 3., -1.]))
+array([1. , 8. , 0.5])""",
+    "log": """>>> npgpu.log(np.array([1., np.e]))
+array([0., 1.])""",
+    "log1p": """>>> float(npgpu.log1p(np.array([1e-10]))[0])  # accurate where log(1 + x) is not
+9.999999999500001e-11""",
+    "log2": """>>> npgpu.log2(np.array([1., 8.]))
+array([0., 3.])""",
+    "log10": """>>> npgpu.log10(np.array([1., 1000.]))
+array([0., 3.])""",
+    "sin": """>>> npgpu.sin(np.array([0., np.pi / 2]))
+array([0., 1.])""",
+    "cos": """>>> npgpu.cos(np.array([0., np.pi]))
+array([ 1., -1.])""",
+    "tan": """>>> npgpu.tan(np.array([0., np.pi / 4]))
+array([0., 1.])""",
+    "arcsin": """>>> npgpu.arcsin(np.array([0., 1.]))
+array([0.        , 1.57079633])""",
+    "arccos": """>>> npgpu.arccos(np.array([1., 0.]))
+array([0.        , 1.57079633])""",
+    "arctan": """>>> npgpu.arctan(np.array([0., 1.]))
+array([0.        , 0.78539816])""",
+    "sinh": """>>> npgpu.sinh(np.array([0., 1.]))
+array([0.        , 1.17520119])""",
+    "cosh": """>>> npgpu.cosh(np.array([0., 1.]))
+array([1.        , 1.54308063])""",
+    "tanh": """>>> npgpu.tanh(np.array([0., 1.]))
+array([0.        , 0.76159416])""",
+    "arcsinh": """>>> npgpu.arcsinh(np.array([0., 1.]))
+array([0.        , 0.88137359])""",
+    "arccosh": """>>> npgpu.arccosh(np.array([1., 2.]))
+array([0.       , 1.3169579])""",
+    "arctanh": """>>> npgpu.arctanh(np.array([0., 0.5]))
+array([0.        , 0.54930614])""",
+    "floor": """>>> npgpu.floor(np.array([-1.5, 1.5]))
+array([-2.,  1.])""",
+    "ceil": """>>> npgpu.ceil(np.array([-1.5, 1.5]))
+array([-1.,  2.])""",
+    "trunc": """>>> npgpu.trunc(np.array([-1.5, 1.5]))
+array([-1.,  1.])""",
+    "rint": """>>> npgpu.rint(np.array([0.5, 1.5, 2.5]))
+array([0., 2., 2.])""",
+    "isnan": """>>> npgpu.isnan(np.array([1., np.nan, np.inf]))
+array([False,  True, False])""",
+    "isinf": """>>> npgpu.isinf(np.array([1., np.nan, -np.inf]))
+array([False, False,  True])""",
+    "isfinite": """>>> npgpu.isfinite(np.array([1., np.nan, np.inf]))
+array([ True, False, False])""",
+    "logical_not": """>>> npgpu.logical_not(np.array([0, 2]))
+array([ True, False])""",
+    "invert": """>>> npgpu.invert(np.array([0, 5], dtype=np.uint8))
+array([255, 250], dtype=uint8)
+>>> npgpu.invert(np.array([True, False]))
+array([False,  True])""",
+    "conjugate": """>>> npgpu.conjugate(np.array([1 + 2j, 3 - 4j]))
+array([1.-2.j, 3.+4.j])""",
+}
+
+
+def _ufunc_doc(str name, str np_name, str expr, int nin, str extra):
+    """The docstring of the elementwise function `name`: _DOC filled in, with `extra` as its Notes."""
+    return _DOC.format(expr=expr, np_name=np_name, params=_DOC_PARAMS[nin],
+                       notes=("\n\nNotes\n-----\n" + extra) if extra else "",
+                       examples=("\n\nExamples\n--------\n" + _DOC_EXAMPLES[name]) if name in _DOC_EXAMPLES else "")
 
 
 def _make(int op_code, str name, ufunc, str expr, int nin, str extra=""):
@@ -502,7 +725,7 @@ def _make(int op_code, str name, ufunc, str expr, int nin, str extra=""):
         def f(x1, x2, x3, out=None, stream=None):
             return call(op, name, ufunc, (x1, x2, x3), out, stream)
     f.__name__ = f.__qualname__ = name
-    f.__doc__ = _DOC.format(expr=expr, np_name=ufunc.__name__, extra=extra)
+    f.__doc__ = _ufunc_doc(name, ufunc.__name__, expr, nin, extra)
     f.__module__ = "npgpu"
     _array._register_op(name, f)
     if ufunc.__name__ != name:
@@ -510,7 +733,7 @@ def _make(int op_code, str name, ufunc, str expr, int nin, str extra=""):
     return f
 
 
-_INT_DIV = ("\n\nInteger division by zero gives 0 (NumPy also warns; npgpu does not), and MIN // -1 wraps to "
+_INT_DIV = ("Integer division by zero gives 0 (NumPy also warns; npgpu does not), and MIN // -1 wraps to "
             "MIN, as NumPy's result.")
 
 add = _make(<int>ElementwiseOp.Add, "add", np.add, "x1 + x2", 2)
@@ -521,12 +744,13 @@ _array._register_op("divide", true_divide)
 floor_divide = _make(<int>ElementwiseOp.FloorDivide, "floor_divide", np.floor_divide, "x1 // x2", 2, _INT_DIV)
 remainder = mod = _make(<int>ElementwiseOp.Remainder, "remainder", np.remainder, "x1 % x2", 2, _INT_DIV)
 power = _make(<int>ElementwiseOp.Power, "power", np.power, "x1 ** x2", 2,
-              "\n\nA negative scalar exponent of an integer loop raises ValueError, as NumPy; negative "
-              "elements of an integer exponent array give 0.")
+              "A negative exponent in an integer loop raises ValueError, as NumPy's: a scalar exponent, or "
+              "any element of an exponent array (an npgpu.Array's minimum is read back with npgpu.min). Only "
+              "if npgpu's reductions are not loaded do negative elements of an npgpu.Array exponent give 0.")
 maximum = _make(<int>ElementwiseOp.Maximum, "maximum", np.maximum, "maximum(x1, x2)", 2,
-                "\n\nNaNs propagate (numpy.maximum, not fmax).")
+                "NaNs propagate (numpy.maximum, not fmax).")
 minimum = _make(<int>ElementwiseOp.Minimum, "minimum", np.minimum, "minimum(x1, x2)", 2,
-                "\n\nNaNs propagate (numpy.minimum, not fmin).")
+                "NaNs propagate (numpy.minimum, not fmin).")
 hypot = _make(<int>ElementwiseOp.Hypot, "hypot", np.hypot, "sqrt(x1**2 + x2**2)", 2)
 arctan2 = _make(<int>ElementwiseOp.Arctan2, "arctan2", np.arctan2, "arctan(x1 / x2) by quadrant", 2)
 equal = _make(<int>ElementwiseOp.Equal, "equal", np.equal, "x1 == x2", 2)
@@ -541,7 +765,7 @@ logical_xor = _make(<int>ElementwiseOp.LogicalXor, "logical_xor", np.logical_xor
 bitwise_and = _make(<int>ElementwiseOp.BitwiseAnd, "bitwise_and", np.bitwise_and, "x1 & x2", 2)
 bitwise_or = _make(<int>ElementwiseOp.BitwiseOr, "bitwise_or", np.bitwise_or, "x1 | x2", 2)
 bitwise_xor = _make(<int>ElementwiseOp.BitwiseXor, "bitwise_xor", np.bitwise_xor, "x1 ^ x2", 2)
-_SHIFT = ("\n\nA count outside [0, bits) (negative ones too) shifts every bit out, as NumPy: 0, or -1 "
+_SHIFT = ("A count outside [0, bits) (negative ones too) shifts every bit out, as NumPy: 0, or -1 "
           "for a negative x1 shifted right.")
 left_shift = bitwise_left_shift = _make(<int>ElementwiseOp.LeftShift, "left_shift", np.left_shift,
                                         "x1 << x2", 2, _SHIFT)
@@ -551,10 +775,10 @@ right_shift = bitwise_right_shift = _make(<int>ElementwiseOp.RightShift, "right_
 negative = _make(<int>ElementwiseOp.Negative, "negative", np.negative, "-x", 1)
 positive = _make(<int>ElementwiseOp.Positive, "positive", np.positive, "+x", 1)
 absolute = abs = _make(<int>ElementwiseOp.Absolute, "absolute", np.absolute, "|x|", 1)
-sign = _make(<int>ElementwiseOp.Sign, "sign", np.sign, "sign(x)", 1, "\n\nComplex: x / |x| (NumPy 2).")
+sign = _make(<int>ElementwiseOp.Sign, "sign", np.sign, "sign(x)", 1, "Complex: x / |x| (NumPy 2).")
 square = _make(<int>ElementwiseOp.Square, "square", np.square, "x * x", 1)
 reciprocal = _make(<int>ElementwiseOp.Reciprocal, "reciprocal", np.reciprocal, "1 / x", 1,
-                   "\n\nIntegers: 1 // x, and 0 for x == 0.")
+                   "Integers: 1 // x, and 0 for x == 0.")
 sqrt = _make(<int>ElementwiseOp.Sqrt, "sqrt", np.sqrt, "sqrt(x)", 1)
 cbrt = _make(<int>ElementwiseOp.Cbrt, "cbrt", np.cbrt, "cbrt(x)", 1)
 exp = _make(<int>ElementwiseOp.Exp, "exp", np.exp, "exp(x)", 1)
@@ -610,10 +834,56 @@ _NO_VALUE = object()
 
 
 def where(condition, x=_NO_VALUE, y=_NO_VALUE, out=None, stream=None):
-    """``x`` where ``condition`` is true, ``y`` elsewhere, as numpy.where(condition, x, y): broadcasting,
-    the result dtype is NumPy's result_type(x, y) (Python scalars weak); the condition is converted to bool.
-    NumPy inputs give a NumPy result, npgpu.Array inputs an npgpu.Array. ``where(condition)`` alone is
-    ``nonzero(condition)``."""
+    """``x`` where ``condition`` is true, ``y`` elsewhere, as numpy.where(condition, x, y).
+
+    Broadcasting; the result dtype is NumPy's result_type(x, y) (Python scalars weak); the condition is
+    converted to bool. NumPy inputs give a NumPy result (on the GPU when the backend is 'cuda', else on the
+    host backend), npgpu.Array inputs an npgpu.Array on their device. ``where(condition)`` alone is
+    ``nonzero(condition)``.
+
+    Parameters
+    ----------
+    condition : npgpu.Array, numpy.ndarray, array_like or scalar
+        Where to take `x`; converted to bool.
+    x, y : npgpu.Array, numpy.ndarray, array_like or scalar, optional
+        The values to choose from; both or neither. Next to an npgpu.Array the operands are npgpu.Arrays on
+        the same device or scalars.
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the result: of the broadcast shape, of a dtype the result casts to under 'same_kind';
+        an npgpu.Array for device operands, a writeable NumPy array otherwise.
+    stream : Stream, optional
+        The stream of the device work (default: the current stream).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray or tuple
+        The chosen values (`out` when given); with `condition` alone, the tuple of index arrays that
+        ``nonzero(condition)`` gives.
+
+    Raises
+    ------
+    ValueError
+        Only one of `x` and `y` is given; the operands do not broadcast or are on different devices; or `out`
+        has another shape or is read-only.
+    TypeError
+        Host array data is mixed with npgpu.Arrays, a dtype is not supported, or `out` is of the wrong kind or
+        cannot hold the result under 'same_kind' casting.
+
+    See Also
+    --------
+    numpy.where
+    npgpu.nonzero : The indices of the nonzero elements.
+
+    Examples
+    --------
+    >>> npgpu.where(np.array([True, False, True]), np.array([1, 2, 3]), -1)
+    array([ 1, -1,  3])
+    >>> c = npgpu.asarray([1., -2., 3.], device="cpu")
+    >>> npgpu.where(c > 0, c, 0.)
+    Array([1., 0., 3.])
+    >>> npgpu.where(np.array([0, 3, 0, 5]))
+    (array([1, 3]),)
+    """
     if x is _NO_VALUE and y is _NO_VALUE:
         from npgpu import _indexing
         return _indexing.nonzero(condition)
@@ -628,8 +898,47 @@ _clip = _make(<int>ElementwiseOp.Clip, "clip", _clip_ufunc, "minimum(maximum(a, 
 
 
 def clip(a, a_min, a_max, out=None, stream=None):
-    """``minimum(maximum(a, a_min), a_max)`` elementwise, as numpy.clip (NaNs propagate; bounds may be
-    scalars or arrays; None for no bound)."""
+    """``minimum(maximum(a, a_min), a_max)`` elementwise, as numpy.clip.
+
+    NaNs propagate; bounds may be scalars or arrays (broadcast with `a`); None for no bound (then the call is
+    `maximum` or `minimum` alone). ``npgpu.clip`` is the public version, over this one: it also takes the
+    Array API's ``min=``/``max=`` and drops Python-int bounds beyond an integer dtype's range.
+
+    Parameters
+    ----------
+    a : npgpu.Array, numpy.ndarray, array_like or scalar
+        The values.
+    a_min, a_max : npgpu.Array, numpy.ndarray, array_like, scalar or None
+        The lower and upper bounds; at least one not None.
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the result, as for the elementwise functions (``npgpu.add``).
+    stream : Stream, optional
+        The stream of the device work (default: the current stream).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        The clipped values: an npgpu.Array for device operands, a NumPy array otherwise; `out` when given.
+
+    Raises
+    ------
+    ValueError
+        Both bounds are None; or, as for the elementwise functions, the operands do not broadcast, are on
+        different devices, or `out` is unacceptable.
+    TypeError
+        As for the elementwise functions (unsupported dtypes, host data mixed with npgpu.Arrays, `out`).
+
+    See Also
+    --------
+    npgpu.clip, maximum, minimum
+
+    Examples
+    --------
+    >>> npgpu._elementwise.clip(np.array([-1., 0.5, 2., np.nan]), 0, 1)
+    array([0. , 0.5, 1. , nan])
+    >>> npgpu._elementwise.clip(np.array([1., 5.]), None, 2)
+    array([1., 2.])
+    """
     if a_min is None and a_max is None:
         raise ValueError("One of max or min must be given")
     if a_min is None:
@@ -657,9 +966,48 @@ _axpy = _make(<int>ElementwiseOp.Axpy, "axpy", _AxpyLoop(), "alpha * x + y", 3)
 
 
 def axpy(alpha, x, y, stream=None):
-    """``y = alpha * x + y`` in place, in one pass (BLAS's axpy; rounded as a multiply then an add, as
-    NumPy's ``y += alpha * x``), and returns y. ``y`` is an npgpu.Array or a writeable NumPy array whose
-    dtype holds the result ('same_kind' casting); ``alpha`` a scalar."""
+    """``y = alpha * x + y`` in place, in one pass, and returns y.
+
+    BLAS's axpy; rounded as a multiply then an add, as NumPy's ``y += alpha * x`` (whose type rules it
+    follows). ``y`` is an npgpu.Array or a writeable NumPy array whose dtype holds the result ('same_kind'
+    casting); ``alpha`` a scalar.
+
+    Parameters
+    ----------
+    alpha : scalar
+        The factor: a Python or NumPy scalar, or a 0-d array.
+    x : npgpu.Array, numpy.ndarray, array_like or scalar
+        Broadcast to `y`'s shape; an npgpu.Array on `y`'s device when `y` is one.
+    y : npgpu.Array or numpy.ndarray
+        Updated in place.
+    stream : Stream, optional
+        The stream of the device work (default: the current stream).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        `y`.
+
+    Raises
+    ------
+    TypeError
+        `alpha` is an array of one dimension or more; `y` is neither an npgpu.Array nor a NumPy array; `y`'s
+        dtype cannot hold the result under 'same_kind' casting; or, as for the elementwise functions, host
+        data is mixed with npgpu.Arrays or a dtype is not supported.
+    ValueError
+        `x` does not broadcast to `y`'s shape, the operands are on different devices, or `y` is read-only.
+
+    Examples
+    --------
+    >>> y = np.array([10., 20.])
+    >>> npgpu.axpy(2.0, np.array([1., 2.]), y)
+    array([12., 24.])
+    >>> y
+    array([12., 24.])
+    >>> y = npgpu.asarray([1., 2.], device="cpu")
+    >>> npgpu.axpy(3, npgpu.asarray([1., 1.], device="cpu"), y)
+    Array([4., 5.])
+    """
     if isinstance(alpha, (Array, np.ndarray)) and np.ndim(alpha) != 0:
         raise TypeError("axpy: alpha must be a scalar")
     if not isinstance(y, (Array, np.ndarray)):
@@ -668,9 +1016,51 @@ def axpy(alpha, x, y, stream=None):
 
 
 def astype(x, dtype, /, *, copy=True, device=None, stream=None):
-    """``x`` converted to `dtype` (NumPy's unsafe casting, as ndarray.astype), the Array API standard's
-    ``astype``: a new array unless ``copy=False`` and nothing changes; ``device=`` moves the result.
-    npgpu.Array in, npgpu.Array out; NumPy in, NumPy out (``x.astype(dtype, copy=copy)``)."""
+    """``x`` converted to `dtype` (NumPy's unsafe casting, as ndarray.astype), the Array API's ``astype``.
+
+    A new array unless ``copy=False`` and nothing changes; ``device=`` moves the result. npgpu.Array in,
+    npgpu.Array out; NumPy in, NumPy out (``x.astype(dtype, copy=copy)``), unless `device` is given: then
+    host data is first made an npgpu.Array on that device.
+
+    Parameters
+    ----------
+    x : npgpu.Array, numpy.ndarray or array_like
+        The array.
+    dtype : dtype
+        The new dtype.
+    copy : bool, optional
+        False: return `x` itself when neither the dtype nor the device changes (default True: always a new
+        array).
+    device : optional
+        Where the result lives: what ``npgpu.asarray`` takes ("cpu", "cuda", "cuda:N", an int, an
+        npgpu.Device ...); default: `x`'s device (for host data, a NumPy result).
+    stream : Stream, optional
+        The stream of the device work (default: the current stream).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        The converted array.
+
+    Raises
+    ------
+    TypeError
+        npgpu does not support `dtype` (npgpu.Array results).
+
+    See Also
+    --------
+    npgpu.Array.astype
+
+    Examples
+    --------
+    >>> npgpu.astype(np.array([1.7, -1.7]), np.int32)
+    array([ 1, -1], dtype=int32)
+    >>> npgpu.astype(np.array([1, 2]), np.float32, device="cpu")
+    Array([1., 2.], dtype=float32)
+    >>> x = npgpu.asarray([1., 2.], device="cpu")
+    >>> npgpu.astype(x, np.float64, copy=False) is x
+    True
+    """
     if isinstance(x, Array):
         return x.astype(dtype, copy=copy, stream=stream, device=device)
     if device is not None:
@@ -679,12 +1069,58 @@ def astype(x, dtype, /, *, copy=True, device=None, stream=None):
 
 
 def real(x):
-    """The real part (a view for complex device arrays, as numpy.real)."""
+    """The real part (a view for complex device arrays, as numpy.real).
+
+    Parameters
+    ----------
+    x : npgpu.Array, numpy.ndarray, array_like or scalar
+        The values.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray or scalar
+        ``x.real`` for an npgpu.Array (a writeable view of a complex array; a real array itself), else
+        ``numpy.real(x)``.
+
+    See Also
+    --------
+    imag, conjugate
+
+    Examples
+    --------
+    >>> npgpu.real(npgpu.asarray([1 + 2j, 3 - 4j], device="cpu"))
+    Array([1., 3.])
+    >>> npgpu.real(np.array([1 + 2j]))
+    array([1.])
+    """
     return x.real if isinstance(x, Array) else np.real(x)
 
 
 def imag(x):
-    """The imaginary part (a view for complex device arrays, as numpy.imag)."""
+    """The imaginary part (a view for complex device arrays, as numpy.imag).
+
+    Parameters
+    ----------
+    x : npgpu.Array, numpy.ndarray, array_like or scalar
+        The values.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray or scalar
+        ``x.imag`` for an npgpu.Array (a writeable view of a complex array; read-only zeros for a real
+        one), else ``numpy.imag(x)``.
+
+    See Also
+    --------
+    real, conjugate
+
+    Examples
+    --------
+    >>> npgpu.imag(npgpu.asarray([1 + 2j, 3 - 4j], device="cpu"))
+    Array([ 2., -4.])
+    >>> npgpu.imag(np.array([1 + 2j]))
+    array([2.])
+    """
     return x.imag if isinstance(x, Array) else np.imag(x)
 
 

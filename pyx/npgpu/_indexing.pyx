@@ -54,7 +54,36 @@ def _index_array(idx, device):
 
 
 def positions(flags):
-    """The flat positions (int64, 1-D) of the nonzero elements of the npgpu.Array `flags`, in C order."""
+    """The flat positions of the nonzero elements of an npgpu.Array, in C order.
+
+    The library's mask compaction (npgpu::nonzero_positions, CUB's DeviceSelect on a GPU), behind masks, nonzero,
+    flatnonzero, argwhere, compress and extract. Waits for the device: the count sizes the result.
+
+    Parameters
+    ----------
+    flags : npgpu.Array
+        The array (any dtype and shape; a copy is made when it is not C-contiguous). NaN counts as nonzero.
+
+    Returns
+    -------
+    npgpu.Array
+        int64, 1-D, on flags' device: the positions in the flattened array, increasing.
+
+    Raises
+    ------
+    TypeError
+        `flags` not an npgpu.Array.
+
+    See Also
+    --------
+    flatnonzero, nonzero
+
+    Examples
+    --------
+    >>> from npgpu import _indexing
+    >>> _indexing.positions(npgpu.asarray([[0, 3], [0, 1]], device="cpu"))
+    Array([1, 3])
+    """
     cdef Array f = _contiguous(flags)
     cdef Array out = new_array((f.view.size(),), _INT64, f.view.device, f.stream)
     cdef int64_t count
@@ -225,7 +254,53 @@ def _wrap(Array idx, int64_t n):
 
 
 def getitem(Array x, key):
-    """x[key] for keys with index arrays or masks (NumPy's advanced indexing): always a new array."""
+    """``x[key]`` for keys with index arrays or masks (NumPy's advanced indexing): always a new array.
+
+    What npgpu.Array's indexing calls for such keys. Masks become the positions of their true elements (NumPy's
+    nonzero); several index arrays are bounds-checked, wrapped and combined into one flat index over the axes they
+    index; index arrays separated by a slice put the result's index dimensions first, as NumPy's. Then one gather
+    (npgpu::take). Masks wait for the device (the result's shape needs the count), as do the bounds checks of
+    several index arrays.
+
+    Parameters
+    ----------
+    x : npgpu.Array
+        The indexed array.
+    key : tuple or index
+        The index, as for ``x[key]``: ints, slices, Ellipsis, None, integer arrays or lists (NumPy or npgpu) and
+        boolean arrays or scalars (masks), with at least one array, list or boolean.
+
+    Returns
+    -------
+    npgpu.Array
+        A new array on x's device, of NumPy's advanced-indexing shape.
+
+    Raises
+    ------
+    IndexError
+        An index out of bounds; an index array neither of an integer nor of a boolean type; an entry of another
+        kind (not an int, slice, Ellipsis, None, array or list); more indices than dimensions; more than one
+        Ellipsis; index arrays that do not broadcast together; a mask whose shape does not match the axes it
+        indexes.
+    ValueError
+        An index npgpu.Array on another device than `x`.
+    TypeError
+        `x` not an npgpu.Array.
+
+    See Also
+    --------
+    setitem, take
+
+    Examples
+    --------
+    >>> from npgpu import _indexing
+    >>> x = npgpu.asarray([[1, 2, 3], [4, 5, 6]], device="cpu")
+    >>> _indexing.getitem(x, ([1, 0], [2, 2]))
+    Array([6, 3])
+    >>> _indexing.getitem(x, (slice(None), np.array([True, False, True])))
+    Array([[1, 3],
+           [4, 6]])
+    """
     view, axis, flat, ishape = _plan(x, key)
     if flat.size and not math.prod(view.shape[:axis] + view.shape[axis + 1:]):
         _check_bounds(flat, view.shape[axis], axis)  # nothing selected, but NumPy still checks the indices
@@ -237,9 +312,52 @@ def getitem(Array x, key):
 
 
 def setitem(Array x, key, value):
-    """x[key] = value for keys with index arrays or masks, `value` broadcast to x[key]'s shape, in one
-    scatter: a full-shape mask = scalar is one where, a lone index array or full-shape mask scatters into x
-    directly, other keys find their flat positions by indexing the positions array."""
+    """``x[key] = value`` for keys with index arrays or masks, in place.
+
+    `value` is broadcast to x[key]'s shape and written in one scatter: a full-shape mask = scalar is one elementwise
+    where (no compaction); a lone index array or a full-shape mask scatters into x directly; other keys find their
+    flat positions by indexing an array of positions with the same key. NumPy still checks the indices and the
+    broadcast where nothing is written, and so does this.
+
+    Parameters
+    ----------
+    x : npgpu.Array
+        The array written to.
+    key : tuple or index
+        The index, as for ``x[key]``: ints, slices, Ellipsis, None, integer arrays or lists (NumPy or npgpu) and
+        boolean arrays or scalars (masks), with at least one array, list or boolean.
+    value : npgpu.Array, array_like or scalar
+        The values, converted to x's dtype and broadcast to x[key]'s shape.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        `x` read-only; `value` that does not broadcast to x[key]'s shape.
+    IndexError
+        An index out of bounds; an index array neither of an integer nor of a boolean type; an entry of another
+        kind (not an int, slice, Ellipsis, None, array or list); more indices than dimensions; more than one
+        Ellipsis; index arrays that do not broadcast together; a mask whose shape does not match the axes it
+        indexes.
+    ValueError
+        An index npgpu.Array on another device than `x`.
+
+    See Also
+    --------
+    getitem, put
+
+    Examples
+    --------
+    >>> from npgpu import _indexing
+    >>> y = npgpu.asarray([1, 2, 3, 4], device="cpu")
+    >>> _indexing.setitem(y, y > 2, 0)
+    >>> _indexing.setitem(y, [0, 1], [10, 20])
+    >>> y
+    Array([10, 20,  0,  0])
+    """
     if x.view.readonly:
         raise ValueError("assignment destination is read-only")
     entries = key if isinstance(key, tuple) else (key,)
@@ -282,12 +400,51 @@ def setitem(Array x, key, value):
 # ------------------------------------------------------------------------------------------- add.at (ufunc.at)
 
 def ufunc_at(name, a, indices, b):
-    """NumPy's ``ufunc.at`` for add and subtract: ``a[indices] += b`` (or ``-= b``) unbuffered, so repeated
-    indices accumulate; `a` an npgpu.Array (or a NumPy array, updated by NumPy itself), `indices` anything
-    that indexes `a`, `b` broadcast to a[indices]'s shape. On a GPU the additions are atomic: integer results
-    equal NumPy's exactly, floating ones up to the order of the additions. Floating values into an integer
-    or bool `a` are truncated after each addition, as NumPy does: that fold runs in NumPy, through a copy of
-    `a` on the host. Waits for the device (the index check)."""
+    """NumPy's ``ufunc.at`` for add and subtract: ``a[indices] += b`` (or ``-= b``).
+
+    Unbuffered, so repeated indices accumulate. `a` an npgpu.Array (or a NumPy array, updated by NumPy itself),
+    `indices` anything that indexes `a`, `b` broadcast to a[indices]'s shape. On a GPU the additions are atomic:
+    integer results equal NumPy's exactly, floating ones up to the order of the additions. Floating values into an
+    integer or bool `a` are truncated after each addition, as NumPy does: that fold runs in NumPy, through a copy
+    of `a` on the host. Waits for the device (the index check).
+
+    Parameters
+    ----------
+    name : {'add', 'subtract'}
+        The ufunc.
+    a : npgpu.Array or numpy.ndarray
+        The array updated in place.
+    indices : index
+        Anything that indexes `a` (ints, slices, integer arrays or lists, masks, or a tuple of them).
+    b : npgpu.Array, array_like or scalar
+        The values, broadcast to a[indices]'s shape. A Python scalar takes a's dtype (NEP 50), but a float or
+        complex one added to integers makes the additions float64 / complex128 (then truncated, see above).
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    TypeError
+        `a` neither an npgpu.Array nor a numpy.ndarray; `b` missing; a boolean subtraction (`a` or `b` bool).
+    ValueError
+        `a` read-only; `b` that does not broadcast to a[indices]'s shape.
+    IndexError
+        An index out of bounds or not a valid index.
+
+    See Also
+    --------
+    add_at, subtract_at
+
+    Examples
+    --------
+    >>> from npgpu import _indexing
+    >>> a = npgpu.zeros(3, dtype=np.int64, device="cpu")
+    >>> _indexing.ufunc_at("add", a, [0, 0, 2], 1)
+    >>> a
+    Array([2, 0, 1])
+    """
     if not isinstance(a, Array):
         if isinstance(a, np.ndarray):
             return getattr(np, name).at(a, indices, b)
@@ -356,14 +513,102 @@ def ufunc_at(name, a, indices, b):
 
 
 def add_at(a, indices, b=None):
-    """``npgpu.add.at(a, indices, b)``: ``a[indices] += b`` with repeated indices accumulating, as
-    numpy.add.at (see ufunc_at)."""
+    """``npgpu.add.at(a, indices, b)``: ``a[indices] += b`` with repeated indices accumulating.
+
+    As numpy.add.at (see ufunc_at). Unbuffered, so repeated indices accumulate. `a` an npgpu.Array (or a NumPy
+    array, updated by NumPy itself), `indices` anything that indexes `a`, `b` broadcast to a[indices]'s shape. On a
+    GPU the additions are atomic: integer results equal NumPy's exactly, floating ones up to the order of the
+    additions. Floating values into an integer or bool `a` are truncated after each addition, as NumPy does: that
+    fold runs in NumPy, through a copy of `a` on the host. Waits for the device (the index check).
+
+    Parameters
+    ----------
+    a : npgpu.Array or numpy.ndarray
+        The array updated in place.
+    indices : index
+        Anything that indexes `a` (ints, slices, integer arrays or lists, masks, or a tuple of them).
+    b : npgpu.Array, array_like or scalar
+        The values, broadcast to a[indices]'s shape. A Python scalar takes a's dtype (NEP 50), but a float or
+        complex one added to integers makes the additions float64 / complex128 (then truncated, see above).
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    TypeError
+        `a` neither an npgpu.Array nor a numpy.ndarray; `b` missing; a boolean subtraction (`a` or `b` bool).
+    ValueError
+        `a` read-only; `b` that does not broadcast to a[indices]'s shape.
+    IndexError
+        An index out of bounds or not a valid index.
+
+    See Also
+    --------
+    ufunc_at, put
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([10, 10, 10], device="cpu")
+    >>> npgpu.add.at(a, [0, 0, 2], 1)
+    >>> a
+    Array([12, 10, 11])
+    >>> i8 = npgpu.zeros(1, dtype=np.int8, device="cpu")
+    >>> npgpu.add.at(i8, [0, 0, 0], 0.7)  # truncated after each step, as NumPy's
+    >>> i8
+    Array([0], dtype=int8)
+    """
     return ufunc_at("add", a, indices, b)
 
 
 def subtract_at(a, indices, b=None):
-    """``npgpu.subtract.at(a, indices, b)``: ``a[indices] -= b`` with repeated indices accumulating, as
-    numpy.subtract.at (see ufunc_at)."""
+    """``npgpu.subtract.at(a, indices, b)``: ``a[indices] -= b`` with repeated indices accumulating.
+
+    As numpy.subtract.at (see ufunc_at). Unbuffered, so repeated indices accumulate. `a` an npgpu.Array (or a NumPy
+    array, updated by NumPy itself), `indices` anything that indexes `a`, `b` broadcast to a[indices]'s shape. On a
+    GPU the additions are atomic: integer results equal NumPy's exactly, floating ones up to the order of the
+    additions. Floating values into an integer or bool `a` are truncated after each addition, as NumPy does: that
+    fold runs in NumPy, through a copy of `a` on the host. Waits for the device (the index check).
+
+    Parameters
+    ----------
+    a : npgpu.Array or numpy.ndarray
+        The array updated in place.
+    indices : index
+        Anything that indexes `a` (ints, slices, integer arrays or lists, masks, or a tuple of them).
+    b : npgpu.Array, array_like or scalar
+        The values, broadcast to a[indices]'s shape. A Python scalar takes a's dtype (NEP 50), but a float or
+        complex one added to integers makes the additions float64 / complex128 (then truncated, see above).
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    TypeError
+        `a` neither an npgpu.Array nor a numpy.ndarray; `b` missing; a boolean subtraction (`a` or `b` bool).
+    ValueError
+        `a` read-only; `b` that does not broadcast to a[indices]'s shape.
+    IndexError
+        An index out of bounds or not a valid index.
+
+    See Also
+    --------
+    ufunc_at, put
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([10, 10, 10], device="cpu")
+    >>> npgpu.subtract.at(a, [0, 0, 2], 1)
+    >>> a
+    Array([ 8, 10,  9])
+    >>> i8 = npgpu.zeros(1, dtype=np.int8, device="cpu")
+    >>> npgpu.subtract.at(i8, [0, 0, 0], 0.7)  # truncated after each step, as NumPy's
+    >>> i8
+    Array([0], dtype=int8)
+    """
     return ufunc_at("subtract", a, indices, b)
 
 
@@ -384,8 +629,57 @@ def _back(x, numpy_out):
 
 
 def take(a, indices, axis=None, out=None, mode="raise"):
-    """Elements of `a` at `indices` along `axis` (None: of the flattened array), as numpy.take and the Array
-    API standard's take. ``mode``: 'raise' (IndexError for an index outside [-n, n)), 'wrap' or 'clip'."""
+    """Elements of an array at `indices` along an axis, as numpy.take and the Array API standard's take.
+
+    Along `axis` (None: of the flattened array). Negative indices count from the end. One gather (npgpu::take).
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        The array. An npgpu.Array is processed on its device; NumPy input (anything NumPy accepts) on the GPU when
+        the backend is 'cuda' (the result downloaded), on the host device otherwise.
+    indices : array_like or npgpu.Array
+        Integer indices (an npgpu.Array on a's device); a scalar gives a result without that axis.
+    axis : int or None, optional
+        The axis taken from; None (default): the flattened array.
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the result (``out[...] = result``); it is returned.
+    mode : {'raise', 'wrap', 'clip'}, optional
+        What an index outside [-n, n) does, n the length indexed: 'raise' (default) raises IndexError, 'wrap'
+        counts it modulo n, 'clip' clips it to [0, n - 1] (negative indices included).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        Of shape ``a.shape[:axis] + indices.shape + a.shape[axis + 1:]``, a's dtype: an npgpu.Array on a's device
+        for an npgpu.Array input, a NumPy array for NumPy input. `out` when given. A scalar index into NumPy input
+        gives a 0-d NumPy array (NumPy gives a scalar).
+
+    Raises
+    ------
+    IndexError
+        mode 'raise' and an index outside [-n, n); mode 'wrap' or 'clip' and a non-empty take from an empty axis;
+        `indices` not of an integer type.
+    ValueError
+        Another `mode`; an `indices` npgpu.Array on another device than `a`.
+    TypeError
+        `a` a numpy.ndarray subclass (other than numpy.memmap).
+    numpy.exceptions.AxisError
+        `axis` outside [-a.ndim, a.ndim).
+
+    See Also
+    --------
+    take_along_axis, put, compress
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([[1, 2, 3], [4, 5, 6]], device="cpu")
+    >>> npgpu.take(x, [2, 0], axis=1)
+    Array([[3, 1],
+           [6, 4]])
+    >>> npgpu.take(np.array([10, 20, 30]), [3, -4], mode="clip")
+    array([30, 10])
+    """
     x, numpy_out = _as_device_array(a)
     if axis is None:
         x = x.reshape(-1)
@@ -449,8 +743,54 @@ def _along_axis(Array x, indices, axis):
 
 
 def take_along_axis(arr, indices, axis=-1):
-    """Values of `arr` at `indices` along `axis`, the other axes matched by broadcasting, as
-    numpy.take_along_axis and the Array API standard's (axis=None: of the flattened array)."""
+    """Values of an array at `indices` along an axis, the other axes matched by broadcasting.
+
+    As numpy.take_along_axis and the Array API standard's (axis=None: of the flattened array). Negative indices
+    count from the end; checking them waits for the device.
+
+    Parameters
+    ----------
+    arr : npgpu.Array or array_like
+        The source array. An npgpu.Array is processed on its device; NumPy input (anything NumPy accepts) on the GPU
+        when the backend is 'cuda' (the result downloaded), on the host device otherwise.
+    indices : array_like or npgpu.Array
+        Integer indices of arr's number of dimensions (1-D for axis None), broadcasting with `arr` along the
+        other axes.
+    axis : int or None, optional
+        The axis indexed (default -1, the last); None: the flattened array.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        Of arr's dtype, of the broadcast shape with indices' length along `axis`: an npgpu.Array on arr's device for
+        an npgpu.Array input, a NumPy array for NumPy input.
+
+    Raises
+    ------
+    ValueError
+        `indices` of another number of dimensions than `arr`; axis None and `indices` not 1-D; shapes that do not
+        broadcast; an `indices` npgpu.Array on another device.
+    IndexError
+        An index outside [-n, n), n the length of `axis`; `indices` not of an integer type.
+    numpy.exceptions.AxisError
+        `axis` outside [-arr.ndim, arr.ndim).
+    TypeError
+        `arr` a numpy.ndarray subclass (other than numpy.memmap).
+
+    See Also
+    --------
+    take, put_along_axis, argsort
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([[10, 30, 20], [60, 40, 50]], device="cpu")
+    >>> npgpu.take_along_axis(x, npgpu.argsort(x, axis=1), axis=1)
+    Array([[10, 20, 30],
+           [40, 50, 60]])
+    >>> npgpu.take_along_axis(np.array([[10, 30, 20], [60, 40, 50]]), np.array([[0], [1]]), axis=1)
+    array([[10],
+           [40]])
+    """
     x, numpy_out = _as_device_array(arr)
     x, flat = _along_axis(x, indices, axis)
     res = _gather(_contiguous(x).reshape(-1), 0, flat.reshape(-1))
@@ -458,8 +798,55 @@ def take_along_axis(arr, indices, axis=-1):
 
 
 def put_along_axis(arr, indices, values, axis):
-    """arr's elements at `indices` along `axis` set to `values` (broadcast), in place, as
-    numpy.put_along_axis; `arr` an npgpu.Array or a writeable NumPy array."""
+    """Set the elements of an array at `indices` along an axis to `values`, in place, as numpy.put_along_axis.
+
+    `values` is broadcast to the indexed shape. A NumPy `arr` is changed in its own memory on the host backend; with
+    the 'cuda' backend it is uploaded, updated on the GPU and copied back.
+
+    Parameters
+    ----------
+    arr : npgpu.Array or numpy.ndarray
+        The array written to (writeable).
+    indices : array_like or npgpu.Array
+        Integer indices of arr's number of dimensions (1-D for axis None), as for take_along_axis.
+    values : npgpu.Array, array_like or scalar
+        The values, converted to arr's dtype and broadcast to the indexed shape.
+    axis : int or None
+        The axis indexed; None: the flattened array.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    TypeError
+        `arr` neither an npgpu.Array nor a numpy.ndarray.
+    ValueError
+        `arr` read-only; `indices` of another number of dimensions than `arr`; axis None and `indices` not 1-D;
+        shapes that do not broadcast; an `indices` npgpu.Array on another device.
+    IndexError
+        An index outside [-n, n), n the length of `axis`; `indices` not of an integer type.
+    numpy.exceptions.AxisError
+        `axis` outside [-arr.ndim, arr.ndim).
+
+    See Also
+    --------
+    take_along_axis, put
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([[1, 2, 3], [4, 5, 6]], device="cpu")
+    >>> npgpu.put_along_axis(x, np.array([[0], [2]]), 0, axis=1)
+    >>> x
+    Array([[0, 2, 3],
+           [4, 5, 0]])
+    >>> n = np.array([[1, 2], [3, 4]])
+    >>> npgpu.put_along_axis(n, np.array([[1], [0]]), -1, axis=1)
+    >>> n
+    array([[ 1, -1],
+           [-1,  4]])
+    """
     if not isinstance(arr, Array):
         if not isinstance(arr, np.ndarray):
             raise TypeError(f"put_along_axis: arr must be an npgpu.Array or a numpy.ndarray, not "
@@ -482,8 +869,51 @@ def put_along_axis(arr, indices, values, axis):
 
 
 def put(a, ind, v, mode="raise"):
-    """a.flat[ind] = v in place, as numpy.put (v repeated when shorter than ind); `a` an npgpu.Array or a
-    writeable NumPy array."""
+    """``a.flat[ind] = v`` in place, as numpy.put.
+
+    `v` is repeated when shorter than `ind` (only its first len(ind) values are used when longer); an empty `ind`
+    or `v` writes nothing. A NumPy `a` is changed in its own memory on the host backend; with the 'cuda' backend it
+    is uploaded, updated on the GPU and copied back.
+
+    Parameters
+    ----------
+    a : npgpu.Array or numpy.ndarray
+        The array written to (writeable).
+    ind : array_like or npgpu.Array
+        Integer positions in the flattened `a`.
+    v : npgpu.Array, array_like or scalar
+        The values, converted to a's dtype.
+    mode : {'raise', 'wrap', 'clip'}, optional
+        What an index outside [-n, n) does, n the length indexed: 'raise' (default) raises IndexError, 'wrap'
+        counts it modulo n, 'clip' clips it to [0, n - 1] (negative indices included).
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    TypeError
+        `a` neither an npgpu.Array nor a numpy.ndarray.
+    ValueError
+        Another `mode`; `a` read-only.
+    IndexError
+        mode 'raise' and an index outside [-n, n), n = a.size; `ind` not of an integer type.
+
+    See Also
+    --------
+    take, put_along_axis, add_at
+
+    Examples
+    --------
+    >>> z = npgpu.asarray([0, 0, 0, 0, 0], device="cpu")
+    >>> npgpu.put(z, [0, 2, 4], [7, 8])
+    >>> z
+    Array([7, 0, 8, 0, 7])
+    >>> npgpu.put(z, [9], -1, mode="clip")
+    >>> z
+    Array([ 7,  0,  8,  0, -1])
+    """
     if not isinstance(a, Array):
         if not isinstance(a, np.ndarray):
             raise TypeError(f"put: a must be an npgpu.Array or a numpy.ndarray, not {type(a).__name__}")
@@ -525,8 +955,42 @@ def put(a, ind, v, mode="raise"):
 # ------------------------------------------------------------------------------------------------ searching
 
 def nonzero(a):
-    """The indices of the nonzero elements, one int64 array per dimension, in C order, as numpy.nonzero and
-    the Array API standard's nonzero (0-d inputs raise ValueError, as NumPy 2)."""
+    """The indices of the nonzero elements, one int64 array per dimension, in C order.
+
+    As numpy.nonzero and the Array API standard's nonzero (0-d inputs raise ValueError, as NumPy 2). NaN counts as
+    nonzero. Waits for the device: the count sizes the result.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        The array. An npgpu.Array is processed on its device; NumPy input (anything NumPy accepts) on the GPU when
+        the backend is 'cuda' (the result downloaded), on the host device otherwise.
+
+    Returns
+    -------
+    tuple of npgpu.Array or of numpy.ndarray
+        a.ndim int64 1-D arrays, the coordinates of the nonzero elements along each axis: npgpu.Arrays on a's
+        device for an npgpu.Array input, NumPy arrays for NumPy input.
+
+    Raises
+    ------
+    ValueError
+        A 0-d `a`.
+    TypeError
+        `a` a numpy.ndarray subclass (other than numpy.memmap).
+
+    See Also
+    --------
+    flatnonzero, argwhere, count_nonzero
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([[0, 2, 0], [4, 0, 6]], device="cpu")
+    >>> npgpu.nonzero(x)
+    (Array([0, 1, 1]), Array([1, 0, 2]))
+    >>> npgpu.nonzero(np.array([0, 1, 0, 3]))
+    (array([1, 3]),)
+    """
     x, numpy_out = _as_device_array(a)
     if x.ndim == 0:
         raise ValueError("Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() "
@@ -542,13 +1006,79 @@ def nonzero(a):
 
 
 def flatnonzero(a):
-    """Positions of the nonzero elements of the flattened array (int64), as numpy.flatnonzero."""
+    """Positions of the nonzero elements of the flattened array (int64), as numpy.flatnonzero.
+
+    NaN counts as nonzero. Waits for the device: the count sizes the result.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        The array. An npgpu.Array is processed on its device; NumPy input (anything NumPy accepts) on the GPU when
+        the backend is 'cuda' (the result downloaded), on the host device otherwise.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        int64, 1-D, the positions in C order: an npgpu.Array on a's device for an npgpu.Array input, a NumPy array
+        for NumPy input.
+
+    Raises
+    ------
+    TypeError
+        `a` a numpy.ndarray subclass (other than numpy.memmap).
+
+    See Also
+    --------
+    nonzero, argwhere
+
+    Examples
+    --------
+    >>> npgpu.flatnonzero(npgpu.asarray([[0, 2, 0], [4, 0, 6]], device="cpu"))
+    Array([1, 3, 5])
+    >>> npgpu.flatnonzero(np.array([0.0, np.nan, -0.0, 1.0]))
+    array([1, 3])
+    """
     x, numpy_out = _as_device_array(a)
     return _back(_contiguous(positions(x.reshape(-1))), numpy_out)
 
 
 def argwhere(a):
-    """The indices of the nonzero elements as an (N, ndim) int64 array, as numpy.argwhere."""
+    """The indices of the nonzero elements as an (N, ndim) int64 array, as numpy.argwhere.
+
+    One row per nonzero element, in C order. A 0-d input gives shape (1, 0) when nonzero, (0, 0) otherwise, as
+    NumPy's. Waits for the device: the count sizes the result.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        The array. An npgpu.Array is processed on its device; NumPy input (anything NumPy accepts) on the GPU when
+        the backend is 'cuda' (the result downloaded), on the host device otherwise.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        int64, of shape (N, a.ndim): an npgpu.Array on a's device for an npgpu.Array input, a NumPy array for NumPy
+        input.
+
+    Raises
+    ------
+    TypeError
+        `a` a numpy.ndarray subclass (other than numpy.memmap).
+
+    See Also
+    --------
+    nonzero, flatnonzero
+
+    Examples
+    --------
+    >>> npgpu.argwhere(npgpu.asarray([[0, 2, 0], [4, 0, 6]], device="cpu"))
+    Array([[0, 1],
+           [1, 0],
+           [1, 2]])
+    >>> npgpu.argwhere(np.array([0, 5, 0, 7]))
+    array([[1],
+           [3]])
+    """
     x, numpy_out = _as_device_array(a)
     if x.ndim == 0:
         x = x.reshape(1)
@@ -561,9 +1091,49 @@ def argwhere(a):
 
 
 def searchsorted(a, v, side="left", sorter=None):
-    """Where the elements of `v` go in the ascending 1-D `a` to keep it sorted (int64 of v's shape), as
-    numpy.searchsorted and the Array API standard's: ``side='left'`` before equal elements, 'right' after;
-    ``sorter``: the positions that sort `a`. NaNs are greater than every number, as NumPy's sort puts them."""
+    """Where the elements of `v` go in the ascending 1-D `a` to keep it sorted, as numpy.searchsorted.
+
+    Also the Array API standard's searchsorted. ``side='left'``: before equal elements, 'right': after them. NaNs
+    are greater than every number, as NumPy's sort puts them. `a` and `v` are compared in their common dtype
+    (numpy.result_type). One binary search per element of `v` (npgpu::search_sorted).
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        The 1-D array, sorted ascending (or put in order by `sorter`). An npgpu.Array is searched on its device;
+        NumPy input on the GPU when the backend is 'cuda', on the host device otherwise.
+    v : npgpu.Array, array_like or scalar
+        The values to place.
+    side : {'left', 'right'}, optional
+        'left' (default): the first suitable position; 'right': the last.
+    sorter : array_like or npgpu.Array, optional
+        The positions that sort `a` (as argsort gives); `a` is taken in that order first.
+
+    Returns
+    -------
+    npgpu.Array, numpy.ndarray or NumPy scalar
+        int64 positions of v's shape: an npgpu.Array when `a` or `v` is an npgpu.Array; otherwise a NumPy array,
+        or a NumPy int64 for a scalar `v`.
+
+    Raises
+    ------
+    ValueError
+        `side` neither 'left' nor 'right'; `a` not 1-D.
+    TypeError
+        `a` a numpy.ndarray subclass (other than numpy.memmap).
+
+    See Also
+    --------
+    sort, argsort
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([1.0, 2.0, 2.0, np.nan], device="cpu")
+    >>> npgpu.searchsorted(a, npgpu.asarray([2.0, 5.0, np.nan], device="cpu"))
+    Array([1, 3, 3])
+    >>> npgpu.searchsorted(np.array([1, 2, 2, 3]), [2, 5], side="right")
+    array([3, 4])
+    """
     if side not in ("left", "right"):
         raise ValueError(f"side must be 'left' or 'right' (got {side!r})")
     x, numpy_out = _as_device_array(a)
@@ -587,8 +1157,53 @@ def searchsorted(a, v, side="left", sorter=None):
 
 
 def compress(condition, a, axis=None, out=None):
-    """The slices of `a` along `axis` (None: of the flattened array) where the 1-D boolean `condition` is
-    true, as numpy.compress (a shorter condition counts as False beyond its end)."""
+    """The slices of an array along an axis where a 1-D boolean condition is true, as numpy.compress.
+
+    Along `axis` (None: of the flattened array). A condition shorter than the axis counts as False beyond its end.
+    Waits for the device: the count sizes the result.
+
+    Parameters
+    ----------
+    condition : npgpu.Array or array_like
+        1-D; its nonzero (true) positions select the slices.
+    a : npgpu.Array or array_like
+        The array. An npgpu.Array is processed on its device; NumPy input (anything NumPy accepts) on the GPU when
+        the backend is 'cuda' (the result downloaded), on the host device otherwise.
+    axis : int or None, optional
+        The axis selected along; None (default): the flattened array.
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the result (``out[...] = result``); it is returned.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        a's slices at the true positions, a's dtype: an npgpu.Array on a's device for an npgpu.Array input, a NumPy
+        array for NumPy input. `out` when given.
+
+    Raises
+    ------
+    ValueError
+        `condition` not 1-D.
+    IndexError
+        A true `condition` entry beyond the length of `axis`.
+    TypeError
+        `a` a numpy.ndarray subclass (other than numpy.memmap).
+    numpy.exceptions.AxisError
+        `axis` outside [-a.ndim, a.ndim).
+
+    See Also
+    --------
+    extract, take
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([[1, 2, 3], [4, 5, 6]], device="cpu")
+    >>> npgpu.compress([False, True], x, axis=0)
+    Array([[4, 5, 6]])
+    >>> npgpu.compress([True, False, True], np.array([[1, 2, 3], [4, 5, 6]]), axis=1)
+    array([[1, 3],
+           [4, 6]])
+    """
     x, numpy_out = _as_device_array(a)
     c = condition if isinstance(condition, Array) else _array.asarray(np.asarray(condition), device=x.device)
     if c.ndim != 1:
@@ -612,7 +1227,43 @@ def compress(condition, a, axis=None, out=None):
 
 
 def extract(condition, arr):
-    """The elements of `arr` where `condition` (any shape, its flattened values) is nonzero, as numpy.extract."""
+    """The elements of an array where a condition is nonzero, as numpy.extract.
+
+    `condition` may have any shape: its flattened values select among the flattened `arr`'s. Waits for the device:
+    the count sizes the result.
+
+    Parameters
+    ----------
+    condition : npgpu.Array or array_like
+        Nonzero (true) where an element is selected.
+    arr : npgpu.Array or array_like
+        The source array. An npgpu.Array is processed on its device; NumPy input (anything NumPy accepts) on the GPU
+        when the backend is 'cuda' (the result downloaded), on the host device otherwise.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        1-D, of arr's dtype: an npgpu.Array on arr's device for an npgpu.Array input, a NumPy array for NumPy input.
+
+    Raises
+    ------
+    IndexError
+        A nonzero `condition` entry beyond arr.size.
+    TypeError
+        `arr` a numpy.ndarray subclass (other than numpy.memmap).
+
+    See Also
+    --------
+    compress, flatnonzero
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([[0, 2, 0], [4, 0, 6]], device="cpu")
+    >>> npgpu.extract(x > 3, x)
+    Array([4, 6])
+    >>> npgpu.extract(np.array([[True, False], [False, True]]), np.array([[1, 2], [3, 4]]))
+    array([1, 4])
+    """
     x, numpy_out = _as_device_array(arr)
     c = condition if isinstance(condition, Array) else _array.asarray(np.asarray(condition), device=x.device)
     flat = x.reshape(-1)
@@ -623,8 +1274,51 @@ def extract(condition, arr):
 
 
 def choose(a, choices, out=None, mode="raise"):
-    """Elementwise pick from `choices` by the integer array `a` (choices[a[i]][i], all broadcast together), as
-    numpy.choose; ``mode`` 'raise', 'wrap' or 'clip' for values outside [0, len(choices))."""
+    """Elementwise pick from `choices` by the integer array `a`, as numpy.choose.
+
+    ``choices[a[i]][i]``, `a` and the choices broadcast together, in the choices' common dtype.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Integer indices into `choices`. An npgpu.Array is processed on its device; NumPy input on the GPU when the
+        backend is 'cuda', on the host device otherwise.
+    choices : sequence of array_like or npgpu.Array, or an npgpu.Array
+        The arrays picked from (an npgpu.Array: one choice per index of its first axis).
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the result (``out[...] = result``); it is returned.
+    mode : {'raise', 'wrap', 'clip'}, optional
+        What a value outside [0, len(choices)) does: 'raise' (default) raises ValueError, 'wrap' counts it
+        modulo len(choices), 'clip' clips it to [0, len(choices) - 1].
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        Of the broadcast shape: an npgpu.Array on a's device for an npgpu.Array input, a NumPy array for NumPy
+        input. `out` when given.
+
+    Raises
+    ------
+    ValueError
+        No choices; mode 'raise' and a value outside [0, len(choices)); another `mode`; shapes that do not
+        broadcast together.
+    IndexError
+        `a` not of an integer type.
+    TypeError
+        `a` a numpy.ndarray subclass (other than numpy.memmap).
+
+    See Also
+    --------
+    take_along_axis, where
+
+    Examples
+    --------
+    >>> npgpu.choose(np.array([0, 1, 0]), [np.array([1, 2, 3]), np.array([10, 20, 30])])
+    array([ 1, 20,  3])
+    >>> idx = npgpu.asarray([2, 0, 1], device="cpu")
+    >>> npgpu.choose(idx, [[1, 2, 3], [10, 20, 30], [100, 200, 300]])
+    Array([100,   2,  30])
+    """
     x, numpy_out = _as_device_array(a)
     if isinstance(choices, Array):
         choices = [choices[i] for i in range(choices.shape[0])]

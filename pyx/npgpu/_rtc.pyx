@@ -37,8 +37,38 @@ cdef dict _device_arch_cache = {}
 
 
 class CompileError(RuntimeError):
-    """NVRTC rejected a kernel's source (or its options). ``log`` holds NVRTC's messages with line numbers
-    (``kernel.cu(3): error: ...``); ``options`` the options it was compiled with."""
+    """NVRTC rejected a kernel's source (or its options).
+
+    A RuntimeError. ``log`` holds NVRTC's messages with line numbers (``kernel.cu(3): error: ...``);
+    ``options`` the options it was compiled with. compile_source's message names the NVRTC version, the file
+    name and the options, followed by the log. It pickles with its log and options.
+
+    Parameters
+    ----------
+    message : str
+        The exception's message.
+    log : str, optional
+        NVRTC's log.
+    options : iterable of str, optional
+        The options of the compile (kept as a tuple).
+
+    Attributes
+    ----------
+    log : str
+        NVRTC's messages.
+    options : tuple of str
+        The options the source was compiled with.
+
+    See Also
+    --------
+    compile_source, SourceModule
+
+    Examples
+    --------
+    >>> e = npgpu.CompileError("could not compile kernel.cu", "kernel.cu(1): error: ...", ["-lineinfo"])
+    >>> isinstance(e, RuntimeError), e.options
+    (True, ('-lineinfo',))
+    """
 
     def __init__(self, message, log="", options=()):
         super().__init__(message)
@@ -50,7 +80,30 @@ class CompileError(RuntimeError):
 
 
 def require_gpu(what):
-    """Raise RuntimeError (GPUUnavailableError) unless NumPy-data calls of this thread run on a GPU."""
+    """Raise RuntimeError (GPUUnavailableError) unless NumPy-data calls of this thread run on a GPU.
+
+    Passes when the thread's backend (``npgpu.get_backend()``) is 'cuda' and CUDA starts; there is no host
+    backend for CUDA C++ source.
+
+    Parameters
+    ----------
+    what : str
+        The name of the caller, at the head of the message.
+
+    Raises
+    ------
+    GPUUnavailableError
+        The backend is 'cpu' (the message says whether for want of a GPU, with the reason, or by
+        ``NPGPU_BACKEND`` / ``npgpu.use_backend``), or it is 'cuda' and CUDA cannot start.
+
+    Examples
+    --------
+    >>> with npgpu.use_backend("cpu"):
+    ...     npgpu._rtc.require_gpu("SourceModule")
+    Traceback (most recent call last):
+        ...
+    npgpu._errors.GPUUnavailableError: SourceModule: run-time compiled kernels need a GPU, and ...
+    """
     backend = _runtime.get_backend()
     if backend == "cuda":
         rt.require_device(0)  # GPUUnavailableError naming the reason when CUDA cannot start
@@ -67,8 +120,27 @@ _nvrtc_version = None
 
 
 def nvrtc_version():
-    """(major, minor) of the NVRTC npgpu compiles with (opened from the nvidia-cuda-nvrtc wheel or the CUDA
-    toolkit). Raises GPUUnavailableError (a RuntimeError) when it cannot be loaded."""
+    """(major, minor) of the NVRTC npgpu compiles with.
+
+    NVRTC is opened from the nvidia-cuda-nvrtc wheel or the CUDA toolkit; needs no GPU. The answer is
+    remembered for the process.
+
+    Returns
+    -------
+    tuple of int
+        ``(major, minor)``, e.g. (13, 0).
+
+    Raises
+    ------
+    GPUUnavailableError
+        NVRTC cannot be loaded (a RuntimeError).
+
+    Examples
+    --------
+    >>> major, minor = npgpu._rtc.nvrtc_version()
+    >>> major >= 12
+    True
+    """
     global _nvrtc_version
     if _nvrtc_version is None:
         v = c_nvrtc_version()
@@ -77,12 +149,59 @@ def nvrtc_version():
 
 
 def supported_archs():
-    """The real architectures NVRTC can compile for, e.g. [75, 80, 86, 89, 90, ...]."""
+    """The real architectures NVRTC can compile for, e.g. [75, 80, 86, 89, 90, ...].
+
+    Needs NVRTC, not a GPU.
+
+    Returns
+    -------
+    list of int
+        Compute capabilities times 10, in increasing order.
+
+    Raises
+    ------
+    GPUUnavailableError
+        NVRTC cannot be loaded (a RuntimeError).
+
+    Examples
+    --------
+    >>> archs = npgpu._rtc.supported_archs()
+    >>> archs == sorted(archs)
+    True
+    """
     return list(c_supported_archs())
 
 
 def device_arch(device=None):
-    """The ``sm_XX`` target SourceModule compiles for on `device` (default: the current one)."""
+    """The ``sm_XX`` target SourceModule compiles for on `device` (default: the current one).
+
+    The device's own compute capability when NVRTC supports it, else the highest architecture NVRTC
+    supports of the same major version below it (a cubin runs on later minor revisions of its major
+    architecture).
+
+    Parameters
+    ----------
+    device : int, optional
+        The device ordinal; default: the calling thread's current device.
+
+    Returns
+    -------
+    str
+        Such as ``"sm_90"``.
+
+    Raises
+    ------
+    GPUUnavailableError
+        No GPU is usable, NVRTC cannot be loaded, or NVRTC cannot compile for this GPU (the message names the
+        architectures it supports).
+    ValueError
+        `device` is not an ordinal of this machine.
+
+    Examples
+    --------
+    >>> npgpu._rtc.device_arch()  # doctest: +SKIP
+    'sm_90'
+    """
     cdef int d = rt.current_device() if device is None else device
     return f"sm_{rtc_device_arch(d)}"
 
@@ -98,8 +217,27 @@ _stats = {"compiles": 0, "memory_hits": 0, "disk_hits": 0, "disk_writes": 0, "di
 
 
 def cache_dir():
-    """Where compiled kernels are kept: ``NPGPU_CACHE_DIR``, else ``$XDG_CACHE_HOME/npgpu/kernels``, else
-    ``~/.cache/npgpu/kernels``. ``NPGPU_DISABLE_KERNEL_CACHE=1`` turns the disk cache off."""
+    """Where compiled kernels are kept on disk.
+
+    ``NPGPU_CACHE_DIR``, else ``$XDG_CACHE_HOME/npgpu/kernels``, else ``~/.cache/npgpu/kernels``, read from
+    the environment at each call. ``NPGPU_DISABLE_KERNEL_CACHE=1`` (or true, yes, on) turns the disk cache
+    off. Compiled kernels are written readable by the user only (files 0600, in subdirectories 0700): a
+    kernel loaded from the cache runs with the user's rights.
+
+    Returns
+    -------
+    str
+        An absolute path (``~`` expanded in ``NPGPU_CACHE_DIR``); it may not exist yet.
+
+    See Also
+    --------
+    cache_info, compile_source
+
+    Examples
+    --------
+    >>> npgpu._rtc.cache_dir()  # doctest: +SKIP
+    '/home/me/.cache/npgpu/kernels'
+    """
     d = os.environ.get("NPGPU_CACHE_DIR")
     if d:
         return os.path.abspath(os.path.expanduser(d))
@@ -112,20 +250,55 @@ def _disk_cache_enabled():
 
 
 def cache_info():
-    """Counters of this process: compiles (NVRTC runs), memory_hits, disk_hits, disk_writes, disk_errors."""
+    """Counters of this process: compiles (NVRTC runs), memory_hits, disk_hits, disk_writes, disk_errors.
+
+    ``disk_errors`` counts cache entries that could not be read or were stale or corrupt (then recompiled and
+    overwritten) and writes that failed (a read-only or full cache directory only costs recompiling).
+
+    Returns
+    -------
+    dict
+        A copy of the counters, by name.
+
+    Examples
+    --------
+    >>> sorted(npgpu._rtc.cache_info())
+    ['compiles', 'disk_errors', 'disk_hits', 'disk_writes', 'memory_hits']
+    """
     return dict(_stats)
 
 
 def clear_memory_cache():
-    """Forget compiled code held in memory (loaded modules stay loaded); the disk cache is untouched."""
+    """Forget compiled code held in memory (loaded modules stay loaded); the disk cache is untouched.
+
+    Examples
+    --------
+    >>> npgpu._rtc.clear_memory_cache()
+    """
     with _lock:
         _memory_cache.clear()
 
 
 class Compiled:
-    """The result of compile_source: ``binary`` (cubin bytes, or NUL-terminated PTX when ``is_ptx``),
-    ``lowered_names`` (name expression -> mangled kernel name), NVRTC's ``log``, the cache ``key`` and
-    ``source_of_result`` ('compiled', 'memory' or 'disk')."""
+    """The result of compile_source.
+
+    Attributes
+    ----------
+    binary : bytes
+        The cubin, or NUL-terminated PTX when `is_ptx`.
+    is_ptx : bool
+        Whether `binary` is PTX (a ``compute_XX`` target) rather than a cubin (``sm_XX``).
+    lowered_names : dict
+        Name expression -> mangled kernel name.
+    log : str
+        NVRTC's messages.
+    key : str
+        The cache key (a SHA-256 hex digest of the source, options, name expressions and NVRTC version).
+    options : tuple of str
+        The options of the compile.
+    source_of_result : str
+        'compiled', 'memory' or 'disk': where this result came from.
+    """
 
     __slots__ = ("binary", "is_ptx", "lowered_names", "log", "key", "options", "source_of_result")
 
@@ -203,9 +376,28 @@ _header_dirs = None
 
 
 def header_dirs():
-    """Directories with the CUDA headers kernels may #include (cuda_fp16.h, cuda/std/..., cub/...): the
-    headers bundled with NVRTC, extracted once per NVRTC version next to the kernel cache (NVRTC 13.1+), else
-    the CUDA toolkit's include directories ($CUDA_HOME, $CUDA_PATH, /usr/local/cuda) that exist."""
+    """Directories with the CUDA headers kernels may #include (cuda_fp16.h, cuda/std/..., cub/...).
+
+    The headers bundled with NVRTC, extracted once per NVRTC version next to the kernel cache (NVRTC 13.1+;
+    into ``<tempdir>/npgpu-<uid>`` when the cache directory cannot be written), else the CUDA toolkit's
+    include directories ($CUDA_HOME, $CUDA_PATH, /usr/local/cuda) that exist. The answer is remembered for
+    the process. SourceModule adds these directories (``-I``) when its source contains ``#include``.
+
+    Returns
+    -------
+    list of str
+        The directories (a new list each call); empty when none was found.
+
+    Raises
+    ------
+    GPUUnavailableError
+        NVRTC cannot be loaded (a RuntimeError).
+
+    Examples
+    --------
+    >>> npgpu._rtc.header_dirs()  # doctest: +SKIP
+    ['/home/me/.cache/npgpu/kernels/nvrtc-headers-13.1', '/home/me/.cache/npgpu/kernels/nvrtc-headers-13.1/cccl']
+    """
     global _header_dirs
     if _header_dirs is not None:
         return list(_header_dirs)
@@ -252,10 +444,62 @@ def _as_str_list(value, what):
 
 
 def compile_source(source, options=(), name_expressions=(), name="kernel.cu", cache=True):
-    """Compile CUDA C++ `source` with NVRTC and these exact `options` (add ``--gpu-architecture=sm_XX`` for
-    a cubin; compute_XX gives PTX). Needs NVRTC, not a GPU. Returns a Compiled; raises CompileError with
-    NVRTC's log when the source does not compile. With `cache`, results come from (and go to) the memory
-    and disk caches."""
+    """Compile CUDA C++ `source` with NVRTC and these exact `options`.
+
+    Add ``--gpu-architecture=sm_XX`` for a cubin; compute_XX gives PTX. Needs NVRTC, not a GPU. Returns a
+    Compiled; raises CompileError with NVRTC's log when the source does not compile. With `cache`, results
+    come from (and go to) the memory and disk caches, keyed by the source, the options, the name expressions
+    and the NVRTC version. The caches are guarded by one lock: compiles of several threads run one at a time.
+
+    Parameters
+    ----------
+    source : str
+        The CUDA C++ source.
+    options : str or iterable of str, optional
+        NVRTC's options, passed as they are.
+    name_expressions : str or iterable of str, optional
+        C++ names to instantiate and look up, such as ``"add<float>"``; their mangled names come back in
+        ``lowered_names``.
+    name : str, optional
+        The file name NVRTC's messages give (default "kernel.cu"; not part of the cache key).
+    cache : bool, optional
+        Use the memory and disk caches (default True; the disk cache also needs
+        ``NPGPU_DISABLE_KERNEL_CACHE`` unset). False always compiles and stores nothing.
+
+    Returns
+    -------
+    Compiled
+        The code; its ``source_of_result`` says whether it was compiled or came from a cache.
+
+    Raises
+    ------
+    CompileError
+        NVRTC rejected the source or the options (a RuntimeError with NVRTC's log).
+    TypeError
+        `source` is not a str, or an option or name expression is not.
+    ValueError
+        `source` contains a NUL character.
+    GPUUnavailableError
+        NVRTC cannot be loaded (a RuntimeError).
+
+    See Also
+    --------
+    SourceModule : Compile and load for the current GPU.
+    cache_dir, cache_info
+
+    Examples
+    --------
+    >>> src = 'extern "C" __global__ void one(float* x) { x[0] = 1.0f; }'
+    >>> c = npgpu._rtc.compile_source(src, ["--gpu-architecture=compute_75"], cache=False)
+    >>> c.is_ptx, c.source_of_result
+    (True, 'compiled')
+    >>> npgpu._rtc.compile_source("__global__ void k() { undefined(); }", cache=False)
+    Traceback (most recent call last):
+        ...
+    npgpu._rtc.CompileError: NVRTC ... could not compile kernel.cu (options: none):
+    kernel.cu(1): error: identifier "undefined" is undefined
+    ...
+    """
     if not isinstance(source, str):
         raise TypeError(f"source must be a str, not {type(source).__name__}")
     opts = _as_str_list(options, "options")
@@ -360,6 +604,71 @@ class SourceModule:
     A compile error raises CompileError carrying NVRTC's log. Compiled code is cached in memory and on disk
     (see npgpu._rtc.cache_dir), so the same module in a new process loads without compiling. On the host
     backend (no GPU, or NPGPU_BACKEND=cpu) this raises GPUUnavailableError (a RuntimeError).
+
+    Parameters
+    ----------
+    source : str
+        The CUDA C++ source.
+    options : str or iterable of str, optional
+        NVRTC's options.
+    name_expressions : str or iterable of str, optional
+        C++ names to instantiate and look up (kernel template instantiations, overloads).
+    no_extern_c : bool, optional
+        True (default): compile `source` as it is; False: wrap it in ``extern "C" { }``.
+    arch : str, optional
+        The target, such as ``"sm_80"`` (a cubin) or ``"compute_80"`` (PTX), passed as
+        ``--gpu-architecture``; default: the current device's (see device_arch), unless `options` holds a
+        ``--gpu-architecture`` or ``-arch`` option.
+    include_dirs : str or iterable of str, optional
+        Directories to search for #include files (each added as ``-I``). A source containing ``#include``
+        also gets the CUDA headers of header_dirs().
+    cache : bool, optional
+        Use the memory and disk caches of compiled code (default True).
+
+    Attributes
+    ----------
+    device : int
+        The device the module was loaded on (the current one at construction).
+    source : str
+        The source compiled (wrapped in ``extern "C" { }`` when ``no_extern_c=False``).
+    options : tuple of str
+        Every option of the compile, the added ``-I`` and ``--gpu-architecture`` options included.
+    name_expressions : tuple of str
+        The name expressions.
+
+    Raises
+    ------
+    GPUUnavailableError
+        The backend is 'cpu' (no GPU, ``NPGPU_BACKEND=cpu`` or ``use_backend("cpu")``), CUDA cannot start,
+        NVRTC cannot be loaded, or NVRTC cannot compile for this GPU.
+    CompileError
+        NVRTC rejected the source or the options.
+    TypeError
+        `source` is not a str, or an option, include directory or name expression is not.
+
+    See Also
+    --------
+    Kernel : What get_function returns.
+    In, Out, InOut : NumPy arrays as kernel arguments.
+    compile_source : Compile without loading (no GPU needed).
+
+    Notes
+    -----
+    The loaded code is kept for the life of the process (kernels may still run from it), once per compiled
+    code and device: SourceModules of the same code on one device share it and their Kernel objects.
+
+    Examples
+    --------
+    >>> src = ('extern "C" __global__ void scale(float* x, float a, int n) {'
+    ...        '    int i = blockIdx.x * blockDim.x + threadIdx.x;'
+    ...        '    if (i < n) x[i] *= a;'
+    ...        '}')
+    >>> mod = npgpu.SourceModule(src)  # doctest: +SKIP
+    >>> scale = mod.get_function("scale")  # doctest: +SKIP
+    >>> x = npgpu.asarray(np.arange(4, dtype=np.float32))  # doctest: +SKIP
+    >>> scale(x, np.float32(2), np.int32(4), grid=(1,), block=(32,))  # doctest: +SKIP
+    >>> x.get()  # doctest: +SKIP
+    array([0., 2., 4., 6.], dtype=float32)
     """
 
     def __init__(self, source, options=(), name_expressions=(), *, no_extern_c=True, arch=None,
@@ -396,7 +705,7 @@ class SourceModule:
 
     @property
     def lowered_names(self):
-        """name expression -> mangled kernel name."""
+        """Name expression -> mangled kernel name, as a new dict."""
         return dict(self._compiled.lowered_names)
 
     @property
@@ -410,12 +719,40 @@ class SourceModule:
         return self._compiled.source_of_result
 
     def kernel_names(self):
-        """The (mangled) names of the kernels in the module."""
+        """The (mangled) names of the kernels in the module.
+
+        Returns
+        -------
+        list of str
+            The kernels' symbols, as the driver lists them.
+        """
         return list(self._library.kernel_names())
 
     def get_function(self, name):
         """The kernel `name`: a name expression given at construction, an ``extern "C"`` kernel or a plain
-        C++ kernel (its one mangled symbol is looked up). Raises ValueError when there is no such kernel."""
+        C++ kernel (its one mangled symbol is looked up). Raises ValueError when there is no such kernel.
+
+        The Kernel is made once per name and module (later calls return the same object).
+
+        Parameters
+        ----------
+        name : str
+            The kernel's name.
+
+        Returns
+        -------
+        Kernel
+            The kernel, on the module's device.
+
+        Raises
+        ------
+        ValueError
+            The module has no kernel of that name (the message lists its kernels); the name is ambiguous
+            (C++ overloads: declare the one wanted ``extern "C"`` or pass its signature in name_expressions);
+            or it names a kernel template (pass the instantiation wanted in name_expressions).
+        TypeError
+            `name` is not a str.
+        """
         if not isinstance(name, str):
             raise TypeError(f"kernel name must be a str, not {type(name).__name__}")
         k = self._functions.get(name)
@@ -469,22 +806,117 @@ cdef class _HostArg:
 
 
 cdef class In(_HostArg):
-    """A NumPy array copied to the GPU before the launch (PyCUDA's drv.In); the kernel gets its pointer."""
+    """A NumPy array copied to the GPU before the launch (PyCUDA's drv.In); the kernel gets its pointer.
+
+    The array is copied into new device memory, on the launch's stream, before the launch; nothing is copied
+    back.
+
+    Parameters
+    ----------
+    array : numpy.ndarray
+        A C- or F-contiguous array (the kernel sees its memory as one block).
+
+    Attributes
+    ----------
+    array : numpy.ndarray
+        The array.
+    copy_in, copy_out : bool
+        True and False: copied to the GPU, not back.
+
+    Raises
+    ------
+    TypeError
+        `array` is not a numpy.ndarray (npgpu arrays are passed to kernels directly).
+    ValueError
+        `array` is not contiguous.
+
+    See Also
+    --------
+    Out, InOut, Kernel
+
+    Examples
+    --------
+    >>> npgpu.In(np.zeros(3))
+    In(float64[3])
+    >>> kernel(npgpu.In(a), npgpu.Out(b), np.int32(a.size), block=(256,), grid=(4,))  # doctest: +SKIP
+    """
     def __cinit__(self, *args, **kwargs):
         self.copy_in = True
         self.copy_out = False
 
 
 cdef class Out(_HostArg):
-    """A NumPy array the kernel writes: device memory for it during the launch, copied into it afterwards
-    (PyCUDA's drv.Out). The call returns once the array holds the results."""
+    """A NumPy array the kernel writes: device memory for it during the launch, copied into it afterwards.
+
+    PyCUDA's drv.Out. The call returns once the array holds the results. The device memory starts
+    uninitialised (nothing is copied in).
+
+    Parameters
+    ----------
+    array : numpy.ndarray
+        A C- or F-contiguous, writeable array.
+
+    Attributes
+    ----------
+    array : numpy.ndarray
+        The array.
+    copy_in, copy_out : bool
+        False and True: copied back only.
+
+    Raises
+    ------
+    TypeError
+        `array` is not a numpy.ndarray (npgpu arrays are passed to kernels directly).
+    ValueError
+        `array` is not contiguous, or is read-only.
+
+    See Also
+    --------
+    In, InOut, Kernel
+
+    Examples
+    --------
+    >>> npgpu.Out(np.empty((2, 3), dtype=np.float32))
+    Out(float32[2, 3])
+    """
     def __cinit__(self, *args, **kwargs):
         self.copy_in = False
         self.copy_out = True
 
 
 cdef class InOut(_HostArg):
-    """A NumPy array copied to the GPU before the launch and back after it (PyCUDA's drv.InOut)."""
+    """A NumPy array copied to the GPU before the launch and back after it (PyCUDA's drv.InOut).
+
+    The call returns once the array holds the results.
+
+    Parameters
+    ----------
+    array : numpy.ndarray
+        A C- or F-contiguous, writeable array.
+
+    Attributes
+    ----------
+    array : numpy.ndarray
+        The array.
+    copy_in, copy_out : bool
+        True and True.
+
+    Raises
+    ------
+    TypeError
+        `array` is not a numpy.ndarray (npgpu arrays are passed to kernels directly).
+    ValueError
+        `array` is not contiguous, or is read-only.
+
+    See Also
+    --------
+    In, Out, Kernel
+
+    Examples
+    --------
+    >>> npgpu.InOut(np.zeros(4, dtype=np.int32))
+    InOut(int32[4])
+    """
     def __cinit__(self, *args, **kwargs):
         self.copy_in = True
         self.copy_out = True
@@ -551,6 +983,30 @@ cdef class Kernel:
     number and sizes of the arguments are checked against the parameters the driver reports (Python ints and
     floats are refused: they have no C type), and the geometry and shared memory against the device's and
     the kernel's limits; errors raise TypeError or ValueError and leave the kernel usable.
+
+    Kernels come from ``SourceModule.get_function``.
+
+    Attributes
+    ----------
+    name : str
+        The name it was looked up by.
+    symbol : str
+        Its (mangled) symbol in the module.
+    device : int
+        The device of its module.
+    module : SourceModule
+        The module it came from.
+    num_params : int
+        The number of parameters.
+    param_sizes : tuple of int
+        The size of each parameter, in bytes.
+    attributes : dict
+        What the driver reports about it.
+
+    See Also
+    --------
+    SourceModule, In, Out, InOut
+    check_arguments : The argument checks alone, without a GPU.
     """
     cdef RtcKernel handle
     cdef RtcKernelInfo info
@@ -563,10 +1019,12 @@ cdef class Kernel:
 
     @property
     def num_params(self):
+        """The number of the kernel's parameters (as the driver reports them)."""
         return self.nparams
 
     @property
     def param_sizes(self):
+        """The size in bytes of each of the kernel's parameters, as a tuple (8 for a pointer)."""
         return tuple(self.info.param_sizes)
 
     @property
@@ -582,6 +1040,39 @@ cdef class Kernel:
         return f"<npgpu.Kernel {self.name} ({self.nparams} parameters) on device {self.device}>"
 
     def __call__(self, *args, grid=(1, 1), block=None, shared_mem=0, stream=None, shared=None):
+        """Launch the kernel, asynchronously (Out/InOut arguments make the call wait for their copies).
+
+        Parameters
+        ----------
+        *args
+            One per kernel parameter: an npgpu.Array on the kernel's device (or any object with
+            ``__cuda_array_interface__``, or None for a null pointer) for a pointer parameter; a NumPy scalar
+            of the parameter's exact size for a value parameter; ``npgpu.In(a)``, ``Out(a)`` or ``InOut(a)``
+            for a NumPy array.
+        grid : int or tuple of int, optional
+            Blocks along x, y and z: an int or a tuple of 1 to 3 ints (default (1, 1)).
+        block : int or tuple of int
+            Threads per block, in the same form (required).
+        shared_mem : int, optional
+            Bytes of dynamic shared memory per block (default 0). A size above what the kernel allows by
+            default raises its limit (``cudaFuncAttributeMaxDynamicSharedMemorySize``) up to what the device
+            allows.
+        stream : Stream, optional
+            The stream of the launch and of the In/Out copies (default: the current stream).
+        shared : int, optional
+            PyCUDA's name for `shared_mem`; it wins when given.
+
+        Raises
+        ------
+        TypeError
+            `block` is missing; the number of arguments is not the number of parameters; an argument has
+            the wrong size or a type with no C meaning (Python ints and floats, NumPy arrays not wrapped in
+            In/Out/InOut); or a geometry dimension is not an int.
+        ValueError
+            The geometry exceeds the device's or the kernel's limits, a dimension is below 1 or there are
+            more than 3, `shared_mem` is negative or too large, or an npgpu.Array argument is on another
+            device (a host Array included).
+        """
         if block is None:
             raise TypeError(f"{self.name}: block=(x, y, z) is required")
         if shared is not None:  # PyCUDA's name
@@ -593,8 +1084,28 @@ cdef class Kernel:
         self._launch(args, g, b, smem, s)
 
     def launch_packed(self, bytes params, grid, block, int64_t shared_mem=0, stream=None):
-        """Launch a kernel of exactly one by-value parameter with `params` as its bytes (internal use: the
-        elementwise kernels pack their arguments into one struct)."""
+        """Launch a kernel of exactly one by-value parameter with `params` as its bytes.
+
+        Internal use: the elementwise kernels pack their arguments into one struct. Asynchronous.
+
+        Parameters
+        ----------
+        params : bytes
+            The parameter's bytes: exactly the size of the kernel's one parameter.
+        grid, block : int or tuple of int
+            The geometry, as for a call.
+        shared_mem : int, optional
+            Bytes of dynamic shared memory per block (default 0).
+        stream : Stream, optional
+            The stream of the launch (default: the current stream).
+
+        Raises
+        ------
+        TypeError
+            The kernel does not have exactly one parameter of ``len(params)`` bytes.
+        ValueError
+            The geometry or `shared_mem` exceeds the device's or the kernel's limits.
+        """
         if self.nparams != 1 or self.info.param_sizes[0] != PyBytes_GET_SIZE(params):
             raise TypeError(f"{self.name}: launch_packed needs a kernel of one {len(params)}-byte parameter; "
                             f"it has parameters of {self.param_sizes} bytes")
@@ -733,8 +1244,46 @@ def _raise_type_error(name, i, a, size):
 
 
 def check_arguments(name, param_sizes, args):
-    """Run the checks a Kernel launch makes on `args` for parameters of `param_sizes` bytes (count, types,
-    sizes) without a GPU: raises TypeError as the launch would, returns None when they pass."""
+    """Run the checks a Kernel launch makes on `args` for parameters of `param_sizes` bytes, without a GPU.
+
+    Count, types and sizes are checked: raises TypeError as the launch would, returns None when they pass.
+    npgpu.Arrays, In/Out/InOut, None and objects with ``__cuda_array_interface__`` are pointers (8 bytes);
+    NumPy scalars must have the parameter's exact size. The error messages suggest the NumPy type to pass.
+
+    Parameters
+    ----------
+    name : str
+        The kernel's name, for the messages.
+    param_sizes : iterable of int
+        The size in bytes of each parameter.
+    args : sequence
+        The arguments.
+
+    Returns
+    -------
+    None
+        When the arguments pass.
+
+    Raises
+    ------
+    TypeError
+        The count differs, an argument's size differs from its parameter's, or an argument has no C type
+        (a Python int, float, bool or complex; a NumPy array in host memory; any other object).
+
+    See Also
+    --------
+    Kernel
+
+    Examples
+    --------
+    >>> from npgpu import _rtc
+    >>> x = npgpu.zeros(3, device="cpu")
+    >>> _rtc.check_arguments("scale", (8, 4), (x, np.float32(2)))
+    >>> _rtc.check_arguments("scale", (8, 4), (x, 2.0))
+    Traceback (most recent call last):
+        ...
+    TypeError: scale: argument 1 is a Python float (2.0); ... pass numpy.float32 (C float), e.g. numpy.float32(2.0)
+    """
     param_sizes = tuple(param_sizes)
     if len(args) != len(param_sizes):
         raise TypeError(f"{name}() takes {len(param_sizes)} argument{'s' if len(param_sizes) != 1 else ''} "

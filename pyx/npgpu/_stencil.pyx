@@ -109,25 +109,91 @@ cdef bool _interrupted(void* user) noexcept with gil:
 
 def diffusion(field, steps, coeff=0.25, boundary="zero", return_laplacian=False, out=None, callback=None,
               callback_every=None, unstable_ok=False, stream=None):
-    """Explicit 2-D diffusion: ``steps`` times ``field -= coeff * laplacian(field)``, each step computed from
-    the previous field only (double buffering), all steps inside one call.
+    """Explicit 2-D diffusion: `steps` steps of the 5-point scheme, all inside one call.
 
-    field: 2-D float32 or float64. A NumPy array gives NumPy results, computed on the GPU when one is
-    available (one upload, every step on the device, one download) or on the host backend otherwise; an
-    npgpu.Array (or another GPU array) gives npgpu.Arrays on its device, with no host synchronisation.
-    boundary: "zero" (cells outside the field are 0), "periodic" (wrap around) or "reflect" (the ghost
-    beyond each edge equals the edge cell: nothing crosses the border and the total is conserved).
-    coeff: stable for 0 <= coeff <= 0.25; other values raise ValueError unless ``unstable_ok=True``.
-    return_laplacian: also return the Laplacian the last step used (for steps=0, the input's), as
-    ``(field, laplacian)``, in the sign the step subtracts: ``4 * centre - neighbours`` (reference page
-    002's), which is ``laplacian(field, sign=-1)``, the negative of :func:`laplacian`'s default.
-    out: where the result goes (same shape and dtype; a NumPy array for NumPy fields, an npgpu.Array for
-    device fields); ``out=field`` updates the field in place.
-    callback: ``callback(steps_done, field)`` after every ``callback_every`` steps (default: steps // 100)
-    and after the last; ``field`` is a copy of the current field (an npgpu.Array when computing on the GPU,
-    a NumPy array on the host backend). An exception raised by the callback stops the run and propagates.
-    Ctrl-C (or any signal handler that raises) stops a long run within about 50 ms of the current pass and
-    raises; memory does not grow with ``steps``.
+    Each step is ``field -= coeff * laplacian(field, sign=-1)`` (that is, ``field += coeff * (neighbours - 4 *
+    centre)``), computed from the previous field only (double buffering). A NumPy array gives NumPy results,
+    computed on the GPU when one is available (one upload, every step on the device, one download) or on the host
+    backend otherwise; an npgpu.Array (or another GPU array) gives npgpu.Arrays on its device, with no host
+    synchronisation. Ctrl-C (or any signal handler that raises) stops a long run within about 50 ms of the current
+    pass and raises; memory does not grow with `steps`.
+
+    Parameters
+    ----------
+    field : npgpu.Array, GPU array or numpy.ndarray
+        The 2-D float32 or float64 field (left unchanged unless it is `out`). An object with
+        ``__cuda_array_interface__`` is used on its GPU.
+    steps : int
+        The number of steps, 0 to 2**63 - 1 (0 copies the field).
+    coeff : float, optional
+        The diffusion number of each step (default 0.25). Stable for 0 <= coeff <= 0.25 (STABILITY_LIMIT); other
+        values raise ValueError unless `unstable_ok`.
+    boundary : {'zero', 'periodic', 'reflect'}, optional
+        The cells beyond the edges (case-insensitive): "zero" (default; cells outside the field are 0), "periodic"
+        (wrap around) or "reflect" (the ghost beyond each edge equals the edge cell: nothing crosses the border and
+        the total is conserved).
+    return_laplacian : bool, optional
+        Also return the Laplacian the last step used (for steps=0, the input's), in the sign the step subtracts:
+        ``4 * centre - neighbours`` (reference page 002's), which is ``laplacian(field, sign=-1)``, the negative of
+        laplacian's default.
+    out : npgpu.Array or numpy.ndarray, optional
+        Where the result goes (same shape and dtype; a NumPy array for NumPy fields, an npgpu.Array on the field's
+        device for device fields); ``out=field`` updates the field in place.
+    callback : callable, optional
+        ``callback(steps_done, field)``, called after every `callback_every` steps and after the last; ``field`` is
+        a copy of the current field (an npgpu.Array when computing on the GPU, a NumPy array on the host backend).
+        An exception raised by the callback stops the run and propagates.
+    callback_every : int, optional
+        Steps between callbacks, 1 to 2**63 - 1 (default: steps // 100, at least 1).
+    unstable_ok : bool, optional
+        Allow a `coeff` outside [0, 0.25] (default False): the field would blow up.
+    stream : npgpu.Stream, int or None, optional
+        The stream to run on (an npgpu.Stream, a stream handle or an object with ``__cuda_stream__``); None
+        (default): the current stream.
+
+    Returns
+    -------
+    field : npgpu.Array or numpy.ndarray
+        The field after `steps` steps, of the input's kind, shape and dtype; `out` when given.
+    laplacian : npgpu.Array or numpy.ndarray
+        Only with `return_laplacian`: the result is the tuple ``(field, laplacian)``.
+
+    Raises
+    ------
+    TypeError
+        `steps` or `callback_every` not an integer; `callback` not callable; a field neither float32 nor float64;
+        `out` a NumPy array for a device field or the other way round; `stream` of another type.
+    ValueError
+        An unknown `boundary`; `steps` or `callback_every` out of range; a `coeff` that is not finite, or outside
+        [0, 0.25] without `unstable_ok`; a field that is not 2-D; `out` of another shape, dtype or device, or
+        read-only.
+    Exception
+        Whatever the callback raises, or a signal handler (KeyboardInterrupt for Ctrl-C).
+
+    See Also
+    --------
+    laplacian
+
+    Examples
+    --------
+    >>> f = np.zeros((3, 3))
+    >>> f[1, 1] = 1.0
+    >>> npgpu.diffusion(f, 1)
+    array([[0.  , 0.25, 0.  ],
+           [0.25, 0.  , 0.25],
+           [0.  , 0.25, 0.  ]])
+    >>> float(npgpu.diffusion(f, 50, boundary="reflect").sum())  # conserved
+    1.0
+    >>> field, lap = npgpu.diffusion(npgpu.asarray(f, device="cpu"), 0, return_laplacian=True)
+    >>> lap
+    Array([[ 0., -1.,  0.],
+           [-1.,  4., -1.],
+           [ 0., -1.,  0.]])
+    >>> def report(done, field):
+    ...     print(done, float(field.sum()))
+    >>> _ = npgpu.diffusion(f, 4, callback=report, callback_every=3)
+    3 0.5
+    4 0.375
     """
     cdef str name = "diffusion"
     cdef Boundary b = _boundary(boundary)
@@ -254,17 +320,64 @@ cdef object _download(Array d, object out, StreamHandle s):
 # ---------------------------------------------------------------------------------------------- laplacian
 
 def laplacian(field, boundary="zero", out=None, stream=None, *, sign=1):
-    """The 5-point Laplacian of a 2-D float32/float64 field, neighbours beyond the edges taken from
-    ``boundary`` ("zero", "periodic" or "reflect", as in :func:`diffusion`).
+    """The 5-point Laplacian of a 2-D float32/float64 field.
 
-    sign=1 (default): ``field[i-1, j] + field[i+1, j] + field[i, j-1] + field[i, j+1] - 4 * field[i, j]``,
-    the discrete Laplacian of ``scipy.ndimage.laplace`` (its mode "constant" is boundary "zero", "wrap" is
-    "periodic", "nearest" is "reflect").
-    sign=-1: ``4 * field[i, j] - neighbours``, reference page 002's convention: the operator a diffusion
-    step subtracts (``field -= coeff * laplacian(field, sign=-1)``), which is also the Laplacian that
-    ``diffusion(..., return_laplacian=True)`` returns.
-    NumPy in gives NumPy out (computed on the GPU when one is available); an npgpu.Array gives an
-    npgpu.Array on its device. ``out`` must not overlap the field."""
+    The neighbours beyond the edges are taken from `boundary` ("zero", "periodic" or "reflect", as in diffusion).
+    NumPy in gives NumPy out (computed on the GPU when one is available); an npgpu.Array (or another GPU array)
+    gives an npgpu.Array on its device.
+
+    Parameters
+    ----------
+    field : npgpu.Array, GPU array or numpy.ndarray
+        The 2-D float32 or float64 field.
+    boundary : {'zero', 'periodic', 'reflect'}, optional
+        The cells beyond the edges (case-insensitive; default "zero"), as in diffusion.
+    out : npgpu.Array or numpy.ndarray, optional
+        Where the result goes (same shape and dtype; a NumPy array for NumPy fields, an npgpu.Array on the field's
+        device for device fields). It must not overlap the field.
+    stream : npgpu.Stream, int or None, optional
+        The stream to run on (an npgpu.Stream, a stream handle or an object with ``__cuda_stream__``); None
+        (default): the current stream.
+    sign : {1, -1}, optional
+        Keyword only. 1 (default): ``field[i-1, j] + field[i+1, j] + field[i, j-1] + field[i, j+1] - 4 * field[i,
+        j]``, the discrete Laplacian of ``scipy.ndimage.laplace`` (its mode "constant" is boundary "zero", "wrap"
+        is "periodic", "nearest" is "reflect"). -1: ``4 * field[i, j] - neighbours``, reference page 002's
+        convention: the operator a diffusion step subtracts (``field -= coeff * laplacian(field, sign=-1)``), which
+        is also the Laplacian that ``diffusion(..., return_laplacian=True)`` returns.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        The Laplacian, of the field's shape and dtype, of the input's kind; `out` when given.
+
+    Raises
+    ------
+    ValueError
+        An unknown `boundary`; `sign` not 1 or -1 (True and False included); a field that is not 2-D; `out` of
+        another shape, dtype or device, or read-only; a NumPy `out` that overlaps a NumPy field.
+    TypeError
+        A field neither float32 nor float64; `out` a NumPy array for a device field or the other way round;
+        `stream` of another type.
+
+    See Also
+    --------
+    diffusion
+
+    Notes
+    -----
+    The kernels compute ``4 * centre - neighbours``; sign=1 negates their result, so an exact zero comes out as
+    -0.0. The overlap of `out` and the field is checked for NumPy fields only.
+
+    Examples
+    --------
+    >>> g = np.array([[1.0, 2.0], [3.0, 4.0]])
+    >>> npgpu.laplacian(g)
+    array([[  1.,  -3.],
+           [ -7., -11.]])
+    >>> npgpu.laplacian(npgpu.asarray(g, device="cpu"), boundary="periodic", sign=-1)
+    Array([[-6., -2.],
+           [ 2.,  6.]])
+    """
     cdef str name = "laplacian"
     cdef Boundary b = _boundary(boundary)
     if sign is True or sign is False or not isinstance(sign, (int, np.integer)) or sign not in (1, -1):
