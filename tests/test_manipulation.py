@@ -397,6 +397,9 @@ def test_reshape_views_and_copies(array_device, same, pair, random_array):
 
 def test_reshape_errors(array_device, pair):
     h, x = pair
+    # more dimensions than an array view holds: a clear error before any is stored
+    with pytest.raises(ValueError, match="at most 32 dimensions"):
+        x.reshape((100,) + (1,) * 40)
     with pytest.raises(ValueError, match="copy"):
         npgpu.reshape(x, (-1,), copy=False)
     with pytest.raises(ValueError, match="copy"):

@@ -305,6 +305,24 @@ cdef class Array:
     ``.to_device()``. Operations run where the array lives, with the same semantics and dtype rules on both.
     GPU arrays share memory with CuPy, PyTorch, JAX and Numba through ``__cuda_array_interface__`` and DLPack,
     host arrays with NumPy through ``__array_interface__`` and DLPack, without copies.
+
+    Raises
+    ------
+    TypeError
+        When called directly: ``npgpu.Array(...)`` creates nothing; use the creation functions.
+
+    See Also
+    --------
+    asarray, empty, zeros, full, from_dlpack
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[1.0, 2.0], [3.0, 4.0]], device="cpu")
+    >>> a.shape, a.dtype
+    ((2, 2), dtype('float64'))
+    >>> (a * 2).get()
+    array([[2., 4.],
+           [6., 8.]])
     """
 
     # Above NumPy's: mixed operations defer to npgpu (dask's tensordot picks the chunk type by it; CuPy's value).
@@ -316,45 +334,95 @@ cdef class Array:
     # -- attributes
     @property
     def shape(self):
+        """The length of each dimension, a tuple of ints (``()`` for a 0-d array)."""
         if self._shape is None:
             self._shape = tuple([self.view.shape[i] for i in range(self.view.ndim)])
         return self._shape
 
     @property
     def strides(self):
-        """Strides in bytes, as NumPy's."""
+        """The step in bytes between consecutive elements along each dimension, a tuple of ints, as NumPy's.
+
+        Views may have any strides: zero (broadcast dimensions), negative (reversed slices) or larger than
+        the item size (slices with a step, transposes).
+        """
         return tuple([self.view.strides[i] for i in range(self.view.ndim)])
 
     @property
     def dtype(self):
+        """The data type of the elements, a numpy.dtype (one of npgpu's supported dtypes)."""
         return self._dtype
 
     @property
     def ndim(self):
+        """The number of dimensions, an int (0 to 32)."""
         return self.view.ndim
 
     @property
     def size(self):
+        """The number of elements, an int: the product of the shape (1 for a 0-d array)."""
         return self.view.size()
 
     @property
     def itemsize(self):
+        """The size of one element in bytes, an int."""
         return itemsize(self.view.dtype)
 
     @property
     def nbytes(self):
+        """The bytes the elements take, ``size * itemsize``, an int.
+
+        Whatever the strides, or the memory the array views (a view counts its own elements only).
+        """
         return self.view.size() * itemsize(self.view.dtype)
 
     @property
     def device(self):
-        """Where the data lives: an npgpu.Device for a GPU, ``npgpu.cpu`` for the host."""
+        """Where the data lives: an npgpu.Device for a GPU, ``npgpu.cpu`` for the host.
+
+        It can be passed as ``device=`` to the creation functions and to :meth:`to_device`.
+        """
         if self.view.device == kHostDevice:
             return _runtime.cpu
         return _runtime.Device(self.view.device)
 
     def to_device(self, device, /, *, stream=None):
-        """This array on `device` ("cpu", "cuda", "cuda:N", an int, an npgpu.Device or another array's
-        ``.device``): itself when already there, else a copy."""
+        """This array on `device`: itself when already there, else a copy.
+
+        Parameters
+        ----------
+        device : str, int or npgpu.Device
+            Where to: "cpu", "cuda" (the current GPU), "cuda:N", an int (a GPU ordinal), an npgpu.Device or
+            another array's ``.device`` (``npgpu.cpu`` for the host).
+        stream : npgpu.Stream or int, optional
+            The stream the copy runs on (by default the current stream of this thread).
+
+        Returns
+        -------
+        npgpu.Array
+            ``self`` when it is on `device` already, else a C-contiguous copy there. A copy to the host
+            returns when the data is on the host; a copy between GPUs waits for the work pending on the
+            source array's stream and on `stream` first.
+
+        Raises
+        ------
+        ValueError
+            `device` is a string npgpu does not know, or a GPU ordinal out of range.
+        GPUUnavailableError
+            `device` names a GPU and this process has none.
+
+        See Also
+        --------
+        asarray, get
+
+        Examples
+        --------
+        >>> a = npgpu.asarray([1.0, 2.0], device="cpu")
+        >>> a.to_device("cpu") is a
+        True
+        >>> a.to_device(a.device) is a
+        True
+        """
         cdef int d = resolve_array_device(device)
         if d == self.view.device:
             return self
@@ -362,19 +430,32 @@ cdef class Array:
 
     @property
     def device_id(self):
+        """The CUDA ordinal of the GPU holding the data, an int; -1 for the host."""
         return self.view.device
 
     @property
     def ptr(self):
-        """Address of the first element, as an integer."""
+        """The address of the first element, as an integer (a device pointer for a GPU array)."""
         return <uintptr_t>self.view.data
 
     @property
     def readonly(self):
+        """Whether the data may not be written, a bool.
+
+        True for the views of :func:`broadcast_to`, the ``imag`` of a real array, and arrays over memory
+        their producer marked read-only (a read-only NumPy array, a read-only DLPack or CUDA Array Interface
+        export). Views of a read-only array are read-only too; copies are not.
+        """
         return self.view.readonly
 
     @property
     def flags(self):
+        """The layout and memory flags, a dict (not a numpy.flagsobj).
+
+        ``"C_CONTIGUOUS"``, ``"WRITEABLE"`` (the opposite of :attr:`readonly`) and ``"OWNDATA"`` (whether
+        the array holds memory npgpu allocated for it: False for views and for arrays over another
+        producer's memory, such as a NumPy array shared on the host).
+        """
         return {"C_CONTIGUOUS": self.view.is_c_contiguous(), "WRITEABLE": not self.view.readonly,
                 "OWNDATA": self.buf.get() != NULL or isinstance(self.base, _HostMemory)}
 
@@ -398,7 +479,29 @@ cdef class Array:
         return (_unpickle, (self.get(), "cpu" if self.view.device == kHostDevice else self.view.device))
 
     def __array_namespace__(self, *, api_version=None):
-        """The npgpu module: the Python Array API standard's namespace for npgpu arrays."""
+        """The npgpu module: the Python Array API standard's namespace for npgpu arrays.
+
+        Parameters
+        ----------
+        api_version : str, optional
+            The revision of the standard asked for: None, "2021.12", "2022.12", "2023.12" or "2024.12".
+
+        Returns
+        -------
+        module
+            ``npgpu``, whatever the revision.
+
+        Raises
+        ------
+        ValueError
+            `api_version` is not one of the revisions above.
+
+        Examples
+        --------
+        >>> a = npgpu.asarray([1.0, 2.0], device="cpu")
+        >>> a.__array_namespace__() is npgpu
+        True
+        """
         if api_version is not None and api_version not in _API_VERSIONS:
             raise ValueError(f"npgpu implements the array API standard {_API_VERSIONS[-1]}; "
                              f"api_version {api_version!r} is not supported")
@@ -406,15 +509,82 @@ cdef class Array:
         return npgpu
 
     def __array_function__(self, func, types, args, kwargs):
-        """NumPy's functions on npgpu arrays run in npgpu and return npgpu arrays; a NumPy function npgpu
-        lacks raises TypeError instead of copying the data to the host."""
+        """NumPy's functions on npgpu arrays run in npgpu and return npgpu arrays.
+
+        ``numpy.X(arr, ...)`` runs npgpu's function of the same name (see ``npgpu._numpy_functions``). A
+        NumPy function npgpu lacks raises TypeError instead of copying the data to the host.
+
+        Parameters
+        ----------
+        func : callable
+            The NumPy function called.
+        types : collection of types
+            The types of the array arguments, as NumPy passes them.
+        args : tuple
+            The positional arguments of the call.
+        kwargs : dict
+            The keyword arguments of the call.
+
+        Returns
+        -------
+        object
+            What npgpu's function returns (npgpu arrays on the operands' device), or NotImplemented when an
+            array type other than npgpu.Array and numpy.ndarray takes part (NumPy then asks it, or raises).
+
+        Raises
+        ------
+        TypeError
+            npgpu has no function of `func`'s name, its function does not take these arguments, or a NumPy
+            array takes part beside the npgpu arrays.
+
+        Examples
+        --------
+        >>> a = npgpu.asarray([[1.0, 2.0], [3.0, 4.0]], device="cpu")
+        >>> np.mean(a, axis=0)
+        Array([2., 3.])
+        >>> np.busday_count(a, a)
+        Traceback (most recent call last):
+            ...
+        TypeError: numpy.busday_count is not supported on npgpu arrays by npgpu ...
+        """
         from npgpu._numpy_functions import array_function
         return array_function(func, types, args, kwargs)
 
     # -- transfers
     def get(self, stream=None, out=None):
-        """Copy to a new NumPy array (or into `out`, a C-contiguous NumPy array of the same shape and dtype);
-        returns when the data is on the host."""
+        """Copy to a new NumPy array (or into `out`); returns when the data is on the host.
+
+        Parameters
+        ----------
+        stream : npgpu.Stream or int, optional
+            The stream the copy of a GPU array runs on (by default the current stream of this thread); the
+            call waits for it.
+        out : numpy.ndarray, optional
+            A C-contiguous, writeable NumPy array of the same shape and dtype to copy into.
+
+        Returns
+        -------
+        numpy.ndarray
+            A new C-contiguous NumPy array holding a copy of the data (also for a host array), or `out`.
+
+        Raises
+        ------
+        ValueError
+            `out` is not a writeable C-contiguous NumPy array of this array's shape and dtype.
+
+        See Also
+        --------
+        to_device
+
+        Examples
+        --------
+        >>> a = npgpu.asarray([1.0, 2.0], device="cpu")
+        >>> a.get()
+        array([1., 2.])
+        >>> out = np.empty(2)
+        >>> a.get(out=out) is out
+        True
+        """
         cdef StreamHandle s = resolve_stream(stream)
         if out is not None:
             if not isinstance(out, np.ndarray) or out.shape != self.shape or out.dtype != self._dtype \
@@ -460,7 +630,28 @@ cdef class Array:
         return _host_iface(self)
 
     def copy(self, stream=None):
-        """A C-contiguous copy on the same device."""
+        """A C-contiguous copy on the same device.
+
+        Parameters
+        ----------
+        stream : npgpu.Stream or int, optional
+            The stream the copy runs on (by default the current stream of this thread).
+
+        Returns
+        -------
+        npgpu.Array
+            A new array of the same shape and dtype, with its own memory.
+
+        Examples
+        --------
+        >>> a = npgpu.asarray([[1, 2], [3, 4]], device="cpu")
+        >>> b = a.T.copy()
+        >>> b
+        Array([[1, 3],
+               [2, 4]])
+        >>> b.flags["C_CONTIGUOUS"]
+        True
+        """
         cdef StreamHandle s = resolve_stream(stream)
         cdef Array out = new_array_like_view(self.view, self._dtype, self.view.dtype, s)
         with nogil:
@@ -468,8 +659,39 @@ cdef class Array:
         return out
 
     def astype(self, dtype, copy=True, stream=None, *, device=None):
-        """A copy converted to `dtype` (NumPy's unsafe casting, as ndarray.astype); with ``copy=False`` and
-        the same dtype, ``self``. ``device=`` moves the result there (the Array API standard's keyword)."""
+        """A copy converted to `dtype` (NumPy's unsafe casting, as ndarray.astype).
+
+        Parameters
+        ----------
+        dtype : dtype
+            The dtype of the result; one npgpu supports.
+        copy : bool, optional
+            With ``copy=False`` and the same dtype, ``self`` is returned; otherwise the result is a new
+            C-contiguous array (default True).
+        stream : npgpu.Stream or int, optional
+            The stream the conversion runs on (by default the current stream of this thread).
+        device : str, int or npgpu.Device, optional
+            Moves the result there (the Array API standard's keyword): the array is moved with
+            :meth:`to_device`, then converted.
+
+        Returns
+        -------
+        npgpu.Array
+            The converted array, or ``self`` as said above.
+
+        Raises
+        ------
+        TypeError
+            npgpu does not support `dtype`.
+
+        Examples
+        --------
+        >>> a = npgpu.asarray([1.7, -2.7], device="cpu")
+        >>> a.astype(np.int32)
+        Array([ 1, -2], dtype=int32)
+        >>> a.astype(np.float64, copy=False) is a
+        True
+        """
         if device is not None and resolve_array_device(device) != self.view.device:
             return self.to_device(device, stream=stream).astype(dtype, copy=False, stream=stream)
         cdef DType dt = dtype_code(dtype)
@@ -487,9 +709,39 @@ cdef class Array:
         return r
 
     def __getitem__(self, key):
-        """Basic indexing (integers, slices, Ellipsis, None) returns a view, as NumPy's; a 0-d result is a
+        """``a[key]``: a view for basic indexing, a new array for advanced indexing, as NumPy's.
+
+        Basic indexing (integers, slices, Ellipsis, None) returns a view, as NumPy's; a 0-d result is a
         0-d npgpu.Array (``float(a[i])`` or ``a[i].get()`` brings it to the host). Index arrays and boolean
-        masks (NumPy's advanced indexing, mixed with the basic kinds) return a new array."""
+        masks (NumPy's advanced indexing, mixed with the basic kinds) return a new array.
+
+        Parameters
+        ----------
+        key : int, slice, Ellipsis, None, array_like or tuple of these
+            The index. An npgpu.Array, a NumPy array, a list or a bool (alone or in a tuple) makes it
+            advanced indexing.
+
+        Returns
+        -------
+        npgpu.Array
+            A view of this array's memory (basic indexing) or a new array (advanced indexing).
+
+        Raises
+        ------
+        IndexError
+            An integer is out of bounds, there are more indices than dimensions, more than one Ellipsis,
+            an index of another type (a float, ...), or more than 32 dimensions would result.
+
+        Examples
+        --------
+        >>> a = npgpu.asarray([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], device="cpu")
+        >>> a[:, 1]
+        Array([2., 5.])
+        >>> float(a[1, -1])
+        6.0
+        >>> a[a > 2]
+        Array([3., 4., 5., 6.])
+        """
         cdef ArrayView v
         if _is_advanced_key(key):
             return _ops["getitem_advanced"](self, key)
@@ -497,8 +749,46 @@ cdef class Array:
         return self._view_of(v)
 
     def __setitem__(self, key, value):
-        """``a[key] = value``: value (a scalar, an npgpu.Array, or a host array, copied over) broadcast to the
-        selected view and converted to this array's dtype."""
+        """``a[key] = value``: write `value` into the elements `key` selects.
+
+        value (a scalar, an npgpu.Array, or a host array, copied over) is broadcast to the selected view and
+        converted to this array's dtype.
+
+        Keys as for ``a[key]``: basic indexing writes into the view it selects; index arrays and boolean
+        masks (advanced indexing) write the elements they select. With basic indexing, an npgpu.Array value
+        overlapping the destination is copied first.
+
+        Parameters
+        ----------
+        key : int, slice, Ellipsis, None, array_like or tuple of these
+            The elements to write.
+        value : scalar, npgpu.Array or array_like
+            The values; an npgpu.Array must be on this array's device.
+
+        Raises
+        ------
+        ValueError
+            This array is read-only, `value` does not broadcast to the selection, or `value` is an
+            npgpu.Array on another device.
+        TypeError
+            `value` is not numeric data: None or another Python object, or data of a dtype npgpu does not
+            support (strings, ...).
+        IndexError
+            `key` is not a valid index (see ``a[key]``).
+
+        Examples
+        --------
+        >>> a = npgpu.zeros((2, 3), device="cpu")
+        >>> a[0] = [1, 2, 3]
+        >>> a[:, 2] = 9
+        >>> a
+        Array([[1., 2., 9.],
+               [0., 0., 9.]])
+        >>> a[a > 2] = -1
+        >>> a
+        Array([[ 1.,  2., -1.],
+               [ 0.,  0., -1.]])
+        """
         cdef ArrayView dst
         if _is_advanced_key(key):
             _ops["setitem_advanced"](self, key, value)
@@ -528,33 +818,139 @@ cdef class Array:
 
     def reshape(self, *shape, order="C"):
         """A view with a new shape when the data allows it (C order), otherwise a copy, as NumPy's reshape.
-        One dimension may be -1."""
+
+        The result is a view of this array when it is C-contiguous (keeping its read-only flag); otherwise
+        the array is first copied to C order and the result is a view of that copy (NumPy returns a view of
+        some non-contiguous arrays too).
+
+        Parameters
+        ----------
+        *shape : int or tuple of ints
+            The new shape, as separate ints or one tuple; one dimension may be -1 (inferred from the size).
+        order : {"C", "A"}, optional
+            The index order; npgpu reshapes in C order only, and takes "A" as "C".
+
+        Returns
+        -------
+        npgpu.Array
+            The array with the new shape.
+
+        Raises
+        ------
+        ValueError
+            The size of the new shape differs from the array's, more than one dimension is -1, a dimension
+            is negative otherwise, or the new shape has more than 32 dimensions.
+        TypeError
+            `shape` is not an int or a sequence of ints.
+        NotImplementedError
+            `order` is not "C" or "A".
+
+        See Also
+        --------
+        ravel, flatten
+
+        Examples
+        --------
+        >>> a = npgpu.asarray([1.0, 2.0, 3.0, 4.0, 5.0, 6.0], device="cpu")
+        >>> a.reshape(2, 3)
+        Array([[1., 2., 3.],
+               [4., 5., 6.]])
+        >>> a.reshape((3, -1)).shape
+        (3, 2)
+        """
         if order not in ("C", "A"):
             raise NotImplementedError("npgpu reshapes in C order only")
         if len(shape) == 1 and not isinstance(shape[0], int):
             shape = shape[0]
         new_shape = _resolve_reshape(self.view.size(), _normalize_shape(shape))
         cdef Array src = self if self.view.is_c_contiguous() else self.copy()
+        if len(new_shape) > 32:  # before filling dims[32]
+            raise ValueError(f"npgpu supports at most 32 dimensions, got {len(new_shape)}")
         cdef int64_t dims[32]
         for i in range(len(new_shape)):
             dims[i] = new_shape[i]
-        if len(new_shape) > 32:
-            raise ValueError(f"npgpu supports at most 32 dimensions, got {len(new_shape)}")
         cdef ArrayView v = make_contiguous_view(src.view.data, src.view.dtype, len(new_shape), dims,
                                                 src.view.device)
         v.readonly = src.view.readonly
         return src._view_of(v)
 
     def ravel(self):
-        """A flat view when C-contiguous, else a flat copy."""
+        """A flat view when C-contiguous, else a flat copy.
+
+        Returns
+        -------
+        npgpu.Array
+            A 1-d array of the elements in C order: ``self.reshape(-1)``.
+
+        See Also
+        --------
+        flatten, reshape
+
+        Examples
+        --------
+        >>> a = npgpu.asarray([[1, 2], [3, 4]], device="cpu")
+        >>> a.ravel()
+        Array([1, 2, 3, 4])
+        >>> a.T.ravel()
+        Array([1, 3, 2, 4])
+        """
         return self.reshape(-1)
 
     def flatten(self):
-        """A flat copy."""
+        """A flat copy.
+
+        Returns
+        -------
+        npgpu.Array
+            A new 1-d array of the elements in C order, whatever this array's layout.
+
+        See Also
+        --------
+        ravel, reshape
+
+        Examples
+        --------
+        >>> a = npgpu.asarray([[1, 2], [3, 4]], device="cpu")
+        >>> a.flatten()
+        Array([1, 2, 3, 4])
+        """
         return self.copy().reshape(-1)
 
     def transpose(self, *axes):
-        """A view with the axes permuted (reversed by default), as NumPy's transpose."""
+        """A view with the axes permuted (reversed by default), as NumPy's transpose.
+
+        Parameters
+        ----------
+        *axes : None, ints or a sequence of ints
+            The permutation: axis ``i`` of the result is axis ``axes[i]`` of this array; negative axes count
+            from the end. Given as separate ints or one sequence; none (or None) reverses the axes.
+
+        Returns
+        -------
+        npgpu.Array
+            A view of this array's memory.
+
+        Raises
+        ------
+        ValueError
+            `axes` does not name as many axes as the array has, or repeats one.
+        numpy.exceptions.AxisError
+            An axis is out of range.
+
+        See Also
+        --------
+        T, mT, swapaxes
+
+        Examples
+        --------
+        >>> a = npgpu.asarray([[1, 2, 3], [4, 5, 6]], device="cpu")
+        >>> a.transpose()
+        Array([[1, 4],
+               [2, 5],
+               [3, 6]])
+        >>> npgpu.zeros((2, 3, 4), device="cpu").transpose(1, 0, 2).shape
+        (3, 2, 4)
+        """
         cdef int nd = self.view.ndim
         if len(axes) == 1 and axes[0] is not None and not isinstance(axes[0], int):
             axes = tuple(axes[0])
@@ -573,23 +969,82 @@ cdef class Array:
 
     @property
     def T(self):
+        """The array with its axes reversed, a view: ``self.transpose()``."""
         return self.transpose()
 
     @property
     def mT(self):
-        """The last two axes swapped (a stack of matrices transposed), as the Array API's ``mT``."""
+        """The last two axes swapped (a stack of matrices transposed), as the Array API's ``mT``; a view.
+
+        Raises ValueError for an array of fewer than 2 dimensions.
+        """
         if self.view.ndim < 2:
             raise ValueError(f"mT needs an array of at least 2 dimensions, not {self.view.ndim}")
         return self.swapaxes(-1, -2)
 
     def swapaxes(self, axis1, axis2):
+        """A view with two axes interchanged, as numpy.ndarray.swapaxes.
+
+        Parameters
+        ----------
+        axis1, axis2 : int
+            The axes to swap; negative axes count from the end.
+
+        Returns
+        -------
+        npgpu.Array
+            A view of this array's memory.
+
+        Raises
+        ------
+        numpy.exceptions.AxisError
+            An axis is out of range.
+
+        See Also
+        --------
+        transpose
+
+        Examples
+        --------
+        >>> a = npgpu.asarray([[1, 2, 3]], device="cpu")
+        >>> a.swapaxes(0, 1)
+        Array([[1],
+               [2],
+               [3]])
+        """
         order = list(range(self.view.ndim))
         a, b = _normalize_axis(axis1, self.view.ndim), _normalize_axis(axis2, self.view.ndim)
         order[a], order[b] = order[b], order[a]
         return self.transpose(order)
 
     def squeeze(self, axis=None):
-        """A view without (the given) length-1 dimensions."""
+        """A view without (the given) length-1 dimensions.
+
+        Parameters
+        ----------
+        axis : int or tuple of ints, optional
+            The length-1 axes to remove (negative axes count from the end); by default all of them.
+
+        Returns
+        -------
+        npgpu.Array
+            A view of this array's memory.
+
+        Raises
+        ------
+        ValueError
+            An axis given has a length other than 1.
+        numpy.exceptions.AxisError
+            An axis is out of range.
+
+        Examples
+        --------
+        >>> a = npgpu.zeros((1, 3, 1), device="cpu")
+        >>> a.squeeze().shape
+        (3,)
+        >>> a.squeeze(axis=0).shape
+        (3, 1)
+        """
         nd = self.view.ndim
         if axis is None:
             drop = {i for i in range(nd) if self.view.shape[i] == 1}
@@ -610,14 +1065,22 @@ cdef class Array:
 
     @property
     def real(self):
-        """The real part: a view for complex arrays (as NumPy's), the array itself otherwise."""
+        """The real part: a view for complex arrays (as NumPy's), the array itself otherwise.
+
+        The view of a complex64 array is float32, of a complex128 array float64; writing to it writes the
+        real parts.
+        """
         if self._dtype.kind != "c":
             return self
         return self._part_view(0)
 
     @property
     def imag(self):
-        """The imaginary part: a view for complex arrays; a read-only array of zeros otherwise."""
+        """The imaginary part: a view for complex arrays; a read-only array of zeros otherwise.
+
+        The view of a complex64 array is float32, of a complex128 array float64. For other dtypes the zeros
+        are a new array of this array's shape, dtype and device.
+        """
         if self._dtype.kind != "c":
             z = full(self.shape, 0, dtype=self._dtype, device=self.device)
             (<Array>z).view.readonly = True
@@ -633,9 +1096,42 @@ cdef class Array:
         return self._view_of(v, rdt)
 
     def conj(self):
+        """The complex conjugate, elementwise: ``npgpu.conjugate(self)``.
+
+        Returns
+        -------
+        npgpu.Array
+            A new array on this array's device (the values unchanged for real dtypes).
+
+        See Also
+        --------
+        conjugate, real, imag
+
+        Examples
+        --------
+        >>> a = npgpu.asarray([1 + 2j, 3 - 4j], device="cpu")
+        >>> a.conj()
+        Array([1.-2.j, 3.+4.j])
+        """
         return _ops["conjugate"](self)
 
     def conjugate(self):
+        """The complex conjugate, elementwise: ``npgpu.conjugate(self)``; the same as :meth:`conj`.
+
+        Returns
+        -------
+        npgpu.Array
+            A new array on this array's device (the values unchanged for real dtypes).
+
+        See Also
+        --------
+        conj
+
+        Examples
+        --------
+        >>> npgpu.asarray([1 + 1j, 2 - 3j], device="cpu").conjugate()
+        Array([1.-1.j, 2.+3.j])
+        """
         return _ops["conjugate"](self)
 
     # -- interoperability
@@ -661,7 +1157,41 @@ cdef class Array:
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
         """Export as a DLPack capsule. The consumer's `stream` waits for the work that produced this array.
-        ``dl_device=(kDLCPU, 0)`` exports a GPU array's host copy (unless ``copy=False``)."""
+
+        ``dl_device=(kDLCPU, 0)`` exports a GPU array's host copy (unless ``copy=False``). The capsule keeps
+        this array (or the copy) alive until the consumer's deleter runs.
+
+        Parameters
+        ----------
+        stream : int, optional
+            The consumer's stream, for a GPU array: None means the legacy default stream (as 1), 2 the
+            per-thread default stream, -1 no synchronisation; other values are stream handles. Ignored for
+            a host array.
+        max_version : tuple of int, optional
+            The highest DLPack version the consumer takes: (1, 0) or later gives a versioned capsule
+            ("dltensor_versioned", carrying the read-only flag), otherwise a legacy "dltensor" capsule.
+        dl_device : tuple of int, optional
+            The (device type, device id) to export to; by default the array's own (``__dlpack_device__``).
+        copy : bool, optional
+            True exports a copy; False forbids one (an error if `dl_device` needs one); None copies only
+            for a GPU array exported to the host.
+
+        Returns
+        -------
+        PyCapsule
+            The DLPack capsule.
+
+        Raises
+        ------
+        BufferError
+            `dl_device` is another device than the array's and not the host, or the host with ``copy=False``.
+
+        Examples
+        --------
+        >>> a = npgpu.asarray([1.0, 2.0], device="cpu")
+        >>> np.from_dlpack(a)
+        array([1., 2.])
+        """
         versioned = max_version is not None and tuple(max_version) >= (1, 0)
         own = self.__dlpack_device__()
         if dl_device is not None and tuple(dl_device) != own:
@@ -864,55 +1394,576 @@ cdef class Array:
 
     # -- methods whose operations live in other families' modules (reductions, scans, products)
     def sum(self, axis=None, dtype=None, out=None, keepdims=False):
+        """The sum of the elements over the given axes: ``npgpu.sum(self, ...)``, as numpy.ndarray.sum.
+
+        Parameters
+        ----------
+        axis : None, int or tuple of ints, optional
+            The axes to sum over; by default all of them.
+        dtype : dtype, optional
+            The dtype of the accumulation and of the result (by default npgpu.sum's: integer and bool
+            inputs sum in 64 bits).
+        out : npgpu.Array, optional
+            An array of the result's shape to write the result into.
+        keepdims : bool, optional
+            Keep the summed axes, with length 1.
+
+        Returns
+        -------
+        npgpu.Array
+            The sums (a 0-d array for a full reduction), or `out`.
+
+        See Also
+        --------
+        npgpu.sum : the function, with the dtype and accuracy rules.
+
+        Examples
+        --------
+        >>> a = npgpu.asarray([[1, 2, 3], [4, 5, 6]], device="cpu")
+        >>> int(a.sum())
+        21
+        >>> a.sum(axis=0)
+        Array([5, 7, 9])
+        """
         return _ops["sum"](self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
 
     def prod(self, axis=None, dtype=None, out=None, keepdims=False):
+        """The product of the elements over the given axes: ``npgpu.prod(self, ...)``, as numpy.ndarray.prod.
+
+        Parameters
+        ----------
+        axis : None, int or tuple of ints, optional
+            The axes to multiply over; by default all of them.
+        dtype : dtype, optional
+            The dtype of the accumulation and of the result.
+        out : npgpu.Array, optional
+            An array of the result's shape to write the result into.
+        keepdims : bool, optional
+            Keep the reduced axes, with length 1.
+
+        Returns
+        -------
+        npgpu.Array
+            The products (a 0-d array for a full reduction), or `out`.
+
+        See Also
+        --------
+        npgpu.prod
+
+        Examples
+        --------
+        >>> a = npgpu.asarray([[1, 2, 3], [4, 5, 6]], device="cpu")
+        >>> a.prod(axis=1)
+        Array([  6, 120])
+        """
         return _ops["prod"](self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
 
     def min(self, axis=None, out=None, keepdims=False):
+        """The minimum over the given axes: ``npgpu.min(self, ...)``, as numpy.ndarray.min.
+
+        Parameters
+        ----------
+        axis : None, int or tuple of ints, optional
+            The axes to reduce; by default all of them.
+        out : npgpu.Array, optional
+            An array of the result's shape to write the result into.
+        keepdims : bool, optional
+            Keep the reduced axes, with length 1.
+
+        Returns
+        -------
+        npgpu.Array
+            The minima (NaN where an element is NaN; a 0-d array for a full reduction), or `out`.
+
+        Raises
+        ------
+        ValueError
+            The reduction is empty.
+
+        See Also
+        --------
+        npgpu.min, max, argmin
+
+        Examples
+        --------
+        >>> a = npgpu.asarray([[3, 1, 2], [0, 5, 4]], device="cpu")
+        >>> a.min(axis=1)
+        Array([1, 0])
+        """
         return _ops["min"](self, axis=axis, out=out, keepdims=keepdims)
 
     def max(self, axis=None, out=None, keepdims=False):
+        """The maximum over the given axes: ``npgpu.max(self, ...)``, as numpy.ndarray.max.
+
+        Parameters
+        ----------
+        axis : None, int or tuple of ints, optional
+            The axes to reduce; by default all of them.
+        out : npgpu.Array, optional
+            An array of the result's shape to write the result into.
+        keepdims : bool, optional
+            Keep the reduced axes, with length 1.
+
+        Returns
+        -------
+        npgpu.Array
+            The maxima (NaN where an element is NaN; a 0-d array for a full reduction), or `out`.
+
+        Raises
+        ------
+        ValueError
+            The reduction is empty.
+
+        See Also
+        --------
+        npgpu.max, min, argmax
+
+        Examples
+        --------
+        >>> a = npgpu.asarray([[3, 1, 2], [0, 5, 4]], device="cpu")
+        >>> int(a.max())
+        5
+        >>> a.max(axis=0)
+        Array([3, 5, 4])
+        """
         return _ops["max"](self, axis=axis, out=out, keepdims=keepdims)
 
     def mean(self, axis=None, dtype=None, out=None, keepdims=False):
+        """The arithmetic mean over the given axes: ``npgpu.mean(self, ...)``, as numpy.ndarray.mean.
+
+        Parameters
+        ----------
+        axis : None, int or tuple of ints, optional
+            The axes to average over; by default all of them.
+        dtype : dtype, optional
+            The dtype of the result (by default npgpu.mean's: float64 for integer inputs).
+        out : npgpu.Array, optional
+            An array of the result's shape to write the result into.
+        keepdims : bool, optional
+            Keep the reduced axes, with length 1.
+
+        Returns
+        -------
+        npgpu.Array
+            The means (a 0-d array for a full reduction), or `out`.
+
+        See Also
+        --------
+        npgpu.mean
+
+        Examples
+        --------
+        >>> a = npgpu.asarray([[1, 2, 3], [4, 5, 6]], device="cpu")
+        >>> float(a.mean())
+        3.5
+        >>> a.mean(axis=1)
+        Array([2., 5.])
+        """
         return _ops["mean"](self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
 
     def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
+        """The variance over the given axes: ``npgpu.var(self, ...)``, as numpy.ndarray.var.
+
+        Parameters
+        ----------
+        axis : None, int or tuple of ints, optional
+            The axes to reduce; by default all of them.
+        dtype : dtype, optional
+            The dtype of the result.
+        out : npgpu.Array, optional
+            An array of the result's shape to write the result into.
+        ddof : int, optional
+            The divisor is ``n - ddof`` (default 0).
+        keepdims : bool, optional
+            Keep the reduced axes, with length 1.
+        correction : int, optional
+            The Array API standard's name for `ddof`; give one of the two.
+
+        Returns
+        -------
+        npgpu.Array
+            The variances (a 0-d array for a full reduction), or `out`.
+
+        Raises
+        ------
+        ValueError
+            Both `ddof` and `correction` are given.
+
+        See Also
+        --------
+        npgpu.var, std
+
+        Examples
+        --------
+        >>> a = npgpu.asarray([1.0, 2.0, 3.0, 4.0], device="cpu")
+        >>> float(a.var())
+        1.25
+        >>> float(a.var(ddof=1))
+        1.6666666666666667
+        """
         return _ops["var"](self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
                            correction=correction)
 
     def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
+        """The standard deviation over the given axes: ``npgpu.std(self, ...)``, as numpy.ndarray.std.
+
+        The square root of the variance (see :meth:`var`).
+
+        Parameters
+        ----------
+        axis : None, int or tuple of ints, optional
+            The axes to reduce; by default all of them.
+        dtype : dtype, optional
+            The dtype of the result.
+        out : npgpu.Array, optional
+            An array of the result's shape to write the result into.
+        ddof : int, optional
+            The variance's divisor is ``n - ddof`` (default 0).
+        keepdims : bool, optional
+            Keep the reduced axes, with length 1.
+        correction : int, optional
+            The Array API standard's name for `ddof`; give one of the two.
+
+        Returns
+        -------
+        npgpu.Array
+            The standard deviations (a 0-d array for a full reduction), or `out`.
+
+        Raises
+        ------
+        ValueError
+            Both `ddof` and `correction` are given.
+
+        See Also
+        --------
+        npgpu.std, var
+
+        Examples
+        --------
+        >>> a = npgpu.asarray([1.0, 3.0], device="cpu")
+        >>> float(a.std())
+        1.0
+        """
         return _ops["std"](self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
                            correction=correction)
 
     def sort(self, axis=-1, kind=None, order=None, *, stable=None, descending=False):
-        """Sort in place along `axis`, as numpy.ndarray.sort (stable; NaNs last; see npgpu.sort)."""
+        """Sort in place along `axis`, as numpy.ndarray.sort (stable; NaNs last; see npgpu.sort).
+
+        The sorted copy ``npgpu.sort(self, ...)`` is written back into this array.
+
+        Parameters
+        ----------
+        axis : int, optional
+            The axis to sort along (default -1, the last).
+        kind : str, optional
+            Accepted for NumPy's sake ("quicksort", "stable", ...): every kind gives the stable order.
+        order : None
+            NumPy's field order; npgpu arrays have no fields, so it must be None.
+        stable : bool, optional
+            The Array API standard's keyword; accepted, the sort is always stable.
+        descending : bool, optional
+            Sort in descending order (NaNs still last).
+
+        Raises
+        ------
+        ValueError
+            The array is read-only, `kind` is not one of NumPy's, or `order` is given.
+        numpy.exceptions.AxisError
+            `axis` is out of range.
+
+        See Also
+        --------
+        argsort, npgpu.sort
+
+        Examples
+        --------
+        >>> a = npgpu.asarray([3.0, np.nan, 1.0, 2.0], device="cpu")
+        >>> a.sort()
+        >>> a
+        Array([ 1.,  2.,  3., nan])
+        >>> a.sort(descending=True)
+        >>> a
+        Array([ 3.,  2.,  1., nan])
+        """
         self[...] = _ops["sort"](self, axis=axis, kind=kind, order=order, stable=stable, descending=descending)
 
     def argsort(self, axis=-1, kind=None, order=None, *, stable=None, descending=False):
-        """The int64 positions that sort this array along `axis` (see npgpu.argsort)."""
+        """The int64 positions that sort this array along `axis` (see npgpu.argsort).
+
+        Parameters
+        ----------
+        axis : int or None, optional
+            The axis to sort along (default -1, the last); None sorts the flattened array.
+        kind : str, optional
+            Accepted for NumPy's sake: every kind gives the stable order.
+        order : None
+            NumPy's field order; npgpu arrays have no fields, so it must be None.
+        stable : bool, optional
+            The Array API standard's keyword; accepted, the sort is always stable.
+        descending : bool, optional
+            Positions for descending order (equal elements keep their order, NaNs still last).
+
+        Returns
+        -------
+        npgpu.Array
+            int64 indices, of this array's shape (1-d for ``axis=None``).
+
+        Raises
+        ------
+        ValueError
+            `kind` is not one of NumPy's, or `order` is given.
+        numpy.exceptions.AxisError
+            `axis` is out of range.
+
+        See Also
+        --------
+        sort, npgpu.argsort
+
+        Examples
+        --------
+        >>> a = npgpu.asarray([3.0, np.nan, 1.0, 2.0], device="cpu")
+        >>> a.argsort()
+        Array([2, 3, 0, 1])
+        >>> a.argsort(descending=True)
+        Array([0, 3, 2, 1])
+        """
         return _ops["argsort"](self, axis=axis, kind=kind, order=order, stable=stable, descending=descending)
 
     def argmin(self, axis=None, out=None, keepdims=False):
+        """The index of the first minimum: ``npgpu.argmin(self, ...)``, as numpy.ndarray.argmin.
+
+        Parameters
+        ----------
+        axis : int, optional
+            The axis to search along; by default the flattened array (the index is then a flat one).
+        out : npgpu.Array, optional
+            An array of the result's shape to write the result into.
+        keepdims : bool, optional
+            Keep the reduced axis, with length 1.
+
+        Returns
+        -------
+        npgpu.Array
+            int64 indices (of the first NaN where there is one; a 0-d array when `axis` is None), or `out`.
+
+        Raises
+        ------
+        ValueError
+            The array (or the axis) is empty.
+        numpy.exceptions.AxisError
+            `axis` is out of range.
+
+        See Also
+        --------
+        npgpu.argmin, min
+
+        Examples
+        --------
+        >>> a = npgpu.asarray([[3, 1, 2], [0, 5, 4]], device="cpu")
+        >>> int(a.argmin())
+        3
+        >>> a.argmin(axis=0)
+        Array([1, 0, 0])
+        """
         return _ops["argmin"](self, axis=axis, out=out, keepdims=keepdims)
 
     def argmax(self, axis=None, out=None, keepdims=False):
+        """The index of the first maximum: ``npgpu.argmax(self, ...)``, as numpy.ndarray.argmax.
+
+        Parameters
+        ----------
+        axis : int, optional
+            The axis to search along; by default the flattened array (the index is then a flat one).
+        out : npgpu.Array, optional
+            An array of the result's shape to write the result into.
+        keepdims : bool, optional
+            Keep the reduced axis, with length 1.
+
+        Returns
+        -------
+        npgpu.Array
+            int64 indices (of the first NaN where there is one; a 0-d array when `axis` is None), or `out`.
+
+        Raises
+        ------
+        ValueError
+            The array (or the axis) is empty.
+        numpy.exceptions.AxisError
+            `axis` is out of range.
+
+        See Also
+        --------
+        npgpu.argmax, max
+
+        Examples
+        --------
+        >>> a = npgpu.asarray([[3, 1, 2], [0, 5, 4]], device="cpu")
+        >>> int(a.argmax())
+        4
+        >>> a.argmax(axis=1)
+        Array([0, 1])
+        """
         return _ops["argmax"](self, axis=axis, out=out, keepdims=keepdims)
 
     def any(self, axis=None, out=None, keepdims=False):
+        """Whether any element is nonzero (NaN counts), over the given axes: ``npgpu.any(self, ...)``.
+
+        Parameters
+        ----------
+        axis : None, int or tuple of ints, optional
+            The axes to reduce; by default all of them.
+        out : npgpu.Array, optional
+            An array of the result's shape to write the result into.
+        keepdims : bool, optional
+            Keep the reduced axes, with length 1.
+
+        Returns
+        -------
+        npgpu.Array
+            bool values (a 0-d array for a full reduction; False for an empty one), or `out`.
+
+        See Also
+        --------
+        all, npgpu.any
+
+        Examples
+        --------
+        >>> a = npgpu.asarray([[True, False], [False, False]], device="cpu")
+        >>> bool(a.any())
+        True
+        >>> a.any(axis=1)
+        Array([ True, False])
+        """
         return _ops["any"](self, axis=axis, out=out, keepdims=keepdims)
 
     def all(self, axis=None, out=None, keepdims=False):
+        """Whether every element is nonzero, over the given axes: ``npgpu.all(self, ...)``.
+
+        Parameters
+        ----------
+        axis : None, int or tuple of ints, optional
+            The axes to reduce; by default all of them.
+        out : npgpu.Array, optional
+            An array of the result's shape to write the result into.
+        keepdims : bool, optional
+            Keep the reduced axes, with length 1.
+
+        Returns
+        -------
+        npgpu.Array
+            bool values (a 0-d array for a full reduction; True for an empty one), or `out`.
+
+        See Also
+        --------
+        any, npgpu.all
+
+        Examples
+        --------
+        >>> a = npgpu.asarray([[1, 2], [0, 3]], device="cpu")
+        >>> bool(a.all())
+        False
+        >>> a.all(axis=1)
+        Array([ True, False])
+        """
         return _ops["all"](self, axis=axis, out=out, keepdims=keepdims)
 
     def cumsum(self, axis=None, dtype=None, out=None):
+        """The cumulative sum along `axis`: ``npgpu.cumsum(self, ...)``, as numpy.ndarray.cumsum.
+
+        Parameters
+        ----------
+        axis : int, optional
+            The axis to scan along; by default the flattened array.
+        dtype : dtype, optional
+            The dtype of the result (by default NumPy's result dtype).
+        out : npgpu.Array, optional
+            An array of the result's shape to write the result into.
+
+        Returns
+        -------
+        npgpu.Array
+            The running sums (1-d when `axis` is None), or `out`.
+
+        See Also
+        --------
+        cumprod, npgpu.cumsum
+
+        Examples
+        --------
+        >>> a = npgpu.asarray([[1, 2], [3, 4]], device="cpu")
+        >>> a.cumsum()
+        Array([ 1,  3,  6, 10])
+        >>> a.cumsum(axis=0)
+        Array([[1, 2],
+               [4, 6]])
+        """
         return _ops["cumsum"](self, axis=axis, dtype=dtype, out=out)
 
     def cumprod(self, axis=None, dtype=None, out=None):
+        """The cumulative product along `axis`: ``npgpu.cumprod(self, ...)``, as numpy.ndarray.cumprod.
+
+        Parameters
+        ----------
+        axis : int, optional
+            The axis to scan along; by default the flattened array.
+        dtype : dtype, optional
+            The dtype of the result (by default NumPy's result dtype).
+        out : npgpu.Array, optional
+            An array of the result's shape to write the result into.
+
+        Returns
+        -------
+        npgpu.Array
+            The running products (1-d when `axis` is None), or `out`.
+
+        See Also
+        --------
+        cumsum, npgpu.cumprod
+
+        Examples
+        --------
+        >>> a = npgpu.asarray([[1, 2], [3, 4]], device="cpu")
+        >>> a.cumprod()
+        Array([ 1,  2,  6, 24])
+        """
         return _ops["cumprod"](self, axis=axis, dtype=dtype, out=out)
 
     def dot(self, b, out=None):
+        """The dot product with `b`: ``npgpu.dot(self, b, out=out)``, as numpy.ndarray.dot.
+
+        Parameters
+        ----------
+        b : npgpu.Array
+            The other operand, on this array's device (a 0-d array gives a product with a scalar).
+        out : npgpu.Array, optional
+            An array of the result's shape to write the result into (see npgpu.dot for what it must be).
+
+        Returns
+        -------
+        npgpu.Array
+            The product (a 0-d array for two 1-d arrays), or `out`.
+
+        Raises
+        ------
+        ValueError
+            The shapes are not aligned.
+        TypeError
+            `b` is not an npgpu.Array: a NumPy array or a Python scalar (npgpu does not move data between
+            devices implicitly).
+
+        See Also
+        --------
+        npgpu.dot, npgpu.matmul
+
+        Examples
+        --------
+        >>> a = npgpu.asarray([[1, 2], [3, 4]], device="cpu")
+        >>> a.dot(npgpu.asarray([1, 1], device="cpu"))
+        Array([3, 7])
+        >>> int(npgpu.asarray([1, 2, 3], device="cpu").dot(npgpu.asarray([4, 5, 6], device="cpu")))
+        32
+        """
         return _ops["dot"](self, b, out=out)
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
@@ -1088,21 +2139,147 @@ def _unpickle(data, device):
 
 
 def empty(shape, dtype=None, device=None, stream=None):
-    """A new uninitialised array (float64 by default) on `device` (None: the default device; "cpu", "cuda",
-    "cuda:N", an int, an npgpu.Device)."""
+    """A new uninitialised array (float64 by default) on `device`.
+
+    Parameters
+    ----------
+    shape : int or sequence of ints
+        The shape.
+    dtype : dtype, optional
+        The dtype (default float64); one npgpu supports.
+    device : str, int or npgpu.Device, optional
+        None: the default device (the current GPU, or the host when there is no GPU or the host backend
+        is chosen); "cpu", "cuda", "cuda:N", an int, an npgpu.Device.
+    stream : npgpu.Stream or int, optional
+        The stream a GPU allocation is ordered on (by default the current stream of this thread).
+
+    Returns
+    -------
+    npgpu.Array
+        A C-contiguous array whose values are whatever the memory held.
+
+    Raises
+    ------
+    ValueError
+        A dimension is negative, the element count overflows, the shape has more than 32 dimensions, or
+        `device` is a string npgpu does not know.
+    TypeError
+        `shape` is not an int or a sequence of ints, or npgpu does not support the dtype.
+    GPUUnavailableError
+        `device` names a GPU and this process has none.
+    MemoryError
+        The memory cannot be allocated (npgpu.OutOfMemoryError, a MemoryError, on a GPU).
+
+    See Also
+    --------
+    zeros, full, empty_pinned
+
+    Examples
+    --------
+    >>> a = npgpu.empty((2, 3), device="cpu")
+    >>> a.shape, a.dtype
+    ((2, 3), dtype('float64'))
+    """
     shape = _normalize_shape(shape)
     return new_array(shape, np.dtype(np.float64 if dtype is None else dtype), resolve_array_device(device),
                      resolve_stream(stream))
 
 
 def zeros(shape, dtype=None, device=None, stream=None):
-    """A new array of zeros (float64 by default) on `device`."""
+    """A new array of zeros (float64 by default) on `device`.
+
+    ``full(shape, 0, dtype, device, stream)``.
+
+    Parameters
+    ----------
+    shape : int or sequence of ints
+        The shape.
+    dtype : dtype, optional
+        The dtype (default float64); one npgpu supports.
+    device : str, int or npgpu.Device, optional
+        None: the default device; "cpu", "cuda", "cuda:N", an int, an npgpu.Device (as for :func:`empty`).
+    stream : npgpu.Stream or int, optional
+        The stream the fill runs on (by default the current stream of this thread).
+
+    Returns
+    -------
+    npgpu.Array
+        A C-contiguous array of zeros.
+
+    Raises
+    ------
+    ValueError
+        A dimension is negative, the element count overflows, the shape has more than 32 dimensions, or
+        `device` is a string npgpu does not know.
+    TypeError
+        `shape` is not an int or a sequence of ints, or npgpu does not support the dtype.
+    GPUUnavailableError
+        `device` names a GPU and this process has none.
+    MemoryError
+        The memory cannot be allocated (npgpu.OutOfMemoryError, a MemoryError, on a GPU).
+
+    See Also
+    --------
+    empty, full
+
+    Examples
+    --------
+    >>> npgpu.zeros(3, device="cpu")
+    Array([0., 0., 0.])
+    >>> npgpu.zeros((2, 2), dtype=np.int32, device="cpu")
+    Array([[0, 0],
+           [0, 0]], dtype=int32)
+    """
     return full(shape, 0, dtype=np.float64 if dtype is None else dtype, device=device, stream=stream)
 
 
 def full(shape, fill_value, dtype=None, device=None, stream=None):
-    """A new array filled with `fill_value` on `device` (dtype as NumPy's ``full`` picks it when not given:
-    bool, int64, float64 or complex128 for Python scalars)."""
+    """A new array filled with `fill_value` on `device`.
+
+    Parameters
+    ----------
+    shape : int or sequence of ints
+        The shape.
+    fill_value : scalar or 0-d npgpu.Array
+        The value of every element (a 0-d npgpu.Array is read back to the host first).
+    dtype : dtype, optional
+        The dtype; when not given, as NumPy's ``full`` picks it: bool, int64, float64 or complex128 for
+        Python scalars, a NumPy scalar's own dtype.
+    device : str, int or npgpu.Device, optional
+        None: the default device; "cpu", "cuda", "cuda:N", an int, an npgpu.Device (as for :func:`empty`).
+    stream : npgpu.Stream or int, optional
+        The stream the fill runs on (by default the current stream of this thread).
+
+    Returns
+    -------
+    npgpu.Array
+        A C-contiguous array of `fill_value` converted to the dtype.
+
+    Raises
+    ------
+    ValueError
+        `fill_value` is not a scalar (a sequence, or an npgpu.Array of one dimension or more); a dimension
+        is negative, the element count overflows, the shape has more than 32 dimensions, or `device` is a
+        string npgpu does not know.
+    TypeError
+        `shape` is not an int or a sequence of ints, or npgpu does not support the dtype.
+    GPUUnavailableError
+        `device` names a GPU and this process has none.
+    MemoryError
+        The memory cannot be allocated (npgpu.OutOfMemoryError, a MemoryError, on a GPU).
+
+    See Also
+    --------
+    empty, zeros
+
+    Examples
+    --------
+    >>> npgpu.full((2, 2), 7, device="cpu")
+    Array([[7, 7],
+           [7, 7]])
+    >>> npgpu.full(3, 0.5, dtype=np.float32, device="cpu")
+    Array([0.5, 0.5, 0.5], dtype=float32)
+    """
     shape = _normalize_shape(shape)
     if isinstance(fill_value, Array):
         if (<Array>fill_value).view.ndim != 0:
@@ -1151,8 +2328,45 @@ cdef tuple _fill_pattern(fill_value, dtype):
 
 
 def broadcast_to(Array x, shape):
-    """A read-only view of `x` with `shape` (NumPy's broadcasting: new leading dimensions and extent-1
-    dimensions repeat without copies), as numpy.broadcast_to."""
+    """A read-only view of `x` with `shape`, as numpy.broadcast_to.
+
+    NumPy's broadcasting: new leading dimensions and extent-1 dimensions repeat without copies (stride 0).
+    The npgpu.broadcast_to function takes any array_like and calls this one.
+
+    Parameters
+    ----------
+    x : npgpu.Array
+        The array.
+    shape : int or sequence of ints
+        The shape to broadcast to.
+
+    Returns
+    -------
+    npgpu.Array
+        A read-only view of `x`'s memory.
+
+    Raises
+    ------
+    ValueError
+        `x` does not broadcast to `shape`, a dimension of `shape` is negative, or `shape` has more than
+        32 dimensions.
+    TypeError
+        `x` is not an npgpu.Array, or `shape` is not an int or a sequence of ints.
+
+    See Also
+    --------
+    npgpu.broadcast_to
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([1, 2, 3], device="cpu")
+    >>> b = npgpu._array.broadcast_to(x, (2, 3))
+    >>> b
+    Array([[1, 2, 3],
+           [1, 2, 3]])
+    >>> b.readonly
+    True
+    """
     shape = _normalize_shape(shape)
     if len(shape) > 32:
         raise ValueError(f"npgpu supports at most 32 dimensions, got {len(shape)}")
@@ -1165,8 +2379,38 @@ def broadcast_to(Array x, shape):
 
 
 def reinterpret(Array x, dtype):
-    """A view of x's memory as `dtype` of the same item size (NumPy's ``x.view(dtype)``): float bits as
-    integers and back, for sign bits and next representable values."""
+    """A view of x's memory as `dtype` of the same item size (NumPy's ``x.view(dtype)``).
+
+    Float bits as integers and back, for sign bits and next representable values.
+
+    Parameters
+    ----------
+    x : npgpu.Array
+        The array.
+    dtype : dtype
+        The dtype to see the memory as; one npgpu supports, of x's item size.
+
+    Returns
+    -------
+    npgpu.Array
+        A view of x's memory, of x's shape and strides.
+
+    Raises
+    ------
+    ValueError
+        `dtype` and x's dtype differ in item size.
+    TypeError
+        npgpu does not support `dtype`, or `x` is not an npgpu.Array.
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([1.0, -2.0], device="cpu")
+    >>> bits = npgpu._array.reinterpret(x, np.uint64)
+    >>> bits
+    Array([ 4607182418800017408, 13835058055282163712], dtype=uint64)
+    >>> npgpu._array.reinterpret(bits, np.float64)
+    Array([ 1., -2.])
+    """
     cdef DType dt = dtype_code(dtype)
     if itemsize(dt) != itemsize(x.view.dtype):
         raise ValueError(f"reinterpret: {x._dtype} and {numpy_dtype(dt)} differ in item size")
@@ -1176,10 +2420,39 @@ def reinterpret(Array x, dtype):
 
 
 def copy_batch(srcs, dsts):
-    """``dsts[k][...] = srcs[k]`` for each pair of npgpu.Arrays: C-contiguous, one dtype and size per pair,
-    all on one device; one launch on a GPU (in the first destination's stream), whatever their number.
-    ValueError for any other pair (npgpu's slice assignment copies those) or a destination overlapping a
-    source."""
+    """``dsts[k][...] = srcs[k]`` for each pair of npgpu.Arrays, in one launch on a GPU.
+
+    The pairs: C-contiguous, one dtype and size per pair (the shapes may differ), all on one device; one
+    launch on a GPU (in the first destination's stream), whatever their number. ValueError for any other
+    pair (npgpu's slice assignment copies those) or a destination overlapping a source.
+
+    Parameters
+    ----------
+    srcs : sequence of npgpu.Array
+        The sources.
+    dsts : sequence of npgpu.Array
+        The destinations, as many as sources.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        The sequences differ in length, or a pair differs in dtype or size, is not C-contiguous, is not on
+        the first destination's device, or has a read-only destination or one overlapping a source.
+    TypeError
+        An element is not an npgpu.Array.
+
+    Examples
+    --------
+    >>> srcs = [npgpu.asarray([1, 2], device="cpu"), npgpu.asarray([3.0, 4.0, 5.0], device="cpu")]
+    >>> dsts = [npgpu.empty(2, dtype=np.int64, device="cpu"), npgpu.empty(3, device="cpu")]
+    >>> npgpu._array.copy_batch(srcs, dsts)
+    >>> dsts
+    [Array([1, 2]), Array([3., 4., 5.])]
+    """
     cdef vector[ArrayView] src_views, dst_views
     cdef Array a
     if len(srcs) != len(dsts):
@@ -1196,10 +2469,49 @@ def copy_batch(srcs, dsts):
 
 
 def fill_arange(Array out, start, step, exact_step=False):
-    """Write ``start + i * step`` into the C-contiguous array `out` (flat index i), in one pass on out's
-    device, as numpy.arange fills a result of out's dtype: the first two values are start and start + step
+    """Write ``start + i * step`` into the C-contiguous array `out` (flat index i), in one pass on out's device.
+
+    As numpy.arange fills a result of out's dtype: the first two values are start and start + step
     converted to the dtype, and their difference (in the dtype) is the step from then on. With
-    `exact_step`, the step is `step` itself converted to the dtype (linspace's ``i * step + start``)."""
+    `exact_step`, the step is `step` itself converted to the dtype (linspace's ``i * step + start``).
+    For float16 and bfloat16 the difference is taken in float32, as NumPy's fill does.
+
+    Parameters
+    ----------
+    out : npgpu.Array
+        The array to fill: C-contiguous and writeable.
+    start : scalar
+        The first value.
+    step : scalar
+        The step.
+    exact_step : bool, optional
+        Use `step` converted to the dtype as the step, rather than the difference of the first two values.
+
+    Returns
+    -------
+    npgpu.Array
+        `out`.
+
+    Raises
+    ------
+    ValueError
+        `out` is not C-contiguous, or is read-only.
+    TypeError
+        `out` is not an npgpu.Array.
+
+    See Also
+    --------
+    npgpu.arange, npgpu.linspace
+
+    Examples
+    --------
+    >>> out = npgpu.empty(4, device="cpu")
+    >>> npgpu._array.fill_arange(out, 1.0, 0.5)
+    Array([1. , 1.5, 2. , 2.5])
+    >>> out = npgpu.empty(3, dtype=np.int64, device="cpu")
+    >>> npgpu._array.fill_arange(out, 0.5, 1)  # as np.arange(0.5, 3.5, 1, dtype=np.int64)
+    Array([0, 1, 2])
+    """
     dt = out._dtype
     b0 = np.array(start).astype(dt)
     b1 = b0 + np.array(step).astype(dt) if exact_step else np.array(start + step).astype(dt)
@@ -1281,8 +2593,58 @@ _DL_CODES = {(kDLBool, 8): "bool", (kDLInt, 8): "int8", (kDLInt, 16): "int16", (
 
 
 def from_dlpack(obj, /, *, device=None, stream=None, copy=None):
-    """An npgpu.Array sharing memory with a DLPack producer (CuPy, PyTorch, JAX, NumPy, ...): on the GPU for
-    a GPU producer, on the host for a CPU producer, unless `device` names another device (then a copy)."""
+    """An npgpu.Array sharing memory with a DLPack producer (CuPy, PyTorch, JAX, NumPy, ...).
+
+    On the GPU for a GPU producer, on the host for a CPU producer, unless `device` names another device
+    (then a copy). A CPU (or CUDA host) producer is imported with numpy.from_dlpack and passed on to
+    :func:`asarray`; a producer without ``__dlpack_device__`` is taken for a CUDA one. A GPU producer is
+    asked for a versioned capsule (DLPack 1.0, carrying the read-only flag) first, a legacy one if it does
+    not take ``max_version``; the imported memory stays alive until the last npgpu array using it goes.
+
+    Parameters
+    ----------
+    obj : object
+        The producer: an object with a ``__dlpack__`` method.
+    device : str, int or npgpu.Device, optional
+        Where the result goes. For a CPU producer: the host by default, another device gets a copy (as
+        :func:`asarray`). For a GPU producer, only a host device is acted upon (a copy to the host); the
+        result is otherwise on the producer's GPU.
+    stream : npgpu.Stream or int, optional
+        The stream that uses the data (by default the current stream of this thread): a GPU producer makes
+        it wait for the work that produced the data (the per-thread default stream is passed as the legacy
+        default stream, 1, which producers such as PyTorch take).
+    copy : bool, optional
+        True returns a copy; False forbids one (ValueError where one is needed); None copies only when
+        needed. For a CPU producer it is passed on to numpy.from_dlpack as well.
+
+    Returns
+    -------
+    npgpu.Array
+        The array, sharing the producer's memory unless copied.
+
+    Raises
+    ------
+    TypeError
+        `obj` has no ``__dlpack__``, or its dtype is not one npgpu supports.
+    BufferError
+        The producer's device is neither the host nor a CUDA device (CUDA or CUDA managed memory), its
+        DLPack major version is above 1, or ``__dlpack__`` did not return a DLPack capsule.
+    ValueError
+        The tensor has more than 32 dimensions, or ``copy=False`` and a copy is needed.
+
+    See Also
+    --------
+    asarray, Array.__dlpack__
+
+    Examples
+    --------
+    >>> x = np.arange(3.0)
+    >>> a = npgpu.from_dlpack(x)
+    >>> a
+    Array([0., 1., 2.])
+    >>> a.device
+    <npgpu.Device cpu>
+    """
     if not hasattr(obj, "__dlpack__"):
         raise TypeError(f"{type(obj).__name__} does not support DLPack (no __dlpack__ method)")
     dev_type, dev_id = obj.__dlpack_device__() if hasattr(obj, "__dlpack_device__") else (kDLCUDA, 0)
@@ -1424,8 +2786,35 @@ cdef object _export_dlpack(Array a, bint versioned, bint copied):
 
 
 cpdef refuse_subclass(obj, str name):
-    """TypeError for a numpy.ndarray subclass other than memmap: npgpu would drop its mask (MaskedArray) or its
-    operator semantics (np.matrix) without a word."""
+    """Raise TypeError for a numpy.ndarray subclass other than memmap.
+
+    npgpu would drop its mask (MaskedArray) or its operator semantics (np.matrix) without a word; the
+    functions that take host data call this first.
+
+    Parameters
+    ----------
+    obj : object
+        The argument to check; anything that is not a numpy.ndarray subclass passes.
+    name : str
+        The npgpu function's name, for the message (``npgpu.<name>: ...``).
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    TypeError
+        `obj` is an instance of a numpy.ndarray subclass other than numpy.memmap.
+
+    Examples
+    --------
+    >>> npgpu._array.refuse_subclass(np.arange(3), "asarray")
+    >>> npgpu._array.refuse_subclass(np.ma.masked_array([1, 2]), "asarray")
+    Traceback (most recent call last):
+        ...
+    TypeError: npgpu.asarray: numpy.ma...MaskedArray (a numpy.ndarray subclass) is not supported by npgpu; ...
+    """
     t = type(obj)
     if t is not np.ndarray and isinstance(obj, np.ndarray) and not isinstance(obj, np.memmap):
         raise TypeError(f"npgpu.{name}: {t.__module__}.{t.__qualname__} (a numpy.ndarray subclass) is not "
@@ -1434,13 +2823,62 @@ cpdef refuse_subclass(obj, str name):
 
 
 def asarray(obj, dtype=None, device=None, stream=None, copy=None):
-    """An npgpu.Array from a NumPy array (or anything NumPy accepts: lists, scalars, buffers), an object with
-    ``__cuda_array_interface__`` or ``__dlpack__`` on the GPU (shared, not copied), or an npgpu.Array.
+    """Convert the input to an npgpu.Array.
 
-    `device`: None (the object's own device for arrays, else the default device: the current GPU, or the host
-    when there is no GPU or the host backend is chosen), "cpu", "cuda", "cuda:N", an int or an npgpu.Device.
-    On the host, NumPy arrays are shared, not copied, as numpy.asarray does. `copy`: None copies only when
-    needed, True always, False raises ValueError if a copy is needed.
+    The input is a NumPy array (or anything NumPy accepts: lists, scalars, buffers), an object with
+    ``__cuda_array_interface__`` or ``__dlpack__`` on the GPU (shared, not copied), or an npgpu.Array.
+    On the host, NumPy arrays are shared, not copied, as numpy.asarray does (any strides; an unaligned or
+    byte-swapped array is copied to native byte order).
+
+    Parameters
+    ----------
+    obj : array_like, npgpu.Array or GPU array
+        The data.
+    dtype : dtype, optional
+        The dtype of the result; by default the input's (NumPy's choice for Python data). Another dtype
+        than an array's own converts it (a copy).
+    device : str, int or npgpu.Device, optional
+        None (the object's own device for arrays, else the default device: the current GPU, or the host
+        when there is no GPU or the host backend is chosen), "cpu", "cuda", "cuda:N", an int or an
+        npgpu.Device. An array on another device is copied there.
+    stream : npgpu.Stream or int, optional
+        The stream the copies run on (by default the current stream of this thread). For a
+        ``__cuda_array_interface__`` producer that names its stream, this stream waits for that one.
+    copy : bool, optional
+        None copies only when needed, True always, False raises ValueError if a copy is needed.
+
+    Returns
+    -------
+    npgpu.Array
+        The array: `obj` itself when it is an npgpu.Array on `device` of `dtype` and no copy is asked for.
+
+    Raises
+    ------
+    ValueError
+        ``copy=False`` and a copy is needed (a move between devices, a dtype conversion, an unaligned or
+        byte-swapped NumPy array); `device` is a string npgpu does not know; the data has more than 32
+        dimensions; a ``__cuda_array_interface__`` is masked or names stream 0.
+    TypeError
+        The data's dtype is not one npgpu supports, or `obj` is a numpy.ndarray subclass other than
+        numpy.memmap (a masked array, np.matrix).
+    GPUUnavailableError
+        `device` names a GPU and this process has none.
+
+    See Also
+    --------
+    from_dlpack, Array.to_device, Array.get
+
+    Examples
+    --------
+    >>> x = np.array([1.0, 2.0, 3.0])
+    >>> a = npgpu.asarray(x, device="cpu")
+    >>> a
+    Array([1., 2., 3.])
+    >>> a[0] = 10.0  # on the host, the NumPy array's memory is shared
+    >>> x
+    array([10.,  2.,  3.])
+    >>> npgpu.asarray([1, 2], dtype=np.float32, device="cpu")
+    Array([1., 2.], dtype=float32)
     """
     cdef Array a
     cdef int d
@@ -1520,8 +2958,30 @@ cdef str _NON_NATIVE = ">" if np.little_endian else "<"
 
 
 cpdef object native_order(object arr):
-    """arr itself, or a copy in native byte order when arr is a NumPy array of the other one (">i4" on a
-    little-endian machine): NumPy converts such data in its ufuncs, and so does npgpu."""
+    """arr itself, or a copy in native byte order when arr is a NumPy array of the other one.
+
+    The other order: ">i4" on a little-endian machine. NumPy converts such data in its ufuncs, and so
+    does npgpu.
+
+    Parameters
+    ----------
+    arr : object
+        Anything; only a NumPy array of non-native byte order is converted.
+
+    Returns
+    -------
+    object
+        `arr`, or a NumPy array with the same values in native byte order.
+
+    Examples
+    --------
+    >>> x = np.arange(3, dtype=">i4")
+    >>> y = npgpu._array.native_order(x)
+    >>> y.dtype == np.dtype("=i4"), y
+    (True, array([0, 1, 2], dtype=int32))
+    >>> npgpu._array.native_order(y) is y
+    True
+    """
     if isinstance(arr, np.ndarray) and arr.dtype.byteorder == _NON_NATIVE:
         return arr.astype(arr.dtype.newbyteorder("="))
     return arr
@@ -1554,8 +3014,44 @@ cdef class _PinnedOwner:
 
 
 def empty_pinned(shape, dtype=np.float64):
-    """A NumPy array in page-locked (pinned) host memory: transfers from and to it run at full PCIe speed
-    and asynchronously. The memory is released when the array is."""
+    """A NumPy array in page-locked (pinned) host memory.
+
+    Transfers from and to it run at full PCIe speed and asynchronously. The memory is released when the
+    array is. Pinned memory comes from the CUDA driver, so this needs a GPU.
+
+    Parameters
+    ----------
+    shape : int or sequence of ints
+        The shape.
+    dtype : dtype, optional
+        The dtype (default float64); one npgpu supports.
+
+    Returns
+    -------
+    numpy.ndarray
+        A writeable, C-contiguous, uninitialised NumPy array.
+
+    Raises
+    ------
+    ValueError
+        A dimension is negative, the element count overflows, or the shape has more than 32 dimensions.
+    TypeError
+        `shape` is not an int or a sequence of ints, or npgpu does not support `dtype`.
+    GPUUnavailableError
+        This process has no GPU.
+    MemoryError
+        The pinned allocation failed (npgpu.OutOfMemoryError).
+
+    See Also
+    --------
+    empty, Array.get
+
+    Examples
+    --------
+    >>> h = npgpu.empty_pinned((2, 3), dtype=np.float32)  # doctest: +SKIP
+    >>> h.shape, h.dtype  # doctest: +SKIP
+    ((2, 3), dtype('float32'))
+    """
     shape = _normalize_shape(shape)
     dtype = np.dtype(dtype)
     cdef int64_t dims[32]
