@@ -391,6 +391,28 @@ def test_var_std_over_at_most_ddof_values_as_numpy(array_device, x, dtype, ddof)
         np.testing.assert_array_equal(out.get(), np.var(a, axis=-1, dtype=dtype, ddof=ddof).astype(np.float64))
 
 
+def test_nanvar_nanstd_nan_where_at_most_ddof_values_remain(array_device):
+    # NumPy: NaN (and its warning) where the non-NaN count is <= ddof, whatever the squared deviations
+    a = np.array([[1.0, 2.0, np.nan], [1.0, 2.0, 3.0], [np.nan, np.nan, 5.0]])
+    for name in ("nanvar", "nanstd"):
+        for ddof in (1, 2):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                want = getattr(np, name)(a, axis=1, ddof=ddof)
+                for arg in (a, npgpu.asarray(a, device=array_device)):
+                    got = getattr(npgpu, name)(arg, axis=1, ddof=ddof)
+                    got = got.get() if isinstance(got, npgpu.Array) else got
+                    np.testing.assert_allclose(got, want, rtol=1e-12, err_msg=f"{name} ddof={ddof}")
+            with pytest.warns(RuntimeWarning, match="Degrees of freedom"):
+                getattr(npgpu, name)(npgpu.asarray(a, device=array_device), axis=1, ddof=ddof)
+    out = npgpu.empty(3, np.float64, device=array_device)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        assert npgpu.nanvar(npgpu.asarray(a, device=array_device), axis=1, ddof=2, out=out) is out
+        np.testing.assert_allclose(out.get(), np.nanvar(a, axis=1, ddof=2), rtol=1e-12)
+        assert np.isnan(npgpu.nanvar(np.array([1.0, 2.0, np.nan]), ddof=2))
+
+
 def test_numpy_runtime_warnings(backend):
     with pytest.warns(RuntimeWarning, match="Mean of empty slice"):
         assert np.isnan(npgpu.mean(np.zeros(0, np.float32)))

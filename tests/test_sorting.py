@@ -182,6 +182,10 @@ def test_errors(rng):
     _same(npgpu.argsort(npgpu.asarray(np.float32(1.0))), np.argsort(np.float32(1.0)))  # NumPy flattens
     with pytest.raises(ValueError, match="kind"):
         npgpu.sort(d, kind="bogo")
+    with pytest.raises(ValueError, match="kind"):
+        npgpu.sort(d, kind="")
+    for kind in ("q", "QUICK", "m", "heap", "stab"):  # NumPy reads the first letter only
+        _same(npgpu.sort(d, kind=kind), np.sort(d.get(), kind="stable"))
     with pytest.raises(ValueError, match="order"):
         npgpu.sort(d, order="x")
     with pytest.raises(ValueError, match="indices must be int64"):

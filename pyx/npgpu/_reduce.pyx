@@ -166,24 +166,230 @@ def _dtype_of(a):
 # ------------------------------------------------------------------------------------------------ API
 
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, stream=None):
-    """Sum of elements over the given axes (NumPy's ``numpy.sum``). Integer and bool inputs sum in 64 bits
-    (wrapping as NumPy's do); float32 sums accumulate in float64 (more accurate than NumPy's pairwise
-    float32 sums)."""
+    """Sum of the elements over the given axes, as numpy.sum.
+
+    Integer and bool inputs sum in 64 bits (wrapping as NumPy's do); float32 sums accumulate in float64 (more
+    accurate than NumPy's pairwise float32 sums).
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Input values. An npgpu.Array is reduced on its device; NumPy input (anything NumPy accepts) on the GPU
+        when the backend is 'cuda' (uploaded, the result downloaded), on the host backend (OpenMP) otherwise.
+    axis : None, int or tuple of ints, optional
+        The axes reduced; None (default) reduces all of them.
+    dtype : dtype, optional
+        The result's dtype, also the accumulator's (NumPy's rule). Default: int64 for bool and signed integers
+        narrower than 64 bits, uint64 for narrower unsigned integers, a's dtype otherwise.
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the result, of the result's shape (values converted to its dtype): an npgpu.Array for an
+        npgpu.Array input, a writeable numpy.ndarray for NumPy input. It is returned.
+    keepdims : bool, optional
+        Keep the reduced axes as dimensions of size 1 (default False).
+    stream : npgpu.Stream, int or None, optional
+        The stream to run on (an npgpu.Stream, a stream handle or an object with ``__cuda_stream__``); None
+        (default): the current stream. Device work is queued on it without waiting for it.
+
+    Returns
+    -------
+    npgpu.Array, numpy.ndarray or NumPy scalar
+        The sums. An npgpu.Array on a's device for an npgpu.Array input (0-d when every axis is reduced: the value
+        stays on the device, ``x.get()`` brings it back); for NumPy input a NumPy array, or a NumPy scalar where the
+        result is 0-d; `out` when given.
+
+    Raises
+    ------
+    TypeError
+        `a` a numpy.ndarray subclass (other than numpy.memmap); `out` not an npgpu.Array for an npgpu.Array
+        input, or not a numpy.ndarray for NumPy input; `stream` of another type.
+    ValueError
+        A repeated axis; `out` of another shape than the result, or read-only.
+    numpy.exceptions.AxisError
+        An axis outside [-a.ndim, a.ndim).
+
+    See Also
+    --------
+    nansum, prod, cumsum, mean
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[1, 2, 3], [4, 5, 6]], device="cpu")
+    >>> npgpu.sum(a)
+    Array(21)
+    >>> npgpu.sum(a, axis=1, keepdims=True)
+    Array([[ 6],
+           [15]])
+    >>> npgpu.sum(np.array([[1.5, 2.5], [3.0, 4.0]]), axis=0)
+    array([4.5, 6.5])
+    """
     return _reduce_sum_like(ReduceOp.Sum, a, axis, dtype, out, keepdims, stream)
 
 
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, stream=None):
-    """Product of elements over the given axes; integer products wrap around as NumPy's do."""
+    """Product of the elements over the given axes, as numpy.prod.
+
+    Integer and bool inputs multiply in 64 bits and their products wrap around as NumPy's do; floating inputs
+    accumulate in float64.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Input values. An npgpu.Array is reduced on its device; NumPy input (anything NumPy accepts) on the GPU
+        when the backend is 'cuda' (uploaded, the result downloaded), on the host backend (OpenMP) otherwise.
+    axis : None, int or tuple of ints, optional
+        The axes reduced; None (default) reduces all of them.
+    dtype : dtype, optional
+        The result's dtype, also the accumulator's (NumPy's rule). Default: int64 for bool and signed integers
+        narrower than 64 bits, uint64 for narrower unsigned integers, a's dtype otherwise.
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the result, of the result's shape (values converted to its dtype): an npgpu.Array for an
+        npgpu.Array input, a writeable numpy.ndarray for NumPy input. It is returned.
+    keepdims : bool, optional
+        Keep the reduced axes as dimensions of size 1 (default False).
+    stream : npgpu.Stream, int or None, optional
+        The stream to run on (an npgpu.Stream, a stream handle or an object with ``__cuda_stream__``); None
+        (default): the current stream. Device work is queued on it without waiting for it.
+
+    Returns
+    -------
+    npgpu.Array, numpy.ndarray or NumPy scalar
+        The products. An npgpu.Array on a's device for an npgpu.Array input (0-d when every axis is reduced: the
+        value stays on the device, ``x.get()`` brings it back); for NumPy input a NumPy array, or a NumPy scalar
+        where the result is 0-d; `out` when given.
+
+    Raises
+    ------
+    TypeError
+        `a` a numpy.ndarray subclass (other than numpy.memmap); `out` not an npgpu.Array for an npgpu.Array
+        input, or not a numpy.ndarray for NumPy input; `stream` of another type.
+    ValueError
+        A repeated axis; `out` of another shape than the result, or read-only.
+    numpy.exceptions.AxisError
+        An axis outside [-a.ndim, a.ndim).
+
+    See Also
+    --------
+    nanprod, sum, cumprod
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[1, 2, 3], [4, 5, 6]], device="cpu")
+    >>> npgpu.prod(a, axis=1)
+    Array([  6, 120])
+    >>> int(npgpu.prod(np.array([2**40, 2**40])))  # wraps around, as NumPy's int64 product
+    0
+    """
     return _reduce_sum_like(ReduceOp.Prod, a, axis, dtype, out, keepdims, stream)
 
 
 def nansum(a, axis=None, dtype=None, out=None, keepdims=False, stream=None):
-    """Sum treating NaNs as zero."""
+    """Sum of the elements over the given axes, NaNs treated as zero, as numpy.nansum.
+
+    The accumulation is sum's (64-bit integers, float64 for floating inputs); a slice of NaNs only sums to 0.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Input values. An npgpu.Array is reduced on its device; NumPy input (anything NumPy accepts) on the GPU
+        when the backend is 'cuda' (uploaded, the result downloaded), on the host backend (OpenMP) otherwise.
+    axis : None, int or tuple of ints, optional
+        The axes reduced; None (default) reduces all of them.
+    dtype : dtype, optional
+        The result's dtype, also the accumulator's (NumPy's rule). Default: int64 for bool and signed integers
+        narrower than 64 bits, uint64 for narrower unsigned integers, a's dtype otherwise.
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the result, of the result's shape (values converted to its dtype): an npgpu.Array for an
+        npgpu.Array input, a writeable numpy.ndarray for NumPy input. It is returned.
+    keepdims : bool, optional
+        Keep the reduced axes as dimensions of size 1 (default False).
+    stream : npgpu.Stream, int or None, optional
+        The stream to run on (an npgpu.Stream, a stream handle or an object with ``__cuda_stream__``); None
+        (default): the current stream. Device work is queued on it without waiting for it.
+
+    Returns
+    -------
+    npgpu.Array, numpy.ndarray or NumPy scalar
+        The sums of the non-NaN elements. An npgpu.Array on a's device for an npgpu.Array input (0-d when every axis
+        is reduced: the value stays on the device, ``x.get()`` brings it back); for NumPy input a NumPy array, or a
+        NumPy scalar where the result is 0-d; `out` when given.
+
+    Raises
+    ------
+    TypeError
+        `a` a numpy.ndarray subclass (other than numpy.memmap); `out` not an npgpu.Array for an npgpu.Array
+        input, or not a numpy.ndarray for NumPy input; `stream` of another type.
+    ValueError
+        A repeated axis; `out` of another shape than the result, or read-only.
+    numpy.exceptions.AxisError
+        An axis outside [-a.ndim, a.ndim).
+
+    See Also
+    --------
+    sum, nanprod, nanmean
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([1.0, np.nan, 3.0], device="cpu")
+    >>> npgpu.nansum(x)
+    Array(4.)
+    >>> npgpu.sum(x)
+    Array(nan)
+    """
     return _reduce_sum_like(ReduceOp.NanSum, a, axis, dtype, out, keepdims, stream)
 
 
 def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, stream=None):
-    """Product treating NaNs as one."""
+    """Product of the elements over the given axes, NaNs treated as one, as numpy.nanprod.
+
+    The accumulation is prod's (64-bit integers, float64 for floating inputs); a slice of NaNs only gives 1.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Input values. An npgpu.Array is reduced on its device; NumPy input (anything NumPy accepts) on the GPU
+        when the backend is 'cuda' (uploaded, the result downloaded), on the host backend (OpenMP) otherwise.
+    axis : None, int or tuple of ints, optional
+        The axes reduced; None (default) reduces all of them.
+    dtype : dtype, optional
+        The result's dtype, also the accumulator's (NumPy's rule). Default: int64 for bool and signed integers
+        narrower than 64 bits, uint64 for narrower unsigned integers, a's dtype otherwise.
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the result, of the result's shape (values converted to its dtype): an npgpu.Array for an
+        npgpu.Array input, a writeable numpy.ndarray for NumPy input. It is returned.
+    keepdims : bool, optional
+        Keep the reduced axes as dimensions of size 1 (default False).
+    stream : npgpu.Stream, int or None, optional
+        The stream to run on (an npgpu.Stream, a stream handle or an object with ``__cuda_stream__``); None
+        (default): the current stream. Device work is queued on it without waiting for it.
+
+    Returns
+    -------
+    npgpu.Array, numpy.ndarray or NumPy scalar
+        The products of the non-NaN elements. An npgpu.Array on a's device for an npgpu.Array input (0-d when every
+        axis is reduced: the value stays on the device, ``x.get()`` brings it back); for NumPy input a NumPy array,
+        or a NumPy scalar where the result is 0-d; `out` when given.
+
+    Raises
+    ------
+    TypeError
+        `a` a numpy.ndarray subclass (other than numpy.memmap); `out` not an npgpu.Array for an npgpu.Array
+        input, or not a numpy.ndarray for NumPy input; `stream` of another type.
+    ValueError
+        A repeated axis; `out` of another shape than the result, or read-only.
+    numpy.exceptions.AxisError
+        An axis outside [-a.ndim, a.ndim).
+
+    See Also
+    --------
+    prod, nansum
+
+    Examples
+    --------
+    >>> npgpu.nanprod(npgpu.asarray([2.0, np.nan, 3.0], device="cpu"))
+    Array(6.)
+    >>> npgpu.nanprod(np.array([[np.nan, 2.0], [4.0, 5.0]]), axis=1)
+    array([ 2., 20.])
+    """
     return _reduce_sum_like(ReduceOp.NanProd, a, axis, dtype, out, keepdims, stream)
 
 
@@ -260,12 +466,116 @@ cdef object _complex_extremum(bint is_max, bint skip_nan, a, axis, out, keepdims
 
 
 def min(a, axis=None, out=None, keepdims=False, stream=None):
-    """Minimum over the given axes; NaN if any element is NaN. ValueError for an empty reduction."""
+    """Minimum of the elements over the given axes, as numpy.min (npgpu.amin is the same function).
+
+    NaN where any element of the slice is NaN, as NumPy's. Complex values compare in NumPy's lexicographic order
+    (real part first, then imaginary part), a NaN in either part propagating.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Input values. An npgpu.Array is reduced on its device; NumPy input (anything NumPy accepts) on the GPU
+        when the backend is 'cuda' (uploaded, the result downloaded), on the host backend (OpenMP) otherwise.
+    axis : None, int or tuple of ints, optional
+        The axes reduced; None (default) reduces all of them.
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the result, of the result's shape (values converted to its dtype): an npgpu.Array for an
+        npgpu.Array input, a writeable numpy.ndarray for NumPy input. It is returned.
+    keepdims : bool, optional
+        Keep the reduced axes as dimensions of size 1 (default False).
+    stream : npgpu.Stream, int or None, optional
+        The stream to run on (an npgpu.Stream, a stream handle or an object with ``__cuda_stream__``); None
+        (default): the current stream. Device work is queued on it without waiting for it.
+
+    Returns
+    -------
+    npgpu.Array, numpy.ndarray or NumPy scalar
+        Of a's dtype. An npgpu.Array on a's device for an npgpu.Array input (0-d when every axis is reduced: the
+        value stays on the device, ``x.get()`` brings it back); for NumPy input a NumPy array, or a NumPy scalar
+        where the result is 0-d; `out` when given.
+
+    Raises
+    ------
+    TypeError
+        `a` a numpy.ndarray subclass (other than numpy.memmap); `out` not an npgpu.Array for an npgpu.Array
+        input, or not a numpy.ndarray for NumPy input; `stream` of another type.
+    ValueError
+        An empty reduction (a slice of no elements: 'zero-size array to reduction operation').
+        A repeated axis; `out` of another shape than the result, or read-only.
+    numpy.exceptions.AxisError
+        An axis outside [-a.ndim, a.ndim).
+
+    See Also
+    --------
+    nanmin, argmin, max
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[4, 2, 6], [1, 5, 3]], device="cpu")
+    >>> npgpu.min(a)
+    Array(1)
+    >>> npgpu.min(a, axis=0)
+    Array([1, 2, 3])
+    >>> float(npgpu.min(np.array([1.0, np.nan, 3.0])))
+    nan
+    """
     return _extremum(ReduceOp.Min, a, axis, out, keepdims, stream)
 
 
 def max(a, axis=None, out=None, keepdims=False, stream=None):
-    """Maximum over the given axes; NaN if any element is NaN. ValueError for an empty reduction."""
+    """Maximum of the elements over the given axes, as numpy.max (npgpu.amax is the same function).
+
+    NaN where any element of the slice is NaN, as NumPy's. Complex values compare in NumPy's lexicographic order
+    (real part first, then imaginary part), a NaN in either part propagating.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Input values. An npgpu.Array is reduced on its device; NumPy input (anything NumPy accepts) on the GPU
+        when the backend is 'cuda' (uploaded, the result downloaded), on the host backend (OpenMP) otherwise.
+    axis : None, int or tuple of ints, optional
+        The axes reduced; None (default) reduces all of them.
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the result, of the result's shape (values converted to its dtype): an npgpu.Array for an
+        npgpu.Array input, a writeable numpy.ndarray for NumPy input. It is returned.
+    keepdims : bool, optional
+        Keep the reduced axes as dimensions of size 1 (default False).
+    stream : npgpu.Stream, int or None, optional
+        The stream to run on (an npgpu.Stream, a stream handle or an object with ``__cuda_stream__``); None
+        (default): the current stream. Device work is queued on it without waiting for it.
+
+    Returns
+    -------
+    npgpu.Array, numpy.ndarray or NumPy scalar
+        Of a's dtype. An npgpu.Array on a's device for an npgpu.Array input (0-d when every axis is reduced: the
+        value stays on the device, ``x.get()`` brings it back); for NumPy input a NumPy array, or a NumPy scalar
+        where the result is 0-d; `out` when given.
+
+    Raises
+    ------
+    TypeError
+        `a` a numpy.ndarray subclass (other than numpy.memmap); `out` not an npgpu.Array for an npgpu.Array
+        input, or not a numpy.ndarray for NumPy input; `stream` of another type.
+    ValueError
+        An empty reduction (a slice of no elements: 'zero-size array to reduction operation').
+        A repeated axis; `out` of another shape than the result, or read-only.
+    numpy.exceptions.AxisError
+        An axis outside [-a.ndim, a.ndim).
+
+    See Also
+    --------
+    nanmax, argmax, min
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[4, 2, 6], [1, 5, 3]], device="cpu")
+    >>> npgpu.max(a)
+    Array(6)
+    >>> npgpu.max(a, axis=0)
+    Array([4, 5, 6])
+    >>> float(npgpu.max(np.array([1.0, np.nan, 3.0])))
+    nan
+    """
     return _extremum(ReduceOp.Max, a, axis, out, keepdims, stream)
 
 
@@ -282,12 +592,126 @@ cdef object _warn_all_nan(object r):
 
 
 def nanmin(a, axis=None, out=None, keepdims=False, stream=None):
-    """Minimum ignoring NaNs: NaN for an all-NaN slice, with NumPy's RuntimeWarning for NumPy inputs."""
+    """Minimum of the elements over the given axes ignoring NaNs, as numpy.nanmin.
+
+    NaN for an all-NaN slice, with NumPy's RuntimeWarning ("All-NaN slice encountered") for NumPy inputs; the
+    results of npgpu.Array inputs are not inspected for it (that would wait for the GPU), so they give no warning.
+    Complex values compare in NumPy's lexicographic order (real part first, then imaginary part); elements with a
+    NaN in either part are ignored.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Input values. An npgpu.Array is reduced on its device; NumPy input (anything NumPy accepts) on the GPU
+        when the backend is 'cuda' (uploaded, the result downloaded), on the host backend (OpenMP) otherwise.
+    axis : None, int or tuple of ints, optional
+        The axes reduced; None (default) reduces all of them.
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the result, of the result's shape (values converted to its dtype): an npgpu.Array for an
+        npgpu.Array input, a writeable numpy.ndarray for NumPy input. It is returned.
+    keepdims : bool, optional
+        Keep the reduced axes as dimensions of size 1 (default False).
+    stream : npgpu.Stream, int or None, optional
+        The stream to run on (an npgpu.Stream, a stream handle or an object with ``__cuda_stream__``); None
+        (default): the current stream. Device work is queued on it without waiting for it.
+
+    Returns
+    -------
+    npgpu.Array, numpy.ndarray or NumPy scalar
+        Of a's dtype. An npgpu.Array on a's device for an npgpu.Array input (0-d when every axis is reduced: the
+        value stays on the device, ``x.get()`` brings it back); for NumPy input a NumPy array, or a NumPy scalar
+        where the result is 0-d; `out` when given.
+
+    Raises
+    ------
+    TypeError
+        `a` a numpy.ndarray subclass (other than numpy.memmap); `out` not an npgpu.Array for an npgpu.Array
+        input, or not a numpy.ndarray for NumPy input; `stream` of another type.
+    ValueError
+        An empty reduction (a slice of no elements).
+        A repeated axis; `out` of another shape than the result, or read-only.
+    numpy.exceptions.AxisError
+        An axis outside [-a.ndim, a.ndim).
+
+    Warns
+    -----
+    RuntimeWarning
+        A NumPy input with an all-NaN slice.
+
+    See Also
+    --------
+    min, nanargmin
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([[np.nan, 1.0], [2.0, np.nan]], device="cpu")
+    >>> npgpu.nanmin(x)
+    Array(1.)
+    >>> npgpu.nanmin(x, axis=0)
+    Array([2., 1.])
+    """
     return _warn_all_nan(_extremum(ReduceOp.NanMin, a, axis, out, keepdims, stream))
 
 
 def nanmax(a, axis=None, out=None, keepdims=False, stream=None):
-    """Maximum ignoring NaNs: NaN for an all-NaN slice, with NumPy's RuntimeWarning for NumPy inputs."""
+    """Maximum of the elements over the given axes ignoring NaNs, as numpy.nanmax.
+
+    NaN for an all-NaN slice, with NumPy's RuntimeWarning ("All-NaN slice encountered") for NumPy inputs; the
+    results of npgpu.Array inputs are not inspected for it (that would wait for the GPU), so they give no warning.
+    Complex values compare in NumPy's lexicographic order (real part first, then imaginary part); elements with a
+    NaN in either part are ignored.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Input values. An npgpu.Array is reduced on its device; NumPy input (anything NumPy accepts) on the GPU
+        when the backend is 'cuda' (uploaded, the result downloaded), on the host backend (OpenMP) otherwise.
+    axis : None, int or tuple of ints, optional
+        The axes reduced; None (default) reduces all of them.
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the result, of the result's shape (values converted to its dtype): an npgpu.Array for an
+        npgpu.Array input, a writeable numpy.ndarray for NumPy input. It is returned.
+    keepdims : bool, optional
+        Keep the reduced axes as dimensions of size 1 (default False).
+    stream : npgpu.Stream, int or None, optional
+        The stream to run on (an npgpu.Stream, a stream handle or an object with ``__cuda_stream__``); None
+        (default): the current stream. Device work is queued on it without waiting for it.
+
+    Returns
+    -------
+    npgpu.Array, numpy.ndarray or NumPy scalar
+        Of a's dtype. An npgpu.Array on a's device for an npgpu.Array input (0-d when every axis is reduced: the
+        value stays on the device, ``x.get()`` brings it back); for NumPy input a NumPy array, or a NumPy scalar
+        where the result is 0-d; `out` when given.
+
+    Raises
+    ------
+    TypeError
+        `a` a numpy.ndarray subclass (other than numpy.memmap); `out` not an npgpu.Array for an npgpu.Array
+        input, or not a numpy.ndarray for NumPy input; `stream` of another type.
+    ValueError
+        An empty reduction (a slice of no elements).
+        A repeated axis; `out` of another shape than the result, or read-only.
+    numpy.exceptions.AxisError
+        An axis outside [-a.ndim, a.ndim).
+
+    Warns
+    -----
+    RuntimeWarning
+        A NumPy input with an all-NaN slice.
+
+    See Also
+    --------
+    max, nanargmax
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([[np.nan, 1.0], [2.0, np.nan]], device="cpu")
+    >>> npgpu.nanmax(x)
+    Array(2.)
+    >>> npgpu.nanmax(x, axis=0)
+    Array([2., 1.])
+    """
     return _warn_all_nan(_extremum(ReduceOp.NanMax, a, axis, out, keepdims, stream))
 
 
@@ -308,12 +732,116 @@ cdef object _arg(ReduceOp op, a, axis, out, keepdims, stream):
 
 
 def argmin(a, axis=None, out=None, keepdims=False, stream=None):
-    """Index of the first minimum (of the flattened array when axis is None); the first NaN if any."""
+    """Index of the first minimum along an axis, as numpy.argmin.
+
+    Indices are into the flattened array when `axis` is None. Where the slice holds a NaN the result is the index of
+    its first NaN, as NumPy's. Complex values compare in NumPy's lexicographic order (real part first, then
+    imaginary part), the first element with a NaN in either part taken where there is one.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Input values. An npgpu.Array is reduced on its device; NumPy input (anything NumPy accepts) on the GPU
+        when the backend is 'cuda' (uploaded, the result downloaded), on the host backend (OpenMP) otherwise.
+    axis : None or int, optional
+        The axis searched; None (default) searches the flattened array. A tuple raises TypeError.
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the indices, of the result's shape: an npgpu.Array for an npgpu.Array input, a writeable
+        numpy.ndarray for NumPy input. It is returned.
+    keepdims : bool, optional
+        Keep the reduced axes as dimensions of size 1 (default False).
+    stream : npgpu.Stream, int or None, optional
+        The stream to run on (an npgpu.Stream, a stream handle or an object with ``__cuda_stream__``); None
+        (default): the current stream. Device work is queued on it without waiting for it.
+
+    Returns
+    -------
+    npgpu.Array, numpy.ndarray or NumPy scalar
+        int64 indices. An npgpu.Array on a's device for an npgpu.Array input (0-d when every axis is reduced: the
+        value stays on the device, ``x.get()`` brings it back); for NumPy input a NumPy array, or a NumPy scalar
+        where the result is 0-d; `out` when given.
+
+    Raises
+    ------
+    TypeError
+        A tuple `axis`; `a` a numpy.ndarray subclass (other than numpy.memmap); `out` of the wrong kind (as for
+        sum); `stream` of another type.
+    ValueError
+        An empty slice; `out` of another shape than the result, or read-only.
+    numpy.exceptions.AxisError
+        An axis outside [-a.ndim, a.ndim).
+
+    See Also
+    --------
+    nanargmin, min, argsort
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[4, 2, 6], [1, 6, 1]], device="cpu")
+    >>> npgpu.argmin(a)
+    Array(3)
+    >>> npgpu.argmin(a, axis=1)
+    Array([1, 0])
+    >>> int(npgpu.argmin(np.array([1.0, np.nan, 3.0])))  # the first NaN
+    1
+    """
     return _arg(ReduceOp.ArgMin, a, axis, out, keepdims, stream)
 
 
 def argmax(a, axis=None, out=None, keepdims=False, stream=None):
-    """Index of the first maximum (of the flattened array when axis is None); the first NaN if any."""
+    """Index of the first maximum along an axis, as numpy.argmax.
+
+    Indices are into the flattened array when `axis` is None. Where the slice holds a NaN the result is the index of
+    its first NaN, as NumPy's. Complex values compare in NumPy's lexicographic order (real part first, then
+    imaginary part), the first element with a NaN in either part taken where there is one.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Input values. An npgpu.Array is reduced on its device; NumPy input (anything NumPy accepts) on the GPU
+        when the backend is 'cuda' (uploaded, the result downloaded), on the host backend (OpenMP) otherwise.
+    axis : None or int, optional
+        The axis searched; None (default) searches the flattened array. A tuple raises TypeError.
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the indices, of the result's shape: an npgpu.Array for an npgpu.Array input, a writeable
+        numpy.ndarray for NumPy input. It is returned.
+    keepdims : bool, optional
+        Keep the reduced axes as dimensions of size 1 (default False).
+    stream : npgpu.Stream, int or None, optional
+        The stream to run on (an npgpu.Stream, a stream handle or an object with ``__cuda_stream__``); None
+        (default): the current stream. Device work is queued on it without waiting for it.
+
+    Returns
+    -------
+    npgpu.Array, numpy.ndarray or NumPy scalar
+        int64 indices. An npgpu.Array on a's device for an npgpu.Array input (0-d when every axis is reduced: the
+        value stays on the device, ``x.get()`` brings it back); for NumPy input a NumPy array, or a NumPy scalar
+        where the result is 0-d; `out` when given.
+
+    Raises
+    ------
+    TypeError
+        A tuple `axis`; `a` a numpy.ndarray subclass (other than numpy.memmap); `out` of the wrong kind (as for
+        sum); `stream` of another type.
+    ValueError
+        An empty slice; `out` of another shape than the result, or read-only.
+    numpy.exceptions.AxisError
+        An axis outside [-a.ndim, a.ndim).
+
+    See Also
+    --------
+    nanargmax, max, argsort
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[4, 2, 6], [1, 6, 1]], device="cpu")
+    >>> npgpu.argmax(a)
+    Array(2)
+    >>> npgpu.argmax(a, axis=1)
+    Array([2, 1])
+    >>> int(npgpu.argmax(np.array([1.0, np.nan, 3.0])))  # the first NaN
+    1
+    """
     return _arg(ReduceOp.ArgMax, a, axis, out, keepdims, stream)
 
 
@@ -331,27 +859,270 @@ cdef object _nanarg(ReduceOp op, double fill, a, axis, out, keepdims, stream):
 
 
 def nanargmin(a, axis=None, out=None, keepdims=False, stream=None):
-    """Index of the first minimum ignoring NaNs, as numpy.nanargmin: ValueError for a slice of NaNs only."""
+    """Index of the first minimum along an axis ignoring NaNs, as numpy.nanargmin.
+
+    numpy.nanargmin's own method: the NaNs are replaced by +inf, then argmin runs (integer and bool inputs,
+    which hold no NaN, go to argmin directly). A slice of NaNs only raises ValueError; that check reads a
+    result back, so an npgpu.Array input waits for the device.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Input values. An npgpu.Array is reduced on its device; NumPy input (anything NumPy accepts) on the GPU
+        when the backend is 'cuda' (uploaded, the result downloaded), on the host backend (OpenMP) otherwise.
+    axis : None or int, optional
+        The axis searched; None (default) searches the flattened array. A tuple raises TypeError.
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the indices, as for argmin. It is returned.
+    keepdims : bool, optional
+        Keep the reduced axes as dimensions of size 1 (default False).
+    stream : npgpu.Stream, int or None, optional
+        The stream to run on (an npgpu.Stream, a stream handle or an object with ``__cuda_stream__``); None
+        (default): the current stream. Device work is queued on it without waiting for it.
+
+    Returns
+    -------
+    npgpu.Array, numpy.ndarray or NumPy scalar
+        int64 indices. An npgpu.Array on a's device for an npgpu.Array input (0-d when every axis is reduced: the
+        value stays on the device, ``x.get()`` brings it back); for NumPy input a NumPy array, or a NumPy scalar
+        where the result is 0-d; `out` when given.
+
+    Raises
+    ------
+    ValueError
+        A slice of NaNs only ("All-NaN slice encountered"; an empty input too); `out` of another shape than the
+        result, or read-only.
+    TypeError
+        A tuple `axis`; `a` a numpy.ndarray subclass; `out` of the wrong kind; `stream` of another type.
+    numpy.exceptions.AxisError
+        An axis outside [-a.ndim, a.ndim).
+
+    See Also
+    --------
+    argmin, nanmin
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([[np.nan, 4.0, 1.0], [2.0, np.nan, 3.0]], device="cpu")
+    >>> npgpu.nanargmin(x, axis=1)
+    Array([2, 0])
+    >>> int(npgpu.nanargmin(np.array([np.nan, 4.0, 1.0])))
+    2
+    """
     return _nanarg(ReduceOp.ArgMin, math.inf, a, axis, out, keepdims, stream)
 
 
 def nanargmax(a, axis=None, out=None, keepdims=False, stream=None):
-    """Index of the first maximum ignoring NaNs, as numpy.nanargmax: ValueError for a slice of NaNs only."""
+    """Index of the first maximum along an axis ignoring NaNs, as numpy.nanargmax.
+
+    numpy.nanargmax's own method: the NaNs are replaced by -inf, then argmax runs (integer and bool inputs,
+    which hold no NaN, go to argmax directly). A slice of NaNs only raises ValueError; that check reads a
+    result back, so an npgpu.Array input waits for the device.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Input values. An npgpu.Array is reduced on its device; NumPy input (anything NumPy accepts) on the GPU
+        when the backend is 'cuda' (uploaded, the result downloaded), on the host backend (OpenMP) otherwise.
+    axis : None or int, optional
+        The axis searched; None (default) searches the flattened array. A tuple raises TypeError.
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the indices, as for argmax. It is returned.
+    keepdims : bool, optional
+        Keep the reduced axes as dimensions of size 1 (default False).
+    stream : npgpu.Stream, int or None, optional
+        The stream to run on (an npgpu.Stream, a stream handle or an object with ``__cuda_stream__``); None
+        (default): the current stream. Device work is queued on it without waiting for it.
+
+    Returns
+    -------
+    npgpu.Array, numpy.ndarray or NumPy scalar
+        int64 indices. An npgpu.Array on a's device for an npgpu.Array input (0-d when every axis is reduced: the
+        value stays on the device, ``x.get()`` brings it back); for NumPy input a NumPy array, or a NumPy scalar
+        where the result is 0-d; `out` when given.
+
+    Raises
+    ------
+    ValueError
+        A slice of NaNs only ("All-NaN slice encountered"; an empty input too); `out` of another shape than the
+        result, or read-only.
+    TypeError
+        A tuple `axis`; `a` a numpy.ndarray subclass; `out` of the wrong kind; `stream` of another type.
+    numpy.exceptions.AxisError
+        An axis outside [-a.ndim, a.ndim).
+
+    See Also
+    --------
+    argmax, nanmax
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([[np.nan, 4.0, 1.0], [2.0, np.nan, 3.0]], device="cpu")
+    >>> npgpu.nanargmax(x, axis=1)
+    Array([1, 2])
+    >>> int(npgpu.nanargmax(np.array([np.nan, 4.0, 1.0])))
+    1
+    """
     return _nanarg(ReduceOp.ArgMax, -math.inf, a, axis, out, keepdims, stream)
 
 
 def any(a, axis=None, out=None, keepdims=False, stream=None):
-    """Whether any element is nonzero (NaN counts as nonzero)."""
+    """Whether any element over the given axes is nonzero, as numpy.any.
+
+    NaN counts as nonzero. An empty reduction gives False.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Input values. An npgpu.Array is reduced on its device; NumPy input (anything NumPy accepts) on the GPU
+        when the backend is 'cuda' (uploaded, the result downloaded), on the host backend (OpenMP) otherwise.
+    axis : None, int or tuple of ints, optional
+        The axes reduced; None (default) reduces all of them.
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the result, of the result's shape (values converted to its dtype): an npgpu.Array for an
+        npgpu.Array input, a writeable numpy.ndarray for NumPy input. It is returned.
+    keepdims : bool, optional
+        Keep the reduced axes as dimensions of size 1 (default False).
+    stream : npgpu.Stream, int or None, optional
+        The stream to run on (an npgpu.Stream, a stream handle or an object with ``__cuda_stream__``); None
+        (default): the current stream. Device work is queued on it without waiting for it.
+
+    Returns
+    -------
+    npgpu.Array, numpy.ndarray or NumPy scalar
+        bool. An npgpu.Array on a's device for an npgpu.Array input (0-d when every axis is reduced: the value stays
+        on the device, ``x.get()`` brings it back); for NumPy input a NumPy array, or a NumPy scalar where the
+        result is 0-d; `out` when given.
+
+    Raises
+    ------
+    TypeError
+        `a` a numpy.ndarray subclass (other than numpy.memmap); `out` not an npgpu.Array for an npgpu.Array
+        input, or not a numpy.ndarray for NumPy input; `stream` of another type.
+    ValueError
+        A repeated axis; `out` of another shape than the result, or read-only.
+    numpy.exceptions.AxisError
+        An axis outside [-a.ndim, a.ndim).
+
+    See Also
+    --------
+    all, count_nonzero
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[0, 0, 3], [0, 0, 0]], device="cpu")
+    >>> npgpu.any(a)
+    Array(True)
+    >>> npgpu.any(a, axis=1)
+    Array([ True, False])
+    >>> bool(npgpu.any(np.array([0.0, np.nan])))  # NaN is nonzero
+    True
+    """
     return _reduce(ReduceOp.Any, a, axis, _BOOL, _BOOL, out, keepdims, 0.0, stream)
 
 
 def all(a, axis=None, out=None, keepdims=False, stream=None):
-    """Whether every element is nonzero."""
+    """Whether every element over the given axes is nonzero, as numpy.all.
+
+    NaN counts as nonzero. An empty reduction gives True.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Input values. An npgpu.Array is reduced on its device; NumPy input (anything NumPy accepts) on the GPU
+        when the backend is 'cuda' (uploaded, the result downloaded), on the host backend (OpenMP) otherwise.
+    axis : None, int or tuple of ints, optional
+        The axes reduced; None (default) reduces all of them.
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the result, of the result's shape (values converted to its dtype): an npgpu.Array for an
+        npgpu.Array input, a writeable numpy.ndarray for NumPy input. It is returned.
+    keepdims : bool, optional
+        Keep the reduced axes as dimensions of size 1 (default False).
+    stream : npgpu.Stream, int or None, optional
+        The stream to run on (an npgpu.Stream, a stream handle or an object with ``__cuda_stream__``); None
+        (default): the current stream. Device work is queued on it without waiting for it.
+
+    Returns
+    -------
+    npgpu.Array, numpy.ndarray or NumPy scalar
+        bool. An npgpu.Array on a's device for an npgpu.Array input (0-d when every axis is reduced: the value stays
+        on the device, ``x.get()`` brings it back); for NumPy input a NumPy array, or a NumPy scalar where the
+        result is 0-d; `out` when given.
+
+    Raises
+    ------
+    TypeError
+        `a` a numpy.ndarray subclass (other than numpy.memmap); `out` not an npgpu.Array for an npgpu.Array
+        input, or not a numpy.ndarray for NumPy input; `stream` of another type.
+    ValueError
+        A repeated axis; `out` of another shape than the result, or read-only.
+    numpy.exceptions.AxisError
+        An axis outside [-a.ndim, a.ndim).
+
+    See Also
+    --------
+    any, count_nonzero
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[1, 2, 3], [4, 0, 6]], device="cpu")
+    >>> npgpu.all(a)
+    Array(False)
+    >>> npgpu.all(a, axis=0)
+    Array([ True, False,  True])
+    >>> bool(npgpu.all(np.array([1.0, np.nan])))
+    True
+    """
     return _reduce(ReduceOp.All, a, axis, _BOOL, _BOOL, out, keepdims, 0.0, stream)
 
 
 def count_nonzero(a, axis=None, keepdims=False, stream=None):
-    """Number of nonzero elements (a Python int for a NumPy input and axis=None, as NumPy's)."""
+    """Number of nonzero elements over the given axes, as numpy.count_nonzero.
+
+    NaN counts as nonzero.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Input values. An npgpu.Array is reduced on its device; NumPy input (anything NumPy accepts) on the GPU
+        when the backend is 'cuda' (uploaded, the result downloaded), on the host backend (OpenMP) otherwise.
+    axis : None, int or tuple of ints, optional
+        The axes reduced; None (default) reduces all of them.
+    keepdims : bool, optional
+        Keep the reduced axes as dimensions of size 1 (default False).
+    stream : npgpu.Stream, int or None, optional
+        The stream to run on (an npgpu.Stream, a stream handle or an object with ``__cuda_stream__``); None
+        (default): the current stream. Device work is queued on it without waiting for it.
+
+    Returns
+    -------
+    npgpu.Array, numpy.ndarray or int
+        int64 counts. An npgpu.Array on a's device for an npgpu.Array input (0-d when every axis is reduced); for
+        NumPy input a NumPy array, or a Python int where the result is 0-d (axis None: as NumPy's).
+
+    Raises
+    ------
+    TypeError
+        `a` a numpy.ndarray subclass (other than numpy.memmap); `stream` of another type.
+    ValueError
+        A repeated axis.
+    numpy.exceptions.AxisError
+        An axis outside [-a.ndim, a.ndim).
+
+    See Also
+    --------
+    nonzero, any
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[0, 1, 7], [0, 0, 3]], device="cpu")
+    >>> npgpu.count_nonzero(a)
+    Array(3)
+    >>> npgpu.count_nonzero(a, axis=1)
+    Array([2, 1])
+    >>> npgpu.count_nonzero(np.array([0, 1, 2]))
+    2
+    """
     return _reduce(ReduceOp.CountNonzero, a, axis, _INT64, _INT64, None, keepdims, 0.0, stream, True, True)
 
 
@@ -376,8 +1147,67 @@ cdef _warn_small_count(object a, object axis, double ddof, bint moment):
 
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, stream=None):
-    """Arithmetic mean (integer inputs give float64; float16/float32 accumulate in float64). NaN for an
-    empty reduction, with NumPy's RuntimeWarning."""
+    """Arithmetic mean over the given axes, as numpy.mean.
+
+    Integer and bool inputs give float64; float16 and float32 accumulate in float64. An empty reduction gives
+    NaN, with NumPy's RuntimeWarning ("Mean of empty slice."), decided from the shape alone (for npgpu.Array
+    inputs too, without waiting for the device).
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Input values. An npgpu.Array is reduced on its device; NumPy input (anything NumPy accepts) on the GPU
+        when the backend is 'cuda' (uploaded, the result downloaded), on the host backend (OpenMP) otherwise.
+    axis : None, int or tuple of ints, optional
+        The axes reduced; None (default) reduces all of them.
+    dtype : dtype, optional
+        The result's dtype, also the accumulator's (floating ones accumulate in float64). Default: float64 for
+        bool and integers, a's dtype otherwise.
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the result, of the result's shape (values converted to its dtype): an npgpu.Array for an
+        npgpu.Array input, a writeable numpy.ndarray for NumPy input. It is returned.
+    keepdims : bool, optional
+        Keep the reduced axes as dimensions of size 1 (default False).
+    stream : npgpu.Stream, int or None, optional
+        The stream to run on (an npgpu.Stream, a stream handle or an object with ``__cuda_stream__``); None
+        (default): the current stream. Device work is queued on it without waiting for it.
+
+    Returns
+    -------
+    npgpu.Array, numpy.ndarray or NumPy scalar
+        The means. An npgpu.Array on a's device for an npgpu.Array input (0-d when every axis is reduced: the value
+        stays on the device, ``x.get()`` brings it back); for NumPy input a NumPy array, or a NumPy scalar where the
+        result is 0-d; `out` when given.
+
+    Raises
+    ------
+    TypeError
+        `a` a numpy.ndarray subclass (other than numpy.memmap); `out` not an npgpu.Array for an npgpu.Array
+        input, or not a numpy.ndarray for NumPy input; `stream` of another type.
+    ValueError
+        A repeated axis; `out` of another shape than the result, or read-only.
+    numpy.exceptions.AxisError
+        An axis outside [-a.ndim, a.ndim).
+
+    Warns
+    -----
+    RuntimeWarning
+        An empty reduction.
+
+    See Also
+    --------
+    nanmean, sum, var
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[1, 2, 3], [4, 5, 6]], device="cpu")
+    >>> npgpu.mean(a)
+    Array(3.5)
+    >>> npgpu.mean(a, axis=0)
+    Array([2.5, 3.5, 4.5])
+    >>> float(npgpu.mean(np.array([1, 2], dtype=np.int32)))
+    1.5
+    """
     _warn_small_count(a, axis, 0.0, False)
     dt = _dtype_of(a)
     res = np.dtype(dtype) if dtype is not None else _float_dtype(dt)
@@ -402,7 +1232,30 @@ cdef object _moment(ReduceOp op, a, axis, dtype, out, ddof, keepdims, stream, co
         r = _reduce(op, a, axis, res, _FLOAT64, out, keepdims, float(ddof), stream)
     if res.kind == "c" and (op == ReduceOp.Var or op == ReduceOp.Std) and _reduced_count(a, axis) - ddof <= 0:
         r = _nan_imaginary(r, stream)
+    if (op == ReduceOp.NanVar or op == ReduceOp.NanStd) and ddof > 0 and res.kind == "f" and dt.kind in "fc":
+        r = _nan_moment_dof(a, axis, r, out, ddof, keepdims, stream)
     return r
+
+
+cdef object _nan_moment_dof(a, axis, r, out, ddof, keepdims, stream):
+    """nanvar / nanstd: NaN, with NumPy's warning, where at most ddof values are not NaN (a data-dependent
+    count, so one more pass, only for ddof > 0); the kernels divide by the zero or negative count."""
+    from npgpu import _elementwise
+    count = count_nonzero(_elementwise.logical_not(_elementwise.isnan(a, stream=stream), stream=stream),
+                          axis=axis, keepdims=keepdims, stream=stream)
+    bad = _elementwise.less_equal(count, ddof, stream=stream)
+    if not bool(any(bad, stream=stream)):
+        return r
+    if _reduced_count(a, axis) - ddof > 0:  # else the shape alone has already warned
+        warnings.warn("Degrees of freedom <= 0 for slice.", RuntimeWarning, stacklevel=1)
+    fixed = _elementwise.where(bad, np.nan, r, stream=stream)
+    if out is None:
+        return fixed[()] if isinstance(fixed, np.ndarray) and fixed.ndim == 0 else fixed
+    if isinstance(out, Array):
+        _elementwise.positive(fixed, out=out, stream=stream)
+    else:
+        np.copyto(out, fixed, casting="unsafe")
+    return out
 
 
 cdef object _degenerate_moment(a, axis, res, out, ddof, keepdims, bint root):
@@ -573,21 +1426,216 @@ cdef object _complex_nanmean(a, axis, res, out, keepdims, stream):
 
 
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, stream=None, *, correction=None):
-    """Variance ``sum((x - mean)^2) / (n - ddof)``, computed in float64 by merging (count, mean, M2)
-    partials (Chan et al.); NaN when n - ddof <= 0 ... as NumPy (inf for a nonzero sum over 0), with NumPy's
-    RuntimeWarning. Complex data give a real result, as NumPy: the variance of the real parts plus that of
-    the imaginary parts (nanvar/nanstd too, over the elements without a NaN part). ``correction`` is the Array API standard's
-    name for ``ddof`` (NumPy 2 takes either, not both)."""
+    """Variance over the given axes, as numpy.var.
+
+    ``sum(abs(x - mean)**2) / (n - ddof)``, computed in float64 by merging (count, mean, M2) partials (Chan et al.).
+    NaN when n - ddof <= 0, as NumPy (inf for a nonzero sum over 0), with NumPy's RuntimeWarning ("Degrees of
+    freedom <= 0 for slice", decided from the shape alone). Complex data give a real result, as NumPy: the variance
+    of the real parts plus that of the imaginary parts.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Input values. An npgpu.Array is reduced on its device; NumPy input (anything NumPy accepts) on the GPU
+        when the backend is 'cuda' (uploaded, the result downloaded), on the host backend (OpenMP) otherwise.
+    axis : None, int or tuple of ints, optional
+        The axes reduced; None (default) reduces all of them.
+    dtype : dtype, optional
+        The result's dtype. Default: float64 for bool and integers, the real dtype for complex data, a's dtype
+        otherwise (the computation is in float64 whatever the dtype). For complex data a complex dtype gives the
+        real result in that dtype (NumPy's), a real one follows NumPy's own computation: the mean of the real
+        parts only (NumPy's ComplexWarning), then the squared moduli of the deviations from it.
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the result, of the result's shape (values converted to its dtype): an npgpu.Array for an
+        npgpu.Array input, a writeable numpy.ndarray for NumPy input. It is returned.
+    ddof : int or float, optional
+        Delta degrees of freedom: the divisor is n - ddof, n the number of elements reduced (default 0).
+    keepdims : bool, optional
+        Keep the reduced axes as dimensions of size 1 (default False).
+    stream : npgpu.Stream, int or None, optional
+        The stream to run on (an npgpu.Stream, a stream handle or an object with ``__cuda_stream__``); None
+        (default): the current stream. Device work is queued on it without waiting for it.
+    correction : int or float, optional
+        The Array API standard's name for `ddof` (keyword only); NumPy 2 takes either, not both.
+
+    Returns
+    -------
+    npgpu.Array, numpy.ndarray or NumPy scalar
+        The variances. An npgpu.Array on a's device for an npgpu.Array input (0-d when every axis is reduced: the
+        value stays on the device, ``x.get()`` brings it back); for NumPy input a NumPy array, or a NumPy scalar
+        where the result is 0-d; `out` when given.
+
+    Raises
+    ------
+    ValueError
+        Both `ddof` (nonzero) and `correction` given; a repeated axis; `out` of another shape than the result,
+        or read-only.
+    TypeError
+        Complex data with a `dtype` that is neither floating nor complex; `a` a numpy.ndarray subclass (other
+        than numpy.memmap); `out` of the wrong kind (as for sum); `stream` of another type.
+    numpy.exceptions.AxisError
+        An axis outside [-a.ndim, a.ndim).
+
+    Warns
+    -----
+    RuntimeWarning
+        n - ddof <= 0.
+    numpy.exceptions.ComplexWarning
+        Complex data with a real `dtype` (NumPy's: the mean is that of the real parts only).
+
+    See Also
+    --------
+    std, nanvar, mean
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[1, 2, 3], [4, 5, 6]], device="cpu")
+    >>> npgpu.var(a)
+    Array(2.91666667)
+    >>> npgpu.var(a, axis=1, ddof=1)
+    Array([1., 1.])
+    >>> float(npgpu.var(np.array([1 + 1j, 1 - 1j])))  # complex data: a real variance
+    1.0
+    """
     return _moment(ReduceOp.Var, a, axis, dtype, out, ddof, keepdims, stream, correction)
 
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, stream=None, *, correction=None):
-    """Standard deviation: sqrt(var)."""
+    """Standard deviation over the given axes, sqrt(var), as numpy.std.
+
+    The square root of var's ``sum(abs(x - mean)**2) / (n - ddof)``, computed in float64 by merging (count, mean,
+    M2) partials (Chan et al.). NaN when n - ddof <= 0, as NumPy (inf for a nonzero sum over 0), with NumPy's
+    RuntimeWarning ("Degrees of freedom <= 0 for slice", decided from the shape alone). Complex data give a real
+    result, as NumPy: the variance of the real parts plus that of the imaginary parts.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Input values. An npgpu.Array is reduced on its device; NumPy input (anything NumPy accepts) on the GPU
+        when the backend is 'cuda' (uploaded, the result downloaded), on the host backend (OpenMP) otherwise.
+    axis : None, int or tuple of ints, optional
+        The axes reduced; None (default) reduces all of them.
+    dtype : dtype, optional
+        The result's dtype. Default: float64 for bool and integers, the real dtype for complex data, a's dtype
+        otherwise (the computation is in float64 whatever the dtype). For complex data a complex dtype gives the
+        real result in that dtype (NumPy's), a real one follows NumPy's own computation: the mean of the real
+        parts only (NumPy's ComplexWarning), then the squared moduli of the deviations from it.
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the result, of the result's shape (values converted to its dtype): an npgpu.Array for an
+        npgpu.Array input, a writeable numpy.ndarray for NumPy input. It is returned.
+    ddof : int or float, optional
+        Delta degrees of freedom: the divisor is n - ddof, n the number of elements reduced (default 0).
+    keepdims : bool, optional
+        Keep the reduced axes as dimensions of size 1 (default False).
+    stream : npgpu.Stream, int or None, optional
+        The stream to run on (an npgpu.Stream, a stream handle or an object with ``__cuda_stream__``); None
+        (default): the current stream. Device work is queued on it without waiting for it.
+    correction : int or float, optional
+        The Array API standard's name for `ddof` (keyword only); NumPy 2 takes either, not both.
+
+    Returns
+    -------
+    npgpu.Array, numpy.ndarray or NumPy scalar
+        The standard deviations. An npgpu.Array on a's device for an npgpu.Array input (0-d when every axis is
+        reduced: the value stays on the device, ``x.get()`` brings it back); for NumPy input a NumPy array, or a
+        NumPy scalar where the result is 0-d; `out` when given.
+
+    Raises
+    ------
+    ValueError
+        Both `ddof` (nonzero) and `correction` given; a repeated axis; `out` of another shape than the result,
+        or read-only.
+    TypeError
+        Complex data with a `dtype` that is neither floating nor complex; `a` a numpy.ndarray subclass (other
+        than numpy.memmap); `out` of the wrong kind (as for sum); `stream` of another type.
+    numpy.exceptions.AxisError
+        An axis outside [-a.ndim, a.ndim).
+
+    Warns
+    -----
+    RuntimeWarning
+        n - ddof <= 0.
+    numpy.exceptions.ComplexWarning
+        Complex data with a real `dtype` (NumPy's: the mean is that of the real parts only).
+
+    See Also
+    --------
+    var, nanstd
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[1, 2, 3], [4, 5, 6]], device="cpu")
+    >>> npgpu.std(a, axis=0)
+    Array([1.5, 1.5, 1.5])
+    >>> float(npgpu.std(np.array([1.0, 2.0, 3.0, 4.0]), correction=1))
+    1.2909944487358056
+    """
     return _moment(ReduceOp.Std, a, axis, dtype, out, ddof, keepdims, stream, correction)
 
 
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, stream=None):
-    """Mean ignoring NaNs (NaN for an all-NaN slice)."""
+    """Mean over the given axes ignoring NaNs, as numpy.nanmean.
+
+    NaN for an all-NaN slice. Computed in float64. Complex data as NumPy's: the elements with a NaN in either part
+    left out, the mean of the real parts and of the imaginary parts of the rest; a real `dtype` for complex data
+    gives the mean of the real parts, with NumPy's ComplexWarning.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Input values. An npgpu.Array is reduced on its device; NumPy input (anything NumPy accepts) on the GPU
+        when the backend is 'cuda' (uploaded, the result downloaded), on the host backend (OpenMP) otherwise.
+    axis : None, int or tuple of ints, optional
+        The axes reduced; None (default) reduces all of them.
+    dtype : dtype, optional
+        The result's dtype. Default: float64 for bool and integers, a's dtype otherwise.
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the result, of the result's shape (values converted to its dtype): an npgpu.Array for an
+        npgpu.Array input, a writeable numpy.ndarray for NumPy input. It is returned.
+    keepdims : bool, optional
+        Keep the reduced axes as dimensions of size 1 (default False).
+    stream : npgpu.Stream, int or None, optional
+        The stream to run on (an npgpu.Stream, a stream handle or an object with ``__cuda_stream__``); None
+        (default): the current stream. Device work is queued on it without waiting for it.
+
+    Returns
+    -------
+    npgpu.Array, numpy.ndarray or NumPy scalar
+        The means of the non-NaN elements. An npgpu.Array on a's device for an npgpu.Array input (0-d when every
+        axis is reduced: the value stays on the device, ``x.get()`` brings it back); for NumPy input a NumPy array,
+        or a NumPy scalar where the result is 0-d; `out` when given.
+
+    Raises
+    ------
+    TypeError
+        `a` a numpy.ndarray subclass (other than numpy.memmap); `out` not an npgpu.Array for an npgpu.Array
+        input, or not a numpy.ndarray for NumPy input; `stream` of another type.
+    ValueError
+        A repeated axis; `out` of another shape than the result, or read-only.
+    numpy.exceptions.AxisError
+        An axis outside [-a.ndim, a.ndim).
+
+    Warns
+    -----
+    numpy.exceptions.ComplexWarning
+        Complex data with a real `dtype` (the imaginary parts are discarded).
+
+    See Also
+    --------
+    mean, nansum, nanvar
+
+    Notes
+    -----
+    Unlike numpy.nanmean, no RuntimeWarning is issued for an all-NaN or empty slice.
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([[1.0, np.nan], [2.0, 4.0]], device="cpu")
+    >>> npgpu.nanmean(x)
+    Array(2.33333333)
+    >>> npgpu.nanmean(x, axis=1)
+    Array([1., 3.])
+    """
     dt = _dtype_of(a)
     res = np.dtype(dtype) if dtype is not None else _float_dtype(dt)
     if dt.kind == "c":
@@ -596,20 +1644,220 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, stream=None):
 
 
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, stream=None, *, correction=None):
-    """Variance ignoring NaNs."""
+    """Variance over the given axes ignoring NaNs, as numpy.nanvar.
+
+    var's computation (float64 merges of (count, mean, M2) partials, n - ddof as divisor) over the elements that
+    are not NaN (see Notes for a slice with at most ddof of them). Complex data give a real result, from the real
+    and imaginary parts of the elements without a NaN part (the variance of the real parts plus that of the
+    imaginary parts).
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Input values. An npgpu.Array is reduced on its device; NumPy input (anything NumPy accepts) on the GPU
+        when the backend is 'cuda' (uploaded, the result downloaded), on the host backend (OpenMP) otherwise.
+    axis : None, int or tuple of ints, optional
+        The axes reduced; None (default) reduces all of them.
+    dtype : dtype, optional
+        The result's dtype. Default: float64 for bool and integers, the real dtype for complex data, a's dtype
+        otherwise (the computation is in float64 whatever the dtype). For complex data a complex dtype gives the
+        real result in that dtype (NumPy's), a real one follows NumPy's own computation: the mean of the real
+        parts only (NumPy's ComplexWarning), then the squared moduli of the deviations from it.
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the result, of the result's shape (values converted to its dtype): an npgpu.Array for an
+        npgpu.Array input, a writeable numpy.ndarray for NumPy input. It is returned.
+    ddof : int or float, optional
+        Delta degrees of freedom: the divisor is n - ddof, n the number of elements reduced (default 0).
+    keepdims : bool, optional
+        Keep the reduced axes as dimensions of size 1 (default False).
+    stream : npgpu.Stream, int or None, optional
+        The stream to run on (an npgpu.Stream, a stream handle or an object with ``__cuda_stream__``); None
+        (default): the current stream. Device work is queued on it without waiting for it.
+    correction : int or float, optional
+        The Array API standard's name for `ddof` (keyword only); NumPy 2 takes either, not both.
+
+    Returns
+    -------
+    npgpu.Array, numpy.ndarray or NumPy scalar
+        The variances of the non-NaN elements. An npgpu.Array on a's device for an npgpu.Array input (0-d when every
+        axis is reduced: the value stays on the device, ``x.get()`` brings it back); for NumPy input a NumPy array,
+        or a NumPy scalar where the result is 0-d; `out` when given.
+
+    Raises
+    ------
+    ValueError
+        Both `ddof` (nonzero) and `correction` given; a repeated axis; `out` of another shape than the result,
+        or read-only.
+    TypeError
+        Complex data with a `dtype` that is neither floating nor complex; `a` a numpy.ndarray subclass (other
+        than numpy.memmap); `out` of the wrong kind (as for sum); `stream` of another type.
+    numpy.exceptions.AxisError
+        An axis outside [-a.ndim, a.ndim).
+
+    Warns
+    -----
+    RuntimeWarning
+        n - ddof <= 0, n counting the NaNs too (see Notes).
+    numpy.exceptions.ComplexWarning
+        Complex data with a real `dtype` (NumPy's: the mean is that of the real parts only).
+
+    See Also
+    --------
+    var, nanmean
+
+    Notes
+    -----
+    A slice with at most ddof values that are not NaN gives NaN where their squared deviations sum to 0 and inf
+    otherwise (numpy.nanvar and numpy.nanstd give NaN for every such slice). The RuntimeWarning for n - ddof <= 0
+    looks at the shape alone, n counting the NaNs too, so such a slice of a longer axis gives no warning.
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([1.0, np.nan, 3.0], device="cpu")
+    >>> npgpu.nanvar(x)
+    Array(1.)
+    >>> npgpu.nanvar(np.array([[1.0, 3.0, np.nan], [2.0, 2.0, 5.0]]), axis=1, ddof=1)
+    array([2., 3.])
+    """
     return _moment(ReduceOp.NanVar, a, axis, dtype, out, ddof, keepdims, stream, correction)
 
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, stream=None, *, correction=None):
-    """Standard deviation ignoring NaNs."""
+    """Standard deviation over the given axes ignoring NaNs, as numpy.nanstd.
+
+    std's computation (float64 merges of (count, mean, M2) partials, n - ddof as divisor) over the elements that
+    are not NaN (see Notes for a slice with at most ddof of them). Complex data give a real result, from the real
+    and imaginary parts of the elements without a NaN part (the variance of the real parts plus that of the
+    imaginary parts).
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Input values. An npgpu.Array is reduced on its device; NumPy input (anything NumPy accepts) on the GPU
+        when the backend is 'cuda' (uploaded, the result downloaded), on the host backend (OpenMP) otherwise.
+    axis : None, int or tuple of ints, optional
+        The axes reduced; None (default) reduces all of them.
+    dtype : dtype, optional
+        The result's dtype. Default: float64 for bool and integers, the real dtype for complex data, a's dtype
+        otherwise (the computation is in float64 whatever the dtype). For complex data a complex dtype gives the
+        real result in that dtype (NumPy's), a real one follows NumPy's own computation: the mean of the real
+        parts only (NumPy's ComplexWarning), then the squared moduli of the deviations from it.
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the result, of the result's shape (values converted to its dtype): an npgpu.Array for an
+        npgpu.Array input, a writeable numpy.ndarray for NumPy input. It is returned.
+    ddof : int or float, optional
+        Delta degrees of freedom: the divisor is n - ddof, n the number of elements reduced (default 0).
+    keepdims : bool, optional
+        Keep the reduced axes as dimensions of size 1 (default False).
+    stream : npgpu.Stream, int or None, optional
+        The stream to run on (an npgpu.Stream, a stream handle or an object with ``__cuda_stream__``); None
+        (default): the current stream. Device work is queued on it without waiting for it.
+    correction : int or float, optional
+        The Array API standard's name for `ddof` (keyword only); NumPy 2 takes either, not both.
+
+    Returns
+    -------
+    npgpu.Array, numpy.ndarray or NumPy scalar
+        The standard deviations of the non-NaN elements. An npgpu.Array on a's device for an npgpu.Array input (0-d
+        when every axis is reduced: the value stays on the device, ``x.get()`` brings it back); for NumPy input a
+        NumPy array, or a NumPy scalar where the result is 0-d; `out` when given.
+
+    Raises
+    ------
+    ValueError
+        Both `ddof` (nonzero) and `correction` given; a repeated axis; `out` of another shape than the result,
+        or read-only.
+    TypeError
+        Complex data with a `dtype` that is neither floating nor complex; `a` a numpy.ndarray subclass (other
+        than numpy.memmap); `out` of the wrong kind (as for sum); `stream` of another type.
+    numpy.exceptions.AxisError
+        An axis outside [-a.ndim, a.ndim).
+
+    Warns
+    -----
+    RuntimeWarning
+        n - ddof <= 0, n counting the NaNs too (see Notes).
+    numpy.exceptions.ComplexWarning
+        Complex data with a real `dtype` (NumPy's: the mean is that of the real parts only).
+
+    See Also
+    --------
+    std, nanmean
+
+    Notes
+    -----
+    A slice with at most ddof values that are not NaN gives NaN where their squared deviations sum to 0 and inf
+    otherwise (numpy.nanvar and numpy.nanstd give NaN for every such slice). The RuntimeWarning for n - ddof <= 0
+    looks at the shape alone, n counting the NaNs too, so such a slice of a longer axis gives no warning.
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([1.0, np.nan, 3.0], device="cpu")
+    >>> npgpu.nanstd(x)
+    Array(1.)
+    >>> npgpu.nanstd(np.array([[1.0, 3.0, np.nan], [2.0, 2.0, 5.0]]), axis=1, ddof=1)
+    array([1.41421356, 1.73205081])
+    """
     return _moment(ReduceOp.NanStd, a, axis, dtype, out, ddof, keepdims, stream, correction)
 
 
 def norm(x, ord=None, axis=None, keepdims=False, stream=None):
-    """Vector norms as ``numpy.linalg.norm``: ord None or 2 (sqrt of the sum of |x|^2, computed in
-    float64), 1 (sum of |x|), inf (max |x|), -inf (min |x|), over `axis` (an int, or None: all elements
-    of a 1-D array, the Frobenius norm of a 2-D one). For a 2-D input with axis=None, ord 'fro', 1 (max
-    column sum) and inf (max row sum) are the matrix norms; other matrix norms raise NotImplementedError."""
+    """Vector norms, and three matrix norms of 2-D arrays, as numpy.linalg.norm.
+
+    ord None or 2: sqrt of the sum of |x|^2, computed in float64; 1: sum of |x|; inf: max |x|; -inf: min |x|;
+    over `axis` (an int, or None: all elements of a 1-D array, the Frobenius norm of a 2-D one). For a 2-D input
+    with axis=None, ord 'fro', 1 (max column sum) and inf (max row sum) are the matrix norms; other matrix norms
+    raise NotImplementedError.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        Input values. An npgpu.Array is reduced on its device; NumPy input on the GPU when the backend is 'cuda',
+        on the host backend otherwise.
+    ord : {None, 2, 1, inf, -inf, 'fro'}, optional
+        The norm (see above); None (default) is the 2-norm (Frobenius for 2-D with axis None).
+    axis : None, int or tuple of ints, optional
+        The axes of the vector norm; None (default): all the elements. A tuple of two axes takes the Frobenius
+        norm over them (ord None or 'fro' only).
+    keepdims : bool, optional
+        Keep the reduced axes as dimensions of size 1 (default False).
+    stream : npgpu.Stream, int or None, optional
+        The stream to run on (an npgpu.Stream, a stream handle or an object with ``__cuda_stream__``); None
+        (default): the current stream. Device work is queued on it without waiting for it.
+
+    Returns
+    -------
+    npgpu.Array, numpy.ndarray or NumPy scalar
+        The norms, float64 for integer and bool input, the real dtype for complex input, x's dtype otherwise. An
+        npgpu.Array on x's device for an npgpu.Array input (0-d for a single norm); for NumPy input a NumPy array
+        or, where the result is 0-d, a NumPy scalar.
+
+    Raises
+    ------
+    NotImplementedError
+        Another `ord`; for a 2-D input with axis None an `ord` other than None, 'fro', 1 and inf (ord=2 there
+        would be the spectral norm); a tuple of two axes with an `ord` other than None and 'fro'.
+    TypeError
+        `x` a numpy.ndarray subclass (other than numpy.memmap); `stream` of another type.
+    ValueError
+        A repeated axis.
+    numpy.exceptions.AxisError
+        An axis outside [-x.ndim, x.ndim).
+
+    See Also
+    --------
+    npgpu.linalg.norm, sum
+
+    Examples
+    --------
+    >>> npgpu.norm(npgpu.asarray([3.0, -4.0], device="cpu"))
+    Array(5.)
+    >>> m = np.array([[1.0, -2.0], [3.0, 4.0]])
+    >>> float(npgpu.norm(m)), float(npgpu.norm(m, ord=1)), float(npgpu.norm(m, ord=np.inf))
+    (5.477225575051661, 6.0, 7.0)
+    >>> npgpu.norm(m, axis=1)
+    array([2.23606798, 5.        ])
+    """
     cdef ReduceOp op  # typed: a Python-level enum value would make Cython look for a module npgpu.lib.reduce
     dt = _dtype_of(x)
     res = _real_dtype(dt)
@@ -730,15 +1978,123 @@ cdef object _scan(ScanOp op, a, axis, dtype, out, bint exclusive, stream):
 
 
 def cumsum(a, axis=None, dtype=None, out=None, exclusive=False, stream=None):
-    """Cumulative sum along `axis` (the flattened array when None), NumPy's result dtypes. ``exclusive=True``
-    gives the exclusive scan: element i holds the sum of the elements before it (0 first). On the GPU: CUB's
-    decoupled look-back scan with 64-bit counts (float32 accumulates in float32 along one row, as NumPy's and
-    CuPy's, in float64 along the rows of a multi-dimensional scan and on the host backend)."""
+    """Cumulative sum along an axis, as numpy.cumsum.
+
+    Along `axis` (the flattened array when None), with NumPy's result dtypes. ``exclusive=True`` gives the
+    exclusive scan: element i holds the sum of the elements before it (0 first). On the GPU: CUB's decoupled
+    look-back scan with 64-bit counts (float32 accumulates in float32 along one row, as NumPy's and CuPy's, in
+    float64 along the rows of a multi-dimensional scan and on the host backend).
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Input values. An npgpu.Array is scanned on its device; NumPy input (anything NumPy accepts) on the GPU
+        when the backend is 'cuda' (uploaded, the result downloaded), on the host backend otherwise.
+    axis : None or int, optional
+        The axis scanned; None (default) scans the flattened array. A tuple raises TypeError.
+    dtype : dtype, optional
+        The result's dtype. Default: int64 for bool and signed integers narrower than 64 bits, uint64 for narrower
+        unsigned integers, a's dtype otherwise (NumPy's rule). The scan is computed for the output's dtype
+        (integers and bool in 64 bits): with `out` given, out's dtype (`dtype` is not used).
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the result, of the result's shape (a's, or (a.size,) when `axis` is None; values converted
+        to its dtype): an npgpu.Array for an npgpu.Array input, a writeable numpy.ndarray for NumPy input. It may
+        be `a` itself. It is returned.
+    exclusive : bool, optional
+        False (default): the inclusive scan, as NumPy's; True: the exclusive scan (see above).
+    stream : npgpu.Stream, int or None, optional
+        The stream to run on (an npgpu.Stream, a stream handle or an object with ``__cuda_stream__``); None
+        (default): the current stream. Device work is queued on it without waiting for it.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        Of a's shape (1-D when `axis` is None): an npgpu.Array on a's device for an npgpu.Array input, a NumPy
+        array for NumPy input; `out` when given.
+
+    Raises
+    ------
+    TypeError
+        A tuple `axis`; `a` a numpy.ndarray subclass (other than numpy.memmap); `out` not an npgpu.Array for an
+        npgpu.Array input, or not a numpy.ndarray for NumPy input; `stream` of another type.
+    ValueError
+        `out` of another shape than the result, or read-only.
+    numpy.exceptions.AxisError
+        An axis outside [-a.ndim, a.ndim).
+
+    See Also
+    --------
+    cumprod, sum
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[1, 2, 3], [4, 5, 6]], device="cpu")
+    >>> npgpu.cumsum(a)
+    Array([ 1,  3,  6, 10, 15, 21])
+    >>> npgpu.cumsum(a, axis=1, exclusive=True)
+    Array([[0, 1, 3],
+           [0, 4, 9]])
+    >>> npgpu.cumsum(np.array([1, 2, 3], dtype=np.int8))
+    array([1, 3, 6])
+    """
     return _scan(ScanOp.Sum, a, axis, dtype, out, exclusive, stream)
 
 
 def cumprod(a, axis=None, dtype=None, out=None, exclusive=False, stream=None):
-    """Cumulative product along `axis`; ``exclusive=True``: products of the elements before (1 first)."""
+    """Cumulative product along an axis, as numpy.cumprod.
+
+    Along `axis` (the flattened array when None), with NumPy's result dtypes (integer products wrap as NumPy's).
+    ``exclusive=True`` gives the exclusive scan: element i holds the product of the elements before it (1 first).
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Input values. An npgpu.Array is scanned on its device; NumPy input (anything NumPy accepts) on the GPU
+        when the backend is 'cuda' (uploaded, the result downloaded), on the host backend otherwise.
+    axis : None or int, optional
+        The axis scanned; None (default) scans the flattened array. A tuple raises TypeError.
+    dtype : dtype, optional
+        The result's dtype. Default: int64 for bool and signed integers narrower than 64 bits, uint64 for narrower
+        unsigned integers, a's dtype otherwise (NumPy's rule). The scan is computed for the output's dtype
+        (integers and bool in 64 bits): with `out` given, out's dtype (`dtype` is not used).
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the result, of the result's shape (a's, or (a.size,) when `axis` is None; values converted
+        to its dtype): an npgpu.Array for an npgpu.Array input, a writeable numpy.ndarray for NumPy input. It may
+        be `a` itself. It is returned.
+    exclusive : bool, optional
+        False (default): the inclusive scan, as NumPy's; True: the exclusive scan (see above).
+    stream : npgpu.Stream, int or None, optional
+        The stream to run on (an npgpu.Stream, a stream handle or an object with ``__cuda_stream__``); None
+        (default): the current stream. Device work is queued on it without waiting for it.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        Of a's shape (1-D when `axis` is None): an npgpu.Array on a's device for an npgpu.Array input, a NumPy
+        array for NumPy input; `out` when given.
+
+    Raises
+    ------
+    TypeError
+        A tuple `axis`; `a` a numpy.ndarray subclass (other than numpy.memmap); `out` not an npgpu.Array for an
+        npgpu.Array input, or not a numpy.ndarray for NumPy input; `stream` of another type.
+    ValueError
+        `out` of another shape than the result, or read-only.
+    numpy.exceptions.AxisError
+        An axis outside [-a.ndim, a.ndim).
+
+    See Also
+    --------
+    cumsum, prod
+
+    Examples
+    --------
+    >>> npgpu.cumprod(npgpu.asarray([1, 2, 3, 4], device="cpu"))
+    Array([ 1,  2,  6, 24])
+    >>> npgpu.cumprod(np.array([[1, 2, 3], [4, 5, 6]]), axis=1, exclusive=True)
+    array([[ 1,  1,  2],
+           [ 1,  4, 20]])
+    """
     return _scan(ScanOp.Prod, a, axis, dtype, out, exclusive, stream)
 
 

@@ -20,13 +20,13 @@ from npgpu.lib.sorting cimport sort_rows as c_sort_rows, sorted_run_starts as c_
 from npgpu.lib.view cimport ArrayView, kHostDevice
 from npgpu import _array
 
-_KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
 _INT64 = np.dtype(np.int64)
 
 
 def _check(kind, order, stable):
     """NumPy's checks of sort's keywords (npgpu's sorts are all stable, so every kind gives one order)."""
-    if kind not in _KINDS:
+    # NumPy reads only the first letter, in either case ('q', 'QUICK', 'stab' are accepted)
+    if kind is not None and not (isinstance(kind, str) and kind[:1].lower() in ("q", "m", "h", "s")):
         raise ValueError(f"sort kind must be one of 'quick', 'heap', or 'stable' (got {kind!r})")
     if order is not None:
         raise ValueError("Cannot specify order when the array has no fields.")
@@ -35,8 +35,54 @@ def _check(kind, order, stable):
 
 
 def sort_rows(Array keys, Array values=None, Array indices=None, bint descending=False):
-    """The library's sort of each row (last axis) of the C-contiguous `keys` into `values` (keys' dtype and
-    shape) and/or `indices` (int64), on keys' device (the host backend's std::stable_sort for host arrays)."""
+    """Sort each row (last axis) of `keys`: the library's row sort.
+
+    Writes the sorted keys into `values` and/or the int64 positions that sort each row into `indices`, on keys'
+    device and stream (CUB on a GPU; the host backend's std::stable_sort for host arrays). The sort is stable;
+    NaNs go last in both directions. Asynchronous on a GPU. A low-level building block of sort and argsort.
+
+    Parameters
+    ----------
+    keys : npgpu.Array
+        The C-contiguous array whose rows are sorted (left unchanged).
+    values : npgpu.Array, optional
+        Receives the sorted keys: C-contiguous, writeable, of keys' dtype and shape, on keys' device.
+    indices : npgpu.Array, optional
+        Receives the positions, along each row, of the sorted keys: C-contiguous, writeable, int64, of keys'
+        shape, on keys' device.
+    descending : bool, optional
+        Sort in descending order (default False).
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        Neither `values` nor `indices` given; `keys` not C-contiguous; `values` or `indices` of another shape,
+        not C-contiguous, read-only or on another device; `values` of another dtype; `indices` not int64.
+    TypeError
+        An argument not an npgpu.Array (or None); bfloat16 keys on a GPU.
+
+    See Also
+    --------
+    sort, argsort
+
+    Examples
+    --------
+    >>> from npgpu import _sorting
+    >>> keys = npgpu.asarray([[3.0, np.nan, 1.0], [0.0, 5.0, 4.0]], device="cpu")
+    >>> values = npgpu.empty((2, 3), dtype=np.float64, device="cpu")
+    >>> indices = npgpu.empty((2, 3), dtype=np.int64, device="cpu")
+    >>> _sorting.sort_rows(keys, values, indices)
+    >>> values
+    Array([[ 1.,  3., nan],
+           [ 0.,  4.,  5.]])
+    >>> indices
+    Array([[2, 0, 1],
+           [0, 2, 1]])
+    """
     cdef ArrayView* vp = NULL
     cdef ArrayView* ip = NULL
     if values is not None:
@@ -48,9 +94,44 @@ def sort_rows(Array keys, Array values=None, Array indices=None, bint descending
 
 
 def run_starts(Array x, bint equal_nan=True):
-    """Where each run of equal elements of the sorted 1-D npgpu.Array `x` starts (int64, 1-D, on x's device),
-    with numpy.unique's equality: -0.0 == +0.0, NaNs one value when equal_nan. Waits for the device (the
-    count sizes the result)."""
+    """Where each run of equal elements of a sorted 1-D npgpu.Array starts.
+
+    Equality is numpy.unique's: -0.0 == +0.0, and NaNs are one value when `equal_nan`. Waits for the device
+    (the count sizes the result).
+
+    Parameters
+    ----------
+    x : npgpu.Array
+        The sorted 1-D array (a copy is made when it is not contiguous).
+    equal_nan : bool, optional
+        Whether the NaNs make one run (True, the default) or one run each.
+
+    Returns
+    -------
+    npgpu.Array
+        int64, 1-D, on x's device: the index of the first element of every run, in increasing order.
+
+    Raises
+    ------
+    ValueError
+        `x` not 1-D.
+    TypeError
+        `x` not an npgpu.Array.
+
+    Notes
+    -----
+    Where there are fewer runs than a quarter of x's length the result is a copy, so that the whole-length buffer
+    it was computed in is not kept alive; otherwise it is a view of that buffer.
+
+    Examples
+    --------
+    >>> from npgpu import _sorting
+    >>> x = npgpu.asarray([-0.0, 0.0, 1.0, 1.0, np.nan, np.nan], device="cpu")
+    >>> _sorting.run_starts(x)
+    Array([0, 2, 4])
+    >>> _sorting.run_starts(x, equal_nan=False)
+    Array([0, 2, 4, 5])
+    """
     if x.ndim != 1:
         raise ValueError(f"run_starts: x must be 1-D, got shape {x.shape}")
     cdef Array s = x if x.view.is_c_contiguous() else x.copy()
@@ -125,17 +206,122 @@ def _sort_impl(x, axis, kind, order, stable, descending, bint arg):
 
 
 def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
-    """A sorted copy of `a` along `axis` (-1 by default; None: flattened first), as numpy.sort and the Array
-    API standard's sort: always stable (``kind`` and ``stable`` are accepted; every kind gives the stable
-    order), ascending or, with ``descending=True``, descending; NaNs last either way, -0.0 equal to 0.0;
-    complex numbers by real part, then imaginary part. npgpu.Array in, npgpu.Array out on its device; NumPy
-    in, NumPy out."""
+    """A sorted copy of an array along an axis, as numpy.sort and the Array API standard's sort.
+
+    Along `axis` (-1 by default; None: flattened first). Always stable (``kind`` and ``stable`` are accepted;
+    every kind gives the stable order), ascending or, with ``descending=True``, descending; NaNs last either way,
+    -0.0 equal to 0.0; complex numbers by real part, then imaginary part.
+
+    npgpu.Array inputs on a GPU sort there (CUB's radix sort for one row, its segmented sort for the rows of an
+    N-d array, merge sort for complex) and give npgpu.Arrays on the same device; on the host device NumPy's stable
+    sort runs on the array's memory. NumPy inputs give NumPy results, sorted on the GPU (uploaded, sorted,
+    downloaded) when the backend is 'cuda', by NumPy otherwise.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        The values to sort.
+    axis : int or None, optional
+        The axis sorted along (default -1, the last); None sorts the flattened array.
+    kind : {None, 'quicksort', 'mergesort', 'heapsort', 'stable'}, optional
+        Accepted for NumPy compatibility: every kind gives the same stable order.
+    order : None, optional
+        Must be None (npgpu arrays have no fields).
+    stable : bool or None, optional
+        The Array API standard's keyword (keyword only), accepted: the sort is stable whatever its value.
+    descending : bool, optional
+        Sort in descending order (keyword only; default False). NaNs still go last; equal elements keep their
+        order.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        The sorted values, of a's dtype and shape (1-D when `axis` is None): an npgpu.Array on a's device for an
+        npgpu.Array input, a NumPy array for NumPy input.
+
+    Raises
+    ------
+    ValueError
+        `kind` not one of the names above; `order` not None.
+    TypeError
+        `stable` neither a bool nor None; `a` a numpy.ndarray subclass (other than numpy.memmap).
+    numpy.exceptions.AxisError
+        `axis` outside [-a.ndim, a.ndim).
+
+    See Also
+    --------
+    argsort, partition, lexsort
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([3.0, np.nan, 1.0, 2.0], device="cpu")
+    >>> npgpu.sort(a)
+    Array([ 1.,  2.,  3., nan])
+    >>> npgpu.sort(a, descending=True)
+    Array([ 3.,  2.,  1., nan])
+    >>> npgpu.sort(np.array([[3, 1, 2], [9, 7, 8]]), axis=None)
+    array([1, 2, 3, 7, 8, 9])
+    """
     return _sort_impl(a, axis, kind, order, stable, descending, False)
 
 
 def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
-    """The int64 positions that sort `a` along `axis` (None: flattened), as numpy.argsort and the Array API
-    standard's argsort: stable (equal elements keep their order, in both directions), NaNs last."""
+    """The positions that sort an array along an axis, as numpy.argsort and the Array API standard's argsort.
+
+    int64 positions along `axis` (-1 by default; None: of the flattened array). Stable: equal elements keep their
+    order, in both directions. NaNs last, -0.0 equal to 0.0, complex numbers by real part, then imaginary part. A
+    0-d input is sorted as a 1-element 1-d one, as NumPy's.
+
+    npgpu.Array inputs on a GPU sort there (CUB's radix sort for one row, its segmented sort for the rows of an
+    N-d array, merge sort for complex) and give npgpu.Arrays on the same device; on the host device NumPy's stable
+    sort runs on the array's memory. NumPy inputs give NumPy results, sorted on the GPU (uploaded, sorted,
+    downloaded) when the backend is 'cuda', by NumPy otherwise.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        The values to sort.
+    axis : int or None, optional
+        The axis sorted along (default -1, the last); None sorts the flattened array.
+    kind : {None, 'quicksort', 'mergesort', 'heapsort', 'stable'}, optional
+        Accepted for NumPy compatibility: every kind gives the same stable order.
+    order : None, optional
+        Must be None (npgpu arrays have no fields).
+    stable : bool or None, optional
+        The Array API standard's keyword (keyword only), accepted: the sort is stable whatever its value.
+    descending : bool, optional
+        Sort in descending order (keyword only; default False). NaNs still go last; equal elements keep their
+        order.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        int64 positions, of a's shape (1-D when `axis` is None or a is 0-d): an npgpu.Array on a's device for an
+        npgpu.Array input, a NumPy array for NumPy input.
+
+    Raises
+    ------
+    ValueError
+        `kind` not one of the names above; `order` not None.
+    TypeError
+        `stable` neither a bool nor None; `a` a numpy.ndarray subclass (other than numpy.memmap).
+    numpy.exceptions.AxisError
+        `axis` outside [-a.ndim, a.ndim).
+
+    See Also
+    --------
+    sort, argpartition, lexsort
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([2, 1, 2, 1], device="cpu")
+    >>> npgpu.argsort(a)
+    Array([1, 3, 0, 2])
+    >>> npgpu.argsort(a, descending=True)  # stable: equal elements keep their order
+    Array([0, 2, 1, 3])
+    >>> npgpu.argsort(np.array([3.0, np.nan, 1.0]))
+    array([2, 0, 1])
+    """
     return _sort_impl(a, axis, kind, order, stable, descending, True)
 
 
@@ -163,9 +349,52 @@ def _axis_length(a, axis):
 
 
 def partition(a, kth, axis=-1, kind="introselect", order=None):
-    """A copy of `a` whose element at each position `kth` (along `axis`) is the one a sort would put there,
-    smaller elements before it and larger ones after, as numpy.partition. The order inside the partitions
-    is unspecified by NumPy; npgpu returns them sorted (one segmented sort)."""
+    """A copy of an array partitioned around the positions `kth`, as numpy.partition.
+
+    The element at each position `kth` (along `axis`) is the one a sort would put there, smaller elements before it
+    and larger ones after. The order inside the partitions is unspecified by NumPy; npgpu returns them sorted (one
+    segmented sort: the result is ``sort(a, axis=axis)``).
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        The values to partition.
+    kth : int or sequence of ints (or an npgpu.Array of them)
+        The positions (along `axis`) whose elements are put where a sort would put them; negative ones count from
+        the end.
+    axis : int or None, optional
+        The axis partitioned along (default -1, the last); None: the flattened array.
+    kind : str, optional
+        Accepted for NumPy compatibility and not used.
+    order : None, optional
+        Must be None (npgpu arrays have no fields).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        Of a's dtype and shape (1-D when `axis` is None): an npgpu.Array on a's device for an npgpu.Array input, a
+        NumPy array for NumPy input.
+
+    Raises
+    ------
+    TypeError
+        `kth` not of an integer type.
+    ValueError
+        A `kth` outside [-n, n), n the length of `axis` (not checked for an empty `a`); `order` not None.
+    numpy.exceptions.AxisError
+        `axis` outside [-a.ndim, a.ndim).
+
+    See Also
+    --------
+    argpartition, sort
+
+    Examples
+    --------
+    >>> npgpu.partition(np.array([5, 1, 4, 2, 3]), 2)
+    array([1, 2, 3, 4, 5])
+    >>> npgpu.partition(npgpu.asarray([5, 1, 4, 2, 3], device="cpu"), [1, 3])
+    Array([1, 2, 3, 4, 5])
+    """
     if order is not None:
         raise ValueError("Cannot specify order when the array has no fields.")
     _check_kth(kth, _axis_length(a, axis), a)
@@ -173,8 +402,51 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
 
 
 def argpartition(a, kth, axis=-1, kind="introselect", order=None):
-    """The positions that partition `a` around `kth` along `axis`, as numpy.argpartition (npgpu's are those
-    of a stable sort)."""
+    """The positions that partition an array around `kth` along an axis, as numpy.argpartition.
+
+    npgpu's positions are those of a stable sort (``argsort(a, axis=axis)``), which partition `a` around every
+    `kth`. As argsort (and NumPy), a 0-d array is partitioned as a 1-element 1-d one.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        The values to partition.
+    kth : int or sequence of ints (or an npgpu.Array of them)
+        The positions (along `axis`) whose elements are put where a sort would put them; negative ones count from
+        the end.
+    axis : int or None, optional
+        The axis partitioned along (default -1, the last); None: the flattened array.
+    kind : str, optional
+        Accepted for NumPy compatibility and not used.
+    order : None, optional
+        Must be None (npgpu arrays have no fields).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        int64 positions, of a's shape (1-D when `axis` is None or a is 0-d): an npgpu.Array on a's device for an
+        npgpu.Array input, a NumPy array for NumPy input.
+
+    Raises
+    ------
+    TypeError
+        `kth` not of an integer type.
+    ValueError
+        A `kth` outside [-n, n), n the length of `axis` (not checked for an empty `a`); `order` not None.
+    numpy.exceptions.AxisError
+        `axis` outside [-a.ndim, a.ndim).
+
+    See Also
+    --------
+    partition, argsort
+
+    Examples
+    --------
+    >>> npgpu.argpartition(np.array([5, 1, 4, 2, 3]), 2)
+    array([1, 3, 4, 2, 0])
+    >>> npgpu.argpartition(npgpu.asarray([30, 10, 20], device="cpu"), 0)
+    Array([1, 2, 0])
+    """
     if order is not None:
         raise ValueError("Cannot specify order when the array has no fields.")
     if axis is not None and (a.ndim if isinstance(a, Array) else np.ndim(a)) == 0:
@@ -185,8 +457,48 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
 
 
 def lexsort(keys, axis=-1):
-    """The positions that sort by several keys, the last key primary, as numpy.lexsort: one stable argsort
-    per key, from the least significant, each of the key reordered by the positions so far."""
+    """The positions that sort by several keys, the last key primary, as numpy.lexsort.
+
+    One stable argsort per key, from the least significant, each of the key reordered by the positions so far.
+    When every key is a NumPy array (or array_like) and the backend is not 'cuda', numpy.lexsort itself runs.
+
+    Parameters
+    ----------
+    keys : sequence of array_like or npgpu.Array, or an array
+        The keys, all of one shape, the last the primary one. A 2-D (or more) npgpu.Array or numpy.ndarray gives
+        one key per row (along its first axis); a 1-D one is a single key. NumPy keys join the device of the first
+        npgpu.Array key.
+    axis : int, optional
+        The axis sorted along (default -1, the last).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        int64 positions, of the keys' shape: an npgpu.Array when any key is an npgpu.Array (on its device), a NumPy
+        array otherwise.
+
+    Raises
+    ------
+    TypeError
+        No keys.
+    ValueError
+        Keys of different shapes.
+    numpy.exceptions.AxisError
+        `axis` outside the keys' dimensions.
+
+    See Also
+    --------
+    argsort, sort
+
+    Examples
+    --------
+    >>> surname = np.array([2, 1, 2, 1])
+    >>> first = np.array([0, 1, 1, 0])
+    >>> npgpu.lexsort((first, surname))  # by surname, then first
+    array([3, 1, 0, 2])
+    >>> npgpu.lexsort([npgpu.asarray(first, device="cpu"), npgpu.asarray(surname, device="cpu")])
+    Array([3, 1, 0, 2])
+    """
     if isinstance(keys, Array):
         keys = [keys[i] for i in range(keys.shape[0])] if keys.ndim > 1 else [keys]
     elif isinstance(keys, np.ndarray) and keys.ndim > 1:
