@@ -1697,7 +1697,7 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, stream=No
     Warns
     -----
     RuntimeWarning
-        n - ddof <= 0, n counting the NaNs too (see Notes).
+        A slice with at most ddof values that are not NaN ("Degrees of freedom <= 0 for slice").
     numpy.exceptions.ComplexWarning
         Complex data with a real `dtype` (NumPy's: the mean is that of the real parts only).
 
@@ -1707,9 +1707,8 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, stream=No
 
     Notes
     -----
-    A slice with at most ddof values that are not NaN gives NaN where their squared deviations sum to 0 and inf
-    otherwise (numpy.nanvar and numpy.nanstd give NaN for every such slice). The RuntimeWarning for n - ddof <= 0
-    looks at the shape alone, n counting the NaNs too, so such a slice of a longer axis gives no warning.
+    A slice with at most ddof values that are not NaN gives NaN, as numpy.nanvar and numpy.nanstd; finding such
+    slices takes one more pass over the data (a count of the non-NaN values), made only when ddof > 0.
 
     Examples
     --------
@@ -1776,7 +1775,7 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, stream=No
     Warns
     -----
     RuntimeWarning
-        n - ddof <= 0, n counting the NaNs too (see Notes).
+        A slice with at most ddof values that are not NaN ("Degrees of freedom <= 0 for slice").
     numpy.exceptions.ComplexWarning
         Complex data with a real `dtype` (NumPy's: the mean is that of the real parts only).
 
@@ -1786,9 +1785,7 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, stream=No
 
     Notes
     -----
-    A slice with at most ddof values that are not NaN gives NaN where their squared deviations sum to 0 and inf
-    otherwise (numpy.nanvar and numpy.nanstd give NaN for every such slice). The RuntimeWarning for n - ddof <= 0
-    looks at the shape alone, n counting the NaNs too, so such a slice of a longer axis gives no warning.
+    As nanvar: a slice with at most ddof values that are not NaN gives NaN, as numpy.nanstd.
 
     Examples
     --------
