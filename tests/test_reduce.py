@@ -640,6 +640,22 @@ def test_scan_out_and_dtype(backend, rng, poisoned):
     check_close(y, exp)
 
 
+def test_scan_dtype_then_cast_into_out(array_device):
+    # NumPy scans in dtype= and casts the result into out of another dtype
+    h = np.array([[0.5, 0.5, 0.5, 0.5], [1.25, -0.5, 2.5, 0.75]])
+    for name in ("cumsum", "cumprod"):
+        for dtype, out_dtype in ((np.float64, np.int64), (np.int64, np.float64), (np.float32, np.float64)):
+            want = getattr(np, name)(h, axis=1, dtype=dtype, out=np.empty(h.shape, out_dtype))
+            got = getattr(npgpu, name)(h, axis=1, dtype=dtype, out=np.empty(h.shape, out_dtype))
+            np.testing.assert_array_equal(got, want, err_msg=f"{name} {dtype} -> {out_dtype}")
+            out = npgpu.empty(h.shape, out_dtype, device=array_device)
+            d = npgpu.asarray(h, device=array_device)
+            assert getattr(npgpu, name)(d, axis=1, dtype=dtype, out=out) is out
+            np.testing.assert_array_equal(out.get(), want, err_msg=f"{name} {dtype} -> {out_dtype} (Array)")
+    with pytest.raises(ValueError, match="output has shape"):
+        npgpu.cumsum(h, dtype=np.float64, out=np.empty(3, np.int64))
+
+
 # ----------------------------------------------------------------------------------------- device arrays
 
 def _dev_check(name, x, dev, axis, **kw):

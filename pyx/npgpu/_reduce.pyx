@@ -1906,6 +1906,20 @@ cdef Array _reshape_device(Array a, tuple shape):
 # ------------------------------------------------------------------------------------------------ scans
 
 cdef object _scan(ScanOp op, a, axis, dtype, out, bint exclusive, stream):
+    if dtype is not None and out is not None and isinstance(out, Array) == isinstance(a, Array) and \
+            isinstance(out, (Array, np.ndarray)) and np.dtype(dtype) != out.dtype:
+        # NumPy scans in dtype= and casts the result into out (cumsum([0.5] * 4, dtype=float64, out=int64
+        # array) is [0, 1, 1, 2], not the scan of the values cast first)
+        r = _scan(op, a, axis, dtype, None, exclusive, stream)
+        if out.shape != r.shape:
+            raise ValueError(f"output has shape {out.shape}, the scan gives {r.shape}")
+        if isinstance(out, Array):
+            out[...] = r
+        else:
+            if not out.flags.writeable:
+                raise ValueError("output array is read-only")
+            np.copyto(out, r, casting="unsafe")
+        return out
     cdef StreamHandle s = resolve_stream(stream)
     cdef Array A, O
     cdef ArrayView hv, ov
@@ -1992,7 +2006,8 @@ def cumsum(a, axis=None, dtype=None, out=None, exclusive=False, stream=None):
     dtype : dtype, optional
         The result's dtype. Default: int64 for bool and signed integers narrower than 64 bits, uint64 for narrower
         unsigned integers, a's dtype otherwise (NumPy's rule). The scan is computed for the output's dtype
-        (integers and bool in 64 bits): with `out` given, out's dtype (`dtype` is not used).
+        (integers and bool in 64 bits): with `out` given and no `dtype`, out's dtype; with both, the scan runs
+        in `dtype` and its result is cast into `out`, as NumPy.
     out : npgpu.Array or numpy.ndarray, optional
         Where to write the result, of the result's shape (a's, or (a.size,) when `axis` is None; values converted
         to its dtype): an npgpu.Array for an npgpu.Array input, a writeable numpy.ndarray for NumPy input. It may
@@ -2053,7 +2068,8 @@ def cumprod(a, axis=None, dtype=None, out=None, exclusive=False, stream=None):
     dtype : dtype, optional
         The result's dtype. Default: int64 for bool and signed integers narrower than 64 bits, uint64 for narrower
         unsigned integers, a's dtype otherwise (NumPy's rule). The scan is computed for the output's dtype
-        (integers and bool in 64 bits): with `out` given, out's dtype (`dtype` is not used).
+        (integers and bool in 64 bits): with `out` given and no `dtype`, out's dtype; with both, the scan runs
+        in `dtype` and its result is cast into `out`, as NumPy.
     out : npgpu.Array or numpy.ndarray, optional
         Where to write the result, of the result's shape (a's, or (a.size,) when `axis` is None; values converted
         to its dtype): an npgpu.Array for an npgpu.Array input, a writeable numpy.ndarray for NumPy input. It may
