@@ -141,6 +141,10 @@ def test_take_and_put(random_array, dt):
     _same(npgpu.take(d, np.array([12, -40]), mode="wrap"), np.take(a, np.array([12, -40]), mode="wrap"))
     _same(npgpu.take(d, np.array([12, -40]), axis=1, mode="clip"), np.take(a, np.array([12, -40]), axis=1, mode="clip"))
     _same(npgpu.take(d, 3), np.take(a, 3))
+    # NumPy in, one element taken: NumPy's scalar (a 0-d Array for an Array)
+    got, want = npgpu.take(a, 3), np.take(a, 3)
+    assert type(got) is type(want) and got == want
+    assert isinstance(npgpu.take(a, np.array(3)), type(np.take(a, np.array(3))))
     with pytest.raises(IndexError):
         npgpu.take(d, np.array([9]), axis=1)
     e, want = d.copy(), a.copy()

@@ -652,8 +652,8 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     -------
     npgpu.Array or numpy.ndarray
         Of shape ``a.shape[:axis] + indices.shape + a.shape[axis + 1:]``, a's dtype: an npgpu.Array on a's device
-        for an npgpu.Array input, a NumPy array for NumPy input. `out` when given. A scalar index into NumPy input
-        gives a 0-d NumPy array (NumPy gives a scalar).
+        for an npgpu.Array input, a NumPy array for NumPy input (a NumPy scalar for one element taken by a
+        scalar index, as NumPy). `out` when given.
 
     Raises
     ------
@@ -706,7 +706,8 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     if out is not None:
         out[...] = res
         return out
-    return _back(res, numpy_out)
+    res = _back(res, numpy_out)
+    return res[()] if numpy_out and res.ndim == 0 else res  # NumPy's scalar for one element taken
 
 
 def _along_axis(Array x, indices, axis):
