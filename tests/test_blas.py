@@ -382,6 +382,12 @@ def test_device_dot_family(random_array):
     c = random_array((7, 5), np.complex128)
     check_close(npgpu.inner(da, npgpu.asarray(c)), np.inner, a, c)
     check_close(npgpu.outer(da, npgpu.asarray(c)), np.outer, a, c)
+    # a scalar factor, as NumPy's dot (the scalar a 0-d array of its NumPy dtype: float32 . 2.0 is float64)
+    for s in (2.5, np.float32(2.0), 3, 1 - 2j):
+        check_close(da.dot(s), np.dot, a, np.asarray(s))  # (the reference takes arrays: the same product)
+        check_close(npgpu.dot(s, da), np.dot, np.asarray(s), a)
+    f = random_array((5,), np.float32)
+    assert npgpu.asarray(f).dot(2.0).dtype == f.dot(2.0).dtype
 
 
 @pytest.mark.usefixtures("array_device")

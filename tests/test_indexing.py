@@ -292,6 +292,11 @@ def test_choose(random_array):
     _same(npgpu.choose(npgpu.asarray(a - 2), dch, mode="clip"), np.choose(a - 2, choices, mode="clip"))
     with pytest.raises(ValueError, match="invalid entry"):
         npgpu.choose(npgpu.asarray(a + 1), dch)
+    # NumPy's cast check of the index array: floats and uint64 refused (TypeError), bool taken
+    for bad in (a.astype(np.float64), a.astype(np.uint64)):
+        with pytest.raises(TypeError, match="safe"):
+            npgpu.choose(npgpu.asarray(bad), dch)
+    _same(npgpu.choose(npgpu.asarray(a % 2 == 1), dch), np.choose(a % 2 == 1, choices))
     ints = [np.arange(6, dtype=np.int16), np.full(6, 100, dtype=np.int64)]
     _same(npgpu.choose(npgpu.asarray(a[0] % 2), [npgpu.asarray(c) for c in ints]), np.choose(a[0] % 2, ints))
 

@@ -1934,8 +1934,9 @@ cdef class Array:
 
         Parameters
         ----------
-        b : npgpu.Array
-            The other operand, on this array's device (a 0-d array gives a product with a scalar).
+        b : npgpu.Array or scalar
+            The other operand, on this array's device; a Python or NumPy scalar (or a 0-d array) gives the
+            product with that scalar (a scalar becomes a 0-d array of its NumPy dtype, as NumPy's dot).
         out : npgpu.Array, optional
             An array of the result's shape to write the result into (see npgpu.dot for what it must be).
 
@@ -1949,8 +1950,7 @@ cdef class Array:
         ValueError
             The shapes are not aligned.
         TypeError
-            `b` is not an npgpu.Array: a NumPy array or a Python scalar (npgpu does not move data between
-            devices implicitly).
+            `b` is a NumPy array (npgpu does not move data between devices implicitly).
 
         See Also
         --------
@@ -1963,6 +1963,8 @@ cdef class Array:
         Array([3, 7])
         >>> int(npgpu.asarray([1, 2, 3], device="cpu").dot(npgpu.asarray([4, 5, 6], device="cpu")))
         32
+        >>> npgpu.asarray([1, 2], device="cpu").dot(2.5)
+        Array([2.5, 5. ])
         """
         return _ops["dot"](self, b, out=out)
 

@@ -227,6 +227,11 @@ cdef bint _is_device(object x):
     return isinstance(x, Array)
 
 
+cdef bint _is_scalar(object x):
+    """A Python or NumPy number (not None, not an array)."""
+    return isinstance(x, (bool, int, float, complex, np.generic)) and not isinstance(x, np.ndarray)
+
+
 cdef _check_no_host_mix(str name, tuple xs):
     for x in xs:
         if not isinstance(x, Array) and x is not None:
@@ -519,6 +524,11 @@ def dot(a, b, out=None, stream=None):
     (2, 3, 5, 6)
     """
     cdef StreamHandle s = resolve_stream(stream)
+    # a scalar factor, as NumPy's dot takes one: a 0-d array of its NumPy dtype on the other's device
+    if _is_device(a) and _is_scalar(b):
+        b = _array.asarray(np.asarray(b), device=a.device)
+    elif _is_device(b) and _is_scalar(a):
+        a = _array.asarray(np.asarray(a), device=b.device)
     r = _numpy_computes("dot", np.dot, dot, (a, b), out, {})
     if r is not _NOT_HERE:
         return r

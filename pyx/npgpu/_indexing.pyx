@@ -1303,10 +1303,9 @@ def choose(a, choices, out=None, mode="raise"):
     ValueError
         No choices; mode 'raise' and a value outside [0, len(choices)); another `mode`; shapes that do not
         broadcast together.
-    IndexError
-        `a` not of an integer type.
     TypeError
-        `a` a numpy.ndarray subclass (other than numpy.memmap).
+        `a` of a type that does not cast safely to intp (floats, complex, uint64), as NumPy; `a` a
+        numpy.ndarray subclass (other than numpy.memmap).
 
     See Also
     --------
@@ -1328,7 +1327,10 @@ def choose(a, choices, out=None, mode="raise"):
         raise ValueError("0-length sequence.")
     from npgpu import _manipulation, _elementwise
     n = len(cs)
-    idx = _index_array(x, x.device)
+    if not np.can_cast(x.dtype, np.intp, "safe"):  # NumPy's check and message
+        raise TypeError(f"Cannot cast array data from {x.dtype!r} to {np.dtype(np.intp)!r} according to the rule "
+                        f"'safe'")
+    idx = _index_array(x.astype(np.intp) if x.dtype == np.bool_ else x, x.device)
     if mode == "wrap":
         idx = idx % n
     elif mode == "clip":
