@@ -1238,9 +1238,14 @@ cdef object _moment(ReduceOp op, a, axis, dtype, out, ddof, keepdims, stream, co
 
 
 cdef object _nan_moment_dof(a, axis, r, out, ddof, keepdims, stream):
-    """nanvar / nanstd: NaN, with NumPy's warning, where at most ddof values are not NaN (a data-dependent
-    count, so one more pass, only for ddof > 0); the kernels divide by the zero or negative count."""
+    """nanvar / nanstd: NaN, with NumPy's warning, where at most ddof values are not NaN. Such a slice divides
+    by a count <= 0, so its result is not finite (or negative): only a result with such a value pays for
+    counting the non-NaN inputs (one more pass)."""
     from npgpu import _elementwise
+    plausible = _elementwise.logical_and(_elementwise.isfinite(r, stream=stream),
+                                         _elementwise.greater_equal(r, 0, stream=stream), stream=stream)
+    if bool(all(plausible, stream=stream)):
+        return r
     count = count_nonzero(_elementwise.logical_not(_elementwise.isnan(a, stream=stream), stream=stream),
                           axis=axis, keepdims=keepdims, stream=stream)
     bad = _elementwise.less_equal(count, ddof, stream=stream)
@@ -1251,11 +1256,7 @@ cdef object _nan_moment_dof(a, axis, r, out, ddof, keepdims, stream):
     fixed = _elementwise.where(bad, np.nan, r, stream=stream)
     if out is None:
         return fixed[()] if isinstance(fixed, np.ndarray) and fixed.ndim == 0 else fixed
-    if isinstance(out, Array):
-        _elementwise.positive(fixed, out=out, stream=stream)
-    else:
-        np.copyto(out, fixed, casting="unsafe")
-    return out
+    return _into_out(fixed, out, isinstance(out, Array), stream)
 
 
 cdef object _degenerate_moment(a, axis, res, out, ddof, keepdims, bint root):
@@ -1280,14 +1281,7 @@ cdef object _degenerate_moment(a, axis, res, out, ddof, keepdims, bint root):
     r = r.astype(res) if isinstance(r, (Array, np.ndarray)) else res.type(r)
     if isinstance(r, np.ndarray) and r.ndim == 0:
         r = r[()]
-    if out is None:
-        return r
-    if isinstance(x, Array):
-        from npgpu import _elementwise
-        _elementwise.positive(r, out=_checked_out(out, True, r.shape))
-    else:
-        np.copyto(_checked_out(out, False, np.shape(r)), r, casting="unsafe")
-    return out
+    return _into_out(r, out, isinstance(x, Array), None)
 
 
 cdef object _nan_imaginary(r, stream):
@@ -1314,6 +1308,18 @@ cdef object _checked_out(out, bint device, shape):
     return out
 
 
+cdef object _into_out(r, out, bint device, stream):
+    """A moment computed outside the kernels: r itself, or written into `out` (checked as _checked_out)."""
+    if out is None:
+        return r
+    if device:
+        from npgpu import _elementwise
+        _elementwise.positive(r, out=_checked_out(out, True, r.shape), stream=stream)
+    else:
+        np.copyto(_checked_out(out, False, np.shape(r)), r, casting="unsafe")
+    return out
+
+
 cdef object _complex_moment(ReduceOp op, a, axis, res, out, ddof, keepdims, stream, bint real_dtype):
     """var/std of complex data as NumPy's: |x - mean|^2 = (re - mean_re)^2 + (im - mean_im)^2, so the
     variance is that of the real parts plus that of the imaginary parts (each the tested float64 kernel).
@@ -1328,13 +1334,7 @@ cdef object _complex_moment(ReduceOp op, a, axis, res, out, ddof, keepdims, stre
     if real_dtype:
         r = _real_dtype_complex_moment(x, axis, res, ddof, keepdims, nan_op,
                                        op == ReduceOp.Std or op == ReduceOp.NanStd)
-        if out is None:
-            return r
-        if isinstance(x, Array):
-            _elementwise.positive(r, out=_checked_out(out, True, r.shape), stream=stream)
-        else:
-            np.copyto(_checked_out(out, False, np.shape(r)), r, casting="unsafe")
-        return out
+        return _into_out(r, out, isinstance(x, Array), stream)
     cdef ReduceOp part_op = ReduceOp.NanVar if nan_op else ReduceOp.Var
     parts = _nan_masked_parts(x, stream) if nan_op else (x.real, x.imag)
     var_re, var_im = (_reduce(part_op, part, axis, real_res, _FLOAT64, None, keepdims, float(ddof), stream)
@@ -1345,17 +1345,11 @@ cdef object _complex_moment(ReduceOp op, a, axis, res, out, ddof, keepdims, stre
         r = _elementwise.sqrt(v, stream=stream) if root else v
         if res.kind == "c":
             r = r.astype(res, stream=stream)
-        if out is None:
-            return r
-        _elementwise.positive(r, out=_checked_out(out, True, r.shape), stream=stream)
-        return out
+        return _into_out(r, out, True, stream)
     v = var_re + var_im
     r = np.sqrt(v) if root else v
     r = r.astype(res) if isinstance(r, np.ndarray) else res.type(r)
-    if out is None:
-        return r
-    np.copyto(_checked_out(out, False, np.shape(r)), r, casting="unsafe")
-    return out
+    return _into_out(r, out, False, stream)
 
 
 cdef object _real_dtype_complex_moment(x, axis, res, ddof, keepdims, bint nan_op, bint root):
