@@ -124,9 +124,8 @@ def _dask_diffusion_s(client, nd, n, rows, steps, k, seed, numpy_chunks=False):
 def _beyond_one_gpu(client, nd, gpus, seed, steps=50, side=256):
     """diffusion of a field whose direct call (input and output buffers) does not fit one GPU, over `gpus`
     GPUs (one chunk each), checked on a window across a chunk boundary against the host backend."""
-    # of the GPU's whole memory (the workers' pools still hold earlier cases' memory, which they reuse): the
-    # direct call needs 2 x 0.52 of it; each worker holds its chunk, the chunk with its halo and the result,
-    # about 0.78 of it
+    # sized from the GPU's whole memory, not its free memory (the workers' pools still hold, and reuse,
+    # earlier cases' memory): the direct call needs two fields, a worker its chunk, its halo copy, its result
     total = min(npgpu.memory_info(i)["device_total"] for i in range(gpus))
     n = int(math.sqrt(0.52 * total / 4)) // 1024 * 1024
     field = client.persist(nd.random((n, n), seed, chunks=(-(-n // gpus), -1), dtype=np.float32))

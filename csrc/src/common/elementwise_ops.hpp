@@ -168,10 +168,9 @@ NPGPU_HD std_complex complex_atan(std_complex z) {  // -i atanh(iz)
   const std_complex t = complex_atanh(std_complex(-z.imag(), z.real()));
   return {t.imag(), -t.real()};
 }
-// sinh and cosh of x + iy as NumPy's npymath (FreeBSD's csinh / ccosh) for finite z: a zero y kept exact (so
-// sin(711j) is 0 + inf j, not 0 * inf = NaN), and for large |x| the factor exp(|x|) / 2 folded into the
-// trigonometric one in logarithms, so that a finite product stays finite past exp's overflow (sin(0.5 + 711j)
-// is 1.46e308 + inf j). Non-finite z: the library's C99 values.
+// sinh and cosh of x + iy as NumPy's npymath (FreeBSD's csinh / ccosh) for finite z: a zero y stays exact
+// (0 * inf would be NaN), and for large |x| exp(|x|) / 2 is folded into the trigonometric factor in
+// logarithms, so a finite product stays finite past exp's overflow. Non-finite z: the library's C99 values.
 NPGPU_HD double scaled_exp_half(double ax, double t) {  // exp(ax) / 2 * t without an intermediate overflow
   if (ax < 709.0) return ::cuda::std::exp(ax) * 0.5 * t;
   const double m = ::cuda::std::exp(ax - 0.6931471805599453 + ::cuda::std::log(::cuda::std::fabs(t)));
