@@ -123,18 +123,21 @@ def _dask_diffusion_s(client, nd, n, rows, steps, k, seed, numpy_chunks=False):
 
 def _beyond_one_gpu(client, nd, gpus, seed, steps=50, side=256):
     """diffusion of a field whose direct call (input and output buffers) does not fit one GPU, over `gpus`
-    GPUs (one chunk each), checked on a window across a chunk boundary against the host backend."""
-    # sized from the GPU's whole memory, not its free memory (the workers' pools still hold, and reuse,
-    # earlier cases' memory): the direct call needs two fields, a worker its chunk, its halo copy, its result
+    GPUs (four chunks each), checked on a window across a chunk boundary against the host backend."""
+    # Sized from the GPU's whole memory, not its free memory (the workers' pools still hold, and reuse,
+    # earlier cases' memory): the direct call needs two fields. Four chunks per GPU: a task holds its chunk's
+    # halo copy, result and scratch buffer beside the worker's share of the field and of the results, which
+    # with one chunk per GPU comes to more than a GPU.
     total = min(npgpu.memory_info(i)["device_total"] for i in range(gpus))
     n = int(math.sqrt(0.52 * total / 4)) // 1024 * 1024
-    field = client.persist(nd.random((n, n), seed, chunks=(-(-n // gpus), -1), dtype=np.float32))
+    rows = -(-n // (4 * gpus))
+    field = client.persist(nd.random((n, n), seed, chunks=(rows, -1), dtype=np.float32))
     from distributed import wait
     wait(field)
     s, out = _timed(client, nd.diffusion(field, steps, steps_per_exchange=steps))
     # the window's cells depend only on the input within `steps` cells of it: compute that on the host,
     # whose own (zero) border then pollutes nothing inside the window; the left edge is the field's own
-    r0 = -(-n // gpus) - side // 2
+    r0 = 2 * gpus * rows - side // 2  # the middle chunk boundary
     window_in = field[r0 - steps:r0 + side + steps, :side + steps].compute()
     got = out[r0:r0 + side, :side].compute()
     window_in, got = (x.get() if isinstance(x, npgpu.Array) else np.asarray(x) for x in (window_in, got))

@@ -242,6 +242,25 @@ def test_ctrl_c_stops_a_long_host_pi(sigint_after):
         assert npgpu.monte_carlo_pi(1000, seed=1) == 4.0 * _random._pi_hits(1000, 1, device=-1) / 1000
 
 
+@pytest.mark.slow
+@pytest.mark.gpu
+def test_fills_past_2_31_values_match_a_draw_resumed_near_the_end():
+    """Element i of a draw depends on (seed, counter, i) alone: the last values of a 2^31 + 1 fill on the GPU
+    equal a short draw started at their Philox block, on the host backend."""
+    n = 2 ** 31 + 1
+    g = npgpu.random.Generator(11)
+    x = g.random(n, dtype=np.float32, device=True)
+    assert x.shape == (n,) and g.counter == -(-n // 4)
+    k = g.integers(0, 100, n, dtype=np.int8, device=True)
+    first = n - 5  # a multiple of 4: the start of a block (one word per value)
+    with npgpu.use_backend("cpu"):
+        want_x = npgpu.random.Generator(11, counter=first // 4).random(5, dtype=np.float32)
+        want_k = npgpu.random.Generator(11, counter=-(-n // 4) + first // 4).integers(0, 100, 5, dtype=np.int8)
+    np.testing.assert_array_equal(x[first:].get(), want_x)
+    np.testing.assert_array_equal(k[first:].get(), want_k)
+    assert 0.49 < float(npgpu.mean(x)) < 0.51
+
+
 def test_pi_hit_range_bounds():
     with pytest.raises(ValueError, match="first"):
         _random._pi_hits(10, 1, device=-1, first=-1)

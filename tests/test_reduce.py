@@ -859,6 +859,33 @@ def test_huge_sum_argmax_cumsum(n):
     assert int(npgpu.sum(d8).get()) == -(n - 1) + 99
 
 
+@pytest.mark.slow
+@pytest.mark.gpu
+def test_axis_reductions_and_scans_past_2_31_elements():
+    """Reductions and scans along an axis of arrays with more than 2^31 elements: rows of 2^30 + 1 (the
+    output and the scan index past 2^31), and a reduced axis of 2^31 + 1."""
+    m = 2 ** 30 + 1
+    d = npgpu.full((2, m), 1, np.uint8)
+    d[0, 7] = 3
+    d[1, m - 1] = 5
+    np.testing.assert_array_equal(npgpu.sum(d, axis=1).get(), [m + 2, m + 4])
+    np.testing.assert_array_equal(npgpu.argmax(d, axis=1).get(), [7, m - 1])
+    s0 = npgpu.sum(d, axis=0)
+    assert s0.shape == (m,) and [int(s0[i]) for i in (0, 7, m - 2, m - 1)] == [2, 4, 2, 6]
+    del s0
+    c = npgpu.cumsum(d, axis=1)
+    assert c.dtype == np.uint64
+    assert [int(c[0, i]) for i in (6, 7, m - 1)] == [7, 10, m + 2]
+    assert [int(c[1, i]) for i in (0, m - 2, m - 1)] == [1, m - 1, m + 4]
+    del c, d
+    n = 2 ** 31 + 1
+    tall = npgpu.full((n, 2), 1, np.uint8)
+    tall[n - 1, 1] = 9
+    np.testing.assert_array_equal(npgpu.sum(tall, axis=0).get(), [n, n + 8])
+    np.testing.assert_array_equal(npgpu.argmax(tall, axis=0).get(), [0, n - 1])
+    np.testing.assert_array_equal(npgpu.max(tall, axis=0).get(), [1, 9])
+
+
 def test_extrema_over_an_empty_axis_raise_even_with_no_outputs(backend):
     # np.min(np.zeros((0, 0)), axis=0): the reduced axis is empty, so there is no minimum, output or not.
     for fn, msg in ((npgpu.min, "no identity"), (npgpu.max, "no identity"), (npgpu.argmax, "empty sequence")):

@@ -400,6 +400,106 @@ def test_fork_after_gpu_use_gives_the_child_a_clear_error():
                               f"passed, 6: host backend broken); stderr: {r.stderr[-2000:]}"
 
 
+# ---------------------------------------------------------------- Ctrl-C on the GPU
+# Timed within 0.2 s of the signal, so marked slow: kept out of the compute-sanitizer runs, which slow
+# every call many times over.
+
+
+def _interrupted_within(sigint_after, call, delay):
+    """Runs call() with a SIGINT `delay` s in; asserts KeyboardInterrupt came within 0.2 s of the signal."""
+    with sigint_after(delay) as fired, pytest.raises(KeyboardInterrupt):
+        call()
+    assert fired, "the call ended before the signal: make it longer"
+    late = time.perf_counter() - fired[0]
+    assert late < 0.2, f"KeyboardInterrupt came {late:.3f} s after the signal"
+
+
+@pytest.mark.gpu
+@pytest.mark.slow
+def test_ctrl_c_stops_a_large_staged_numpy_call(sigint_after):
+    """NumPy in, NumPy out on the GPU moves through the staging ring in chunks; the signal handlers run
+    between chunks, and npgpu works afterwards."""
+    n = 1 << 30  # 4 GiB per float32 operand: about a second through the ring
+    a = np.full(n, 1.5, np.float32)
+    b = np.full(n, 2.0, np.float32)
+    with npgpu.use_backend("cuda"):
+        _interrupted_within(sigint_after, lambda: npgpu.add(a, b), 0.15)
+        small = np.arange(1 << 22, dtype=np.float32)
+        np.testing.assert_array_equal(npgpu.add(small, small), small + small)
+        np.testing.assert_array_equal(npgpu.add(a[:1 << 24], b[:1 << 24]), np.full(1 << 24, 3.5, np.float32))
+
+
+@pytest.mark.gpu
+@pytest.mark.slow
+def test_ctrl_c_stops_monte_carlo_pi_of_2_40_points_on_the_gpu(sigint_after):
+    with npgpu.use_backend("cuda"):
+        _interrupted_within(sigint_after, lambda: npgpu.monte_carlo_pi(1 << 40, seed=3), 0.15)
+        # counted in chunks, the points add up to the same count as one range
+        n = 2 * (1 << 37) + 12345
+        from npgpu import _random
+        assert _random._pi_hits(n, 3) == _random._pi_hits(1 << 37, 3) + _random._pi_hits(n - (1 << 37), 3,
+                                                                                          first=1 << 37)
+
+
+@pytest.mark.gpu
+@pytest.mark.slow
+def test_ctrl_c_stops_a_long_gpu_diffusion(sigint_after):
+    rng = np.random.default_rng(4)
+    field = rng.random((4096, 4096), dtype=np.float32)
+    with npgpu.use_backend("cuda"):
+        _interrupted_within(sigint_after, lambda: npgpu.diffusion(field, 10 ** 7), 0.3)
+        small = rng.random((64, 80))
+        with npgpu.use_backend("cpu"):
+            want = npgpu.diffusion(small, 20)
+        np.testing.assert_allclose(npgpu.diffusion(small, 20), want, rtol=1e-12, atol=1e-14)
+
+
+# ---------------------------------------------------------------- pinned memory exhausted
+
+
+@pytest.mark.gpu
+def test_staged_calls_fall_back_to_pageable_copies_when_pinned_memory_runs_out():
+    """A staging ring whose pinned slots cannot be allocated (4 TiB each) leaves NumPy-input calls on the GPU
+    to pageable copies: same results, no pinned memory taken."""
+    rng = np.random.default_rng(5)
+    n = 3 * (1 << 20) + 7  # several 8 MiB chunks, the last one partial
+    a, b = rng.standard_normal(n), rng.standard_normal(n)
+    x = rng.random(n).astype(np.float32)
+    saved = npgpu.staging_config()
+    try:
+        npgpu.set_staging_config(slot_bytes=1 << 42, slots=2)
+        with npgpu.use_backend("cuda"):
+            before = npgpu.memory_info()["pinned_bytes"]
+            np.testing.assert_array_equal(npgpu.add(a, b, out=np.empty(n)), a + b)
+            np.testing.assert_array_equal(npgpu.sqrt(x, out=np.empty(n, np.float32)), np.sqrt(x))
+            got = npgpu.random.Generator(9).random(n)
+            with npgpu.use_backend("cpu"):
+                want = npgpu.random.Generator(9).random(n)
+            np.testing.assert_array_equal(got, want)
+            assert npgpu.memory_info()["pinned_bytes"] == before
+    finally:
+        npgpu.set_staging_config(*saved)
+    with npgpu.use_backend("cuda"):  # the ring builds again once it fits
+        np.testing.assert_array_equal(npgpu.add(a, b), a + b)
+
+
+@pytest.mark.gpu
+def test_results_go_to_ordinary_memory_when_pinned_memory_runs_out(monkeypatch):
+    def exhausted(*args, **kwargs):
+        raise npgpu.OutOfMemoryError("pinned host allocation failed (test)")
+
+    rng = np.random.default_rng(6)
+    a, b = rng.standard_normal((300, 200)), rng.standard_normal((200, 100))
+    monkeypatch.setattr(npgpu._array, "empty_pinned", exhausted)
+    with npgpu.use_backend("cuda"):
+        np.testing.assert_array_equal(npgpu.add(a, 1.0), a + 1.0)
+        np.testing.assert_allclose(npgpu.matmul(a, b), a @ b, rtol=1e-12)
+        f = rng.random((64, 64))
+        with npgpu.use_backend("cpu"):
+            want = npgpu.diffusion(f, 5)
+        np.testing.assert_allclose(npgpu.diffusion(f, 5), want, rtol=1e-12, atol=1e-14)
+
+
 # ---------------------------------------------------------------- memory
 
 

@@ -337,3 +337,20 @@ def test_ctrl_c_stops_a_long_host_call(sigint_after):
     with npgpu.use_backend("cpu"), sigint_after(0.3) as fired, pytest.raises(KeyboardInterrupt):
         npgpu.diffusion(f, 2 ** 63 - 1)  # one chunk of all the steps: its pass count must not overflow
     assert fired and time.perf_counter() - fired[0] < 0.2
+
+
+@pytest.mark.slow
+@pytest.mark.gpu
+def test_diffusion_of_a_field_past_2_31_cells():
+    """46400 x 46400 float32 (more than 2^31 cells): a window around flat index 2^31 reaching the field's
+    last row and column equals the host backend run on that window (cells farther than `steps` from the
+    window's cut edges depend only on the window)."""
+    steps, side = 6, 46400
+    f = npgpu.random.Generator(12).random((side, side), dtype=np.float32, device=True)
+    out = npgpu.diffusion(f, steps)
+    r0, c0 = 2 ** 31 // side - 8, 2 ** 31 % side - 64  # row 46281 holds flat index 2^31, at column 45248
+    window = f[r0:, c0:].get()
+    with npgpu.use_backend("cpu"):
+        want = npgpu.diffusion(window, steps)[steps:, steps:]
+    np.testing.assert_allclose(out[r0 + steps:, c0 + steps:].get(), want, rtol=1e-5, atol=1e-6)
+

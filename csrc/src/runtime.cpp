@@ -298,6 +298,17 @@ void check_last_error(const char* what) {
   if (err != cudaSuccess) detail::throw_cuda_error(err, what, __FILE__, __LINE__);
 }
 
+namespace {
+std::atomic<InterruptCheck> g_interrupt_check{nullptr};
+}  // namespace
+
+void set_interrupt_check(InterruptCheck check) noexcept { g_interrupt_check.store(check); }
+
+bool interrupt_requested() {
+  const InterruptCheck check = g_interrupt_check.load(std::memory_order_relaxed);
+  return check != nullptr && check();
+}
+
 void profiler_range_push(const char* name) { nvtxRangePushA(name); }
 void profiler_range_pop() { nvtxRangePop(); }
 

@@ -4,6 +4,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -59,14 +60,19 @@ struct Ring {
 
   void build(int device, const StagingConfig& c) {
     release();
-    cfg = c;
-    slots.resize(c.slots);
-    NPGPU_CUDA_TRY(cudaEventCreateWithFlags(&start, cudaEventDisableTiming));
-    for (Slot& s : slots) {
-      NPGPU_CUDA_TRY(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
-      NPGPU_CUDA_TRY(cudaEventCreateWithFlags(&s.done, cudaEventDisableTiming));
-      s.pinned = std::make_unique<PinnedBuffer>(c.slot_bytes);
-      s.dev = std::make_unique<DeviceBuffer>(c.slot_bytes, device, s.stream);
+    try {
+      cfg = c;
+      slots.resize(c.slots);
+      NPGPU_CUDA_TRY(cudaEventCreateWithFlags(&start, cudaEventDisableTiming));
+      for (Slot& s : slots) {
+        NPGPU_CUDA_TRY(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
+        NPGPU_CUDA_TRY(cudaEventCreateWithFlags(&s.done, cudaEventDisableTiming));
+        s.pinned = std::make_unique<PinnedBuffer>(c.slot_bytes);
+        s.dev = std::make_unique<DeviceBuffer>(c.slot_bytes, device, s.stream);
+      }
+    } catch (...) {
+      release();  // an empty ring, built afresh by the next call, never a partial one
+      throw;
     }
   }
   void release() {
@@ -256,6 +262,60 @@ InputMode input_mode() {
   return m;
 }
 
+// Interrupt checks between chunks, at most every 50 ms (a check takes the GIL in Python).
+class InterruptPoll {
+ public:
+  void operator()() {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_ < std::chrono::milliseconds(50)) return;
+    last_ = now;
+    if (interrupt_requested()) throw Interrupted("interrupted between the chunks of a host<->device transfer");
+  }
+
+ private:
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+// The ring could not be built (pinned host memory exhausted): the same chunks through device scratch with
+// pageable copies on the caller's stream, which the driver stages itself. Slower, but the call goes through.
+void run_pageable(int device, StreamHandle stream, const StagedOperand* ops, int nops, std::int64_t n,
+                  const ChunkCompute& compute) {
+  std::int64_t row_bytes = 0;
+  for (int k = 0; k < nops; ++k) row_bytes += ops[k].itemsize;
+  // chunks of 8 MiB, a multiple of 16 elements as in run_staged
+  const std::int64_t chunk = std::min(n, std::max<std::int64_t>(16, (8 << 20) / row_bytes / 16 * 16));
+  std::vector<std::int64_t> offs(nops);
+  std::int64_t off = 0;
+  for (int k = 0; k < nops; ++k) {
+    offs[k] = off;
+    off += (chunk * ops[k].itemsize + 255) / 256 * 256;
+  }
+  DeviceBuffer scratch(off, device, stream);
+  const cudaStream_t s = static_cast<cudaStream_t>(stream);
+  std::vector<void*> dev_ptrs(nops);
+  for (int k = 0; k < nops; ++k) dev_ptrs[k] = static_cast<char*>(scratch.data()) + offs[k];
+  InterruptPoll poll;
+  try {
+    for (std::int64_t start = 0; start < n; start += chunk) {
+      if (start > 0) poll();
+      const std::int64_t count = std::min(chunk, n - start);
+      for (int k = 0; k < nops; ++k)
+        if (!ops[k].output)
+          NPGPU_CUDA_TRY(cudaMemcpyAsync(dev_ptrs[k], static_cast<const char*>(ops[k].host) + start * ops[k].itemsize,
+                                         count * ops[k].itemsize, cudaMemcpyHostToDevice, s));
+      compute(dev_ptrs.data(), count, stream);
+      for (int k = 0; k < nops; ++k)
+        if (ops[k].output)
+          NPGPU_CUDA_TRY(cudaMemcpyAsync(static_cast<char*>(ops[k].host) + start * ops[k].itemsize, dev_ptrs[k],
+                                         count * ops[k].itemsize, cudaMemcpyDeviceToHost, s));
+    }
+    NPGPU_CUDA_TRY(cudaStreamSynchronize(s));
+  } catch (...) {
+    if (cudaStreamSynchronize(s) != cudaSuccess) cudaGetLastError();  // scratch is freed on this stream next
+    throw;
+  }
+}
+
 }  // namespace
 
 StagingConfig staging_config() {
@@ -276,8 +336,14 @@ void run_staged(int device, StreamHandle stream, const StagedOperand* ops, int n
   Ring& ring = ring_for(device);
   std::lock_guard<std::mutex> lock(ring.mutex);
   const StagingConfig want = staging_config();
-  if (ring.slots.empty() || ring.cfg.slot_bytes != want.slot_bytes || ring.cfg.slots != want.slots)
-    ring.build(device, want);
+  if (ring.slots.empty() || ring.cfg.slot_bytes != want.slot_bytes || ring.cfg.slots != want.slots) {
+    try {
+      ring.build(device, want);
+    } catch (const OutOfMemoryError&) {
+      run_pageable(device, stream, ops, nops, n, compute);
+      return;
+    }
+  }
 
   std::int64_t row_bytes = 0;  // bytes of one element across all operands, 16-byte aligned per operand
   for (int k = 0; k < nops; ++k) row_bytes += ops[k].itemsize;
@@ -417,7 +483,9 @@ void run_staged(int device, StreamHandle stream, const StagedOperand* ops, int n
   try {
     // The calling thread stays out of the copies, keeping its caches warm for the CUDA calls that queue chunks.
     issue_while_copying([] {}, input_jobs(0, 0, chunk_count(0)));
+    InterruptPoll poll;
     for (std::int64_t c = 0; c < nchunks; ++c) {
+      if (c > 0) poll();
       const int k = static_cast<int>(c % S);
       std::vector<CopyJob> next_jobs;
       if (c + 1 < nchunks) {

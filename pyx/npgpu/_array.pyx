@@ -3069,3 +3069,22 @@ def empty_pinned(shape, dtype=np.float64):
     owner._iface = {"shape": shape, "typestr": dtype.str, "version": 3,
                     "data": (<uintptr_t>owner.buf.get().data() if nbytes else 0, False)}
     return np.asarray(owner)
+
+
+def empty_host_result(shape, dtype, int64_t pinned_max):
+    """An uninitialised NumPy array for a result coming back from the GPU: in pinned memory (the download is
+    then one DMA straight into it) when it holds 1 to `pinned_max` bytes and pinned memory is left, else in
+    ordinary memory (the driver stages that download itself)."""
+    dtype = np.dtype(dtype)
+    shape = _normalize_shape(shape)
+    nbytes = dtype.itemsize
+    for d in shape:
+        nbytes *= d
+    if 0 < nbytes <= pinned_max:
+        try:
+            if dtype.kind == "V":  # empty_pinned describes memory by typestr, which bfloat16 does not survive
+                return empty_pinned(shape, np.uint16).view(dtype)
+            return empty_pinned(shape, dtype)
+        except MemoryError:  # pinned memory exhausted
+            pass
+    return np.empty(shape, dtype=dtype)

@@ -151,12 +151,7 @@ cdef Array _to_device(object host, object dtype, int device, StreamHandle s):
 
 cdef object _download(Array r, object out, StreamHandle s):
     """The device result as a NumPy array (in pinned memory when it fits), or copied into `out`."""
-    nbytes = r.nbytes
-    if 0 < nbytes <= _PINNED_RESULT_MAX:
-        # (empty_pinned describes memory by typestr, which a bfloat16 dtype does not survive: view it instead)
-        host = _array.empty_pinned(r.shape, r.dtype if r.dtype.kind != "V" else np.uint16).view(r.dtype)
-    else:
-        host = np.empty(r.shape, dtype=r.dtype)
+    host = _array.empty_host_result(r.shape, r.dtype, _PINNED_RESULT_MAX)
     r.get(stream=<uintptr_t>s if <uintptr_t>s != 0 else 1, out=host)
     if out is not None:
         np.copyto(out, host, casting="same_kind")

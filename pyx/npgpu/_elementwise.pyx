@@ -352,10 +352,9 @@ cdef object run_host(ElementwiseOp op, str name, object ufunc, tuple operands, o
         ops = tuple([x.copy() if isinstance(x, np.ndarray) and _overlaps(x, out) else x for x in ops])
     cdef bint on_gpu = use_cuda_for_host_data()
     if out is None:
-        nbytes = np.dtype(res).itemsize * _prod(shape)
         # On the GPU path the result lives in (cached) pinned memory, so results come back by DMA straight
         # into it: no bounce copy and no page faults on a fresh array.
-        result = _array.empty_pinned(shape, res) if on_gpu and 0 < nbytes <= _PINNED_RESULT_MAX \
+        result = _array.empty_host_result(shape, res, _PINNED_RESULT_MAX) if on_gpu \
             else np.empty(shape, dtype=res)
     else:
         result = out
@@ -395,13 +394,6 @@ cdef object run_host(ElementwiseOp op, str name, object ufunc, tuple operands, o
     if out is None and result.ndim == 0:
         return result[()]
     return result if perm is None else result.transpose(_inverse(perm))
-
-
-def _prod(shape):
-    n = 1
-    for d in shape:
-        n *= d
-    return n
 
 
 def _overlaps(x, out):

@@ -1,7 +1,14 @@
 # cython: language_level=3
 """npgpu's Python exceptions and the handler that raises them from C++ exceptions."""
+from cpython.exc cimport PyErr_CheckSignals
+from libcpp cimport bool
+
 from npgpu.lib.errors cimport ExceptionInfo, kCudaError, kOutOfMemory, kValueError, kTypeError, kUnavailable, \
-    kMemoryError, kIndexError
+    kMemoryError, kIndexError, kInterrupted
+
+cdef extern from "npgpu/runtime.hpp" namespace "npgpu" nogil:
+    ctypedef bool (*InterruptCheck)() noexcept
+    void set_interrupt_check(InterruptCheck check) noexcept
 
 
 class CUDAError(RuntimeError):
@@ -30,8 +37,28 @@ class GPUUnavailableError(RuntimeError):
     """The operation needs a GPU and this process has none (no driver, no device, or a broken context)."""
 
 
+# The exception a signal handler raised inside _run_signal_handlers, raised again when the interrupted call
+# returns to Python. Signal handlers run only on the main thread, so one slot serves.
+cdef object _pending_interrupt = None
+
+
+cdef bool _run_signal_handlers() noexcept with gil:
+    """libnpgpu's interrupt check: long staged calls run it between chunks, without the GIL otherwise."""
+    global _pending_interrupt
+    try:
+        PyErr_CheckSignals()
+        return False
+    except BaseException as e:
+        _pending_interrupt = e
+        return True
+
+
+set_interrupt_check(_run_signal_handlers)
+
+
 cdef int raise_from_info(ExceptionInfo* info) except *:
     """Raise the Python exception for a classified C++ exception (see raise_py_error in _errors.pxd)."""
+    global _pending_interrupt
     msg = info.message.decode("utf-8", "replace")
     if info.kind == kCudaError:
         raise CUDAError(msg, info.code, info.name.decode(), info.call.decode(), info.sticky)
@@ -45,6 +72,9 @@ cdef int raise_from_info(ExceptionInfo* info) except *:
         raise IndexError(msg)
     if info.kind == kUnavailable:
         raise GPUUnavailableError(msg)
+    if info.kind == kInterrupted:
+        e, _pending_interrupt = _pending_interrupt, None
+        raise e if e is not None else KeyboardInterrupt(msg)
     if info.kind == kMemoryError:
         raise MemoryError(msg)
     raise RuntimeError(msg)

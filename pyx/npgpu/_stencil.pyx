@@ -303,10 +303,8 @@ cdef object _download(Array d, object out, StreamHandle s):
     shape = d.shape
     if out is not None and out.flags.c_contiguous:
         target = out
-    elif nbytes <= _PINNED_RESULT_MAX:
-        target = _array.empty_pinned(shape, d._dtype)  # DMA straight into it
     else:
-        target = np.empty(shape, dtype=d._dtype)
+        target = _array.empty_host_result(shape, d._dtype, _PINNED_RESULT_MAX)
     cdef void* dst = _host_ptr(target)
     with nogil:
         copy_bytes(dst, d.view.data, nbytes, s)

@@ -10,7 +10,8 @@
 namespace npgpu_pyx {
 
 enum ExceptionKind {
-  kCudaError, kOutOfMemory, kValueError, kTypeError, kUnavailable, kMemoryError, kRuntimeError, kIndexError
+  kCudaError, kOutOfMemory, kValueError, kTypeError, kUnavailable, kMemoryError, kRuntimeError, kIndexError,
+  kInterrupted
 };
 
 struct ExceptionInfo {
@@ -41,6 +42,9 @@ inline void current_exception_info(ExceptionInfo& info) {
     info.message = e.what();
   } catch (const npgpu::IndexError& e) {
     info.kind = kIndexError;
+    info.message = e.what();
+  } catch (const npgpu::Interrupted& e) {
+    info.kind = kInterrupted;
     info.message = e.what();
   } catch (const npgpu::Unavailable& e) {
     info.kind = kUnavailable;

@@ -68,4 +68,11 @@ class NPGPU_API Unavailable : public Error {
   using Error::Error;
 };
 
+// A long operation stopped early because the interrupt check asked it to (see set_interrupt_check in
+// runtime.hpp; in Python, Ctrl-C's KeyboardInterrupt). Work it had queued is finished before it throws.
+class NPGPU_API Interrupted : public Error {
+ public:
+  using Error::Error;
+};
+
 }  // namespace npgpu

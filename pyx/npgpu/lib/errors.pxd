@@ -12,6 +12,7 @@ cdef extern from "exception_info.hpp" namespace "npgpu_pyx" nogil:
         kMemoryError
         kRuntimeError
         kIndexError
+        kInterrupted
     cdef cppclass ExceptionInfo:
         ExceptionKind kind
         int code
