@@ -480,6 +480,35 @@ def test_nanargmin_nanargmax(backend, rng, axis):
         npgpu.nanargmin(np.full(5, np.nan))
 
 
+def test_nanmean_warns_for_slices_without_a_value_as_numpy(backend):
+    x = np.array([[1.0, np.nan], [np.nan, np.nan]])
+    for args in ((x, 1), (x, None), (np.zeros((0, 3)), 0), (np.array([np.nan + 1j, 2 + 2j]), None)):
+        with warnings.catch_warnings(record=True) as got_w:
+            warnings.simplefilter("always")
+            got = npgpu.nanmean(args[0], axis=args[1])
+        with warnings.catch_warnings(record=True) as want_w:
+            warnings.simplefilter("always")
+            want = np.nanmean(args[0], axis=args[1])
+        np.testing.assert_array_equal(got, want)
+        assert [str(w.message) for w in got_w] == [str(w.message) for w in want_w], args
+    with pytest.warns(RuntimeWarning, match="Mean of empty slice"):
+        assert np.isnan(npgpu.nanmean(np.full(4, np.nan, np.float32)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a NaN from inf - inf, not from an empty slice: no warning
+        assert np.isnan(npgpu.nanmean(np.array([np.inf, -np.inf, np.nan])))
+        assert npgpu.nanmean(np.array([1.0, np.nan, 3.0])) == 2.0
+
+
+def test_nanargmin_of_an_empty_array_is_argmins_error(backend):
+    for name in ("nanargmin", "nanargmax"):
+        with pytest.raises(ValueError, match="empty sequence"):
+            getattr(npgpu, name)(np.array([]))
+        with pytest.raises(ValueError, match="empty sequence"):
+            getattr(npgpu, name)(np.zeros((0, 3)), axis=0)
+        got = getattr(npgpu, name)(np.zeros((3, 0)), axis=0)
+        assert got.shape == (0,) and got.dtype == np.intp
+
+
 @pytest.mark.usefixtures("array_device")
 def test_nanargmax_device(rng):
     x = rng.standard_normal((33, 70))

@@ -666,7 +666,9 @@ def _nan_empty(x, axis, keepdims, numpy_out, stacklevel):
     """NumPy's nanmedian / nanquantile / nanpercentile of an empty array: nanmean's answer (NaN where the
     result has elements, in nanmean's dtype and shape: q's dimensions are not added)."""
     axes = None if axis is None else _axes(axis, x.ndim)
-    r = _reduce.nanmean(x, axis=axes, keepdims=keepdims)
+    with warnings.catch_warnings():  # nanmean's own warning for NumPy input: the one below stands for it
+        warnings.simplefilter("ignore", RuntimeWarning)
+        r = _reduce.nanmean(x, axis=axes, keepdims=keepdims)
     if r.size:
         warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=stacklevel)
     return _back(r, numpy_out)

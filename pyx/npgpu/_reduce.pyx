@@ -852,6 +852,8 @@ cdef object _nanarg(ReduceOp op, double fill, a, axis, out, keepdims, stream):
         return _arg(op, a, axis, out, keepdims, stream)
     from npgpu import _elementwise
     x = a if isinstance(a, Array) else native_order(np.asarray(a))
+    if x.size == 0:  # argmin/argmax's own answer: "empty sequence", or an empty result
+        return _arg(op, x, axis, out, keepdims, stream)
     nan = _elementwise.isnan(x, stream=stream)
     if bool(any(all(nan, axis=axis, stream=stream), stream=stream)):
         raise ValueError("All-NaN slice encountered")
@@ -1620,7 +1622,9 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, stream=None):
 
     Notes
     -----
-    Unlike numpy.nanmean, no RuntimeWarning is issued for an all-NaN or empty slice.
+    An all-NaN or empty slice gives NaN with NumPy's RuntimeWarning ("Mean of empty slice") for NumPy inputs;
+    the results of npgpu.Array inputs are not inspected for it (that would wait for the GPU), so they give no
+    warning.
 
     Examples
     --------
@@ -1633,8 +1637,21 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, stream=None):
     dt = _dtype_of(a)
     res = np.dtype(dtype) if dtype is not None else _float_dtype(dt)
     if dt.kind == "c":
-        return _complex_nanmean(a, axis, res, out, keepdims, stream)
-    return _reduce(ReduceOp.NanMean, a, axis, res, _FLOAT64, out, keepdims, 0.0, stream)
+        r = _complex_nanmean(a, axis, res, out, keepdims, stream)
+    else:
+        r = _reduce(ReduceOp.NanMean, a, axis, res, _FLOAT64, out, keepdims, 0.0, stream)
+    return _warn_empty_mean(a, axis, r)
+
+
+cdef object _warn_empty_mean(object a, object axis, object r):
+    """NumPy's RuntimeWarning for a slice without a non-NaN value, read off a host result: only a NaN there
+    needs the count (inf - inf is NaN too). Device results are not inspected: that would wait for the GPU."""
+    if isinstance(r, Array) or not np.isnan(r).any():
+        return r
+    x = np.asarray(a)
+    if x.size == 0 or np.all(np.isnan(x), axis=axis).any():
+        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=1)
+    return r
 
 
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, stream=None, *, correction=None):
