@@ -152,11 +152,13 @@ def test_views_methods_and_numpy_functions(rng):
     _same(d.argsort(axis=None), np.argsort(a, axis=None, kind="stable"))
 
 
-@pytest.mark.parametrize("dtype", ["int64", "float32", "complex64", "float16", "bool"])
+@pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("descending", [False, True])
-def test_library_sort_rows_on_the_host(rng, dtype, descending):
-    # The C++ host backend's sort (std::stable_sort), which C++ programs use, against the same references.
-    a = _data(rng, (5, 64), dtype)
+@pytest.mark.parametrize("shape", [(5, 64), (3, 3001)], ids=["short-rows", "radix-rows"])
+def test_library_sort_rows_on_the_host(rng, dtype, descending, shape):
+    # The C++ host backend's sort, which C++ programs and the host backend's larger sorts use, against the
+    # same references: std::stable_sort for short rows and complex data, a radix sort of keys otherwise.
+    a = _data(rng, shape, dtype)
     keys = npgpu.asarray(a, device="cpu")
     values = npgpu.empty(a.shape, dtype=a.dtype, device="cpu")
     indices = npgpu.empty(a.shape, dtype=np.int64, device="cpu")
@@ -170,6 +172,10 @@ def test_library_sort_rows_on_the_host(rng, dtype, descending):
     inplace = npgpu.asarray(a.copy(), device="cpu")
     _sorting.sort_rows(inplace, inplace, None, descending)
     _same(inplace, _numpy_descending(a, -1, False) if descending else np.sort(a, kind="stable"))
+    inplace = npgpu.asarray(a.copy(), device="cpu")  # values and indices, the values in place
+    _sorting.sort_rows(inplace, inplace, indices, descending)
+    _same(indices, _numpy_descending(a, -1, True) if descending else np.argsort(a, kind="stable"))
+    _same(inplace, np.take_along_axis(a, indices.get(), axis=-1))
 
 
 @pytest.mark.usefixtures("array_device")
