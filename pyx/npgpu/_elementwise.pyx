@@ -415,17 +415,23 @@ for _i in range(kMaxOps):
 assert <int>ElementwiseOp.Axpy < kMaxOps  # Axpy is the last operation
 
 
+cdef int _same_dtype_result(ElementwiseOp op, object ufunc, DType d, object dtype, int nin) except -3:
+    """The result dtype's code when `nin` operands of `dtype` (code d) run that dtype's own loop, else -1."""
+    cdef int code = _fast_result[<int>op][<int>d]
+    if code == kUnresolved:
+        code = -1
+        if not (op == ElementwiseOp.Power and dtype.kind == "i"):
+            loop = resolve(ufunc, (dtype,) * nin)
+            if loop[0] == dtype:
+                code = <int>dtype_code(loop[-1])
+        _fast_result[<int>op][<int>d] = code
+    return code
+
+
 cdef object fast_same_dtype(ElementwiseOp op, object ufunc, Array A, Array B, object out, StreamHandle s):
     """Two device arrays of one dtype and shape, out new or exactly right: no Python-level type work. None
     when the call does not qualify."""
-    cdef int code = _fast_result[<int>op][<int>A.view.dtype]
-    if code == kUnresolved:
-        code = -1
-        if not (op == ElementwiseOp.Power and A._dtype.kind == "i"):
-            loop = resolve(ufunc, (A._dtype, A._dtype))
-            if loop[0] == A._dtype:
-                code = <int>dtype_code(loop[-1])
-        _fast_result[<int>op][<int>A.view.dtype] = code
+    cdef int code = _same_dtype_result(op, ufunc, A.view.dtype, A._dtype, 2)
     if code < 0:
         return None
     cdef DType rd = <DType>code
@@ -451,8 +457,43 @@ cdef object fast_same_dtype(ElementwiseOp op, object ufunc, Array A, Array B, ob
     return O
 
 
+cdef object fast_host_same_dtype(ElementwiseOp op, object ufunc, tuple operands, StreamHandle s):
+    """One or two C-contiguous NumPy arrays of one native dtype and shape, no out, on the host backend: no
+    Python-level type work (a call on a small array costs a few microseconds, not ten). None when the call
+    does not qualify."""
+    A = operands[0]
+    dt = A.dtype
+    if A.ndim == 0 or not A.flags.c_contiguous or not dt.isnative or dt.kind not in "biufc":
+        return None
+    cdef int n = len(operands)
+    if n == 2:
+        B = operands[1]
+        if B.dtype != dt or B.shape != A.shape or not B.flags.c_contiguous:
+            return None
+    if use_cuda_for_host_data():
+        return None
+    cdef DType d = dtype_code(dt)
+    cdef int code = _same_dtype_result(op, ufunc, d, dt, n)
+    if code < 0:
+        return None
+    result = np.empty(A.shape, dtype=dt if code == <int>d else numpy_dtype(<DType>code))
+    cdef Operand ins[2]
+    for k in range(n):
+        ins[k].view = host_view(operands[k], False)
+        ins[k].is_scalar = False
+    cdef ArrayView vo = host_view(result, True)
+    with nogil:
+        elementwise(op, ins, n, vo, d, s)
+    return result
+
+
 cdef object call(ElementwiseOp op, str name, object ufunc, tuple operands, object out, object stream):
     cdef StreamHandle s = resolve_stream(stream)
+    if out is None and 1 <= len(operands) <= 2 and type(operands[0]) is np.ndarray and \
+            (len(operands) == 1 or type(operands[1]) is np.ndarray):
+        r = fast_host_same_dtype(op, ufunc, operands, s)
+        if r is not None:
+            return r
     if len(operands) == 2 and type(operands[0]) is Array and type(operands[1]) is Array:
         A = <Array>operands[0]
         B = <Array>operands[1]
