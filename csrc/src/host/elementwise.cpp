@@ -51,22 +51,30 @@ void contiguous_loop(Op op, R* po, std::int64_t n, const In&... in) {
 
 template <class Op, class R, class A>
 void contiguous(Op op, R* po, std::int64_t n, const Src<A>& a) {
-  if (a.p) contiguous_loop(op, po, n, ArrayIn<A>{a.p});
-  else contiguous_loop(op, po, n, a);
+  if (a.p)
+    contiguous_loop(op, po, n, ArrayIn<A>{a.p});
+  else
+    contiguous_loop(op, po, n, a);
 }
 
 template <class Op, class R, class A, class B>
 void contiguous(Op op, R* po, std::int64_t n, const Src<A>& a, const Src<B>& b) {
-  if (a.p && b.p) contiguous_loop(op, po, n, ArrayIn<A>{a.p}, ArrayIn<B>{b.p});
-  else if (a.p) contiguous_loop(op, po, n, ArrayIn<A>{a.p}, ScalarIn<B>{b.s});
-  else if (b.p) contiguous_loop(op, po, n, ScalarIn<A>{a.s}, ArrayIn<B>{b.p});
-  else contiguous_loop(op, po, n, a, b);
+  if (a.p && b.p)
+    contiguous_loop(op, po, n, ArrayIn<A>{a.p}, ArrayIn<B>{b.p});
+  else if (a.p)
+    contiguous_loop(op, po, n, ArrayIn<A>{a.p}, ScalarIn<B>{b.s});
+  else if (b.p)
+    contiguous_loop(op, po, n, ScalarIn<A>{a.s}, ArrayIn<B>{b.p});
+  else
+    contiguous_loop(op, po, n, a, b);
 }
 
 template <class Op, class R, class A, class B, class C>
 void contiguous(Op op, R* po, std::int64_t n, const Src<A>& a, const Src<B>& b, const Src<C>& c) {
-  if (a.p && b.p && c.p) contiguous_loop(op, po, n, ArrayIn<A>{a.p}, ArrayIn<B>{b.p}, ArrayIn<C>{c.p});
-  else contiguous_loop(op, po, n, a, b, c);
+  if (a.p && b.p && c.p)
+    contiguous_loop(op, po, n, ArrayIn<A>{a.p}, ArrayIn<B>{b.p}, ArrayIn<C>{c.p});
+  else
+    contiguous_loop(op, po, n, a, b, c);
 }
 
 template <class Op, class R, class... Ts>

@@ -323,8 +323,7 @@ struct RangeReducer {
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("avx2", "default")))
 #endif
-void add_float_rows(double* out, const char* base, std::int64_t row, std::int64_t K, std::int64_t c0,
-                    std::int64_t c1) {
+void add_float_rows(double* out, const char* base, std::int64_t row, std::int64_t K, std::int64_t c0, std::int64_t c1) {
   for (std::int64_t r = 0; r < K; ++r) {
     const float* p = reinterpret_cast<const float*>(base + r * row);
 #pragma omp simd
