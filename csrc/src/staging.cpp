@@ -262,7 +262,7 @@ InputMode input_mode() {
   return m;
 }
 
-// Interrupt checks between chunks, at most every 50 ms (a check takes the GIL in Python).
+// Interrupt checks between chunks, rate-limited: in Python a check takes the GIL.
 class InterruptPoll {
  public:
   void operator()() {

@@ -227,8 +227,8 @@ cdef ArrayView host_view(object arr, bint writable) except *:
 
 
 cdef void* _host_address(object arr) except *:
-    """The address of a NumPy array's first element: through the buffer protocol (a fraction of a
-    microsecond), else __array_interface__ (about a microsecond: it builds a dict)."""
+    """The address of a NumPy array's first element: through the buffer protocol, else __array_interface__
+    (slower: it builds a dict on every call)."""
     cdef Py_buffer b
     try:
         PyObject_GetBuffer(arr, &b, PyBUF_STRIDES)

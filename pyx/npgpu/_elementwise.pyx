@@ -459,8 +459,7 @@ cdef object fast_same_dtype(ElementwiseOp op, object ufunc, Array A, Array B, ob
 
 cdef object fast_host_same_dtype(ElementwiseOp op, object ufunc, tuple operands, StreamHandle s):
     """One or two C-contiguous NumPy arrays of one native dtype and shape, no out, on the host backend: no
-    Python-level type work (a call on a small array costs a few microseconds, not ten). None when the call
-    does not qualify."""
+    Python-level type work, which dominates a call on a small array. None when the call does not qualify."""
     A = operands[0]
     dt = A.dtype
     if A.ndim == 0 or not A.flags.c_contiguous or not dt.isnative or dt.kind not in "biufc":
@@ -588,7 +587,7 @@ array([0.5, 1. , 1.5])""",
 array([ 3, -4,  0])
 >>> npgpu.floor_divide(np.array([7.5, -7.5]), 2)
 array([ 3., -4.])""",
-    "remainder": """>>> npgpu.remainder(np.array([7, -7, 1]), np.array([2, 2, 0]))  # the sign of x2; 1 % 0 gives 0
+    "remainder": """>>> npgpu.remainder(np.array([7, -7, 1]), np.array([2, 2, 0]))  # x2's sign, as Python's %
 array([1, 1, 0])
 >>> npgpu.remainder(np.array([7.5, -7.5]), 2)
 array([1.5, 0.5])""",

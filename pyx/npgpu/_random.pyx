@@ -250,8 +250,8 @@ def fill(int dist, uint64_t seed, uint64_t counter, double a, double b, uint64_t
 
 # Points per host-backend call of a long count: Ctrl-C is honoured between calls (tens of ms apart or less).
 _HOST_PI_CHUNK = 1 << 24
-# A GPU counts 2^37 points in about 0.1 s: chunks of that size keep Ctrl-C within 0.2 s and cost a launch and
-# a synchronisation each (microseconds).
+# Points per GPU call of a long count: a fraction of a second each, so Ctrl-C is honoured between them, and
+# few enough calls that their launches and synchronisations cost nothing measurable.
 _DEVICE_PI_CHUNK = 1 << 37
 
 

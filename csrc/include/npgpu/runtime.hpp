@@ -70,9 +70,9 @@ NPGPU_API float event_elapsed_ms(EventHandle start, EventHandle end);
 // Check for an asynchronous error left by earlier work (a sticky one included) and throw it.
 NPGPU_API void check_last_error(const char* what);
 
-// A check that long host<->device operations (staged NumPy-input calls) run between chunks, at most every
-// 50 ms; when it returns true they stop and throw npgpu::Interrupted. Python's module installs one that runs
-// the signal handlers (Ctrl-C). nullptr (the default) removes it. Called from the operation's own thread.
+// A check that long host<->device operations (staged NumPy-input calls) run between chunks, on their own
+// thread; when it returns true they stop and throw npgpu::Interrupted. Python installs one that runs the
+// signal handlers (Ctrl-C). nullptr, the default, removes it.
 using InterruptCheck = bool (*)();
 NPGPU_API void set_interrupt_check(InterruptCheck check) noexcept;
 NPGPU_API bool interrupt_requested();  // runs the installed check; false when none is installed

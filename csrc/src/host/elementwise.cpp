@@ -22,8 +22,8 @@ inline void apply_at(Op op, char* out, const std::int64_t* off, std::index_seque
   *reinterpret_cast<R*>(out + off[0]) = static_cast<R>(op(src.at(off[K + 1])...));
 }
 
-// Contiguous operands with the array-or-scalar choice made once per call: Src's test per element kept the
-// loops from vectorising (an add ran at about half NumPy's speed).
+// Contiguous operands with the array-or-scalar choice made once per call: Src's test per element keeps the
+// loops from vectorising.
 template <class T>
 struct ArrayIn {
   const T* p;
@@ -35,8 +35,8 @@ struct ScalarIn {
   T operator[](std::int64_t) const { return s; }
 };
 
-// Blocks over the threads, each block an `omp simd` loop: GCC left the single `parallel for simd` loop
-// scalar (sqrt of float32 at a quarter of NumPy's speed).
+// Blocks over the threads, each block an `omp simd` loop: GCC leaves the outlined body of a single
+// `parallel for simd` loop unvectorised.
 template <class Op, class R, class... In>
 void contiguous_loop(Op op, R* po, std::int64_t n, const In&... in) {
   constexpr std::int64_t kBlock = 4096;

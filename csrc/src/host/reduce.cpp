@@ -134,8 +134,7 @@ NPGPU_ALWAYS_INLINE T minmax_typed(const T* p, std::int64_t n, bool* saw_nan) {
   return m;
 }
 
-// 64-bit integer extrema: SSE2 has no 64-bit compare (pcmpgtq came with SSE4.2), so the baseline emulates it
-// at half NumPy's speed.
+// 64-bit integer extrema: SSE2 has no 64-bit compare (pcmpgtq came with SSE4.2), so the baseline emulates it.
 NPGPU_AVX2_CLONE std::int64_t max_int64(const std::int64_t* p, std::int64_t n, bool* nan) {
   return minmax_typed<true>(p, n, nan);
 }
@@ -353,9 +352,8 @@ struct RangeReducer {
   }
 };
 
-// column_sums' loop for float32 rows into float64 accumulators, also compiled for AVX2 and picked at load
-// time where the CPU has it: the baseline (SSE2) converts two floats an instruction, which left a float32
-// axis-0 sum at twice NumPy's time.
+// column_sums' loop for float32 rows into float64 accumulators, also compiled for AVX2: SSE2 converts only
+// two floats to double an instruction.
 NPGPU_AVX2_CLONE
 void add_float_rows(double* out, const char* base, std::int64_t row, std::int64_t K, std::int64_t c0, std::int64_t c1) {
   for (std::int64_t r = 0; r < K; ++r) {

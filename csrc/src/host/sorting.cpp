@@ -49,9 +49,8 @@ std::unique_ptr<V[]> scratch(std::int64_t n) {
   return std::unique_ptr<V[]>(new V[static_cast<std::size_t>(n)]);
 }
 
-// Stable LSD radix sort of (key, payload) pairs by key, a byte a pass (wider digits scatter to more
-// places at once and ran slower); passes whose byte is the same for every key are skipped. The result ends
-// in k/p (the buffers are swapped as needed).
+// Stable LSD radix sort of (key, payload) pairs by key, a byte a pass (256 scatter targets stay in cache);
+// passes whose byte is the same for every key are skipped. The result ends in k/p (buffers swapped).
 template <class K, class P>
 void radix_sort_pairs(std::unique_ptr<K[]>& k, std::unique_ptr<P[]>& p, std::unique_ptr<K[]>& k2,
                       std::unique_ptr<P[]>& p2, std::int64_t n) {
