@@ -406,17 +406,27 @@ def test_gpu_cluster_one_worker_per_gpu():
     distributed = pytest.importorskip("distributed")
     import functools
     import os
-    with nd.gpu_cluster(gpus=[0, 1, 2], use_dask_cuda=False, env={"NPGPU_BACKEND": "cpu"}) as cluster, \
+    # Without a GPU any ordinals do; with one, only the GPUs that exist (see test_gpu_cluster_missing_gpu).
+    n = npgpu.device_count() if npgpu.is_available() else 3
+    with nd.gpu_cluster(gpus=list(range(n)), use_dask_cuda=False, env={"NPGPU_BACKEND": "cpu"}) as cluster, \
             distributed.Client(cluster) as client:
         seen = client.run(functools.partial(os.getenv, "CUDA_VISIBLE_DEVICES"))
-        assert sorted(seen.values()) == ["0", "1", "2"]
+        assert sorted(seen.values()) == [str(i) for i in range(n)]
         assert set(client.run(functools.partial(os.getenv, "NPGPU_BACKEND")).values()) == {"cpu"}
-        # host memory shared by GPU (a third each), not by CPU core: NumPy chunks of a GPU's block must fit
+        # host memory shared by GPU (a share each), not by CPU core: NumPy chunks of a GPU's block must fit
         limits = [w["memory_limit"] for w in client.scheduler_info()["workers"].values()]
-        assert limits == [distributed.system.MEMORY_LIMIT // 3] * 3
+        assert limits == [distributed.system.MEMORY_LIMIT // n] * n
         nd.register_worker_plugin(client)
         est = nd.monte_carlo_pi(100003, 9, chunks=30000, compute=False)
         assert client.compute(est).result(timeout=60) == npgpu.monte_carlo_pi(100003, seed=9)
+
+
+@pytest.mark.gpu
+def test_gpu_cluster_missing_gpu():
+    pytest.importorskip("distributed")
+    n = npgpu.device_count()
+    with pytest.raises(ValueError, match=f"GPU {n} does not exist \\(this machine has {n}\\)"):
+        nd.gpu_cluster(gpus=[0, n], use_dask_cuda=False)
 
 
 def test_gpu_cluster_bad_gpus():

@@ -406,6 +406,9 @@ def test_add_kernel_in_out_and_device_arrays(rng, cache_dir):
     da, db = npgpu.asarray(a), npgpu.asarray(b)
     dr = npgpu.full(n, np.nan, np.float32)
     s = npgpu.Stream()
+    # dr's fill is queued on the current stream; a launch on another stream must be ordered after it: arrays
+    # do not order streams for the user (as in CuPy).
+    s.wait_stream(npgpu.get_current_stream())
     f(da, db, dr, np.int32(n), block=(128,), grid=((n + 127) // 128,), stream=s)
     s.synchronize()
     np.testing.assert_array_equal(dr.get(), a + b)

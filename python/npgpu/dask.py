@@ -240,7 +240,7 @@ def gpu_cluster(gpus=None, use_dask_cuda=None, **kwargs):
     ------
     ValueError
         No GPU to start a worker on (for host-backend workers use distributed.LocalCluster with
-        ``NPGPU_BACKEND=cpu``), or ordinals that repeat or are negative.
+        ``NPGPU_BACKEND=cpu``), or ordinals that repeat, are negative or name a GPU this machine lacks.
     ImportError
         ``use_dask_cuda=True`` and dask-cuda does not import.
 
@@ -267,6 +267,9 @@ def gpu_cluster(gpus=None, use_dask_cuda=None, **kwargs):
                          "NPGPU_BACKEND=cpu for host-backend workers)")
     if len(set(ids)) != len(ids) or min(ids) < 0:
         raise ValueError(f"gpu_cluster: GPUs must be distinct ordinals >= 0, got {ids}")
+    # A worker pointed at a GPU that does not exist fails inside its nanny with an NVML error; say it here.
+    if npgpu.is_available() and max(ids) >= npgpu.device_count():
+        raise ValueError(f"gpu_cluster: GPU {max(ids)} does not exist (this machine has {npgpu.device_count()})")
     if use_dask_cuda is not False:
         try:
             from dask_cuda import LocalCUDACluster
