@@ -79,15 +79,24 @@ if phase sanitizer; then
   # parameter, an API "error" by design (see rtc.cpp); memory errors are still reported.
   san_one() {  # tool, test file
     local log="$OUT_DIR/sanitizer-$1-$(basename "$2" .py).log"
-    NPGPU_BACKEND=cuda timeout "${SAN_TIMEOUT:-900}" compute-sanitizer --tool "$1" --error-exitcode 99 \
-      --target-processes all --report-api-errors no \
+    # The concurrency tests' iterations and repeats are cut: a sanitizer checks each call, and at the default
+    # budget the 8-thread tests run past any timeout (every launch is serialised and instrumented).
+    NPGPU_RELIABILITY_ITERATIONS=2 NPGPU_RELIABILITY_REPEATS=30 \
+      NPGPU_BACKEND=cuda timeout "${SAN_TIMEOUT:-900}" compute-sanitizer --tool "$1" --error-exitcode 99 \
+      --target-processes all --report-api-errors no --print-limit 100000 \
       "$PY" -m pytest "$2" -q -p no:cacheprovider -m "gpu and not slow" -k "not out_of_memory and not oom and not trim" \
       >"$log" 2>&1
-    local r=$?
+    local r=$? triage=""
     [ $r -eq 5 ] && r=0  # no GPU test in that file
-    echo "$r $(basename "$2" .py): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1) / $(tail -1 "$log")"
+    # Reports from inside cuBLAS/cuSOLVER/cuSPARSE kernels and copies are listed, not counted as failures
+    # (docs/reliability.md); the tests themselves must still pass.
+    if [ $r -eq 99 ] || grep -qE 'ERROR SUMMARY: [1-9]|RACECHECK SUMMARY: [1-9]' "$log"; then
+      triage=$("$PY" "$SRC/scripts/sanitizer_triage.py" "$log") && ! grep -qE '^(FAILED|ERROR) ' "$log" && r=0
+      triage=" [$triage]"
+    fi
+    echo "$r $(basename "$2" .py): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)$triage / $(tail -1 "$log")"
   }
-  export -f san_one; export OUT_DIR PY
+  export -f san_one; export OUT_DIR PY SRC
   for tool in ${SAN_TOOLS:-memcheck racecheck synccheck initcheck}; do
     t1=$(date +%s)
     # shellcheck disable=SC2086

@@ -1680,14 +1680,16 @@ def pad(x, pad_width, mode="constant", **kwargs):
     for ax, (n, (b, a)) in enumerate(zip(x.shape, widths)):
         if not b and not a:
             continue
-        # NumPy's own 1-D index map for this mode; these modes are separable, axis by axis.
+        # NumPy's own 1-D index map for this mode; these modes are separable, axis by axis. Only the later
+        # axes' interior is written (their pads come from it later), so no copy reads an unwritten element.
         src = (np.pad(np.arange(n), (b, a), mode=mode) + b).tolist()
+        roi = out[(slice(None),) * (ax + 1) + inner[ax + 1:]]
         for first, last in ((0, b), (b + n, b + n + a)):
             for d0, s0, step, cnt in _runs(src[first:last]):
-                dst = out[_key(out.ndim, ax, slice(first + d0, first + d0 + cnt))]
+                dst = roi[_key(out.ndim, ax, slice(first + d0, first + d0 + cnt))]
                 if step == 0:
-                    dst[...] = out[_key(out.ndim, ax, slice(s0, s0 + 1))]
+                    dst[...] = roi[_key(out.ndim, ax, slice(s0, s0 + 1))]
                 else:
                     s_end = s0 + step * cnt
-                    dst[...] = out[_key(out.ndim, ax, slice(s0, s_end if s_end >= 0 else None, step))]
+                    dst[...] = roi[_key(out.ndim, ax, slice(s0, s_end if s_end >= 0 else None, step))]
     return out

@@ -242,10 +242,13 @@ class ufunc:
         for r, o in zip(results, outs):
             if masked:
                 if o is None:
-                    shape = np.broadcast_shapes(_shape(r), _shape(where))
-                    o = _empty(shape, r.dtype if isinstance(r, _Array) else np.asarray(r).dtype, r)
-                _ew.where(where, _astype(r, o.dtype), o, out=o)
-                r = o
+                    # Unspecified where the mask is False (NumPy leaves those uninitialised): r's own values,
+                    # broadcast to the mask's shape, so nothing uninitialised is read.
+                    if np.broadcast_shapes(_shape(r), _shape(where)) != _shape(r):
+                        r = _ew.where(where, r, r)
+                else:
+                    _ew.where(where, _astype(r, o.dtype), o, out=o)
+                    r = o
             elif o is not None:
                 o[...] = r
                 r = o

@@ -51,7 +51,9 @@ cdef Array _check_device_out(str name, object out, Array f):
         raise TypeError(f"{name}: out must be an npgpu.Array for a device field, not {type(out).__name__}")
     cdef Array o = <Array>out
     if o.shape != f.shape or o._dtype != f._dtype or o.view.device != f.view.device:
-        raise ValueError(f"{name}: out {o!r} does not match the field {f!r}")
+        # shapes and dtypes, not reprs: a repr would download out, which is often uninitialised
+        raise ValueError(f"{name}: out has shape {o.shape}, dtype {o._dtype} on {o.device}; the field "
+                         f"{f.shape} {f._dtype} on {f.device}")
     if o.view.readonly:
         raise ValueError(f"{name}: out is read-only")
     return o

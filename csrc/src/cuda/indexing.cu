@@ -116,26 +116,41 @@ __global__ void put_kernel(W* __restrict__ dst, const std::int64_t* __restrict__
   }
 }
 
-// *p = scatter_sum(*p, v) for a 1- or 2-byte T, through the aligned 32-bit word holding it (allocations are
-// padded to whole words, so the word never leaves the allocation).
+// *p = scatter_sum(*p, v) for a 1- or 2-byte T. Two bytes: the 16-bit CAS (sm_70 and later), which touches
+// nothing beside *p. One byte: the aligned 32-bit word holding it (allocations are padded to whole words, so the
+// word never leaves the allocation; the CAS writes the neighbours back unchanged).
 template <class T>
 __device__ void atomic_subword_add(T* p, T v) {
   static_assert(sizeof(T) == 1 || sizeof(T) == 2);
-  const auto addr = reinterpret_cast<std::uintptr_t>(p);
-  auto* word = reinterpret_cast<unsigned*>(addr & ~std::uintptr_t{3});
-  const unsigned shift = static_cast<unsigned>(addr & 3) * 8;
-  const unsigned mask = (sizeof(T) == 1 ? 0xffu : 0xffffu) << shift;
-  unsigned old = *word, assumed;
-  do {
-    assumed = old;
-    T cur;
-    const unsigned bits = (assumed & mask) >> shift;
-    memcpy(&cur, &bits, sizeof(T));  // little-endian: the low bytes
-    const T sum = detail::scatter_sum(cur, v);
-    unsigned sum_bits = 0;
-    memcpy(&sum_bits, &sum, sizeof(T));
-    old = atomicCAS(word, assumed, (assumed & ~mask) | (sum_bits << shift));
-  } while (old != assumed);
+  if constexpr (sizeof(T) == 2) {
+    auto* half = reinterpret_cast<unsigned short*>(p);
+    unsigned short old = *half, assumed;
+    do {
+      assumed = old;
+      T cur;
+      memcpy(&cur, &assumed, sizeof(T));
+      const T sum = detail::scatter_sum(cur, v);
+      unsigned short sum_bits;
+      memcpy(&sum_bits, &sum, sizeof(T));
+      old = atomicCAS(half, assumed, sum_bits);
+    } while (old != assumed);
+  } else {
+    const auto addr = reinterpret_cast<std::uintptr_t>(p);
+    auto* word = reinterpret_cast<unsigned*>(addr & ~std::uintptr_t{3});
+    const unsigned shift = static_cast<unsigned>(addr & 3) * 8;
+    const unsigned mask = 0xffu << shift;
+    unsigned old = *word, assumed;
+    do {
+      assumed = old;
+      T cur;
+      const unsigned bits = (assumed & mask) >> shift;
+      memcpy(&cur, &bits, sizeof(T));  // little-endian: the low byte
+      const T sum = detail::scatter_sum(cur, v);
+      unsigned sum_bits = 0;
+      memcpy(&sum_bits, &sum, sizeof(T));
+      old = atomicCAS(word, assumed, (assumed & ~mask) | (sum_bits << shift));
+    } while (old != assumed);
+  }
 }
 
 template <class T>
