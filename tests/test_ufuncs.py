@@ -113,6 +113,18 @@ def test_where_without_out_allocates(backend):
     np.testing.assert_array_equal(r, 7.0)
 
 
+def test_where_without_out_fills_masked_elements_with_computed_values(array_device):
+    # Unspecified in NumPy (uninitialised); npgpu's are the computed values, read from nothing uninitialised,
+    # also where the mask broadcasts the result to a larger shape.
+    a = np.arange(3.0)
+    mask = np.array([[True, False, True], [False, False, True]])
+    r = npgpu.multiply(dev(a, array_device), 3, where=dev(mask, array_device))
+    assert r.shape == (2, 3)
+    np.testing.assert_array_equal(host(r), np.broadcast_to(a * 3, (2, 3)))
+    r = npgpu.negative(dev(np.stack([a, a + 1]), array_device), where=dev(mask[0], array_device))
+    np.testing.assert_array_equal(host(r), -np.stack([a, a + 1]))
+
+
 def test_where_device(array_device, random_array):
     a = random_array((5, 3), np.float32)
     m = np.array([[True], [False], [True], [False], [True]])

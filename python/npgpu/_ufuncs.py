@@ -136,8 +136,9 @@ class ufunc:
 
     ``f(*inputs, out=None, where=True, casting='same_kind', order='K', dtype=None, subok=True,
     signature=None, stream=None)`` as numpy.ufunc.__call__; NumPy operands give NumPy results and
-    npgpu.Array operands npgpu.Arrays on their device. With ``where=`` and no ``out=``, the result is
-    uninitialised where the mask is False (NumPy's ``empty``). ``subok`` has no effect: npgpu refuses
+    npgpu.Array operands npgpu.Arrays on their device. With ``where=`` and no ``out=``, the elements where
+    the mask is False are unspecified, as in NumPy (which leaves them uninitialised; npgpu puts the computed
+    values there, so nothing uninitialised is read). ``subok`` has no effect: npgpu refuses
     ndarray subclasses (TypeError naming the type) and never returns one.
     """
 
