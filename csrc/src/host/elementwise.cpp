@@ -2,6 +2,7 @@
 // (common/elementwise_ops.hpp) over OpenMP loops, and the converting copy.
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <utility>
 
 #include "common/backends.hpp"
@@ -9,6 +10,7 @@
 #include "common/dispatch.hpp"
 #include "common/elementwise_loops.hpp"
 #include "common/strided.hpp"
+#include "host/cpu_clones.hpp"
 
 namespace npgpu::host {
 namespace {
@@ -105,9 +107,75 @@ void run(Op op, const ArrayView& out, const Operand* in, const Src<Ts>&... src) 
   }
 }
 
+// exp of a float, branch-free so that loops over it vectorise (libm's expf is a call per element): Cody-Waite
+// reduction by ln 2, Cephes' degree-6 polynomial, and 2^n applied in two halves so that results in the
+// subnormal range are rounded once. Within 1.03 ulp of the exact value for every float (checked
+// exhaustively against double exp); inf, -inf, NaN and overflow as expf.
+NPGPU_ALWAYS_INLINE float float_of_bits(std::int32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+NPGPU_ALWAYS_INLINE float exp_float(float x) {
+  float xc = x < -104.0f ? -104.0f : x;  // exp is 0 or inf beyond these; a NaN x is passed through below
+  xc = xc > 89.0f ? 89.0f : xc;
+  const float n = (xc * 1.44269504088896341f + 12582912.0f) - 12582912.0f;  // rounded through 1.5 * 2^23
+  float r = xc - n * 0.693359375f;
+  r = r - n * -2.12194440e-4f;
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  const float y = p * r * r + r + 1.0f;
+  const std::int32_t ni = static_cast<std::int32_t>(n);
+  const float result = y * float_of_bits(((ni >> 1) + 127) << 23) * float_of_bits(((ni - (ni >> 1)) + 127) << 23);
+  return x != x ? x : result;
+}
+
+NPGPU_ALWAYS_INLINE void exp_float_loop(const float* __restrict a, float* __restrict o, std::int64_t n) {
+#pragma omp simd
+  for (std::int64_t i = 0; i < n; ++i) o[i] = exp_float(a[i]);
+}
+
+#ifdef NPGPU_HAVE_AVX2_FMA_TARGET
+NPGPU_AVX2_FMA_TARGET void exp_float_loop_avx2_fma(const float* a, float* o, std::int64_t n) {
+  exp_float_loop(a, o, n);
+}
+#endif
+
+void exp_float_block(const float* a, float* o, std::int64_t n) {
+#ifdef NPGPU_HAVE_AVX2_FMA_TARGET
+  if (cpu_has_avx2_fma()) return exp_float_loop_avx2_fma(a, o, n);
+#endif
+  exp_float_loop(a, o, n);
+}
+
+// exp of a contiguous float32 array into a contiguous float32 result: the one transcendental whose libm call
+// left the host loop several times slower than NumPy's vector loop.
+bool exp_float32_fast(ElementwiseOp op, const Operand* in, const ArrayView& out, DType compute) {
+  if (op != ElementwiseOp::Exp || compute != DType::Float32 || out.dtype != DType::Float32 || in[0].is_scalar ||
+      in[0].view.dtype != DType::Float32 || !in[0].view.is_c_contiguous() || !out.is_c_contiguous())
+    return false;
+  const auto* a = static_cast<const float*>(in[0].view.data);
+  auto* o = static_cast<float*>(out.data);
+  const std::int64_t n = out.size();
+  constexpr std::int64_t kBlock = 4096;
+  const std::int64_t blocks = (n + kBlock - 1) / kBlock;
+#pragma omp parallel for schedule(static) if (n > kParallelMin)
+  for (std::int64_t b = 0; b < blocks; ++b) {
+    const std::int64_t lo = b * kBlock;
+    exp_float_block(a + lo, o + lo, std::min(kBlock, n - lo));
+  }
+  return true;
+}
+
 }  // namespace
 
 void elementwise(ElementwiseOp op, const Operand* in, const ArrayView& out, DType compute, StreamHandle) {
+  if (exp_float32_fast(op, in, out, compute)) return;
   detail::dispatch_loop(op, compute, in, [&](auto opf, auto rtag, const auto&... src) {
     using R = typename decltype(rtag)::type;
     run<std::decay_t<decltype(opf)>, R>(opf, out, in, src...);

@@ -17,6 +17,7 @@
 #include "common/dispatch.hpp"
 #include "common/reduce_backends.hpp"
 #include "common/strided.hpp"
+#include "host/cpu_clones.hpp"
 
 namespace npgpu::host {
 namespace {
@@ -83,17 +84,6 @@ struct SummedIn {
 
 template <class T>
 struct AnyReal : std::true_type {};
-
-// Also compiled for AVX2 and picked at load time where the CPU has it (GCC on x86-64): functions whose loops the
-// baseline SSE2 build runs far slower than NumPy's own AVX2 loops. Their loops must be inlined into them to be
-// compiled for AVX2 (NPGPU_ALWAYS_INLINE).
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define NPGPU_AVX2_CLONE __attribute__((target_clones("avx2", "default")))
-#define NPGPU_ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define NPGPU_AVX2_CLONE
-#define NPGPU_ALWAYS_INLINE inline
-#endif
 
 // max (or min) of n > 0 elements of type T at p, NaN if any is NaN (as MaxR/MinR). Four 16-byte vectors of
 // running extrema (GCC/Clang vector extensions: a select the compiler emits as a vector max / blend; a
