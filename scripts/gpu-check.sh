@@ -90,7 +90,7 @@ if phase sanitizer; then
     [ $r -eq 5 ] && r=0  # no GPU test in that file
     # Reports from inside cuBLAS/cuSOLVER/cuSPARSE kernels and copies are listed, not counted as failures
     # (docs/reliability.md); the tests themselves must still pass.
-    if [ $r -eq 99 ] || grep -qE 'ERROR SUMMARY: [1-9]|RACECHECK SUMMARY: [1-9]' "$log"; then
+    if [ $r -eq 99 ]; then  # (a run cut off by the timeout stays a failure, whatever it reported)
       triage=$("$PY" "$SRC/scripts/sanitizer_triage.py" "$log") && ! grep -qE '^(FAILED|ERROR) ' "$log" && r=0
       triage=" [$triage]"
     fi
