@@ -37,18 +37,22 @@ struct ScalarIn {
   T operator[](std::int64_t) const { return s; }
 };
 
-// Blocks over the threads, each block an `omp simd` loop: GCC leaves the outlined body of a single
-// `parallel for simd` loop unvectorised.
-template <class Op, class R, class... In>
-void contiguous_loop(Op op, R* po, std::int64_t n, const In&... in) {
+// body(lo, hi) over blocks of 4096 of [0, n), the blocks spread over the threads; each body runs an `omp simd`
+// loop of its own: GCC leaves the outlined body of a single `parallel for simd` loop unvectorised.
+template <class Body>
+void parallel_blocks(std::int64_t n, Body body) {
   constexpr std::int64_t kBlock = 4096;
   const std::int64_t blocks = (n + kBlock - 1) / kBlock;
 #pragma omp parallel for schedule(static) if (n > kParallelMin)
-  for (std::int64_t b = 0; b < blocks; ++b) {
-    const std::int64_t hi = std::min(n, (b + 1) * kBlock);
+  for (std::int64_t b = 0; b < blocks; ++b) body(b * kBlock, std::min(n, (b + 1) * kBlock));
+}
+
+template <class Op, class R, class... In>
+void contiguous_loop(Op op, R* po, std::int64_t n, const In&... in) {
+  parallel_blocks(n, [&](std::int64_t lo, std::int64_t hi) {
 #pragma omp simd
-    for (std::int64_t i = b * kBlock; i < hi; ++i) po[i] = static_cast<R>(op(in[i]...));
-  }
+    for (std::int64_t i = lo; i < hi; ++i) po[i] = static_cast<R>(op(in[i]...));
+  });
 }
 
 template <class Op, class R, class A>
@@ -197,17 +201,6 @@ void float_block(const float* a, float* o, std::int64_t n) {
   float_loop<F>(a, o, n);
 }
 
-template <class F>
-void float_blocks(const float* a, float* o, std::int64_t n) {
-  constexpr std::int64_t kBlock = 4096;
-  const std::int64_t blocks = (n + kBlock - 1) / kBlock;
-#pragma omp parallel for schedule(static) if (n > kParallelMin)
-  for (std::int64_t b = 0; b < blocks; ++b) {
-    const std::int64_t lo = b * kBlock;
-    float_block<F>(a + lo, o + lo, std::min(kBlock, n - lo));
-  }
-}
-
 // exp and log of a contiguous float32 array into a contiguous float32 result: the transcendentals whose libm
 // calls left the host loops several times slower than NumPy's vector loops.
 bool float32_math_fast(ElementwiseOp op, const Operand* in, const ArrayView& out, DType compute) {
@@ -217,10 +210,13 @@ bool float32_math_fast(ElementwiseOp op, const Operand* in, const ArrayView& out
     return false;
   const auto* a = static_cast<const float*>(in[0].view.data);
   auto* o = static_cast<float*>(out.data);
-  if (op == ElementwiseOp::Exp)
-    float_blocks<ExpFloat>(a, o, out.size());
-  else
-    float_blocks<LogFloat>(a, o, out.size());
+  const bool exp = op == ElementwiseOp::Exp;
+  parallel_blocks(out.size(), [&](std::int64_t lo, std::int64_t hi) {
+    if (exp)
+      float_block<ExpFloat>(a + lo, o + lo, hi - lo);
+    else
+      float_block<LogFloat>(a + lo, o + lo, hi - lo);
+  });
   return true;
 }
 
