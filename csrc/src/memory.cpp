@@ -353,6 +353,49 @@ void copy_bytes(void* dst, const void* src, std::int64_t nbytes, StreamHandle st
 }
 
 namespace {
+// Small host<->device copies go straight through cudaMemcpyAsync; larger ones through the staging ring.
+constexpr std::int64_t kDirectCopyBytes = 1 << 20;
+}  // namespace
+
+void copy_to_device_staged(void* dst, const void* host, std::int64_t nbytes, int device, StreamHandle stream) {
+  if (nbytes <= 0) return;
+  activate_device(device);
+  auto s = static_cast<cudaStream_t>(stream);
+  if (nbytes <= kDirectCopyBytes) {
+    NPGPU_CUDA_TRY(cudaMemcpyAsync(dst, host, static_cast<std::size_t>(nbytes), cudaMemcpyHostToDevice, s));
+    // A pinned source is read asynchronously: wait, so the caller may change it as soon as we return.
+    NPGPU_CUDA_TRY(cudaStreamSynchronize(s));
+    return;
+  }
+  detail::StagedOperand op{const_cast<void*>(host), 1, false};
+  std::int64_t start = 0;  // run_staged hands out the chunks in order
+  detail::run_staged(device, stream, &op, 1, nbytes, [&](void* const* dev, std::int64_t count, StreamHandle cs) {
+    NPGPU_CUDA_TRY(cudaMemcpyAsync(static_cast<char*>(dst) + start, dev[0], static_cast<std::size_t>(count),
+                                   cudaMemcpyDeviceToDevice, static_cast<cudaStream_t>(cs)));
+    start += count;
+  });
+}
+
+void copy_to_host_staged(void* host, const void* src, std::int64_t nbytes, int device, StreamHandle stream) {
+  if (nbytes <= 0) return;
+  activate_device(device);
+  auto s = static_cast<cudaStream_t>(stream);
+  if (nbytes <= kDirectCopyBytes) {
+    NPGPU_CUDA_TRY(cudaMemcpyAsync(host, src, static_cast<std::size_t>(nbytes), cudaMemcpyDeviceToHost, s));
+    NPGPU_CUDA_TRY(cudaStreamSynchronize(s));
+    return;
+  }
+  detail::StagedOperand op{host, 1, true};
+  std::int64_t start = 0;
+  detail::run_staged(device, stream, &op, 1, nbytes, [&](void* const* dev, std::int64_t count, StreamHandle cs) {
+    NPGPU_CUDA_TRY(cudaMemcpyAsync(dev[0], static_cast<const char*>(src) + start, static_cast<std::size_t>(count),
+                                   cudaMemcpyDeviceToDevice, static_cast<cudaStream_t>(cs)));
+    start += count;
+  });
+}
+
+
+namespace {
 
 // Enables peer access between two GPUs once per process (both directions), where the hardware allows it.
 void enable_peer_access(int a, int b) {

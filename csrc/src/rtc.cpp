@@ -11,7 +11,6 @@
 #include "common/cuda_check.hpp"
 #include "common/dynlib.hpp"
 #include "common/nvrtc_api.hpp"
-#include "common/staging.hpp"
 #include "npgpu/errors.hpp"
 
 namespace npgpu {
@@ -90,9 +89,6 @@ struct ProgramGuard {
     if (p) api().destroy(&p);
   }
 };
-
-// Small host<->device copies go straight through cudaMemcpyAsync; larger ones through the staging ring.
-constexpr std::int64_t kDirectCopyBytes = 1 << 20;
 
 }  // namespace
 
@@ -286,43 +282,6 @@ void rtc_launch(RtcKernel kernel, RtcKernelInfo* info, const Dim3& grid, const D
   const dim3 g(static_cast<unsigned>(grid.x), static_cast<unsigned>(grid.y), static_cast<unsigned>(grid.z));
   const dim3 b(static_cast<unsigned>(block.x), static_cast<unsigned>(block.y), static_cast<unsigned>(block.z));
   NPGPU_CUDA_TRY(cudaLaunchKernel(f, g, b, args, static_cast<std::size_t>(shared_mem), static_cast<cudaStream_t>(stream)));
-}
-
-void rtc_copy_to_device(void* dst, const void* host, std::int64_t nbytes, int device, StreamHandle stream) {
-  if (nbytes <= 0) return;
-  activate_device(device);
-  auto s = static_cast<cudaStream_t>(stream);
-  if (nbytes <= kDirectCopyBytes) {
-    NPGPU_CUDA_TRY(cudaMemcpyAsync(dst, host, static_cast<std::size_t>(nbytes), cudaMemcpyHostToDevice, s));
-    // A pinned source is read asynchronously: wait, so the caller may change it as soon as we return.
-    NPGPU_CUDA_TRY(cudaStreamSynchronize(s));
-    return;
-  }
-  detail::StagedOperand op{const_cast<void*>(host), 1, false};
-  std::int64_t start = 0;  // run_staged hands out the chunks in order
-  detail::run_staged(device, stream, &op, 1, nbytes, [&](void* const* dev, std::int64_t count, StreamHandle cs) {
-    NPGPU_CUDA_TRY(cudaMemcpyAsync(static_cast<char*>(dst) + start, dev[0], static_cast<std::size_t>(count),
-                                   cudaMemcpyDeviceToDevice, static_cast<cudaStream_t>(cs)));
-    start += count;
-  });
-}
-
-void rtc_copy_to_host(void* host, const void* src, std::int64_t nbytes, int device, StreamHandle stream) {
-  if (nbytes <= 0) return;
-  activate_device(device);
-  auto s = static_cast<cudaStream_t>(stream);
-  if (nbytes <= kDirectCopyBytes) {
-    NPGPU_CUDA_TRY(cudaMemcpyAsync(host, src, static_cast<std::size_t>(nbytes), cudaMemcpyDeviceToHost, s));
-    NPGPU_CUDA_TRY(cudaStreamSynchronize(s));
-    return;
-  }
-  detail::StagedOperand op{host, 1, true};
-  std::int64_t start = 0;
-  detail::run_staged(device, stream, &op, 1, nbytes, [&](void* const* dev, std::int64_t count, StreamHandle cs) {
-    NPGPU_CUDA_TRY(cudaMemcpyAsync(dev[0], static_cast<const char*>(src) + start, static_cast<std::size_t>(count),
-                                   cudaMemcpyDeviceToDevice, static_cast<cudaStream_t>(cs)));
-    start += count;
-  });
 }
 
 }  // namespace npgpu

@@ -277,6 +277,7 @@ class Array:
     def dot(self, b: _Operand, out: Array | None = None) -> Array: ...
 
 SUPPORTED_DTYPES: tuple[np.dtype[Any], ...]
+PINNED_RESULT_MAX: int
 
 def asarray(
     obj: Any,

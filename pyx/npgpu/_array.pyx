@@ -16,7 +16,8 @@ from npgpu._runtime cimport (current_stream_handle, resolve_stream, resolve_devi
                              stream_to_cai)
 from npgpu.lib cimport runtime as rt
 from libcpp.memory cimport unique_ptr
-from npgpu.lib.memory cimport PinnedBuffer, copy_bytes, copy_peer, fill_pattern, make_device_buffer
+from npgpu.lib.memory cimport (PinnedBuffer, copy_bytes, copy_peer, copy_to_device_staged, copy_to_host_staged,
+                               fill_pattern, make_device_buffer)
 from npgpu.lib.view cimport ArrayView, DType, itemsize, kHostDevice
 from npgpu.lib.elementwise cimport copy as c_copy
 from npgpu.lib.creation cimport arange_fill
@@ -611,15 +612,15 @@ cdef class Array:
             np.copyto(out, host_ndarray(self))
             return out
         cdef Array src = self if self.view.is_c_contiguous() else self.copy(stream=stream)
-        if out is None:
-            out = np.empty(self.shape, dtype=self._dtype)
         cdef int64_t nbytes = src.view.size() * itemsize(src.view.dtype)
+        if out is None:
+            out = empty_host_result(self.shape, self._dtype, PINNED_RESULT_MAX) if nbytes >= STAGED_COPY_MIN \
+                else np.empty(self.shape, dtype=self._dtype)
         cdef void* dst = <void*><uintptr_t>out.__array_interface__["data"][0] if nbytes else NULL
+        cdef int device = src.view.device
         if nbytes:
-            rt.activate_device(src.view.device)
             with nogil:
-                copy_bytes(dst, src.view.data, nbytes, s)
-                rt.stream_synchronize(s)
+                copy_to_host_staged(dst, src.view.data, nbytes, device, s)
         return out
 
     def __array__(self, dtype=None, copy=None):
@@ -3003,6 +3004,14 @@ cpdef object native_order(object arr):
     return arr
 
 
+# Host<->device copies from this size on go through the staging ring (several threads copying into pinned
+# slots while the DMA runs), which moves pageable memory at several times the driver's own staging rate.
+cdef int64_t STAGED_COPY_MIN = 1 << 20
+# Results up to the pinned cache's default bound come in pinned memory: the DMA writes them directly, and a
+# fresh pageable result pays first-touch page faults (reused from the cache once an earlier result is freed).
+PINNED_RESULT_MAX = 1 << 30
+
+
 cdef Array upload(object host, int device, StreamHandle s):
     """A new device array holding a copy of the C-contiguous NumPy array `host` (queued on s)."""
     host = native_order(host)
@@ -3012,6 +3021,9 @@ cdef Array upload(object host, int device, StreamHandle s):
     if nbytes and device == kHostDevice:
         with nogil:
             memcpy(a.view.data, src, nbytes)
+    elif nbytes >= STAGED_COPY_MIN:
+        with nogil:
+            copy_to_device_staged(a.view.data, src, nbytes, device, s)
     elif nbytes:
         # From pageable memory the copy returns once the source has been read, so `host` may go after it.
         with nogil:

@@ -307,11 +307,6 @@ cdef object run_device(ElementwiseOp op, str name, object ufunc, tuple operands,
     return o if perm is None else o.transpose(_inverse(perm))
 
 
-# Results up to the pinned cache's default bound come in pinned memory: the DMA writes them directly, and a
-# fresh pageable result pays first-touch page faults (reused from the cache once an earlier result is freed).
-_PINNED_RESULT_MAX = 1 << 30
-
-
 cdef object run_host(ElementwiseOp op, str name, object ufunc, tuple operands, object out, StreamHandle s):
     """No device arrays: NumPy in, NumPy out, on the GPU through the staging ring or on the host backend."""
     for x in operands:
@@ -354,7 +349,7 @@ cdef object run_host(ElementwiseOp op, str name, object ufunc, tuple operands, o
     if out is None:
         # On the GPU path the result lives in (cached) pinned memory, so results come back by DMA straight
         # into it: no bounce copy and no page faults on a fresh array.
-        result = _array.empty_host_result(shape, res, _PINNED_RESULT_MAX) if on_gpu \
+        result = _array.empty_host_result(shape, res, _array.PINNED_RESULT_MAX) if on_gpu \
             else np.empty(shape, dtype=res)
     else:
         result = out

@@ -26,7 +26,8 @@ from npgpu.lib cimport runtime as rt
 from npgpu.lib.launch cimport Dim3
 from npgpu.lib.rtc cimport RtcCompileResult, RtcKernel, RtcKernelInfo, RtcLibrary, nvrtc_version as c_nvrtc_version, \
     nvrtc_supported_archs as c_supported_archs, rtc_device_arch, rtc_compile, rtc_library_load, rtc_get_kernel, \
-    rtc_kernel_names, rtc_launch, rtc_copy_to_device, rtc_copy_to_host, rtc_install_bundled_headers
+    rtc_kernel_names, rtc_launch, rtc_install_bundled_headers
+from npgpu.lib.memory cimport copy_to_device_staged, copy_to_host_staged
 from npgpu.lib.runtime cimport StreamHandle
 
 from npgpu._errors import GPUUnavailableError
@@ -1170,7 +1171,7 @@ cdef class Kernel:
                     hostptr = h.array.__array_interface__["data"][0]
                     if h.copy_in and nbytes:
                         with nogil:
-                            rtc_copy_to_device(tmp.view.data, <void*>hostptr, nbytes, self.device, s)
+                            copy_to_device_staged(tmp.view.data, <void*>hostptr, nbytes, self.device, s)
                     if outs is None:
                         outs = []
                     outs.append((h, tmp))  # keeps the device copy alive until the launch is queued
@@ -1195,7 +1196,7 @@ cdef class Kernel:
                     if h.copy_out and nbytes:
                         hostptr = h.array.__array_interface__["data"][0]
                         with nogil:
-                            rtc_copy_to_host(<void*>hostptr, tmp.view.data, nbytes, self.device, s)
+                            copy_to_host_staged(<void*>hostptr, tmp.view.data, nbytes, self.device, s)
         finally:
             if heap:
                 free(buf)

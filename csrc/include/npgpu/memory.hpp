@@ -69,6 +69,14 @@ NPGPU_API void trim_pool(int device, std::int64_t keep_bytes);
 
 // Asynchronous copies on `stream` (either side may be host or device memory; contiguous bytes).
 NPGPU_API void copy_bytes(void* dst, const void* src, std::int64_t nbytes, StreamHandle stream);
+// Copies between host memory (pageable or pinned) and device memory of `device`, queued after the work on
+// `stream`. Large pageable buffers move through the pinned staging ring (host copies on several threads,
+// overlapped with the DMA), which the driver's own staging of pageable copies runs at a fraction of.
+// to_device returns once `host` may be reused; to_host once `host` holds the data.
+NPGPU_API void copy_to_device_staged(void* dst, const void* host, std::int64_t nbytes, int device,
+                                     StreamHandle stream);
+NPGPU_API void copy_to_host_staged(void* host, const void* src, std::int64_t nbytes, int device,
+                                   StreamHandle stream);
 // Device-to-device copy between two GPUs on `stream` (a stream of dst_device, or the per-thread default):
 // direct over NVLink / PCIe where the GPUs can reach each other's memory (peer access is enabled on first
 // use, both ways), staged by the driver otherwise.

@@ -84,12 +84,4 @@ NPGPU_API std::vector<std::string> rtc_kernel_names(RtcLibrary library, int devi
 NPGPU_API void rtc_launch(RtcKernel kernel, RtcKernelInfo* info, const Dim3& grid, const Dim3& block,
                           std::int64_t shared_mem, int device, StreamHandle stream, void** args);
 
-// Copies between a host buffer and device memory for launches (In/Out arguments): queued on `stream`
-// after the work already there. Large buffers move through the pinned staging ring; to_device returns
-// once the host buffer may be reused, to_host once the host buffer holds the data.
-NPGPU_API void rtc_copy_to_device(void* dst, const void* host, std::int64_t nbytes, int device,
-                                  StreamHandle stream);
-NPGPU_API void rtc_copy_to_host(void* host, const void* src, std::int64_t nbytes, int device,
-                                StreamHandle stream);
-
 }  // namespace npgpu

@@ -37,6 +37,10 @@ cdef extern from "npgpu/memory.hpp" namespace "npgpu" nogil:
     MemoryInfo memory_info(int device) except +raise_py_error
     void trim_pool(int device, int64_t keep_bytes) except +raise_py_error
     void copy_bytes(void* dst, const void* src, int64_t nbytes, StreamHandle stream) except +raise_py_error
+    void copy_to_device_staged(void* dst, const void* host, int64_t nbytes, int device,
+                               StreamHandle stream) except +raise_py_error
+    void copy_to_host_staged(void* host, const void* src, int64_t nbytes, int device,
+                             StreamHandle stream) except +raise_py_error
     void copy_peer(void* dst, int dst_device, const void* src, int src_device, int64_t nbytes,
                    StreamHandle stream) except +raise_py_error
     void fill_pattern(void* dst, int64_t count, const void* pattern, int pattern_size,

@@ -45,7 +45,3 @@ cdef extern from "npgpu/rtc.hpp" namespace "npgpu" nogil:
     vector[string] rtc_kernel_names(RtcLibrary library, int device) except +raise_py_error
     void rtc_launch(RtcKernel kernel, RtcKernelInfo* info, const Dim3& grid, const Dim3& block,
                     int64_t shared_mem, int device, StreamHandle stream, void** args) except +raise_py_error
-    void rtc_copy_to_device(void* dst, const void* host, int64_t nbytes, int device,
-                            StreamHandle stream) except +raise_py_error
-    void rtc_copy_to_host(void* host, const void* src, int64_t nbytes, int device,
-                          StreamHandle stream) except +raise_py_error
