@@ -181,6 +181,11 @@ struct Plan {
   int device = 0;
   std::size_t work = 0;
   std::mutex m;  // a call sets the plan's stream and work area, then queues the transform
+  // What the plan was last bound to: cuFFT's setters cost host time a small transform notices, so a call
+  // on the same stream with a work area at the same address skips them.
+  bool bound = false;
+  cudaStream_t stream = nullptr;
+  void* work_area = nullptr;
   ~Plan() {
     try {
       activate_device(device);
@@ -288,8 +293,19 @@ bool fft(const ArrayView& in, const ArrayView& out, const int* axes, int naxes, 
   DeviceBuffer work(static_cast<std::int64_t>(plan->work), device, stream);
   const cf::Api& api = cf::api();
   std::lock_guard<std::mutex> lock(plan->m);
-  check(api.set_stream(plan->handle, s), "cufftSetStream");
-  check(api.set_work_area(plan->handle, work.data()), "cufftSetWorkArea");
+  if (!plan->bound || plan->stream != s) {
+    plan->bound = false;  // until both setters have succeeded
+    check(api.set_stream(plan->handle, s), "cufftSetStream");
+    plan->stream = s;
+    check(api.set_work_area(plan->handle, work.data()), "cufftSetWorkArea");
+    plan->work_area = work.data();
+    plan->bound = true;
+  } else if (plan->work_area != work.data()) {
+    plan->bound = false;
+    check(api.set_work_area(plan->handle, work.data()), "cufftSetWorkArea");
+    plan->work_area = work.data();
+    plan->bound = true;
+  }
   const int dir = forward ? cf::kForward : cf::kInverse;
   switch (static_cast<cf::Type>(L.type)) {
     case cf::C2C: check(api.exec_c2c(plan->handle, src, out.data, dir), "cufftExecC2C"); break;
