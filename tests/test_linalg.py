@@ -2,7 +2,7 @@
 factorisation on well- and ill-conditioned random matrices of sizes 1 to 64, stacked, real and complex,
 float32 to complex128; singular and non-positive-definite input raising LinAlgError; matrices with no
 elements; every norm order; NumPy in/NumPy out and numpy.linalg on npgpu arrays; and the contract of the
-primitives (potrf, getrf, getrs, syevd, gesvd, geqrf, orgqr, geev) the functions are built from, on the host
+primitives (potrf, potrs, getrf, getrs, syevd, gesvd, geqrf, orgqr, geev) the functions are built from, on the host
 (and its NumPy fallbacks) and on a GPU."""
 import math
 import types
@@ -357,6 +357,91 @@ def test_svd(array_device, rng, dtype, shape):
         close(check_array(la.svdvals(on(array_device, a)), array_device, real, batch + (k,)), want, tol)
 
 
+@pytest.fixture
+def gesvd_calls(monkeypatch):
+    """The QDWH route forced on (any size, either device), and a list that gets one entry per gesvd call."""
+    monkeypatch.setenv("NPGPU_SVD", "qdwh")
+    calls = []
+    gesvd = la._gesvd
+    monkeypatch.setattr(la, "_gesvd", lambda *args, **kw: (calls.append(args[0].shape), gesvd(*args, **kw))[1])
+    return calls
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(48, 48), (70, 33), (33, 70)])
+def test_svd_through_qdwh(array_device, rng, gesvd_calls, dtype, shape):
+    """The QDWH polar decomposition + eigh route (large real matrices on a GPU) against NumPy, for well- and
+    ill-conditioned square, tall and wide matrices, with and without U and Vh, never handing over to gesvd."""
+    m, n = shape
+    k = min(m, n)
+    tol = _tol(dtype, max(m, n))
+    for cond in (10.0, 1e5 if dtype == np.float32 else 1e12):
+        a = matrix(rng, shape, dtype, cond)
+        want = np.linalg.svd(a.astype(np.float64), compute_uv=False)
+        for full in (True, False) if m == n else (False,):
+            u, s, vh = la.svd(on(array_device, a), full_matrices=full)
+            u = check_array(u, array_device, dtype, (m, k))
+            s = check_array(s, array_device, dtype, (k,))
+            vh = check_array(vh, array_device, dtype, (k, n))
+            assert np.all(np.diff(s) <= 0)
+            assert _rnorm((u * s) @ vh - a) <= tol * _rnorm(a)
+            assert _rnorm(u.T @ u - np.eye(k)) <= tol * math.sqrt(k)
+            assert _rnorm(vh @ vh.T - np.eye(k)) <= tol * math.sqrt(k)
+            close(s, want, tol)
+        close(check_array(la.svd(on(array_device, a), compute_uv=False), array_device, dtype, (k,)), want, tol)
+    assert gesvd_calls == []
+
+
+def test_svd_through_qdwh_hands_exactly_singular_matrices_to_gesvd(array_device, rng, gesvd_calls):
+    """An exactly zero column leaves QDWH's polar factor without a direction; the orthogonality check sends
+    such a matrix to gesvd, and zero or non-finite input goes there directly."""
+    a = matrix(rng, (40, 40), np.float64)
+    a[:, 7] = 0
+    u, s, vh = (x.get() for x in la.svd(on(array_device, a)))
+    assert gesvd_calls == [(40, 40)]
+    assert _rnorm((u * s) @ vh - a) <= _tol(np.float64, 40) * _rnorm(a)
+    assert _rnorm(u.T @ u - np.eye(40)) <= _tol(np.float64, 40) * math.sqrt(40)
+    assert s[-1] == pytest.approx(0, abs=1e-12)
+    gesvd_calls.clear()
+    assert np.all(la.svd(on(array_device, np.zeros((5, 5))), compute_uv=False).get() == 0)
+    with np.errstate(invalid="ignore"):
+        try:
+            la.svd(on(array_device, np.full((5, 5), np.inf)))
+        except LinAlgError:
+            pass  # gesvd's own verdict on non-finite input, as without the QDWH route
+    assert gesvd_calls == [(5, 5), (5, 5)]
+
+
+def test_svd_route(monkeypatch):
+    """QDWH takes large real single matrices on a GPU (square, or the reduced factors); gesvd the rest."""
+    class Fake:
+        def __init__(self, shape, device="cuda:0"):
+            self.shape, self.ndim, self.device = shape, len(shape), device
+    monkeypatch.delenv("NPGPU_SVD", raising=False)
+    monkeypatch.delenv("NPGPU_SVD_QDWH_MIN", raising=False)
+    f32 = np.dtype(np.float32)
+    assert la._qdwh_route(Fake((4096, 4096)), f32, True, True)
+    assert la._qdwh_route(Fake((4096, 2048)), f32, False, True)
+    assert not la._qdwh_route(Fake((4096, 2048)), f32, True, True)
+    assert la._qdwh_route(Fake((4096, 2048)), f32, True, False)  # no U or Vh to complete
+    assert la._qdwh_route(Fake((512, 512)), f32, True, True)
+    assert not la._qdwh_route(Fake((511, 4096)), f32, False, True)
+    assert not la._qdwh_route(Fake((2, 4096, 4096)), f32, True, True)
+    assert not la._qdwh_route(Fake((4096, 4096)), np.dtype(np.complex64), True, True)
+    assert not la._qdwh_route(Fake((4096, 4096), la._runtime.cpu), f32, True, True)
+    monkeypatch.setenv("NPGPU_SVD", "gesvd")
+    assert not la._qdwh_route(Fake((4096, 4096)), f32, True, True)
+    monkeypatch.setenv("NPGPU_SVD", "qdwh")
+    assert la._qdwh_route(Fake((8, 8), la._runtime.cpu), f32, True, True)
+
+
+def test_qdwh_weights_reach_halley():
+    """The dynamic weights: large for a small lower bound, Halley's (3, 1, 3) once the bound reaches 1."""
+    assert la._qdwh_weights(1.0) == pytest.approx((3.0, 1.0, 3.0))
+    assert la._qdwh_weights(1.0 + 1e-12) == pytest.approx((3.0, 1.0, 3.0))
+    assert la._qdwh_weights(1e-6)[2] > 100
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.complex64])
 def test_svd_hermitian(array_device, rng, dtype):
     b = matrix(rng, (3, 6, 6), dtype)
@@ -694,6 +779,11 @@ def test_primitive_contract(array_device, rng, dtype):
             assert np.all(np.triu(f, 1) == 0) and _rnorm(f @ _mH(f) - h) <= tol * _rnorm(h)
         else:
             assert np.all(np.tril(f, -1) == 0) and _rnorm(_mH(f) @ f - h) <= tol * _rnorm(h)
+        if lower:
+            rhs = matrix(rng, (2, 3, n, 2), dtype)
+            x = check_array(_call(on(array_device, f), "potrs", on(array_device, rhs)), array_device, dtype,
+                            (2, 3, n, 2))
+            assert _rnorm(h @ x - rhs) <= tol * _rnorm(h) * _rnorm(x)
     bad = h.copy()
     bad[1, 2] = -bad[1, 2]
     _, info = _call(on(array_device, bad), "potrf", True)

@@ -12,6 +12,8 @@ namespace npgpu {
 namespace cuda {
 void cholesky(const ArrayView& a, std::int64_t n, std::int64_t batch, bool lower, const ArrayView& info,
               StreamHandle stream);
+void cholesky_solve(const ArrayView& f, const ArrayView& b, std::int64_t n, std::int64_t nrhs, std::int64_t batch,
+                    bool lower, StreamHandle stream);
 void lu_factor(const ArrayView& a, std::int64_t n, std::int64_t batch, const ArrayView& pivots,
                const ArrayView& info, StreamHandle stream);
 void lu_solve(const ArrayView& lu, const ArrayView& pivots, const ArrayView& b, std::int64_t n, std::int64_t nrhs,
@@ -78,6 +80,17 @@ void lu_factor(const ArrayView& a, std::int64_t n, const ArrayView& pivots, cons
   require_companion("lu_factor", a, info, DType::Int32, batch, "info");
   activate_device(a.device);
   cuda::lu_factor(a, n, batch, pivots, info, stream);
+}
+
+void cholesky_solve(const ArrayView& factor, const ArrayView& b, std::int64_t n, std::int64_t nrhs, bool lower,
+                    StreamHandle stream) {
+  const std::int64_t batch = batch_of("cholesky_solve", factor, n, n);
+  require(batch_of("cholesky_solve", b, n, nrhs) == batch, "cholesky_solve",
+          "b does not hold one right-hand side per matrix");
+  require(b.dtype == factor.dtype && b.device == factor.device, "cholesky_solve",
+          "b must have the factor's dtype and device");
+  activate_device(factor.device);
+  cuda::cholesky_solve(factor, b, n, nrhs, batch, lower, stream);
 }
 
 void lu_solve(const ArrayView& lu, const ArrayView& pivots, const ArrayView& b, std::int64_t n, std::int64_t nrhs,

@@ -1,7 +1,8 @@
 # cython: language_level=3
 """The GPU primitives behind npgpu.linalg (which composes numpy.linalg's functions from them and checks
-`info`): Cholesky, LU factorisation and solve, Hermitian eigen-decomposition and SVD of stacks of device
-matrices through cuSOLVER (npgpu::cholesky, lu_factor, lu_solve, hermitian_eigen, svd), and stacks of small
+`info`): Cholesky factorisation and solve, LU factorisation and solve, Hermitian eigen-decomposition and SVD
+of stacks of device matrices through cuSOLVER (npgpu::cholesky, cholesky_solve, lu_factor, lu_solve,
+hermitian_eigen, svd), and stacks of small
 real systems solved one GPU thread each (npgpu::solve_small_batched).
 
 cuSOLVER works on column-major matrices. A C-ordered copy of A read column-major is A^T, and each primitive
@@ -18,8 +19,8 @@ import numpy as np
 
 from libc.stdint cimport int64_t
 from npgpu._array cimport Array, new_array
-from npgpu.lib.linalg cimport (cholesky as c_cholesky, hermitian_eigen as c_hermitian_eigen,
-                               lu_factor as c_lu_factor, lu_solve as c_lu_solve, qr_factor as c_qr_factor,
+from npgpu.lib.linalg cimport (cholesky as c_cholesky, cholesky_solve as c_cholesky_solve,
+                               hermitian_eigen as c_hermitian_eigen, lu_factor as c_lu_factor, lu_solve as c_lu_solve, qr_factor as c_qr_factor,
                                qr_q as c_qr_q, solve_small_batched as c_solve_small_batched, svd as c_svd,
                                kSmallSolveMaxN)
 from npgpu.lib.view cimport ArrayView, kHostDevice
@@ -58,6 +59,23 @@ def potrf(Array a, bint lower):
     elif info.size:
         info[...] = 0
     return buf, info
+
+
+def potrs(Array l, Array b):
+    """x with a x = b, for potrf's lower factor l of a (a = l l^H) and b (..., n, k) with the same leading
+    shape."""
+    _matrices(l, "potrs", True)
+    if b.ndim != l.ndim or tuple(b.shape[:-2]) != tuple(l.shape[:-2]) or b.shape[-2] != l.shape[-1]:
+        raise ValueError(f"potrs: b {b.shape} does not fit the factor {l.shape} (..., n, k)")
+    if b.dtype != l.dtype:
+        b = b.astype(l.dtype)
+    cdef int64_t n = l.shape[-1], k = b.shape[-1]
+    cdef Array bt = b.mT.copy()  # column-major n x k right-hand sides
+    cdef Array f = l.mT.copy()  # column-major L
+    if bt.size:
+        with nogil:
+            c_cholesky_solve(f.view, bt.view, n, k, True, bt.stream)
+    return bt.mT
 
 
 def getrf(Array a):

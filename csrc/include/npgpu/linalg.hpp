@@ -20,6 +20,11 @@ namespace npgpu {
 NPGPU_API void cholesky(const ArrayView& a, std::int64_t n, bool lower, const ArrayView& info,
                         StreamHandle stream);
 
+// Solves A X = B with cholesky()'s factor of A (`lower` as it was computed), in place of `b` (batch, nrhs, n:
+// n x nrhs column-major).
+NPGPU_API void cholesky_solve(const ArrayView& factor, const ArrayView& b, std::int64_t n, std::int64_t nrhs,
+                              bool lower, StreamHandle stream);
+
 // LU factorisation with partial pivoting in place of n x n matrices; `pivots` int64 (batch, n), 1-based
 // (LAPACK's getrf). info > 0: an exactly zero pivot (singular).
 NPGPU_API void lu_factor(const ArrayView& a, std::int64_t n, const ArrayView& pivots, const ArrayView& info,

@@ -54,6 +54,8 @@ using GetrfFn = Status (*)(Handle, Params, std::int64_t m, std::int64_t n, cudaD
 using GetrsFn = Status (*)(Handle, Params, Operation, std::int64_t n, std::int64_t nrhs, cudaDataType, const void* A,
                            std::int64_t lda, const std::int64_t* ipiv, cudaDataType, void* B, std::int64_t ldb,
                            int* info);
+using PotrsFn = Status (*)(Handle, Params, Fill, std::int64_t n, std::int64_t nrhs, cudaDataType, const void* A,
+                           std::int64_t lda, cudaDataType, void* B, std::int64_t ldb, int* info);
 using SyevdBufferFn = Status (*)(Handle, Params, EigMode, Fill, std::int64_t n, cudaDataType, const void* A,
                                  std::int64_t lda, cudaDataType, const void* W, cudaDataType compute,
                                  std::size_t* device_bytes, std::size_t* host_bytes);
@@ -90,6 +92,7 @@ struct Api {
   DestroyParamsFn destroy_params;
   PotrfBufferFn potrf_buffer;
   PotrfFn potrf;
+  PotrsFn potrs;
   GetrfBufferFn getrf_buffer;
   GetrfFn getrf;
   GetrsFn getrs;

@@ -32,6 +32,7 @@ const Api& api() {
     x.destroy_params = library_function<DestroyParamsFn>(lib, "cusolverDnDestroyParams", so);
     x.potrf_buffer = library_function<PotrfBufferFn>(lib, "cusolverDnXpotrf_bufferSize", so);
     x.potrf = library_function<PotrfFn>(lib, "cusolverDnXpotrf", so);
+    x.potrs = library_function<PotrsFn>(lib, "cusolverDnXpotrs", so);
     x.getrf_buffer = library_function<GetrfBufferFn>(lib, "cusolverDnXgetrf_bufferSize", so);
     x.getrf = library_function<GetrfFn>(lib, "cusolverDnXgetrf", so);
     x.getrs = library_function<GetrsFn>(lib, "cusolverDnXgetrs", so);
@@ -230,6 +231,18 @@ void cholesky(const ArrayView& a, std::int64_t n, std::int64_t batch, bool lower
     launch_conj_transpose(a, n, batch, true, s);  // back to the upper factor, the lower triangle zeroed
   else
     launch_zero_triangle(a, n, lower, s);
+}
+
+void cholesky_solve(const ArrayView& f, const ArrayView& b, std::int64_t n, std::int64_t nrhs, std::int64_t batch,
+                    bool lower, StreamHandle stream) {
+  Slot& h = bind(f.device, stream);
+  const cs::Api& api = cs::api();
+  const cudaDataType t = data_type(f.dtype);
+  DeviceBuffer info(static_cast<std::int64_t>(sizeof(int)) * batch, f.device, stream);  // argument checks only
+  for (std::int64_t k = 0; k < batch; ++k)
+    check(api.potrs(h.handle, h.params, lower ? cs::FILL_LOWER : cs::FILL_UPPER, n, nrhs, t, element(f, k * n * n),
+                    n, t, element(b, k * n * nrhs), n, static_cast<int*>(info.data()) + k),
+          "cusolverDnXpotrs");
 }
 
 void lu_factor(const ArrayView& a, std::int64_t n, std::int64_t batch, const ArrayView& pivots,

@@ -8,6 +8,8 @@ from npgpu.lib.view cimport ArrayView
 cdef extern from "npgpu/linalg.hpp" namespace "npgpu" nogil:
     void cholesky(const ArrayView& a, int64_t n, bool lower, const ArrayView& info, StreamHandle stream) \
         except +raise_py_error
+    void cholesky_solve(const ArrayView& factor, const ArrayView& b, int64_t n, int64_t nrhs, bool lower,
+                        StreamHandle stream) except +raise_py_error
     void lu_factor(const ArrayView& a, int64_t n, const ArrayView& pivots, const ArrayView& info,
                    StreamHandle stream) except +raise_py_error
     void lu_solve(const ArrayView& lu, const ArrayView& pivots, const ArrayView& b, int64_t n, int64_t nrhs,
