@@ -21,8 +21,8 @@ from libc.stdint cimport int64_t
 from npgpu._array cimport Array, new_array
 from npgpu.lib.linalg cimport (cholesky as c_cholesky, cholesky_solve as c_cholesky_solve,
                                hermitian_eigen as c_hermitian_eigen, lu_factor as c_lu_factor,
-                               lu_solve as c_lu_solve, qr_factor as c_qr_factor, qr_q as c_qr_q, solve_small_batched as c_solve_small_batched, svd as c_svd,
-                               kSmallSolveMaxN)
+                               lu_solve as c_lu_solve, qr_factor as c_qr_factor, qr_q as c_qr_q,
+                               solve_small_batched as c_solve_small_batched, svd as c_svd, kSmallSolveMaxN)
 from npgpu.lib.view cimport ArrayView, kHostDevice
 from npgpu import _elementwise
 
