@@ -234,6 +234,38 @@ def test_complex_special_values_with_their_signs_as_numpy(backend, dtype):
     np.testing.assert_array_equal(exact, np.array([2j, -2j, 1 + 1j], dtype=dtype))
 
 
+COMPLEX_UNARY = ["sqrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "sinh",
+                 "cosh", "tanh", "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "reciprocal",
+                 "square", "absolute", "sign", "isfinite", "isinf", "isnan"]
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_complex_special_value_table_as_numpy(backend, dtype):
+    # C99 Annex G's table for every complex unary function: each pair of parts from infinities, signed zeros,
+    # NaN and finite values on both sides of 1 (where tanh and tan pick a zero's sign from sin(2y)): NaN
+    # where NumPy has NaN, zeros and infinities with NumPy's signs, finite values close.
+    parts = [-np.inf, -4.0, -2.5, -0.5, -0.0, 0.0, 0.5, 2.5, 4.0, np.inf, np.nan]
+    z = np.array([complex(a, b) for a in parts for b in parts], dtype=dtype)
+    rtol = 64 * np.finfo(dtype).eps  # finite values: the table is about the special ones
+    for name in COMPLEX_UNARY:
+        with np.errstate(all="ignore"):
+            want = getattr(np, name)(z)
+            got = getattr(npgpu, name)(z)
+        assert got.dtype == want.dtype, name
+        if want.dtype == bool:
+            assert np.array_equal(got, want), (name, z[got != want])
+            continue
+        for part in ("real", "imag") if want.dtype.kind == "c" else ("real",):
+            g, w = getattr(got, part), getattr(want, part)
+            nan = np.isnan(w)
+            assert np.array_equal(np.isnan(g), nan), (name, part, z[np.isnan(g) != nan], g[np.isnan(g) != nan])
+            special = ~nan & ((w == 0) | np.isinf(w))
+            wrong = special & ((g != w) | (np.signbit(g) != np.signbit(w)))
+            assert not wrong.any(), (name, part, z[wrong], g[wrong], w[wrong])
+            finite = ~nan & ~special
+            np.testing.assert_allclose(g[finite], w[finite], rtol=rtol, err_msg=f"{name} {part}")
+
+
 @pytest.mark.parametrize("name", ["exp", "log"])
 def test_float32_exp_and_log_within_an_ulp_of_the_exact_value(backend, rng, name):
     # float32 over the whole range: results that overflow, underflow into subnormals or to zero, subnormal,

@@ -168,17 +168,50 @@ NPGPU_HD std_complex complex_atan(std_complex z) {  // -i atanh(iz)
   const std_complex t = complex_atanh(std_complex(-z.imag(), z.real()));
   return {t.imag(), -t.real()};
 }
+// Non-finite arguments of exp, sinh, cosh, tanh, sin and tan take the C99 Annex G values with the signs
+// that NumPy gives on Linux (glibc's choices where the standard leaves a sign unspecified), so that special-
+// value tables match NumPy's on both backends. `inf` and `nan` below are doubles of those values.
+NPGPU_HD double nan_d() { return ::cuda::std::numeric_limits<double>::quiet_NaN(); }
+NPGPU_HD double inf_d() { return ::cuda::std::numeric_limits<double>::infinity(); }
+
+NPGPU_HD std_complex complex_exp(std_complex z) {
+  const double x = z.real(), y = z.imag();
+  if (x == -inf_d() && !::cuda::std::isfinite(y)) return {0.0, ::cuda::std::copysign(0.0, y)};
+  return ::cuda::std::exp(z);
+}
+
 // sinh and cosh of x + iy as NumPy's npymath (FreeBSD's csinh / ccosh) for finite z: a zero y stays exact
 // (0 * inf would be NaN), and for large |x| exp(|x|) / 2 is folded into the trigonometric factor in
-// logarithms, so a finite product stays finite past exp's overflow. Non-finite z: the library's C99 values.
+// logarithms, so a finite product stays finite past exp's overflow.
 NPGPU_HD double scaled_exp_half(double ax, double t) {  // exp(ax) / 2 * t without an intermediate overflow
   if (ax < 709.0) return ::cuda::std::exp(ax) * 0.5 * t;
   const double m = ::cuda::std::exp(ax - 0.6931471805599453 + ::cuda::std::log(::cuda::std::fabs(t)));
   return ::cuda::std::copysign(m, t);
 }
+NPGPU_HD std_complex sinh_nonfinite(double x, double y) {
+  if (::cuda::std::isfinite(x))  // y is inf or NaN
+    return x == 0.0 ? std_complex{x, nan_d()} : std_complex{nan_d(), nan_d()};
+  if (::cuda::std::isinf(x)) {
+    if (y == 0.0) return {x, y};
+    if (!::cuda::std::isfinite(y)) return {inf_d(), nan_d()};
+    return {::cuda::std::copysign(inf_d(), ::cuda::std::cos(y)) * ::cuda::std::copysign(1.0, x),
+            ::cuda::std::copysign(inf_d(), ::cuda::std::sin(y))};
+  }
+  return {nan_d(), y == 0.0 ? y : nan_d()};  // x is NaN
+}
+NPGPU_HD std_complex cosh_nonfinite(double x, double y) {
+  if (::cuda::std::isfinite(x)) return {nan_d(), x == 0.0 ? 0.0 : nan_d()};  // y is inf or NaN
+  if (::cuda::std::isinf(x)) {
+    if (y == 0.0) return {inf_d(), y * ::cuda::std::copysign(1.0, x)};
+    if (!::cuda::std::isfinite(y)) return {inf_d(), nan_d()};
+    return {::cuda::std::copysign(inf_d(), ::cuda::std::cos(y)),
+            ::cuda::std::copysign(inf_d(), ::cuda::std::sin(y)) * ::cuda::std::copysign(1.0, x)};
+  }
+  return {nan_d(), y == 0.0 ? y : nan_d()};  // x is NaN
+}
 NPGPU_HD std_complex complex_sinh(std_complex z) {
   const double x = z.real(), y = z.imag();
-  if (!::cuda::std::isfinite(x) || !::cuda::std::isfinite(y)) return ::cuda::std::sinh(z);
+  if (!::cuda::std::isfinite(x) || !::cuda::std::isfinite(y)) return sinh_nonfinite(x, y);
   if (y == 0.0) return {::cuda::std::sinh(x), y};
   const double ax = ::cuda::std::fabs(x);
   if (ax < 22.0) return {::cuda::std::sinh(x) * ::cuda::std::cos(y), ::cuda::std::cosh(x) * ::cuda::std::sin(y)};
@@ -187,25 +220,51 @@ NPGPU_HD std_complex complex_sinh(std_complex z) {
 }
 NPGPU_HD std_complex complex_cosh(std_complex z) {
   const double x = z.real(), y = z.imag();
-  if (!::cuda::std::isfinite(x) || !::cuda::std::isfinite(y)) return ::cuda::std::cosh(z);
+  if (!::cuda::std::isfinite(x) || !::cuda::std::isfinite(y)) return cosh_nonfinite(x, y);
   if (y == 0.0) return {::cuda::std::cosh(x), x * y};
   const double ax = ::cuda::std::fabs(x);
   if (ax < 22.0) return {::cuda::std::cosh(x) * ::cuda::std::cos(y), ::cuda::std::sinh(x) * ::cuda::std::sin(y)};
   return {scaled_exp_half(ax, ::cuda::std::cos(y)),
           ::cuda::std::copysign(1.0, x) * scaled_exp_half(ax, ::cuda::std::sin(y))};
 }
-// sin z = -i sinh(iz), cos z = cosh(iz).
+// sin z = -i sinh(iz) and cos z = cosh(iz) for finite z.
 NPGPU_HD std_complex complex_sin(std_complex z) {
-  const std_complex s = complex_sinh({-z.imag(), z.real()});
+  const double x = z.real(), y = z.imag();
+  if (!::cuda::std::isfinite(x) || !::cuda::std::isfinite(y)) {
+    if (::cuda::std::isfinite(y)) return {nan_d(), y == 0.0 ? y : nan_d()};  // x is inf or NaN
+    if (::cuda::std::isinf(y)) {
+      if (x == 0.0) return {x, y};
+      if (!::cuda::std::isfinite(x)) return {nan_d(), inf_d()};
+      return {::cuda::std::copysign(inf_d(), ::cuda::std::sin(x)), ::cuda::std::copysign(inf_d(), ::cuda::std::cos(x)) *
+                                                                     ::cuda::std::copysign(1.0, y)};
+    }
+    return {x == 0.0 ? x : nan_d(), nan_d()};  // y is NaN
+  }
+  const std_complex s = complex_sinh({-y, x});
   return {s.imag(), -s.real()};
 }
 NPGPU_HD std_complex complex_cos(std_complex z) { return complex_cosh({-z.imag(), z.real()}); }
 
-// The standard's and NumPy's tanh(+-0 + inf j) and tanh(+-0 + NaN j): +-0 + NaN j (the library gives NaN + NaN j).
+// tanh(+-inf + iy) = +-1 + i0 with the sign of sin(2y) for finite |y| > 1 (of y otherwise); tanh(+-0 + inf j)
+// and tanh(+-0 + NaN j) = +-0 + NaN j. tan z = -i tanh(iz) with the same choices.
+NPGPU_HD std_complex tanh_nonfinite(double x, double y) {
+  if (::cuda::std::isinf(x)) {
+    const double s = ::cuda::std::isfinite(y) && ::cuda::std::fabs(y) > 1.0 ? ::cuda::std::sin(y) * ::cuda::std::cos(y) : y;
+    return {::cuda::std::copysign(1.0, x), ::cuda::std::copysign(0.0, s)};
+  }
+  if (y == 0.0) return {x, y};
+  return {x == 0.0 ? x : nan_d(), nan_d()};
+}
 NPGPU_HD std_complex complex_tanh(std_complex z) {
-  if (z.real() == 0.0 && !::cuda::std::isfinite(z.imag()))
-    return {z.real(), ::cuda::std::numeric_limits<double>::quiet_NaN()};
+  if (!::cuda::std::isfinite(z.real()) || !::cuda::std::isfinite(z.imag())) return tanh_nonfinite(z.real(), z.imag());
   return ::cuda::std::tanh(z);
+}
+NPGPU_HD std_complex complex_tan(std_complex z) {
+  if (!::cuda::std::isfinite(z.real()) || !::cuda::std::isfinite(z.imag())) {
+    const std_complex t = tanh_nonfinite(-z.imag(), z.real());
+    return {t.imag(), -t.real()};
+  }
+  return ::cuda::std::tan(z);
 }
 
 // a / b as NumPy's complex loops compute it (Smith's algorithm; a zero divisor divides the parts by 0).
@@ -643,9 +702,9 @@ struct ReciprocalOp : Unary {
 // Complex sqrt exact on the axes (sqrt(-4+0j) = 2j); C99's special values for non-finite z.
 NPGPU_FLOAT_COMPLEX_FN(SqrtOp, ::cuda::std::sqrt(a),
                        ew::complex_isfinite(z) ? ew::complex_sqrt(z) : ::cuda::std::sqrt(z))
-NPGPU_FLOAT_COMPLEX_FN(ExpOp, ::cuda::std::exp(a), ::cuda::std::exp(z))
+NPGPU_FLOAT_COMPLEX_FN(ExpOp, ::cuda::std::exp(a), ew::complex_exp(z))
 NPGPU_FLOAT_COMPLEX_FN(Expm1Op, ::cuda::std::expm1(a), ew::complex_expm1(z))
-NPGPU_FLOAT_COMPLEX_FN(Exp2Op, ::cuda::std::exp2(a), ::cuda::std::exp(z * 0.6931471805599453))
+NPGPU_FLOAT_COMPLEX_FN(Exp2Op, ::cuda::std::exp2(a), ew::complex_exp(z * 0.6931471805599453))
 NPGPU_FLOAT_COMPLEX_FN(LogOp, ::cuda::std::log(a), ::cuda::std::log(z))
 // log(1 + z) with z's imaginary part kept as it is (1 + z would turn -0.0 into +0.0 and flip the branch), as
 // NumPy's log1p.
@@ -654,7 +713,7 @@ NPGPU_FLOAT_COMPLEX_FN(Log2Op, ::cuda::std::log2(a), ::cuda::std::log(z) * 1.442
 NPGPU_FLOAT_COMPLEX_FN(Log10Op, ::cuda::std::log10(a), ::cuda::std::log10(z))
 NPGPU_FLOAT_COMPLEX_FN(SinOp, ::cuda::std::sin(a), ew::complex_sin(z))
 NPGPU_FLOAT_COMPLEX_FN(CosOp, ::cuda::std::cos(a), ew::complex_cos(z))
-NPGPU_FLOAT_COMPLEX_FN(TanOp, ::cuda::std::tan(a), ::cuda::std::tan(z))
+NPGPU_FLOAT_COMPLEX_FN(TanOp, ::cuda::std::tan(a), ew::complex_tan(z))
 NPGPU_FLOAT_COMPLEX_FN(ArcsinOp, ::cuda::std::asin(a), ew::complex_asin(z))
 NPGPU_FLOAT_COMPLEX_FN(ArccosOp, ::cuda::std::acos(a), ew::complex_acos(z))
 NPGPU_FLOAT_COMPLEX_FN(ArctanOp, ::cuda::std::atan(a), ew::complex_atan(z))
