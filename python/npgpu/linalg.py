@@ -360,7 +360,7 @@ def _primitive(x, name, numpy_out=False):
 
 def _failed(info):
     """Whether any entry of `info` is nonzero: one device to host read."""
-    return bool(info.size) and bool(_reduce.any(_elementwise.not_equal(info, 0)))
+    return bool(info.size) and bool(_reduce.any(info))
 
 
 def _check_info(info, message, check=True):
@@ -514,6 +514,14 @@ def _use_batched_elimination(a, n, batch):
     return a.device != _runtime.cpu and n <= _SMALL_N and math.prod(batch) >= _SMALL_BATCH
 
 
+def _stack_of(x, batch, tail):
+    """x broadcast to batch + tail as one stack (-1, *tail): x itself where it already is that stack (a small
+    solve's time is mostly such host work)."""
+    if len(batch) == 1 and tuple(x.shape) == batch + tail:
+        return x
+    return _manipulation.reshape(_manipulation.broadcast_to(x, batch + tail), (-1,) + tail)
+
+
 def _batched_elimination_solve(a, b, check=True):
     """x for stacks of small systems on a GPU: float32/float64 in one kernel launch (_linalg.solve_small, a
     thread per system), complex by _elimination_in_array_operations."""
@@ -630,10 +638,11 @@ def solve(a, b, *, check=True):
         x = _array.zeros(batch + tuple(bm.shape[-2:]), dtype=dt, device=a.device)
         return _out(x[..., 0] if one else x, numpy_out)
     if _use_batched_elimination(a, n, batch):
-        flat_a = _manipulation.reshape(_manipulation.broadcast_to(_cast(a, dt), batch + (n, n)), (-1, n, n))
-        flat_b = _manipulation.reshape(_manipulation.broadcast_to(_cast(bm, dt), batch + tuple(bm.shape[-2:])),
-                                       (-1, n, bm.shape[-1]))
-        x = _manipulation.reshape(_batched_elimination_solve(flat_a, flat_b, check), batch + tuple(bm.shape[-2:]))
+        tail = tuple(bm.shape[-2:])
+        x = _batched_elimination_solve(_stack_of(_cast(a, dt), batch, (n, n)), _stack_of(_cast(bm, dt), batch, tail),
+                                       check)
+        if len(batch) != 1:
+            x = _manipulation.reshape(x, batch + tail)
         return _out(x[..., 0] if one else x, numpy_out)
     lu, piv, info = _lu(a, dt)
     _check_info(info, "Singular matrix", check)
