@@ -163,8 +163,17 @@ NPGPU_HD std_complex complex_atanh(std_complex z) {
   return {sign * 0.25 * ::cuda::std::log1p(4.0 * x / d),
           sign * 0.5 * ::cuda::std::atan2(2.0 * y, (1.0 - x) * (1.0 + x) - y * y)};
 }
+// Non-finite z as glibc's catan (CUDA's atan gives atan(+-inf + NaN j) a -0 imaginary part).
+NPGPU_HD std_complex atan_nonfinite(double x, double y) {
+  const double half_pi = 1.5707963267948966;
+  if (::cuda::std::isinf(x) || (::cuda::std::isinf(y) && !::cuda::std::isnan(x)))
+    return {::cuda::std::copysign(half_pi, x), ::cuda::std::copysign(0.0, y)};
+  if (::cuda::std::isinf(y) || y == 0.0)
+    return {::cuda::std::numeric_limits<double>::quiet_NaN(), ::cuda::std::copysign(0.0, y)};
+  return {::cuda::std::numeric_limits<double>::quiet_NaN(), ::cuda::std::numeric_limits<double>::quiet_NaN()};
+}
 NPGPU_HD std_complex complex_atan(std_complex z) {  // -i atanh(iz)
-  if (!complex_isfinite(z)) return ::cuda::std::atan(z);
+  if (!complex_isfinite(z)) return atan_nonfinite(z.real(), z.imag());
   const std_complex t = complex_atanh(std_complex(-z.imag(), z.real()));
   return {t.imag(), -t.real()};
 }
