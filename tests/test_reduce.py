@@ -949,6 +949,35 @@ def test_contiguous_extrema_and_moments_match_numpy(array_device, rng, dtype, n)
                                        rtol=1e-5 if dtype == np.float32 else 1e-12)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_var_std_of_large_offset_data_as_float64(array_device, rng, dtype):
+    # Data far from zero (the mean 1e7 times the spread) through the whole-array, row and column paths: one
+    # pass must not cancel (a sum of squares would keep about 2 of float64's 16 digits; Welford's updates keep
+    # 8 here). The first element an outlier, NaN and inf propagating, nanvar skipping NaNs.
+    n = (1 << 20) + 5
+    x = (1e7 + rng.standard_normal(n)).astype(dtype)
+    outlier = x.copy()
+    outlier[0] = 3e9
+    rtol = 2e-6 if dtype == np.float32 else 1e-7
+    for v in (x, outlier, x[3:]):
+        a = npgpu.asarray(v, device=array_device)
+        want = np.var(v.astype(np.float64))
+        np.testing.assert_allclose(npgpu.var(a).get(), want, rtol=rtol)
+        np.testing.assert_allclose(npgpu.std(a, ddof=1).get(), np.std(v.astype(np.float64), ddof=1), rtol=rtol)
+    m = x[: 64 * 16383].reshape(64, 16383)
+    for axis in (0, 1):
+        np.testing.assert_allclose(npgpu.var(npgpu.asarray(m, device=array_device), axis=axis).get(),
+                                   np.var(m.astype(np.float64), axis=axis), rtol=rtol)
+    bad = x.copy()
+    bad[n // 2] = np.nan
+    assert np.isnan(npgpu.var(npgpu.asarray(bad, device=array_device)).get())
+    np.testing.assert_allclose(npgpu.nanvar(npgpu.asarray(bad, device=array_device)).get(),
+                               np.nanvar(bad.astype(np.float64)), rtol=rtol)
+    bad[n // 2] = np.inf
+    with np.errstate(invalid="ignore"):
+        assert np.isnan(npgpu.var(npgpu.asarray(bad, device=array_device)).get())
+
+
 def test_argmax_signed_zero_and_first_position(array_device):
     for v in (np.array([-0.0, 0.0]), np.array([0.0, -0.0]), np.full(100, 3.0)):
         a = npgpu.asarray(v, device=array_device)

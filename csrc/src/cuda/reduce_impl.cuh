@@ -123,7 +123,16 @@ constexpr bool kRawOK = std::is_same_v<R, detail::AddR<double>>;
 template <class R>
 constexpr bool kTypedOK = kRawOK<R> || std::is_same_v<R, detail::ZeroSignExtremumR<true, false>> ||
                           std::is_same_v<R, detail::ZeroSignExtremumR<false, false>> ||
-                          std::is_same_v<R, detail::ArgMinR<double>> || std::is_same_v<R, detail::ArgMaxR<double>>;
+                          std::is_same_v<R, detail::ArgMinR<double>> || std::is_same_v<R, detail::ArgMaxR<double>> ||
+                          std::is_same_v<R, detail::WelfordR>;
+
+// Whether the hand-written typed kernels below serve this call: their per-thread loops do not skip NaNs, so
+// the NaN-skipping moments (nanvar, nanstd, nanmean) keep the converting loader.
+template <class R>
+bool fast_typed_ok(const ReduceArgs& a) {
+  if constexpr (std::is_same_v<R, detail::WelfordR>) return !a.skip_nan;
+  return true;
+}
 
 // fn(src, item) with the fastest source for the input: typed for float32/float64 inputs of the hot
 // reducers, the converting loader otherwise.
@@ -281,6 +290,28 @@ struct Local<detail::ArgR<double, IsMax>, In> {
     }
   }
   __device__ detail::ArgPair<double> get() const { return {i, static_cast<double>(v)}; }
+};
+
+// var / std: each lane sums its elements' offsets from its first element (one subtraction and one FMA an
+// element, no division) and turns them into (count, mean, M2) at the end, merged with Chan's formula from
+// there. The shift is one of the lane's own elements, so M2 >= (shift - mean)^2 and s2 <= (n + 1) M2: the
+// subtraction s2 - s1^2 / n loses at most log2(n + 1) bits of double precision.
+template <class In>
+struct Local<detail::WelfordR, In> {
+  double shift = 0, s1 = 0, s2 = 0, n = 0;
+  __device__ void put(In x, std::int64_t) {
+    const double v = static_cast<double>(x);
+    if (n == 0) shift = v;
+    const double d = v - shift;
+    s1 += d;
+    s2 = fma(d, d, s2);
+    n += 1;
+  }
+  __device__ detail::WelfordAcc get() const {
+    if (n == 0) return {0.0, 0.0, 0.0};
+    const double offset = s1 / n;
+    return {n, shift + offset, s2 - s1 * offset};
+  }
 };
 
 template <class Acc>
@@ -477,6 +508,7 @@ int blocks_per_sm(Kernel k) {
 // work may still be running; the per-thread default streams of different host threads have different ids).
 // Never freed; at most kMaxScratch streams get one (others take the partials + finish-kernel path).
 constexpr int kMaxPartials = 2048;
+constexpr int kMaxPartialBytes = 24;  // the largest accumulator: (count, mean, M2)
 constexpr int kMaxScratch = 256;
 struct StreamScratch {
   unsigned* ticket = nullptr;
@@ -502,7 +534,7 @@ StreamScratch stream_scratch(int device, cudaStream_t s) {
   const int prev = active_device();
   activate_device(device);
   void* mem = nullptr;
-  cudaError_t err = cudaMalloc(&mem, 256 + kMaxPartials * 16);
+  cudaError_t err = cudaMalloc(&mem, 256 + kMaxPartials * kMaxPartialBytes);
   if (err == cudaSuccess) err = cudaMemsetAsync(mem, 0, 256, s);  // in stream order before the first use
   activate_device(prev);
   if (err != cudaSuccess) {
@@ -564,7 +596,7 @@ void fast_full(const Ctx& c, const In* p, std::int64_t K) {
     NPGPU_CHECK_LAUNCH("reduce (one block)");
     return;
   }
-  static_assert(sizeof(Acc) <= 16, "partials in the stream scratch");
+  static_assert(sizeof(Acc) <= kMaxPartialBytes, "partials in the stream scratch");
   if (use_ticket()) {
     const StreamScratch sc = stream_scratch(c.device, c.s);
     if (sc.ticket != nullptr) {
@@ -622,7 +654,7 @@ template <class R>
 void run_full(const Ctx& c, const char* base, DType dtype, std::int64_t K) {
   using Acc = typename R::Acc;
   if constexpr (kTypedOK<R>) {
-    if (c.a->pre == Pre::None && !full_via_cub()) {
+    if (c.a->pre == Pre::None && !full_via_cub() && fast_typed_ok<R>(*c.a)) {
       if (dtype == DType::Float32 && reinterpret_cast<std::uintptr_t>(base) % 4 == 0)
         return fast_full<R>(c, reinterpret_cast<const float*>(base), K);
       if (dtype == DType::Float64 && reinterpret_cast<std::uintptr_t>(base) % 8 == 0)
@@ -654,7 +686,7 @@ template <class R>
 void run_rows(const Ctx& c, const char* base, DType dtype, std::int64_t M, std::int64_t K) {
   using Acc = typename R::Acc;
   if constexpr (kTypedOK<R>) {
-    if (c.a->pre == Pre::None && rows_mode() != 'c') {
+    if (c.a->pre == Pre::None && rows_mode() != 'c' && fast_typed_ok<R>(*c.a)) {
       if (dtype == DType::Float32 && reinterpret_cast<std::uintptr_t>(base) % 4 == 0)
         return fast_rows<R>(c, reinterpret_cast<const float*>(base), M, K);
       if (dtype == DType::Float64 && reinterpret_cast<std::uintptr_t>(base) % 8 == 0)
