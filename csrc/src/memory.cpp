@@ -353,47 +353,43 @@ void copy_bytes(void* dst, const void* src, std::int64_t nbytes, StreamHandle st
 }
 
 namespace {
-// Small host<->device copies go straight through cudaMemcpyAsync; larger ones through the staging ring.
+
+// Small host<->device copies go straight through cudaMemcpyAsync; larger ones through the staging ring, whose
+// slots' device buffers are copied to or from `device_ptr` chunk by chunk.
 constexpr std::int64_t kDirectCopyBytes = 1 << 20;
+
+void copy_staged(void* host, void* device_ptr, std::int64_t nbytes, int device, StreamHandle stream, bool to_device) {
+  if (nbytes <= 0) return;
+  activate_device(device);
+  auto s = static_cast<cudaStream_t>(stream);
+  if (nbytes <= kDirectCopyBytes) {
+    NPGPU_CUDA_TRY(cudaMemcpyAsync(to_device ? device_ptr : host, to_device ? host : device_ptr,
+                                   static_cast<std::size_t>(nbytes),
+                                   to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost, s));
+    // A pinned source is read asynchronously, a download lands asynchronously: wait, either way.
+    NPGPU_CUDA_TRY(cudaStreamSynchronize(s));
+    return;
+  }
+  detail::StagedOperand op{host, 1, !to_device};
+  std::int64_t start = 0;  // run_staged hands out the chunks in order
+  detail::run_staged(device, stream, &op, 1, nbytes, [&](void* const* slot, std::int64_t count, StreamHandle cs) {
+    char* here = static_cast<char*>(device_ptr) + start;
+    NPGPU_CUDA_TRY(cudaMemcpyAsync(to_device ? here : slot[0], to_device ? slot[0] : here,
+                                   static_cast<std::size_t>(count), cudaMemcpyDeviceToDevice,
+                                   static_cast<cudaStream_t>(cs)));
+    start += count;
+  });
+}
+
 }  // namespace
 
 void copy_to_device_staged(void* dst, const void* host, std::int64_t nbytes, int device, StreamHandle stream) {
-  if (nbytes <= 0) return;
-  activate_device(device);
-  auto s = static_cast<cudaStream_t>(stream);
-  if (nbytes <= kDirectCopyBytes) {
-    NPGPU_CUDA_TRY(cudaMemcpyAsync(dst, host, static_cast<std::size_t>(nbytes), cudaMemcpyHostToDevice, s));
-    // A pinned source is read asynchronously: wait, so the caller may change it as soon as we return.
-    NPGPU_CUDA_TRY(cudaStreamSynchronize(s));
-    return;
-  }
-  detail::StagedOperand op{const_cast<void*>(host), 1, false};
-  std::int64_t start = 0;  // run_staged hands out the chunks in order
-  detail::run_staged(device, stream, &op, 1, nbytes, [&](void* const* dev, std::int64_t count, StreamHandle cs) {
-    NPGPU_CUDA_TRY(cudaMemcpyAsync(static_cast<char*>(dst) + start, dev[0], static_cast<std::size_t>(count),
-                                   cudaMemcpyDeviceToDevice, static_cast<cudaStream_t>(cs)));
-    start += count;
-  });
+  copy_staged(const_cast<void*>(host), dst, nbytes, device, stream, true);
 }
 
 void copy_to_host_staged(void* host, const void* src, std::int64_t nbytes, int device, StreamHandle stream) {
-  if (nbytes <= 0) return;
-  activate_device(device);
-  auto s = static_cast<cudaStream_t>(stream);
-  if (nbytes <= kDirectCopyBytes) {
-    NPGPU_CUDA_TRY(cudaMemcpyAsync(host, src, static_cast<std::size_t>(nbytes), cudaMemcpyDeviceToHost, s));
-    NPGPU_CUDA_TRY(cudaStreamSynchronize(s));
-    return;
-  }
-  detail::StagedOperand op{host, 1, true};
-  std::int64_t start = 0;
-  detail::run_staged(device, stream, &op, 1, nbytes, [&](void* const* dev, std::int64_t count, StreamHandle cs) {
-    NPGPU_CUDA_TRY(cudaMemcpyAsync(dev[0], static_cast<const char*>(src) + start, static_cast<std::size_t>(count),
-                                   cudaMemcpyDeviceToDevice, static_cast<cudaStream_t>(cs)));
-    start += count;
-  });
+  copy_staged(host, const_cast<void*>(src), nbytes, device, stream, false);
 }
-
 
 namespace {
 

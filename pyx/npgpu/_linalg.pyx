@@ -61,16 +61,20 @@ def potrf(Array a, bint lower):
     return buf, info
 
 
+cdef Array _column_major_rhs(Array f, Array b, str name):
+    """The right-hand sides b (..., n, k) checked against the factors f (..., n, n): a column-major (n x k)
+    copy in f's dtype."""
+    if b.ndim != f.ndim or tuple(b.shape[:-2]) != tuple(f.shape[:-2]) or b.shape[-2] != f.shape[-1]:
+        raise ValueError(f"{name}: b {b.shape} does not fit the factors {f.shape} (..., n, k)")
+    return (b if b.dtype == f.dtype else b.astype(f.dtype)).mT.copy()
+
+
 def potrs(Array l, Array b):
     """x with a x = b, for potrf's lower factor l of a (a = l l^H) and b (..., n, k) with the same leading
     shape."""
     _matrices(l, "potrs", True)
-    if b.ndim != l.ndim or tuple(b.shape[:-2]) != tuple(l.shape[:-2]) or b.shape[-2] != l.shape[-1]:
-        raise ValueError(f"potrs: b {b.shape} does not fit the factor {l.shape} (..., n, k)")
-    if b.dtype != l.dtype:
-        b = b.astype(l.dtype)
+    cdef Array bt = _column_major_rhs(l, b, "potrs")
     cdef int64_t n = l.shape[-1], k = b.shape[-1]
-    cdef Array bt = b.mT.copy()  # column-major n x k right-hand sides
     cdef Array f = l.mT.copy()  # column-major L
     if bt.size:
         with nogil:
@@ -100,12 +104,8 @@ def getrf(Array a):
 def getrs(Array lu, Array piv, Array b):
     """x with a x = b, for getrf's (lu, piv) of a and b (..., n, k) with the same leading shape."""
     _matrices(lu, "getrs", True)
-    if b.ndim != lu.ndim or tuple(b.shape[:-2]) != tuple(lu.shape[:-2]) or b.shape[-2] != lu.shape[-1]:
-        raise ValueError(f"getrs: b {b.shape} does not fit the factors {lu.shape} (..., n, k)")
-    if b.dtype != lu.dtype:
-        b = b.astype(lu.dtype)
+    cdef Array bt = _column_major_rhs(lu, b, "getrs")
     cdef int64_t n = lu.shape[-1], k = b.shape[-1]
-    cdef Array bt = b.mT.copy()  # column-major n x k right-hand sides
     cdef Array p = piv if piv.view.is_c_contiguous() else piv.copy()
     cdef Array lu_t = lu.mT
     cdef Array f = lu_t if lu_t.view.is_c_contiguous() else lu_t.copy()  # column-major factors of A
