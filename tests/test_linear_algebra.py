@@ -1,6 +1,6 @@
-"""The main namespace's linear algebra beside matmul (matrix_transpose, tensordot, vecdot) against NumPy
-on each device: dtypes (integers wrap as NumPy's, complex conjugated), axes, broadcasting, 0-size operands
-and errors."""
+"""The main namespace's linear algebra beside matmul (matrix_transpose, tensordot, vecdot, matvec, vecmat)
+against NumPy on each device: dtypes (integers wrap as NumPy's, complex conjugated), axes, broadcasting,
+0-size operands and errors."""
 import numpy as np
 import pytest
 
@@ -93,3 +93,26 @@ def test_vecdot_errors():
         npgpu.vecdot(npgpu.asarray(np.ones(3)), npgpu.asarray(np.float64(2.0)))
     with pytest.raises(np.exceptions.AxisError):
         npgpu.vecdot(npgpu.asarray(np.ones(3)), npgpu.asarray(np.ones(3)), axis=1)
+
+
+@pytest.mark.parametrize("dt", [np.int16, np.uint32, np.float32, np.float64, np.complex64, np.complex128])
+def test_matvec_and_vecmat_match_numpy(random_array, dt):
+    # Stacks that broadcast against each other, the vector of vecmat conjugated, integers wrapping.
+    rtol = 1e-5 if np.dtype(dt) in (np.float32, np.complex64) else 1e-12
+    m, v, w = random_array((3, 1, 4, 5), dt), random_array((2, 5), dt), random_array((2, 4), dt)
+    _check(npgpu.matvec(npgpu.asarray(m), npgpu.asarray(v)), np.matvec(m, v), rtol)
+    _check(npgpu.vecmat(npgpu.asarray(w), npgpu.asarray(m)), np.vecmat(w, m), rtol)
+    _check(npgpu.matvec(npgpu.asarray(m[0, 0]), v[0]), np.matvec(m[0, 0], v[0]), rtol)  # NumPy vector beside
+    f = np.linspace(0, 1, 5, dtype=np.float32)
+    _check(npgpu.matvec(npgpu.asarray(m), npgpu.asarray(f)), np.matvec(m, f), 1e-5)  # mixed dtypes promote
+
+
+def test_matvec_and_vecmat_errors():
+    with pytest.raises(ValueError, match="vector has 4 elements"):
+        npgpu.matvec(npgpu.asarray(np.ones((2, 3))), npgpu.asarray(np.ones(4)))
+    with pytest.raises(ValueError, match="vector has 3 elements"):
+        npgpu.vecmat(npgpu.asarray(np.ones(3)), npgpu.asarray(np.ones((2, 3))))
+    with pytest.raises(ValueError, match="at least two dimensions"):
+        npgpu.matvec(npgpu.asarray(np.ones(3)), npgpu.asarray(np.ones(3)))
+    with pytest.raises(ValueError, match="at least two dimensions"):
+        npgpu.vecmat(npgpu.asarray(np.float64(1.0)), npgpu.asarray(np.ones((2, 3))))

@@ -1,5 +1,6 @@
 """The Array API standard's linear algebra functions of the main namespace, beside ``matmul``:
-``matrix_transpose``, ``tensordot`` and ``vecdot`` (NumPy's semantics and dtype rules). Each one is a view or
+``matrix_transpose``, ``tensordot`` and ``vecdot``, and NumPy's ``matvec`` and ``vecmat`` (NumPy's semantics and
+dtype rules). Each one is a view or
 a reordering plus one matrix product or one reduction, so it runs where ``matmul`` and ``sum`` run: cuBLAS
 on a GPU, the host backend on the host device, exact wrap-around for integers.
 
@@ -13,7 +14,7 @@ import numpy as np
 from npgpu import _blas, _reduce
 from npgpu._manipulation import _axis, _on_one_device, _one, broadcast_arrays, permute_dims, reshape
 
-__all__ = ["matrix_transpose", "tensordot", "vecdot"]
+__all__ = ["matrix_transpose", "tensordot", "vecdot", "matvec", "vecmat"]
 
 
 def matrix_transpose(x, /):
@@ -175,3 +176,96 @@ def vecdot(x1, x2, /, *, axis=-1):
     b1, b2 = broadcast_arrays(x1, x2)
     prod = b1.conj() * b2 if np.isdtype(b1.dtype, "complex floating") else b1 * b2
     return _reduce.sum(prod, axis=ax, dtype=prod.dtype)
+
+
+def _matrix_and_vector(x1, x2, name, matrix_first):
+    x1, x2 = _on_one_device((x1, x2), name)
+    mat, vec = (x1, x2) if matrix_first else (x2, x1)
+    if mat.ndim < 2 or vec.ndim < 1:
+        raise ValueError(f"{name}: the matrix needs at least two dimensions and the vector one, got "
+                         f"{mat.ndim} and {vec.ndim}")
+    n = mat.shape[-1] if matrix_first else mat.shape[-2]
+    if vec.shape[-1] != n:
+        raise ValueError(f"{name}: the vector has {vec.shape[-1]} elements, the matrix's contracted axis {n}")
+    return mat, vec
+
+
+def matvec(x1, x2, /):
+    """Matrix-vector products of stacks, as numpy.matvec: ``(x1 @ x2[..., None])[..., 0]``.
+
+    One matrix product (cuBLAS on a GPU).
+
+    Parameters
+    ----------
+    x1 : npgpu.Array or array_like
+        Matrices (..., M, N).
+    x2 : npgpu.Array or array_like
+        Vectors (..., N); the leading axes of both broadcast. Input that is not an npgpu.Array is converted
+        with npgpu.asarray onto the device of the npgpu.Array beside it.
+
+    Returns
+    -------
+    npgpu.Array
+        (..., M), of dtype result_type(x1, x2) (integers wrap around as NumPy's).
+
+    Raises
+    ------
+    ValueError
+        x1 with fewer than two dimensions or x2 with none; N differing between them; npgpu.Arrays on
+        different devices.
+
+    See Also
+    --------
+    vecmat, vecdot, matmul
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[1.0, 2.0], [3.0, 4.0]], device="cpu")
+    >>> npgpu.matvec(a, [1.0, 1.0])
+    Array([3., 7.])
+    """
+    mat, vec = _matrix_and_vector(x1, x2, "matvec", True)
+    return _blas.matmul(mat, vec[..., None])[..., 0]
+
+
+def vecmat(x1, x2, /):
+    """Vector-matrix products of stacks, the vector conjugated, as numpy.vecmat: ``(conj(x1)[..., None, :] @
+    x2)[..., 0, :]``.
+
+    One matrix product (cuBLAS on a GPU).
+
+    Parameters
+    ----------
+    x1 : npgpu.Array or array_like
+        Vectors (..., M), conjugated when complex.
+    x2 : npgpu.Array or array_like
+        Matrices (..., M, N); the leading axes of both broadcast. Input that is not an npgpu.Array is
+        converted with npgpu.asarray onto the device of the npgpu.Array beside it.
+
+    Returns
+    -------
+    npgpu.Array
+        (..., N), of dtype result_type(x1, x2) (integers wrap around as NumPy's).
+
+    Raises
+    ------
+    ValueError
+        x1 with no dimensions or x2 with fewer than two; M differing between them; npgpu.Arrays on
+        different devices.
+
+    See Also
+    --------
+    matvec, vecdot, matmul
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[1.0, 2.0], [3.0, 4.0]], device="cpu")
+    >>> npgpu.vecmat([1.0, 1.0], a)
+    Array([4., 6.])
+    >>> npgpu.vecmat(npgpu.asarray([1j, 0], device="cpu"), npgpu.asarray([[1j, 1], [0, 0]], device="cpu"))
+    Array([1.+0.j, 0.-1.j])
+    """
+    mat, vec = _matrix_and_vector(x1, x2, "vecmat", False)
+    if np.isdtype(vec.dtype, "complex floating"):
+        vec = vec.conj()
+    return _blas.matmul(vec[..., None, :], mat)[..., 0, :]
