@@ -1204,8 +1204,10 @@ def _flipped(x, axis=-1):
 # decomposition H = V diag(s) V^T (Nakatsukasa and Higham, SIAM J. Sci. Comput. 35(3), 2013): GEMMs, QR,
 # Cholesky and syevd, several times faster on a GPU than gesvd's bidiagonalisation. NPGPU_SVD=gesvd or qdwh
 # overrides the choice (for comparisons and tests); NPGPU_SVD_QDWH_MIN is the smallest min(M, N) it takes.
-_QDWH_LOW = {_F32: 1e-6, _F64: 1e-12}  # assumed lower bound of the scaled singular values: a smaller one only
-_QDWH_MAX_STEPS = 24                     # costs steps, and zero singular values converge from rounding noise
+# The assumed lower bound of the scaled singular values: one below it only costs steps (zero singular values
+# converge from rounding noise, within the step limit).
+_QDWH_LOW = {_F32: 1e-6, _F64: 1e-12}
+_QDWH_MAX_STEPS = 24
 
 
 def _qdwh_route(a, dt, full_matrices, compute_uv):
@@ -1248,8 +1250,8 @@ def _polar_qdwh(x):
         wa, wb, wc = _qdwh_weights(low)
         prev = x
         if wc > 100:  # the QR form: the Cholesky form is backward stable only for c <= 100
-            q = _primitive(x, "orgqr")(*_primitive(x, "geqrf")(_manipulation.concatenate([x * math.sqrt(wc), eye])),
-                                       n)
+            stacked = _manipulation.concatenate([x * math.sqrt(wc), eye])
+            q = _primitive(x, "orgqr")(*_primitive(x, "geqrf")(stacked), n)
             x = x * (wb / wc) + _blas.matmul(q[:m], q[m:].mT) * ((wa - wb / wc) / math.sqrt(wc))
         else:  # x (I + c x^T x)^-1 as (Z^-1 x^T)^T through the Cholesky factor of Z = I + c x^T x
             z = _blas.matmul(x.mT, x) * wc + eye
