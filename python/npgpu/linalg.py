@@ -1286,7 +1286,7 @@ def _svd_qdwh(a, compute_uv):
     w, v, info = _primitive(h, "syevd")(h, True, compute_uv)
     if _failed(info):
         return None
-    s = _flipped(_elementwise.abs(w))  # H is positive semidefinite: negative eigenvalues are rounding
+    s = _elementwise.abs(w)  # H is positive semidefinite: negative eigenvalues are rounding
     if not compute_uv:
         return None, _flipped(_sorting.sort(s)), None
     # Where A has zero singular values, U_p may miss directions of the range: check U_p^T U_p = I.
@@ -1294,9 +1294,8 @@ def _svd_qdwh(a, compute_uv):
     gram = _blas.matmul(up.mT, up) - _creation.eye(n, dtype=a.dtype, device=a.device)
     if not float(_reduce.max(_elementwise.abs(gram))) <= 10 * math.sqrt(n) * n_eps:
         return None
-    v = _flipped(v)
-    u = _blas.matmul(up, v * _row(_cast(_elementwise_composed.copysign(1.0, _flipped(w)), a.dtype)))
-    order = _flipped(_sorting.argsort(s))
+    u = _blas.matmul(up, v * _row(_cast(_elementwise_composed.copysign(1.0, w), a.dtype)))
+    order = _flipped(_sorting.argsort(s))  # descending
     return (_indexing.take_along_axis(u, _row(order), axis=-1), _indexing.take_along_axis(s, order, axis=-1),
             _indexing.take_along_axis(v, _row(order), axis=-1).mT.copy())
 
