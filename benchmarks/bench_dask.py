@@ -6,7 +6,9 @@ GPU) against one direct npgpu call measured in the same run.
   one direct npgpu.diffusion call (target >= 1.8x), dask on 1 GPU against the direct call (<= 1.05x), and
   a sweep of steps per exchange {1, 10, 100, 500} (only >= 100 gated);
 - diffusion, weak scaling: one N x N block per GPU, efficiency t(1 GPU) / t(G GPUs) with npgpu.Array chunks
-  (>= 0.90) and NumPy chunks (>= 0.80); the halo exchange's share of the time;
+  (>= 0.90) and NumPy chunks (>= 0.80), in rounds of at least 2 s (the fewest steps per exchange, a divisor
+  of the step count, whose round the direct call takes 2 s or more for); the halo exchange's share of the
+  time;
 - monte_carlo_pi with 2^40 samples over 2 GPUs against 1 (>= 1.9x);
 - matmul_reduce, A of G x 1048576 x 4096 float32 in host memory split by rows (one block per worker), B 4096 x
   4096: throughput over G GPUs / one GPU's (>= 1.7x);
@@ -17,6 +19,8 @@ Fields are generated on the workers (npgpu.dask.random: the same values as one G
 there (persist); results stay on the workers. Workers: npgpu.dask.gpu_cluster (dask_cuda's LocalCUDACluster
 where installed, else one distributed worker process per GPU). Every case needs dask and distributed; with
 fewer than 2 GPUs, or without them, the multi-GPU lines report "not measured" (NaN, no target).
+NPGPU_BENCH_DASK_PARTS (comma-separated: strong, weak, pi, matmul, beyond, numpy; default all) runs a subset
+of the multi-GPU cases.
 """
 import math
 import os
@@ -31,6 +35,16 @@ from ._harness import Result, optional
 
 _SWEEP = (100, 500, 10, 1)  # the gated ones first
 _STEPS = int(os.environ.get("NPGPU_BENCH_DASK_STEPS", "500"))
+_PARTS = set(os.environ.get("NPGPU_BENCH_DASK_PARTS", "strong,weak,pi,matmul,beyond,numpy").split(","))
+
+
+def _round_steps(direct_s):
+    """The weak-scaling rounds' steps per exchange: the smallest divisor of _STEPS whose share of the direct
+    call's time is at least 2 s (_STEPS itself when none is)."""
+    for k in range(1, _STEPS + 1):
+        if _STEPS % k == 0 and direct_s * k / _STEPS >= 2.0:
+            return k
+    return _STEPS
 
 
 def _not_measured(name, why, unit="x"):
@@ -166,13 +180,15 @@ def bench_dask(repeat):
     n = _field_n(1)
     seed = 2026
     direct = _direct_diffusion_s(n, _STEPS, seed)
+    k_weak = _round_steps(direct)
     # dask on one GPU against the direct call
     cluster, client = _cluster(1)
     try:
-        one = _dask_diffusion_s(client, nd, n, None, _STEPS, min(100, _STEPS), seed)
+        one = _dask_diffusion_s(client, nd, n, None, _STEPS, k_weak, seed)
         res.append(Result(f"diffusion {n}^2 f32 x{_STEPS}: dask on 1 GPU / direct call", one / direct, "x",
                           target=1.05, higher_is_better=False,
-                          anchors={"direct s": round(direct, 3), "dask 1 GPU s": round(one, 3)}))
+                          anchors={"direct s": round(direct, 3), "dask 1 GPU s": round(one, 3),
+                                   "steps per exchange": k_weak}))
         weak1 = one
     finally:
         client.close()
@@ -191,67 +207,84 @@ def bench_dask(repeat):
     try:
         rows = -(-n // gpus)
         for k in _SWEEP:
-            if k > rows:
+            if k > rows or "strong" not in _PARTS:
                 continue
             s = _dask_diffusion_s(client, nd, n, (n, rows), _STEPS, k, seed)
             res.append(Result(f"diffusion {n}^2 strong scaling over {gpus} GPUs, {k} steps/exchange: x direct",
                               direct / s, "x", target=1.8 if k >= 100 else None,
                               anchors={"direct s": round(direct, 3), "dask s": round(s, 3)}))
-        weak = _dask_diffusion_s(client, nd, n, (n * gpus, n), _STEPS, min(100, _STEPS), seed)
-        # the halo exchange's share: the same rounds with no halo (map_blocks on the blocks alone)
-        field = client.persist(nd.random((n * gpus, n), seed, chunks=(n, -1), dtype=np.float32))
-        alone, _ = _timed(client, field.map_blocks(lambda b: npgpu.diffusion(b, _STEPS), dtype=np.float32,
-                                                   meta=nd.meta(2, np.float32)))
-        res.append(Result(f"diffusion weak scaling ({gpus} x {n}^2 blocks), Array chunks: efficiency",
-                          weak1 / weak, "", target=0.90,
-                          anchors={"1 GPU s": round(weak1, 3), f"{gpus} GPUs s": round(weak, 3),
-                                   "halo share": round(max(0.0, 1 - alone / weak), 3)}))
-        del field
-        # monte_carlo_pi
-        _log("monte_carlo_pi")
-        samples = 1 << 40
-        t0 = time.perf_counter()
-        pi_multi = nd.monte_carlo_pi(samples, seed, chunks=-(-samples // gpus))
-        multi = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        pi_one = npgpu.monte_carlo_pi(samples, seed)
-        single = time.perf_counter() - t0
-        npgpu.trim_memory_pool()
-        assert pi_multi == pi_one, "monte_carlo_pi over chunks differs from the single call"
-        res.append(Result(f"monte_carlo_pi 2^40 over {gpus} GPUs / 1 GPU", single / multi, "x", target=1.9,
-                          anchors={"1 GPU s": round(single, 3), f"{gpus} GPUs s": round(multi, 3)}))
-        # matmul_reduce, A on the workers' host memory (NumPy chunks), B 4096 x 4096
-        _log("matmul_reduce")
-        m, k = 1048576, 4096
-        A = nd.random((gpus * m, k), seed, chunks=(m, -1), dtype=np.float32, device="cpu")
-        A = client.persist(A.map_blocks(lambda b: np.asarray(b), dtype=np.float32,
-                                        meta=np.empty((0, 0), np.float32)))
-        B = client.persist(nd.random((k, k), seed + 1, chunks=(k, -1), dtype=np.float32))
-        _timed(client, nd.matmul_reduce(A[:m // 8], B))
-        multi, _ = _timed(client, nd.matmul_reduce(A, B))
-        one, _ = _timed(client, nd.matmul_reduce(A[:m], B))
-        res.append(Result(f"matmul_reduce {gpus} x {m} x {k} f32 host A by rows: throughput {gpus} GPUs / 1",
-                          (gpus * one) / multi, "x", target=1.7,
-                          anchors={"1 GPU GB/s": round(m * k * 4 / one / 1e9, 2),
-                                   f"{gpus} GPUs GB/s": round(gpus * m * k * 4 / multi / 1e9, 2)}))
-        del A, B
-        _log("beyond one GPU")
-        res.append(_beyond_one_gpu(client, nd, gpus, seed))
-        # NumPy chunks last: the slowest case (every round crosses the host link both ways)
-        weak_np = _dask_diffusion_s(client, nd, n, (n * gpus, n), _STEPS, min(100, _STEPS), seed, numpy_chunks=True)
+        if "weak" in _PARTS:
+            _weak_scaling(res, client, nd, n, gpus, k_weak, weak1, seed)
+        if "pi" in _PARTS:
+            _pi_scaling(res, nd, gpus, seed)
+        if "matmul" in _PARTS:
+            _matmul_reduce_scaling(res, client, nd, gpus, seed)
+        if "beyond" in _PARTS:
+            _log("beyond one GPU")
+            res.append(_beyond_one_gpu(client, nd, gpus, seed))
+        if "numpy" in _PARTS:
+            # NumPy chunks last: the slowest case (every round crosses the host link both ways)
+            weak_np = _dask_diffusion_s(client, nd, n, (n * gpus, n), _STEPS, k_weak, seed, numpy_chunks=True)
     finally:
         client.close()
         cluster.close()
+    if "numpy" not in _PARTS:
+        return res
     cluster, client = _cluster(1)
     try:
-        weak1_np = _dask_diffusion_s(client, nd, n, None, _STEPS, min(100, _STEPS), seed, numpy_chunks=True)
+        weak1_np = _dask_diffusion_s(client, nd, n, None, _STEPS, k_weak, seed, numpy_chunks=True)
         res.append(Result(f"diffusion weak scaling ({gpus} x {n}^2 blocks), NumPy chunks: efficiency",
                           weak1_np / weak_np, "", target=0.80,
-                          anchors={"1 GPU s": round(weak1_np, 3), f"{gpus} GPUs s": round(weak_np, 3)}))
+                          anchors={"1 GPU s": round(weak1_np, 3), f"{gpus} GPUs s": round(weak_np, 3),
+                                   "steps per exchange": k_weak}))
     finally:
         client.close()
         cluster.close()
     return res
+
+
+def _weak_scaling(res, client, nd, n, gpus, k, weak1, seed):
+    weak = _dask_diffusion_s(client, nd, n, (n * gpus, n), _STEPS, k, seed)
+    # the halo exchange's share: the same rounds with no halo (map_blocks on the blocks alone)
+    field = client.persist(nd.random((n * gpus, n), seed, chunks=(n, -1), dtype=np.float32))
+    alone, _ = _timed(client, field.map_blocks(lambda b: npgpu.diffusion(b, _STEPS), dtype=np.float32,
+                                               meta=nd.meta(2, np.float32)))
+    res.append(Result(f"diffusion weak scaling ({gpus} x {n}^2 blocks), Array chunks: efficiency",
+                      weak1 / weak, "", target=0.90,
+                      anchors={"1 GPU s": round(weak1, 3), f"{gpus} GPUs s": round(weak, 3),
+                               "halo share": round(max(0.0, 1 - alone / weak), 3), "steps per exchange": k}))
+
+
+def _pi_scaling(res, nd, gpus, seed):
+    _log("monte_carlo_pi")
+    samples = 1 << 40
+    t0 = time.perf_counter()
+    pi_multi = nd.monte_carlo_pi(samples, seed, chunks=-(-samples // gpus))
+    multi = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    pi_one = npgpu.monte_carlo_pi(samples, seed)
+    single = time.perf_counter() - t0
+    npgpu.trim_memory_pool()
+    assert pi_multi == pi_one, "monte_carlo_pi over chunks differs from the single call"
+    res.append(Result(f"monte_carlo_pi 2^40 over {gpus} GPUs / 1 GPU", single / multi, "x", target=1.9,
+                      anchors={"1 GPU s": round(single, 3), f"{gpus} GPUs s": round(multi, 3)}))
+
+
+def _matmul_reduce_scaling(res, client, nd, gpus, seed):
+    """matmul_reduce, A on the workers' host memory (NumPy chunks), B 4096 x 4096."""
+    _log("matmul_reduce")
+    m, k = 1048576, 4096
+    A = nd.random((gpus * m, k), seed, chunks=(m, -1), dtype=np.float32, device="cpu")
+    A = client.persist(A.map_blocks(lambda b: np.asarray(b), dtype=np.float32,
+                                    meta=np.empty((0, 0), np.float32)))
+    B = client.persist(nd.random((k, k), seed + 1, chunks=(k, -1), dtype=np.float32))
+    _timed(client, nd.matmul_reduce(A[:m // 8], B))
+    multi, _ = _timed(client, nd.matmul_reduce(A, B))
+    one, _ = _timed(client, nd.matmul_reduce(A[:m], B))
+    res.append(Result(f"matmul_reduce {gpus} x {m} x {k} f32 host A by rows: throughput {gpus} GPUs / 1",
+                      (gpus * one) / multi, "x", target=1.7,
+                      anchors={"1 GPU GB/s": round(m * k * 4 / one / 1e9, 2),
+                               f"{gpus} GPUs GB/s": round(gpus * m * k * 4 / multi / 1e9, 2)}))
 
 
 BENCHMARKS = {"dask": bench_dask}

@@ -846,6 +846,38 @@ def test_device_single_pass_whole_and_rows(rng, dt):
     np.testing.assert_allclose(got, ref, rtol=1e-6 if dt == np.float32 else 1e-12)
 
 
+@pytest.mark.gpu
+@pytest.mark.parametrize("dt", ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"])
+def test_device_integer_sums_and_cumsum(rng, dt):
+    """The typed integer sums (whole arrays, rows, columns; views 1-3 elements in; signed values sign-extended,
+    64-bit sums wrapping modulo 2^64 as NumPy's) and the integer one-row cumsum (64-bit look-back), equal to
+    NumPy's exactly."""
+    dt = np.dtype(dt)
+    if dt == np.bool_:
+        gen = lambda n: rng.random(n) < 0.3  # noqa: E731
+    else:
+        info = np.iinfo(dt)
+        gen = lambda n: rng.integers(info.min, info.max, n, dtype=dt, endpoint=True)  # noqa: E731
+    for n in (1, 3, 4097, (1 << 20) + 5, 3_000_001):
+        base = gen(n + 3)
+        dev = npgpu.asarray(base)
+        for off in (0, 1, 3):
+            x = base[off:off + n]
+            v = device_view(dev, (n,), (dt.itemsize,), off * dt.itemsize)
+            got = npgpu.sum(v).get()
+            assert got.dtype == np.sum(x).dtype and got == np.sum(x), (n, off)
+            np.testing.assert_array_equal(npgpu.cumsum(v).get(), np.cumsum(x))
+    for shape in ((5000, 130), (3, 200_001), (300, 4099), (2, 8), (70_000, 9)):
+        x = gen(shape[0] * shape[1]).reshape(shape)
+        dev = npgpu.asarray(x)
+        for axis in (0, 1, None):
+            np.testing.assert_array_equal(npgpu.sum(dev, axis=axis).get(), np.sum(x, axis=axis))
+    if dt.itemsize == 8:  # wrap-around: NumPy's int64 / uint64 sums are modulo 2^64
+        x = np.full(1 << 20, np.iinfo(dt).max, dt)
+        assert npgpu.sum(npgpu.asarray(x)).get() == np.sum(x)
+        np.testing.assert_array_equal(npgpu.cumsum(npgpu.asarray(x)).get(), np.cumsum(x))
+
+
 # ----------------------------------------------------------------------------------------- beyond 2^31
 
 def _flat_get(arr, start, count):

@@ -15,7 +15,8 @@
 //     itself). Rounding can give `high` itself, as NumPy's can.
 //   normal: Box-Muller on consecutive pairs of values (elements 2m, 2m + 1): u1 = (w + 1/2) 2^-32 (float32)
 //     or ((x >> 11) + 1/2) 2^-53 (float64), u2 as uniform; z0 = r cos(2 pi u2), z1 = r sin(2 pi u2),
-//     r = sqrt(-2 log u1), computed in float64 with npgpu's own log and sincos; result loc + scale * z.
+//     r = sqrt(-2 log u1), computed with npgpu's own log and sincos, in float32 for float32 (and narrower)
+//     results, in float64 for float64; result loc + scale * z in float64, rounded to the dtype.
 //   integers: low + an unbiased offset in [0, high - low) by Lemire's multiply-and-reject method (32-bit
 //     words for dtypes up to 4 bytes, 64-bit values for 8-byte dtypes). Rejected draws, rare, continue from
 //     retry blocks (counter = (W, k, 1) for the element's word index W), never from the main stream, so

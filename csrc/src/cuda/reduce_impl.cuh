@@ -3,7 +3,8 @@
 // which instantiates them for a third of the reducers (so the family's CUB instantiations compile in parallel).
 //
 // Reductions pick a layout from the views (after dropping extent-1 axes and merging adjacent ones):
-//   whole array, contiguous           -> float32 / float64 sum, min, max, argmin, argmax: seg_kernel, one pass
+//   whole array, contiguous           -> float32 / float64 sum, min, max, argmin, argmax, integer sums:
+//     seg_kernel, one pass
 //     (16-byte loads, the last block to finish combines the blocks' partials); other inputs / reducers:
 //     cub::DeviceReduce::Reduce
 //   rows: outputs own back-to-back contiguous runs of K >= 64 elements
@@ -21,8 +22,8 @@
 //
 // Compile time is bounded by instantiating CUB per reducer (21 reducer/compute-type pairs), not per input
 // dtype: inputs are read through one loader per compute type that converts the runtime dtype on load. Only
-// float32 and float64 inputs to sum/min/max/argmin/argmax get typed instantiations (raw pointers, vector
-// loads): the fast paths.
+// float32 and float64 inputs to sum/min/max/argmin/argmax/var, and integer inputs to integer sums, get typed
+// instantiations (raw pointers, vector loads): the fast paths.
 //
 // Scans are in reduce_scan.cu (a separate translation unit so that the two halves of the family compile in
 // parallel).
@@ -46,6 +47,7 @@
 
 #include "common/backends.hpp"
 #include "common/cuda_check.hpp"
+#include "common/dispatch.hpp"
 #include "cuda/cub_run.cuh"
 #include "common/reduce_backends.hpp"
 #include "common/strided.hpp"
@@ -125,6 +127,34 @@ constexpr bool kTypedOK = kRawOK<R> || std::is_same_v<R, detail::ZeroSignExtremu
                           std::is_same_v<R, detail::ZeroSignExtremumR<false, false>> ||
                           std::is_same_v<R, detail::ArgMinR<double>> || std::is_same_v<R, detail::ArgMaxR<double>> ||
                           std::is_same_v<R, detail::WelfordR>;
+
+// Integer sums (64-bit two's complement accumulation) also get typed kernels, for every integer input width.
+template <class R>
+constexpr bool kIntSumOK = std::is_same_v<R, detail::AddR<std::uint64_t>>;
+
+// fn(p) with p the input as a pointer to its integer element type; false (fn not called) for other dtypes or a
+// pointer not aligned to its element. bool is read as uint8 (its values are 0 and 1).
+template <class Fn>
+bool with_int_input(DType dtype, const char* base, Fn&& fn) {
+  auto call = [&](auto tag) {
+    using In = typename decltype(tag)::type;
+    if (reinterpret_cast<std::uintptr_t>(base) % sizeof(In) != 0) return false;
+    fn(reinterpret_cast<const In*>(base));
+    return true;
+  };
+  switch (dtype) {
+    case DType::Bool:
+    case DType::UInt8: return call(detail::type_tag<std::uint8_t>{});
+    case DType::Int8: return call(detail::type_tag<std::int8_t>{});
+    case DType::Int16: return call(detail::type_tag<std::int16_t>{});
+    case DType::UInt16: return call(detail::type_tag<std::uint16_t>{});
+    case DType::Int32: return call(detail::type_tag<std::int32_t>{});
+    case DType::UInt32: return call(detail::type_tag<std::uint32_t>{});
+    case DType::Int64: return call(detail::type_tag<std::int64_t>{});
+    case DType::UInt64: return call(detail::type_tag<std::uint64_t>{});
+    default: return false;
+  }
+}
 
 // Whether the hand-written typed kernels below serve this call: their per-thread loops do not skip NaNs, so
 // the NaN-skipping moments (nanvar, nanstd, nanmean) keep the converting loader.
@@ -262,6 +292,14 @@ struct Local<detail::AddR<double>, In> {
 };
 
 // max / min: NaN wins (and stays); otherwise the larger (smaller) value, and the last zero's index and sign.
+// Integers of any width, sign- or zero-extended to 64 bits (sums wrap modulo 2^64, as NumPy's int64 sums do).
+template <class In>
+struct Local<detail::AddR<std::uint64_t>, In> {
+  std::uint64_t s = 0;
+  __device__ void put(In x, std::int64_t) { s += static_cast<std::uint64_t>(x); }
+  __device__ std::uint64_t get() const { return s; }
+};
+
 template <class In, bool IsMax>
 struct Local<detail::ZeroSignExtremumR<IsMax, false>, In> {
   using R = detail::ZeroSignExtremumR<IsMax, false>;
@@ -661,6 +699,11 @@ void run_full(const Ctx& c, const char* base, DType dtype, std::int64_t K) {
         return fast_full<R>(c, reinterpret_cast<const double*>(base), K);
     }
   }
+  if constexpr (kIntSumOK<R>) {
+    if (c.a->pre == Pre::None && !full_via_cub() &&
+        with_int_input(dtype, base, [&](auto p) { fast_full<R>(c, p, K); }))
+      return;
+  }
   DeviceBuffer res(sizeof(Acc), c.device, c.s);
   Acc* d_out = static_cast<Acc*>(res.data());
   with_src<R>(*c.a, base, dtype, [&](auto src, std::int64_t item) {
@@ -692,6 +735,11 @@ void run_rows(const Ctx& c, const char* base, DType dtype, std::int64_t M, std::
       if (dtype == DType::Float64 && reinterpret_cast<std::uintptr_t>(base) % 8 == 0)
         return fast_rows<R>(c, reinterpret_cast<const double*>(base), M, K);
     }
+  }
+  if constexpr (kIntSumOK<R>) {
+    if (c.a->pre == Pre::None && rows_mode() != 'c' &&
+        with_int_input(dtype, base, [&](auto p) { fast_rows<R>(c, p, M, K); }))
+      return;
   }
   DeviceBuffer res(M * static_cast<std::int64_t>(sizeof(Acc)), c.device, c.s);
   Acc* d_out = static_cast<Acc*>(res.data());

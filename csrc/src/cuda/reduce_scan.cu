@@ -1,5 +1,5 @@
-// CUDA backend of the scans (cumsum, cumprod): the cumsum of one contiguous float32 / float64 row runs
-// row_scan_kernel (16-byte tiles, decoupled look-back in float64; below); otherwise
+// CUDA backend of the scans (cumsum, cumprod): the cumsum of one contiguous float32 / float64 / integer row
+// runs row_scan_kernel (16-byte tiles, decoupled look-back in float64 or 64-bit integers; below); otherwise
 // cub::DeviceScan::InclusiveScan (one row) or InclusiveScanByKey
 // (rows, key = element / K), with 64-bit counts, in place in the output when it is contiguous and of the
 // scan's storage type, else in a scratch array from the pool; exclusive scans are the inclusive scan shifted by
@@ -58,7 +58,7 @@ void scan_exec(const S* src, S* dst, std::int64_t n, std::int64_t K, Op op, int 
 
 // ------------------------------------------------------------------------------------------ one-row sums
 
-// cumsum of one contiguous float32 / float64 row, hand-written from CUB's parts (cub::BlockScan, and the
+// cumsum of one contiguous float32 / float64 / 64-bit integer row, hand-written from CUB's parts (cub::BlockScan, and the
 // decoupled look-back of cub::ScanTileState / cub::TilePrefixCallbackOp). Why not cub::DeviceScan: on the raw
 // pointers it stayed well below the copy ceiling (docs/performance-notes.md). Here every access is a
 // coalesced 16-byte vector: a tile is R rows of kScanThreads
@@ -82,22 +82,30 @@ struct TupleAdd {
   }
 };
 
-using PrefixState = cub::ScanTileState<double>;
+// The tiles' prefixes: float64 for float rows, the integers' own 64-bit two's complement for integer rows.
+template <class T>
+using PrefixOf = std::conditional_t<std::is_integral_v<T>, T, double>;
+template <class T>
+using PrefixState = cub::ScanTileState<PrefixOf<T>>;
 
-__global__ void scan_init_kernel(PrefixState st, int tiles) { st.InitializeStatus(tiles); }
+template <class T>
+__global__ void scan_init_kernel(PrefixState<T> st, int tiles) {
+  st.InitializeStatus(tiles);
+}
 
 template <class T, int R>
 __global__ void __launch_bounds__(kScanThreads)
-    row_scan_kernel(const T* in, T* out, std::int64_t n, PrefixState st) {  // in == out for in-place scans
+    row_scan_kernel(const T* in, T* out, std::int64_t n, PrefixState<T> st) {  // in == out for in-place scans
+  using P = PrefixOf<T>;
   constexpr int V = V16<T>::n;
   constexpr std::int64_t kTile = static_cast<std::int64_t>(kScanThreads) * V * R;
   using VT = typename V16<T>::T;
   using Tuple = RowTuple<T, R>;
   using BlockScanT = cub::BlockScan<Tuple, kScanThreads, cub::BLOCK_SCAN_WARP_SCANS>;
-  using PrefixOp = cub::TilePrefixCallbackOp<double, ::cuda::std::plus<double>, PrefixState>;
+  using PrefixOp = cub::TilePrefixCallbackOp<P, ::cuda::std::plus<P>, PrefixState<T>>;
   __shared__ typename BlockScanT::TempStorage scan_tmp;
   __shared__ typename PrefixOp::TempStorage prefix_tmp;
-  __shared__ double tile_prefix;
+  __shared__ P tile_prefix;
   const int t = threadIdx.x;
   const int tile = blockIdx.x;
   const std::int64_t base = static_cast<std::int64_t>(tile) * kTile;
@@ -142,12 +150,12 @@ __global__ void __launch_bounds__(kScanThreads)
   }
   if (tile == 0) {
     if (t == 0) {
-      st.SetInclusive(0, static_cast<double>(tile_sum));
-      tile_prefix = 0.0;
+      st.SetInclusive(0, static_cast<P>(tile_sum));
+      tile_prefix = P(0);
     }
   } else if (t < 32) {
-    PrefixOp op(st, prefix_tmp, ::cuda::std::plus<double>{}, tile);
-    const double ex = op(static_cast<double>(tile_sum));
+    PrefixOp op(st, prefix_tmp, ::cuda::std::plus<P>{}, tile);
+    const P ex = op(static_cast<P>(tile_sum));
     if (t == 0) tile_prefix = ex;
   }
   __syncthreads();
@@ -179,7 +187,7 @@ char scan_env(const char* name) {
   return e == nullptr ? '\0' : e[0];
 }
 
-// One contiguous row of n float32 / float64 (16-byte aligned): true when done.
+// One contiguous row of n float32 / float64 / 64-bit integers (16-byte aligned): true when done.
 template <class T>
 bool row_sum_scan(const T* src, T* dst, std::int64_t n, int device, cudaStream_t s) {
   // NPGPU_SCAN (measurements): 'c' cub::DeviceScan; '4' / '8' vectors per thread.
@@ -193,11 +201,11 @@ bool row_sum_scan(const T* src, T* dst, std::int64_t n, int device, cudaStream_t
     const std::int64_t tiles = (n + kTile - 1) / kTile;
     if (tiles > 0x7FFFFFFF) return false;
     size_t bytes = 0;
-    NPGPU_CUDA_TRY(PrefixState::AllocationSize(static_cast<int>(tiles), bytes));
+    NPGPU_CUDA_TRY(PrefixState<T>::AllocationSize(static_cast<int>(tiles), bytes));
     DeviceBuffer tmp(static_cast<std::int64_t>(std::max<size_t>(bytes, 16)), device, s);
-    PrefixState st;
+    PrefixState<T> st;
     NPGPU_CUDA_TRY(st.Init(static_cast<int>(tiles), tmp.data(), bytes));
-    scan_init_kernel<<<static_cast<unsigned>((tiles + 255) / 256), 256, 0, s>>>(st, static_cast<int>(tiles));
+    scan_init_kernel<T><<<static_cast<unsigned>((tiles + 255) / 256), 256, 0, s>>>(st, static_cast<int>(tiles));
     NPGPU_CHECK_LAUNCH("scan init");
     row_scan_kernel<T, R><<<static_cast<unsigned>(tiles), kScanThreads, 0, s>>>(src, dst, n, st);
     NPGPU_CHECK_LAUNCH("scan rows");
@@ -232,7 +240,7 @@ void scan_typed(const detail::ScanArgs& a, DType sd, cudaStream_t s) {
   if (in.dtype == sd && in.is_c_contiguous()) src = static_cast<const S*>(in.data);
   else cuda::copy(in, wv, s);
   bool done = false;
-  if constexpr (std::is_same_v<S, float> || std::is_same_v<S, double>) {
+  if constexpr (std::is_same_v<S, float> || std::is_same_v<S, double> || std::is_same_v<S, std::uint64_t>) {
     if (a.op == ScanOp::Sum && n == K && (std::is_same_v<S, double> || f32_scan_in_float()))
       done = row_sum_scan<S>(src, work, n, device, s);
   }
