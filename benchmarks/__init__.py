@@ -3,6 +3,7 @@ the registry; each entry returns harness.Result lines (npgpu's figure, anchors m
 the target)."""
 import importlib
 import json
+import os
 import pkgutil
 import sys
 
@@ -14,6 +15,13 @@ def registry():
     for mod in _MODULES:
         out.update(importlib.import_module(f"{__name__}.{mod}").BENCHMARKS)
     return out
+
+
+def host_benchmarks():
+    """The benchmarks that need no GPU (the host backend against NumPy)."""
+    from .bench_host import HOST
+
+    return HOST
 
 
 def _run_isolated(name, repeat):
@@ -52,18 +60,26 @@ def main(names=None, as_json=False, repeat=20, isolate=False):
     with ``isolate`` each benchmark runs in its own process."""
     import npgpu
 
-    if not npgpu.is_available():
-        print(f"benchmarks need a GPU: {npgpu.unavailable_reason()}", file=sys.stderr)
-        return 2
     reg = registry()
-    names = names or list(reg)
-    unknown = [n for n in names if n not in reg]
+    unknown = [n for n in names or () if n not in reg]
     if unknown:
         print(f"unknown benchmark(s) {unknown}; known: {sorted(reg)}", file=sys.stderr)
         return 2
-    dev = npgpu.Device(npgpu.get_device_id())
+    if npgpu.is_available():
+        names = names or list(reg)
+        device = npgpu.Device(npgpu.get_device_id()).name
+    else:
+        # Without a GPU only the host backend's benchmarks run (all of them when none are named).
+        host = host_benchmarks()
+        need_gpu = [n for n in names or () if n not in host]
+        if need_gpu:
+            print(f"benchmark(s) {need_gpu} need a GPU: {npgpu.unavailable_reason()}; without one these run: "
+                  f"{sorted(host)}", file=sys.stderr)
+            return 2
+        names = names or [n for n in reg if n in host]
+        device = f"host backend only (no GPU), {os.cpu_count()} CPUs"
     if not as_json:
-        print(f"device: {dev.name}")
+        print(f"device: {device}")
         print(f"{'benchmark':58s} {'npgpu':>12s} {'target':>10s} {'met':>4s}  anchors / notes", flush=True)
     results, failed = [], []
     for n in names:
@@ -79,6 +95,6 @@ def main(names=None, as_json=False, repeat=20, isolate=False):
             for r in rows:
                 print(_row(r), flush=True)
     if as_json:
-        print(json.dumps({"device": dev.name, "results": [r.as_dict() for r in results],
+        print(json.dumps({"device": device, "results": [r.as_dict() for r in results],
                           "errors": failed}, indent=2))
     return 1 if failed else 0

@@ -1,4 +1,4 @@
-"""The benchmark harness's host-side logic (the timings themselves need a GPU: python -m npgpu bench)."""
+"""The benchmark harness's host-side logic, and the host backend's benchmarks, which need no GPU."""
 import pytest
 
 from npgpu.benchmarks._harness import Result, _batch_for
@@ -30,3 +30,24 @@ def test_dask_benchmark_field_fits_the_free_memory(monkeypatch):
     assert bench_dask._field_n(1) == 81920
     n = bench_dask._field_n(2)
     assert n % 1024 == 0 and 2 * n * n * 4 <= 0.6 * free[1] < 2 * (n + 1024) ** 2 * 4
+
+
+def test_host_benchmarks_run_without_a_gpu(capsys, monkeypatch):
+    # The host backend's benchmarks (against NumPy) run on any machine; with no GPU, naming a GPU benchmark
+    # is refused with the list of those that can run.
+    import json
+
+    import npgpu
+    from npgpu import benchmarks
+
+    monkeypatch.setattr(npgpu, "is_available", lambda: False)
+    assert benchmarks.main(["host_overhead"], as_json=True, repeat=3) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["device"].startswith("host backend only") and not doc["errors"]
+    names = [r["name"] for r in doc["results"]]
+    assert names == ["host sum of 1024 float32: cost per call", "host add of 1024 float32: cost per call"]
+    assert all(r["value"] > 0 and r["anchors"]["NumPy us"] > 0 for r in doc["results"])
+    assert benchmarks.main(["sort"], repeat=3) == 2
+    err = capsys.readouterr().err
+    assert "['sort'] need a GPU" in err and "host_reduce" in err
+    assert "host_reduce" in benchmarks.host_benchmarks() and "sort" not in benchmarks.host_benchmarks()

@@ -152,7 +152,8 @@ def main(argv=None):
     d.add_argument("--workers", type=int, default=None, help="(diffusion --dask) host workers without GPUs")
     d.add_argument("--check", action="store_true", help="(diffusion --dask) compare with one npgpu.diffusion call")
     b = sub.add_parser("bench", help="benchmarks against the copy ceiling, NumPy and CuPy/PyTorch/Numba")
-    b.add_argument("names", nargs="*", help="benchmarks to run (default: all)")
+    b.add_argument("names", nargs="*", help="benchmarks to run (default: all; without a GPU, the host backend's "
+                   "host_reduce, host_overhead, host_device and diffusion_host)")
     b.add_argument("--json", action="store_true", help="print JSON instead of a table")
     b.add_argument("--repeat", type=int, default=20)
     b.add_argument("--isolate", action="store_true", help="run each benchmark in its own process")

@@ -85,6 +85,17 @@ struct SummedIn {
 template <class T>
 struct AnyReal : std::true_type {};
 
+// Software prefetch of the cache lines of [p, p + bytes): the streaming loops below ask for the data 2 KB (or
+// a few rows) ahead, since the hardware prefetcher alone left them at about half of NumPy's speed.
+NPGPU_ALWAYS_INLINE void prefetch_lines(const void* p, std::int64_t bytes) {
+  const char* q = static_cast<const char*>(p);
+  for (std::int64_t k = 0; k < bytes; k += 64) __builtin_prefetch(q + k);
+}
+template <class T>
+NPGPU_ALWAYS_INLINE void prefetch_ahead(const T* p, std::int64_t n) {
+  prefetch_lines(reinterpret_cast<const char*>(p) + 2048, n * static_cast<std::int64_t>(sizeof(T)));
+}
+
 // max (or min) of n > 0 elements of type T at p, NaN if any is NaN (as MaxR/MinR). Four 16-byte vectors of
 // running extrema (GCC/Clang vector extensions: a select the compiler emits as a vector max / blend; a
 // single running extremum is a chain of dependent scalar comparisons, and the element-wise NaN test keeps
@@ -101,13 +112,15 @@ NPGPU_ALWAYS_INLINE T minmax_typed(const T* p, std::int64_t n, bool* saw_nan) {
     bad[u] = Mask{};
   }
   std::int64_t i = 0;
-  for (; i + U * W <= n; i += U * W)
+  for (; i + U * W <= n; i += U * W) {
+    __builtin_prefetch(p + i + 2048 / sizeof(T));  // one line an iteration, 2 KB ahead
     for (int u = 0; u < U; ++u) {
       V v;
       std::memcpy(&v, p + i + u * W, sizeof(V));
       bad[u] |= v != v;
       acc[u] = IsMax ? (v >= acc[u] ? v : acc[u]) : (v <= acc[u] ? v : acc[u]);  // the later of equal ones
     }
+  }
   T m = p[0];
   bool nan = false;
   for (int u = 0; u < U; ++u)
@@ -222,6 +235,7 @@ bool minmax_contiguous(const char* p, DType d, std::int64_t n, typename R::Acc* 
 template <class A, class T>
 A sum_typed(const T* p, std::int64_t n) {
   if (n <= 128) {
+    prefetch_ahead(p, n);
     A r[8] = {};
     std::int64_t i = 0;
     for (; i + 8 <= n; i += 8)
@@ -238,6 +252,7 @@ A sum_typed(const T* p, std::int64_t n) {
 template <class T>
 double squared_deviations(const T* p, std::int64_t n, double mean) {
   if (n <= 128) {
+    prefetch_ahead(p, n);
     double r[8] = {};
     std::int64_t i = 0;
     for (; i + 8 <= n; i += 8)
@@ -428,6 +443,7 @@ bool column_extrema(const detail::ReduceArgs& a, const StridedPlan<2>& kplan, co
       unsigned char* nan = bad.data();
       for (std::int64_t r = 1; r < K; ++r) {
         const T* p = reinterpret_cast<const T*>(base + r * row);
+        if (r + 4 < K) prefetch_lines(base + (r + 4) * row + c0 * sizeof(T), (c1 - c0) * sizeof(T));
 #pragma omp simd
         for (std::int64_t c = c0; c < c1; ++c) {
           const T v = p[c];
