@@ -617,8 +617,8 @@ int col_blocks_per_sm(Kernel k) {
   return n;
 }
 
-// The whole of p[0, K) (float32 / float64, sum / min / max / argmin / argmax): seg_kernel over one row, as
-// many blocks as fit at once (fewer for small inputs), finished by the last block.
+// The whole of p[0, K) (float32 / float64 sum / min / max / argmin / argmax / var, integer sums): seg_kernel
+// over one row, as many blocks as fit at once (fewer for small inputs), finished by the last block.
 template <class R, class In>
 void fast_full(const Ctx& c, const In* p, std::int64_t K) {
   using Acc = typename R::Acc;
