@@ -175,6 +175,15 @@ for dt, n in ((np.float32, 1024), (np.int8, 4099), (np.complex128, 3), (np.float
     npgpu.add(da, db, out=out)
     assert np.array_equal(out.get(), a + b), dt
     assert np.array_equal((da * db).get(), a * b), dt
+# Run-time compiled kernels take the same switch.
+add = npgpu.SourceModule('extern "C" __global__ void add(const float* a, const float* b, float* r, int n) {'
+                         ' int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) r[i] = a[i] + b[i]; }')
+a = rng.standard_normal(1000).astype(np.float32)
+da, r = npgpu.asarray(a), npgpu.full(1000, np.nan, dtype=np.float32)
+add.get_function("add")(da, da, r, np.int32(1000), block=128, grid=8)
+assert np.array_equal(r.get(), a + a)
+axpy = npgpu.ElementwiseKernel("float32 x, float32 a", "float32 z", "z = a * x + x", "axpy_paths")
+assert np.array_equal(axpy(da, np.float32(2)).get(), np.float32(2) * a + a)
 assert npgpu.profiler.empty_launch_us(50) > 0
 print("ok")
 """

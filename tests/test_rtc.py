@@ -318,6 +318,25 @@ def test_compile_error_carries_log(cache_dir):
 
 
 @nvrtc
+def test_minimal_compile_first_with_fallback(cache_dir):
+    # Most kernels compile under NVRTC's -minimal (faster); one naming the runtime API's types compiles again
+    # without it. Either way the result is cached under the options asked for.
+    c = _rtc.compile_source(ADD_SRC, ARCH, cache=False, _try_minimal=True)
+    assert c.options == tuple(ARCH) + ("-minimal",) and c.binary[:4] == b"\x7fELF"
+    needs_runtime = 'extern "C" __global__ void k(int* x) { cudaError_t e = cudaSuccess; x[0] = (int)e; }'
+    with pytest.raises(npgpu.CompileError, match="cudaError_t"):
+        _rtc.compile_source(needs_runtime, ARCH + ["-minimal"], cache=False)
+    before = _rtc.cache_info()["compiles"]
+    c = _rtc.compile_source(needs_runtime, ARCH, _try_minimal=True)
+    assert c.options == tuple(ARCH) and c.binary[:4] == b"\x7fELF"
+    assert _rtc.cache_info()["compiles"] == before + 2  # the -minimal try and the full compile
+    assert _rtc.compile_source(needs_runtime, ARCH).source_of_result == "memory"  # same key
+    with pytest.raises(npgpu.CompileError, match="undefined_thing") as e:  # a real error: the full compile's log
+        _rtc.compile_source("__global__ void k(float* x) { x[0] = undefined_thing; }", ARCH, _try_minimal=True)
+    assert e.value.options == tuple(ARCH)
+
+
+@nvrtc
 def test_memory_and_disk_cache_across_processes(cache_dir):
     src = ADD_SRC + f"// nonce {os.getpid()} {id(cache_dir)}\n"
     before = _rtc.cache_info()
@@ -508,6 +527,31 @@ def test_launch_errors_leave_kernel_usable(cache_dir):
         assert np.all(x.get() == 3.5)
     with npgpu.use_backend("cpu"):  # device arrays still run on their device
         good()
+
+
+@pytest.mark.gpu
+def test_source_module_minimal_choice_and_packed_words(cache_dir):
+    # SourceModule tries -minimal unless the source includes headers or tests macros.
+    assert "-minimal" in npgpu.SourceModule(ADD_SRC)._compiled.options
+    guarded = "#if 1\n" + ADD_SRC + "#endif\n"
+    assert "-minimal" not in npgpu.SourceModule(guarded)._compiled.options
+    # launch_words: one struct of 8-byte fields, each taken modulo 2**64.
+    src = r"""
+    struct P { long long a; double b; double* out; unsigned long long c; };
+    extern "C" __global__ void k(P p) { p.out[0] = p.a + p.b; p.out[1] = (double)(p.c >> 60); }
+    """
+    k = npgpu.SourceModule(src).get_function("k")
+    out = npgpu.full(2, np.nan)
+    b = int.from_bytes(np.float64(2.25).tobytes(), "little")
+    k.launch_words([-5, b, out.ptr, -1], 1, 1)
+    np.testing.assert_array_equal(out.get(), [-2.75, 15.0])
+    with pytest.raises(TypeError, match="one 24-byte parameter"):
+        k.launch_words([1, 2, 3], 1, 1)
+    with pytest.raises(TypeError):
+        k.launch_words([1.5, b, out.ptr, 0], 1, 1)
+    with pytest.raises(ValueError, match="grid.x must be at least 1"):
+        k.launch_words([1, b, out.ptr, 0], 0, 1)
+    np.testing.assert_array_equal(out.get(), [-2.75, 15.0])  # nothing ran
 
 
 @pytest.mark.gpu

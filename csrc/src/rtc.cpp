@@ -1,5 +1,6 @@
-// Run-time compilation (see npgpu/rtc.hpp): NVRTC through dlopen, libraries and launches through the CUDA
-// runtime (cudaLibrary*/cudaKernel_t; never libcuda directly).
+// Run-time compilation (see npgpu/rtc.hpp): NVRTC through dlopen, libraries through the CUDA runtime
+// (cudaLibrary*/cudaKernel_t), launches through the driver entry point npgpu's own kernels use (never
+// linking libcuda).
 #include "npgpu/rtc.hpp"
 
 #include <cuda_runtime_api.h>
@@ -11,6 +12,7 @@
 #include "common/cuda_check.hpp"
 #include "common/dynlib.hpp"
 #include "common/nvrtc_api.hpp"
+#include "cuda/driver_launch.hpp"
 #include "npgpu/errors.hpp"
 
 namespace npgpu {
@@ -238,6 +240,7 @@ RtcKernel rtc_get_kernel(RtcLibrary library, const char* name, int device, RtcKe
     info->num_regs = attr.numRegs;
     info->local_bytes = static_cast<std::int64_t>(attr.localSizeBytes);
     info->binary_version = attr.binaryVersion;
+    info->function = cuda::driver_kernel_function(k);
   }
   return k;
 }
@@ -281,7 +284,12 @@ void rtc_launch(RtcKernel kernel, RtcKernelInfo* info, const Dim3& grid, const D
   }
   const dim3 g(static_cast<unsigned>(grid.x), static_cast<unsigned>(grid.y), static_cast<unsigned>(grid.z));
   const dim3 b(static_cast<unsigned>(block.x), static_cast<unsigned>(block.y), static_cast<unsigned>(block.z));
-  NPGPU_CUDA_TRY(cudaLaunchKernel(f, g, b, args, static_cast<std::size_t>(shared_mem), static_cast<cudaStream_t>(stream)));
+  const auto s = static_cast<cudaStream_t>(stream);
+  if (cuda::driver_launch_function(info->function, g, b, static_cast<unsigned>(shared_mem), s, args)) return;
+  // The runtime reports what the driver refused in its own terms (and resolves the kernel handle itself); the
+  // function is looked up again in case the context it belonged to is gone.
+  info->function = cuda::driver_kernel_function(kernel);
+  NPGPU_CUDA_TRY(cudaLaunchKernel(f, g, b, args, static_cast<std::size_t>(shared_mem), s));
 }
 
 }  // namespace npgpu

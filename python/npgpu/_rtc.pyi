@@ -102,14 +102,7 @@ class Kernel:
         stream: _StreamLike = None,
         shared: int | None = None,
     ) -> None: ...
-    def launch_packed(
-        self,
-        params: bytes,
-        grid: _Dim3,
-        block: _Dim3,
-        shared_mem: int = 0,
-        stream: _StreamLike = None,
-    ) -> None: ...
+    def launch_words(self, words: list[int], grid: int, block: int, stream: _StreamLike = None) -> None: ...
 
 class SourceModule:
     """CUDA C++ compiled at run time for the current GPU (PyCUDA's ``pycuda.compiler.SourceModule``)."""

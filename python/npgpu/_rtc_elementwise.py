@@ -2,7 +2,6 @@
 number of (coalesced) dimensions it is called with, with NumPy broadcasting and output allocation."""
 import keyword
 import re
-import struct
 
 import numpy as np
 
@@ -221,7 +220,7 @@ class ElementwiseKernel:
         return tuple(key)
 
     def _run_plan(self, plan, args, stream):
-        kernel, grid, out_specs, device, template, in_pos, out_pos, scalar_pos, fmt = plan
+        kernel, grid, out_specs, device, template, in_pos, out_pos, scalar_pos = plan
         words = list(template)
         for k, pos in in_pos:
             words[pos] = args[k].ptr
@@ -229,9 +228,12 @@ class ElementwiseKernel:
         for j, pos in enumerate(out_pos):
             words[pos] = outs[j].ptr
         for k, pos, d in scalar_pos:
-            v = _check_scalar(args[k], d, f"{self.name}: argument '{self.in_params[k][0]}'")
-            words[pos] = _scalar_word(v, d)
-        kernel.launch_packed(struct.pack(fmt, *words), (grid,), (_BLOCK,), 0, stream)
+            x = args[k]
+            if type(x) is d.type:  # a NumPy scalar of the parameter's own dtype: its bytes as they are
+                words[pos] = int.from_bytes(x.tobytes(), "little")
+            else:
+                words[pos] = _scalar_word(_check_scalar(x, d, f"{self.name}: argument '{self.in_params[k][0]}'"), d)
+        kernel.launch_words(words, grid, _BLOCK, stream)
         return outs[0] if len(outs) == 1 else tuple(outs)
 
     def __call__(self, *args, stream=None):
@@ -370,11 +372,9 @@ class ElementwiseKernel:
                 if s is not None:
                     scalar_pos.append((k, len(words), d))
                     words.append(_scalar_word(s, d))
-            words = [w & 0xFFFFFFFFFFFFFFFF for w in words]
-            fmt = f"<{len(words)}Q"
             grid = (n + _BLOCK - 1) // _BLOCK if mode == "contig32" else \
                 min((n + _BLOCK - 1) // _BLOCK, self._max_blocks(device))
-            kernel.launch_packed(struct.pack(fmt, *words), (grid,), (_BLOCK,), 0, stream)
+            kernel.launch_words(words, grid, _BLOCK, stream)
             # Remember how to repeat this call quickly (device arrays of these dtypes and layouts, scalars).
             if key is not None and on_device and all(a is None or a is x for a, x in zip(dev_ins, ins)):
                 in_args = [k for k, a in enumerate(dev_ins) if a is not None]
@@ -383,7 +383,7 @@ class ElementwiseKernel:
                 out_specs = [(tuple(shape), d) for d in out_dtypes]
                 if len(self._plans) > 256:
                     self._plans.clear()
-                self._plans[key] = (kernel, grid, out_specs, device, words, in_pos, out_pos, scalar_pos, fmt)
+                self._plans[key] = (kernel, grid, out_specs, device, words, in_pos, out_pos, scalar_pos)
 
         if on_device:
             return dev_outs[0] if len(dev_outs) == 1 else tuple(dev_outs)

@@ -1043,18 +1043,21 @@ class Vectorized:
     def __call__(self, *args, out=None, stream=None):
         if len(args) != len(self.translator.params):
             raise TypeError(f"{self.__name__} takes {len(self.translator.params)} arguments, got {len(args)}")
-        conv = []
+        conv, types = [], []
         for a in args:
             if isinstance(a, (list, tuple)):
                 a = np.asarray(a)
             conv.append(a)
-        types = tuple(self._arg_type(a) for a in conv)
+            types.append(self._arg_type(a))
+        types = tuple(types)
         if self._runs_on_host(conv, out):
             return self._host_call(conv, types, out)
         ek, decl = self._kernel(types)
         call = []
         for a, d in zip(conv, decl):
             if isinstance(a, (bool, int, float)) and not isinstance(a, np.generic):
+                call.append(a)
+            elif type(a) is d.type:
                 call.append(a)
             elif isinstance(a, np.generic) or (isinstance(a, np.ndarray) and a.ndim == 0):
                 call.append(np.asarray(a).astype(d)[()])
@@ -1073,7 +1076,7 @@ class Vectorized:
         or, with no Array, NumPy-input calls of this thread run on the host backend (npgpu.get_backend())."""
         arrays = [a for a in (*args, out) if isinstance(a, Array)]
         if arrays:
-            host = [str(a.device) == _HOST for a in arrays]
+            host = [a.device_id < 0 for a in arrays]
             if all(host):
                 return True
             if any(host):

@@ -14,6 +14,7 @@ import threading
 import numpy as np
 
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
+from cpython.long cimport PyLong_AsUnsignedLongLongMask
 from libc.stdint cimport int64_t, uint64_t, uintptr_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
@@ -444,7 +445,7 @@ def _as_str_list(value, what):
     return out
 
 
-def compile_source(source, options=(), name_expressions=(), name="kernel.cu", cache=True):
+def compile_source(source, options=(), name_expressions=(), name="kernel.cu", cache=True, _try_minimal=False):
     """Compile CUDA C++ `source` with NVRTC and these exact `options`.
 
     Add ``--gpu-architecture=sm_XX`` for a cubin; compute_XX gives PTX. Needs NVRTC, not a GPU. Returns a
@@ -527,8 +528,20 @@ def compile_source(source, options=(), name_expressions=(), name="kernel.cu", ca
             c_opts.push_back(o.encode("utf-8"))
         for e in exprs:
             c_exprs.push_back(e.encode("utf-8"))
-        with nogil:
-            r = rtc_compile(c_src, c_name, c_opts, c_exprs)
+        if _try_minimal:
+            # NVRTC's -minimal leaves out the runtime API's declarations and texture types, which most kernels
+            # never name, and compiles faster; a source that needs them compiles again without it.
+            c_opts.push_back(b"-minimal")
+            with nogil:
+                r = rtc_compile(c_src, c_name, c_opts, c_exprs)
+            c_opts.pop_back()
+            if r.ok:
+                opts = opts + ["-minimal"]
+            else:
+                _stats["compiles"] += 1
+        if not _try_minimal or not r.ok:
+            with nogil:
+                r = rtc_compile(c_src, c_name, c_opts, c_exprs)
         _stats["compiles"] += 1
         log = r.log.decode("utf-8", "replace")
         if not r.ok:
@@ -694,7 +707,9 @@ class SourceModule:
         self.source = source
         self.options = tuple(opts)
         self.name_expressions = tuple(_as_str_list(name_expressions, "name_expressions"))
-        self._compiled = compile_source(source, opts, self.name_expressions, cache=cache)
+        # -minimal first unless the source includes headers or tests macros that -minimal leaves undefined
+        try_minimal = "#include" not in source and "#if" not in source and "-minimal" not in opts
+        self._compiled = compile_source(source, opts, self.name_expressions, cache=cache, _try_minimal=try_minimal)
         self._library = _load_library(self._compiled, self.device)
         self._functions = {}
 
@@ -1084,38 +1099,56 @@ cdef class Kernel:
         cdef StreamHandle s = resolve_stream(stream)
         self._launch(args, g, b, smem, s)
 
-    def launch_packed(self, bytes params, grid, block, int64_t shared_mem=0, stream=None):
-        """Launch a kernel of exactly one by-value parameter with `params` as its bytes.
+    def launch_words(self, list words, Py_ssize_t grid, Py_ssize_t block, stream=None):
+        """Launch a kernel of one by-value parameter made of 64-bit words: `words`, little-endian.
 
-        Internal use: the elementwise kernels pack their arguments into one struct. Asynchronous.
+        Internal use: the elementwise kernels pack their arguments into one struct of 8-byte fields.
+        Asynchronous.
 
         Parameters
         ----------
-        params : bytes
-            The parameter's bytes: exactly the size of the kernel's one parameter.
-        grid, block : int or tuple of int
-            The geometry, as for a call.
-        shared_mem : int, optional
-            Bytes of dynamic shared memory per block (default 0).
+        words : list of int
+            The fields, in order; each is taken modulo 2**64 (a negative int gives its two's complement).
+        grid, block : int
+            Blocks in the grid and threads per block, along x.
         stream : Stream, optional
             The stream of the launch (default: the current stream).
 
         Raises
         ------
         TypeError
-            The kernel does not have exactly one parameter of ``len(params)`` bytes.
+            The kernel does not have exactly one parameter of ``8 * len(words)`` bytes, or a word is not an
+            int.
         ValueError
-            The geometry or `shared_mem` exceeds the device's or the kernel's limits.
+            The geometry exceeds the device's or the kernel's limits.
         """
-        if self.nparams != 1 or self.info.param_sizes[0] != PyBytes_GET_SIZE(params):
-            raise TypeError(f"{self.name}: launch_packed needs a kernel of one {len(params)}-byte parameter; "
-                            f"it has parameters of {self.param_sizes} bytes")
-        cdef Dim3 g = _dim3(grid, "grid")
-        cdef Dim3 b = _dim3(block, "block")
-        cdef StreamHandle s = resolve_stream(stream)
+        cdef Py_ssize_t n = len(words)
+        if self.nparams != 1 or self.info.param_sizes[0] != 8 * n:
+            raise TypeError(f"{self.name}: launch_words needs a kernel of one {8 * n}-byte parameter; it has "
+                            f"parameters of {self.param_sizes} bytes")
+        cdef uint64_t stack_buf[64]
+        cdef uint64_t* buf = stack_buf
+        if n > 64:
+            buf = <uint64_t*>malloc(n * sizeof(uint64_t))
+            if buf == NULL:
+                raise MemoryError()
+        cdef Dim3 g
+        cdef Dim3 b
         cdef void* ptrs[1]
-        ptrs[0] = <void*>PyBytes_AS_STRING(params)
-        rtc_launch(self.handle, &self.info, g, b, shared_mem, self.device, s, ptrs)
+        cdef Py_ssize_t i
+        try:
+            for i in range(n):
+                w = words[i]
+                if type(w) is not int:
+                    w = operator.index(w)
+                buf[i] = PyLong_AsUnsignedLongLongMask(w)
+            g.x = grid
+            b.x = block
+            ptrs[0] = <void*>buf
+            rtc_launch(self.handle, &self.info, g, b, 0, self.device, resolve_stream(stream), ptrs)
+        finally:
+            if buf != stack_buf:
+                free(buf)
 
     cdef _launch(self, tuple args, Dim3 g, Dim3 b, int64_t smem, StreamHandle s):
         cdef Py_ssize_t n = len(args)

@@ -1,7 +1,8 @@
 #pragma once
 // Run-time compilation: CUDA C++ source compiled with NVRTC (opened at run time from the nvidia-cuda-nvrtc
 // wheel or the CUDA toolkit, never linked), loaded with the CUDA runtime's library API (cudaLibraryLoadData,
-// cudaLibraryGetKernel) and launched with cudaLaunchKernel on the kernel handle (reference page 003).
+// cudaLibraryGetKernel) and launched through the driver's cuLaunchKernel, as npgpu's own kernels are
+// (cudaLaunchKernel on the kernel handle where the driver path is off; reference page 003).
 //
 // Typical use: rtc_compile() -> rtc_library_load() on the result's binary -> rtc_get_kernel() for each
 // kernel (the lowered name of a name expression for templates) -> rtc_launch() with one pointer per kernel
@@ -64,6 +65,7 @@ struct RtcKernelInfo {
   int num_regs = 0;
   std::int64_t local_bytes = 0;
   int binary_version = 0;                   // the architecture the loaded code was built for (90: sm_90)
+  void* function = nullptr;                 // its CUfunction on that device, for the driver's launch (or null)
 };
 
 // Loads a cubin or NUL-terminated PTX image (copied by the driver: the image may be freed afterwards) on

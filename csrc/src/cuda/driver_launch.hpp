@@ -33,6 +33,16 @@ struct KernelSlots {
 bool driver_launch(KernelSlots& slots, const void* kernel, int device, dim3 grid, dim3 block, unsigned shared,
                    cudaStream_t stream, void** args) noexcept;
 
+// The CUfunction of a library kernel (a cudaKernel_t / CUkernel) in the current device's primary context, or
+// null when the driver path is off or the driver cannot say (the caller then launches the kernel handle
+// through cudaLaunchKernel).
+void* driver_kernel_function(void* kernel) noexcept;
+
+// cuLaunchKernel of a CUfunction from driver_kernel_function on `stream` of the current device. False, having
+// launched nothing, when the driver path is off or the driver refused the launch.
+bool driver_launch_function(void* function, dim3 grid, dim3 block, unsigned shared, cudaStream_t stream,
+                            void** args) noexcept;
+
 // kernel<<<grid, block, 0, stream>>>(args...) on `device` (the current one) through driver_launch, else
 // through cudaLaunchKernel: a small operation's time is mostly its launch.
 template <class... P, class... A>

@@ -87,6 +87,23 @@ bool driver_launch(KernelSlots& slots, const void* kernel, int device, dim3 grid
   return false;
 }
 
+void* driver_kernel_function(void* kernel) noexcept {
+  using KernelGetFunctionFn = CUresult (*)(CUfunction*, CUkernel);
+  static const auto get = reinterpret_cast<KernelGetFunctionFn>(
+      driver_launch_kernel() != nullptr ? driver_entry_point("cuKernelGetFunction") : nullptr);
+  CUfunction f = nullptr;
+  if (get == nullptr || kernel == nullptr || get(&f, static_cast<CUkernel>(kernel)) != CUDA_SUCCESS) return nullptr;
+  return f;
+}
+
+bool driver_launch_function(void* function, dim3 grid, dim3 block, unsigned shared, cudaStream_t stream,
+                            void** args) noexcept {
+  const LaunchKernelFn launch = driver_launch_kernel();
+  return launch != nullptr && function != nullptr &&
+         launch(static_cast<CUfunction>(function), grid.x, grid.y, grid.z, block.x, block.y, block.z, shared,
+                static_cast<CUstream>(stream), args, nullptr) == CUDA_SUCCESS;
+}
+
 double empty_launch_host_us(int launches) {
   const auto s = static_cast<cudaStream_t>(per_thread_default_stream());
   const void* kernel = reinterpret_cast<const void*>(&empty_kernel);
