@@ -637,6 +637,43 @@ def test_elementwise_kernel_broadcasting(rng, cache_dir):
     assert k(np.ones((0, 3), np.float32), np.ones(3), np.float32(1)).shape == (0, 3)
 
 
+@pytest.mark.gpu
+def test_elementwise_plans_match_only_their_layout(rng, cache_dir):
+    # A plan repeats a call only for inputs of the same dtypes, shapes, strides, device and scalar types;
+    # anything else takes the full path (and may add a plan). Outputs are new arrays each call.
+    k = ElementwiseKernel("T x, T y, float32 a", "T z", "z = a * x - y", "plan_layouts")
+    h = rng.standard_normal((40, 30))
+    g = rng.standard_normal((40, 30))
+    for dt in (np.float32, np.float64):
+        dx, dy = npgpu.asarray(h.astype(dt)), npgpu.asarray(g.astype(dt))
+        z1 = k(dx, dy, np.float32(2))
+        z2 = k(dx, dy, np.float32(3))  # from the plan
+        assert z1 is not z2 and z1.dtype == dt and z2.dtype == dt
+        np.testing.assert_allclose(z2.get(), np.float32(3) * h.astype(dt) - g.astype(dt), rtol=1e-6, atol=1e-6)
+        np.testing.assert_allclose(z1.get(), np.float32(2) * h.astype(dt) - g.astype(dt), rtol=1e-6, atol=1e-6)
+    assert len(k._plans) == 2
+    dx, dy = npgpu.asarray(h), npgpu.asarray(g)
+    tx, ty = dx.T, dy.T  # same shape as a (30, 40) array, other strides
+    np.testing.assert_allclose(k(tx, ty, 1.5).get(), np.float32(1.5) * h.T - g.T, rtol=1e-6)
+    cx, cy = npgpu.asarray(np.ascontiguousarray(h.T)), npgpu.asarray(np.ascontiguousarray(g.T))
+    np.testing.assert_allclose(k(cx, cy, 1.5).get(), np.float32(1.5) * h.T - g.T, rtol=1e-6)
+    np.testing.assert_allclose(k(tx, ty, 0.25).get(), np.float32(0.25) * h.T - g.T, rtol=1e-6)  # a plan again
+    with pytest.raises(TypeError, match="does not cast safely"):
+        k(dx, dy, np.float64(1))
+    assert len(k._plans) <= 8
+    # vectorize takes the plan of its last kernel when the inputs repeat its types and layouts.
+    vec = npgpu.vectorize(lambda x, y: x * 2 - y)
+    for dt in (np.float32, np.float64, np.float32):
+        dx, dy = npgpu.asarray(h.astype(dt)), npgpu.asarray(g.astype(dt))
+        for _ in range(2):
+            r = vec(dx, dy)
+            assert r.dtype == dt
+            np.testing.assert_allclose(r.get(), h.astype(dt) * 2 - g.astype(dt), rtol=1e-6)
+    r = vec(dx, 0.5)  # a Python scalar: another kernel
+    np.testing.assert_allclose(r.get(), h.astype(np.float32) * 2 - 0.5, rtol=1e-6)
+    assert r.dtype == np.float32 and vec(dx, 0.5).dtype == np.float32
+
+
 def _v_poly(x, y):
     return 3.0 * x * x - 2.0 * y + 1.0
 

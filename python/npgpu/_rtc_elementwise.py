@@ -1,5 +1,6 @@
 """ElementwiseKernel: a C++ statement per element, compiled at run time (NVRTC) for the argument dtypes and the
 number of (coalesced) dimensions it is called with, with NumPy broadcasting and output allocation."""
+import functools
 import keyword
 import re
 
@@ -192,7 +193,7 @@ class ElementwiseKernel:
         self.options = tuple(_rtc._as_str_list(options, "options"))
         self._kernels = {}
         self._grid = {}
-        self._plans = {}
+        self._plans = []  # ElementwisePlans of recent calls, the latest first
 
     def __repr__(self):
         ins = ", ".join(f"{t} {n}" for n, t in self.in_params)
@@ -201,47 +202,24 @@ class ElementwiseKernel:
 
     # ------------------------------------------------------------------------------------------ call
 
-    def _plan_key(self, args):
-        """A key for calls whose arguments are all npgpu arrays and scalars (no outputs given): same key,
-        same kernel, geometry and layout of the packed parameters. None for other calls."""
-        if len(args) != len(self.in_params):
-            return None
-        key = []
-        for a in args:
-            t = type(a)
-            if t is Array:
-                key.append((a.dtype, a.shape, a.strides, a.device_id))
-            elif t is float or t is int or t is bool:
-                key.append(t)
-            elif isinstance(a, np.generic):
-                key.append(a.dtype)
-            else:
-                return None
-        return tuple(key)
+    def _scalar_word_of(self, dtypes, k, x):
+        """The parameter word of scalar input `k` for parameters of `dtypes` (an ElementwisePlan's converter)."""
+        d = dtypes[k]
+        return _scalar_word(_check_scalar(x, d, f"{self.name}: argument '{self.in_params[k][0]}'"), d)
 
-    def _run_plan(self, plan, args, stream):
-        kernel, grid, out_specs, device, template, in_pos, out_pos, scalar_pos = plan
-        words = list(template)
-        for k, pos in in_pos:
-            words[pos] = args[k].ptr
-        outs = [npgpu.empty(shape, d, device=device, stream=stream) for shape, d in out_specs]
-        for j, pos in enumerate(out_pos):
-            words[pos] = outs[j].ptr
-        for k, pos, d in scalar_pos:
-            x = args[k]
-            if type(x) is d.type:  # a NumPy scalar of the parameter's own dtype: its bytes as they are
-                words[pos] = int.from_bytes(x.tobytes(), "little")
-            else:
-                words[pos] = _scalar_word(_check_scalar(x, d, f"{self.name}: argument '{self.in_params[k][0]}'"), d)
-        kernel.launch_words(words, grid, _BLOCK, stream)
-        return outs[0] if len(outs) == 1 else tuple(outs)
+    def _run_plans(self, args, stream):
+        """The result of a call whose inputs repeat the layout of a recent call's, launched from its plan; None
+        for any other call."""
+        for plan in self._plans:
+            r = plan.run(args, stream)
+            if r is not None:
+                return r
+        return None
 
     def __call__(self, *args, stream=None):
-        key = self._plan_key(args)
-        if key is not None:
-            plan = self._plans.get(key)
-            if plan is not None:
-                return self._run_plan(plan, args, stream)
+        r = self._run_plans(args, stream)
+        if r is not None:
+            return r
         nin, nout = len(self.in_params), len(self.out_params)
         if len(args) not in (nin, nin + nout):
             raise TypeError(f"{self.name} takes {nin} inputs (and optionally {nout} outputs), got {len(args)} "
@@ -375,15 +353,18 @@ class ElementwiseKernel:
             grid = (n + _BLOCK - 1) // _BLOCK if mode == "contig32" else \
                 min((n + _BLOCK - 1) // _BLOCK, self._max_blocks(device))
             kernel.launch_words(words, grid, _BLOCK, stream)
-            # Remember how to repeat this call quickly (device arrays of these dtypes and layouts, scalars).
-            if key is not None and on_device and all(a is None or a is x for a, x in zip(dev_ins, ins)):
-                in_args = [k for k, a in enumerate(dev_ins) if a is not None]
-                in_pos = list(zip(in_args, ptr_pos[:len(in_args)]))
-                out_pos = ptr_pos[len(in_args):]
-                out_specs = [(tuple(shape), d) for d in out_dtypes]
-                if len(self._plans) > 256:
-                    self._plans.clear()
-                self._plans[key] = (kernel, grid, out_specs, device, words, in_pos, out_pos, scalar_pos)
+            # Remember how to repeat this call quickly: device arrays of these dtypes and layouts, scalars of
+            # these types, no outputs given.
+            if on_device and len(args) == nin and all(a is None or a is x for a, x in zip(dev_ins, ins)) and \
+                    all(isinstance(a, (Array, bool, int, float, np.generic)) for a in ins):
+                pos = iter(ptr_pos)
+                inputs = [(next(pos), a, d) if a is not None else None for a, d in zip(dev_ins, in_dtypes)]
+                for k, p, d in scalar_pos:
+                    inputs[k] = (p, type(ins[k]), d)
+                outputs = [(next(pos), tuple(shape), d) for d in out_dtypes]
+                convert = functools.partial(self._scalar_word_of, tuple(in_dtypes))
+                self._plans = [_rtc.ElementwisePlan(kernel, grid, _BLOCK, words, inputs, outputs, convert)] + \
+                    self._plans[:7]
 
         if on_device:
             return dev_outs[0] if len(dev_outs) == 1 else tuple(dev_outs)

@@ -985,6 +985,7 @@ class Vectorized:
                                     f"{self.__name__}, which takes {len(self.translator.params)}")
                 self.translator.emit(in_ts)  # type errors show at decoration time
         self._kernels = {}
+        self._last_kernel = None
 
     def __repr__(self):
         return f"<npgpu.vectorize {self.__name__}({', '.join(self.translator.params)})>"
@@ -1041,6 +1042,12 @@ class Vectorized:
         return k
 
     def __call__(self, *args, out=None, stream=None):
+        if out is None and self._last_kernel is not None:
+            # Inputs of exactly the types and layouts of a recent call of the last kernel choose that kernel
+            # again (safe casts compose): launch from its plan.
+            r = self._last_kernel._run_plans(args, stream)
+            if r is not None:
+                return r
         if len(args) != len(self.translator.params):
             raise TypeError(f"{self.__name__} takes {len(self.translator.params)} arguments, got {len(args)}")
         conv, types = [], []
@@ -1067,6 +1074,7 @@ class Vectorized:
                 call.append(a)
         if out is not None:
             call.append(out)
+        self._last_kernel = ek
         return ek(*call, stream=stream)
 
     # ------------------------------------------------------------------------------------------ host path

@@ -17,7 +17,7 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
 from cpython.long cimport PyLong_AsUnsignedLongLongMask
 from libc.stdint cimport int64_t, uint64_t, uintptr_t
 from libc.stdlib cimport malloc, free
-from libc.string cimport memcpy
+from libc.string cimport memcmp, memcpy
 from libcpp.string cimport string
 from libcpp.vector cimport vector
 
@@ -25,6 +25,7 @@ from npgpu._array cimport Array, new_array
 from npgpu._runtime cimport resolve_stream
 from npgpu.lib cimport runtime as rt
 from npgpu.lib.launch cimport Dim3
+from npgpu.lib.view cimport ArrayView
 from npgpu.lib.rtc cimport RtcCompileResult, RtcKernel, RtcKernelInfo, RtcLibrary, nvrtc_version as c_nvrtc_version, \
     nvrtc_supported_archs as c_supported_archs, rtc_device_arch, rtc_compile, rtc_library_load, rtc_get_kernel, \
     rtc_kernel_names, rtc_launch, rtc_install_bundled_headers
@@ -1343,6 +1344,127 @@ def _size_hint(a, size):
     if size == 8 and not isinstance(a, np.generic):
         return "an npgpu array for a pointer, or numpy.int64 / numpy.float64"
     return hint or f"a value of {size} bytes"
+
+
+cdef class ElementwisePlan:
+    """One prepared launch of a kernel of one parameter made of 64-bit words (an ElementwiseKernel's), for
+    one layout of its inputs: npgpu arrays of given dtypes, shapes, strides and device, and scalars of given
+    Python or NumPy types. ``run(args, stream)`` repeats the launch for inputs of that layout, with new
+    outputs, and returns them; for any other inputs it launches nothing and returns None.
+
+    Internal use: it takes the Python work out of a repeated call (each call's time on a small array is
+    mostly host work).
+
+    Parameters
+    ----------
+    kernel : Kernel
+        The kernel; its one parameter has ``8 * len(words)`` bytes.
+    grid, block : int
+        The geometry along x.
+    words : list of int
+        The parameter's words, with those of the pointers and scalars below to be replaced each call.
+    inputs : list of tuple
+        Per input, ``(word, model, dtype)``: an npgpu Array `model` whose layout the input must match, its
+        pointer written at `word`; or the exact type of a scalar input and its parameter's dtype, the value
+        written at `word` (its bytes for a NumPy scalar of that dtype, else ``convert(k, value)``).
+    outputs : list of tuple
+        Per output, ``(word, shape, dtype)``: a new C-contiguous array on the kernel's device.
+    convert : callable
+        ``convert(k, value) -> int``: the word of scalar input `k`; it may raise for a value the parameter
+        cannot take.
+    """
+    cdef Kernel kernel
+    cdef Py_ssize_t grid, block
+    cdef vector[uint64_t] words
+    cdef vector[ArrayView] layouts   # per input: the layout an array must have (ndim -1 for a scalar)
+    cdef vector[Py_ssize_t] in_word
+    cdef list scalar_types           # per input: None (an array) or the exact type of the scalar
+    cdef list exact                  # per input: whether a scalar's bytes are the word (its dtype's own type)
+    cdef list out_specs              # (shape, dtype) per output
+    cdef vector[Py_ssize_t] out_word
+    cdef object convert
+
+    def __init__(self, Kernel kernel, Py_ssize_t grid, Py_ssize_t block, list words, list inputs, list outputs,
+                 convert):
+        if kernel.nparams != 1 or kernel.info.param_sizes[0] != 8 * len(words):
+            raise TypeError(f"{kernel.name}: an elementwise plan needs a kernel of one {8 * len(words)}-byte "
+                            f"parameter")
+        self.kernel, self.grid, self.block, self.convert = kernel, grid, block, convert
+        for w in words:
+            self.words.push_back(PyLong_AsUnsignedLongLongMask(w))
+        self.scalar_types, self.exact, self.out_specs = [], [], []
+        cdef ArrayView scalar_layout
+        scalar_layout.ndim = -1
+        for word, model, dtype in inputs:
+            if not 0 <= word < len(words):
+                raise ValueError(f"word {word} out of range")
+            self.in_word.push_back(word)
+            if type(model) is Array:
+                if (<Array>model).view.device != kernel.device:
+                    raise ValueError("an input layout on another device than the kernel's")
+                self.layouts.push_back((<Array>model).view)
+                self.scalar_types.append(None)
+                self.exact.append(False)
+            else:
+                self.layouts.push_back(scalar_layout)
+                self.scalar_types.append(model)
+                self.exact.append(model is np.dtype(dtype).type)
+        for word, shape, dtype in outputs:
+            if not 0 <= word < len(words):
+                raise ValueError(f"word {word} out of range")
+            self.out_word.push_back(word)
+            self.out_specs.append((tuple(shape), np.dtype(dtype)))
+
+    def run(self, tuple args, stream=None):
+        """Launch for `args` (the inputs) and return the new output (a tuple of them when several), or None
+        when `args` do not have the plan's layout."""
+        cdef Py_ssize_t n = len(args)
+        if n != <Py_ssize_t>self.layouts.size():
+            return None
+        cdef vector[uint64_t] w = self.words
+        cdef Py_ssize_t k
+        cdef const ArrayView* want
+        cdef const ArrayView* got
+        cdef bytes raw
+        cdef uint64_t bits
+        for k in range(n):
+            a = args[k]
+            want = &self.layouts[k]
+            if want.ndim < 0:
+                if type(a) is not self.scalar_types[k]:
+                    return None
+                if self.exact[k]:
+                    raw = a.tobytes()
+                    bits = 0
+                    memcpy(&bits, PyBytes_AS_STRING(raw), PyBytes_GET_SIZE(raw))
+                    w[self.in_word[k]] = bits
+                else:
+                    w[self.in_word[k]] = PyLong_AsUnsignedLongLongMask(self.convert(k, a))
+                continue
+            if type(a) is not Array:
+                return None
+            got = &(<Array>a).view
+            if got.dtype != want.dtype or got.device != want.device or got.ndim != want.ndim or \
+                    memcmp(got.shape, want.shape, got.ndim * sizeof(int64_t)) != 0 or \
+                    memcmp(got.strides, want.strides, got.ndim * sizeof(int64_t)) != 0:
+                return None
+            w[self.in_word[k]] = <uint64_t><uintptr_t>got.data
+        cdef StreamHandle s = resolve_stream(stream)
+        cdef Array out
+        outs = []
+        for k in range(len(self.out_specs)):
+            shape, dtype = self.out_specs[k]
+            out = new_array(shape, dtype, self.kernel.device, s)
+            w[self.out_word[k]] = <uint64_t><uintptr_t>out.view.data
+            outs.append(out)
+        cdef Dim3 g
+        cdef Dim3 b
+        g.x = self.grid
+        b.x = self.block
+        cdef void* ptrs[1]
+        ptrs[0] = <void*>w.data()
+        rtc_launch(self.kernel.handle, &self.kernel.info, g, b, 0, self.kernel.device, s, ptrs)
+        return outs[0] if len(outs) == 1 else tuple(outs)
 
 
 cdef Kernel _make_kernel(object module, str name, str symbol):
