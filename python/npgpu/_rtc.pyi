@@ -3,12 +3,13 @@
 Run-time compilation with NVRTC and kernel launches (PyCUDA's SourceModule).
 """
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, Protocol, SupportsIndex, TypeAlias
 
 import numpy as np
 from typing_extensions import disjoint_base
 
+from npgpu._array import Array
 from npgpu._errors import GPUUnavailableError as GPUUnavailableError
 from npgpu._runtime import Device, Stream
 
@@ -103,6 +104,22 @@ class Kernel:
         shared: int | None = None,
     ) -> None: ...
     def launch_words(self, words: list[int], grid: int, block: int, stream: _StreamLike = None) -> None: ...
+
+@disjoint_base
+class ElementwisePlan:
+    """One prepared launch of a kernel of one parameter made of 64-bit words, for one layout of its inputs."""
+
+    def __init__(
+        self,
+        kernel: Kernel,
+        grid: int,
+        block: int,
+        words: list[int],
+        inputs: list[tuple[int, Any, Any]],
+        outputs: list[tuple[int, tuple[int, ...], Any]],
+        convert: Callable[[int, Any], int],
+    ) -> None: ...
+    def run(self, args: tuple[Any, ...], stream: _StreamLike = None) -> Array | tuple[Array, ...] | None: ...
 
 class SourceModule:
     """CUDA C++ compiled at run time for the current GPU (PyCUDA's ``pycuda.compiler.SourceModule``)."""
