@@ -297,6 +297,25 @@ def test_matmul_reduce_zero_size(backend):
     assert r.shape == (2,) and np.array_equal(r, np.zeros(2, np.float32))
 
 
+@pytest.mark.parametrize("axis", [0, 1])
+def test_matmul_reduce_numpy_inputs_mixed_and_out(backend, rng, axis):
+    # On the GPU backend one operand is summed on the host while the other uploads: results as the
+    # device-array path's (float64 sums both ways), mixed dtypes promoted, out= filled.
+    a = rng.random((3001, 701), dtype=np.float32) - 0.25
+    b = rng.random((701, 903)) - 0.25
+    e = reduce_reference(a, b, axis)
+    out = np.full(e.shape, np.nan)
+    r = npgpu.matmul_reduce(a, b, axis=axis, out=out)
+    assert r is out and r.dtype == np.float64
+    assert np.max(np.abs(r - e)) <= 1e-12 * np.max(np.abs(e)) * 10
+    if backend == "cuda":
+        d = npgpu.matmul_reduce(npgpu.asarray(a.astype(np.float64)), npgpu.asarray(b), axis=axis).get()
+        np.testing.assert_allclose(r, d, rtol=1e-12, atol=1e-9)
+        c = npgpu.matmul_reduce(a, b.astype(np.float32), axis=axis, _method=1)  # cuBLAS route, both uploaded
+        assert c.dtype == np.float32
+        np.testing.assert_allclose(c, e, rtol=1e-3, atol=1e-2)
+
+
 @pytest.mark.slow
 @pytest.mark.usefixtures("array_device")
 @pytest.mark.parametrize("axis", [0, 1])

@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <cuda_runtime_api.h>
@@ -17,6 +19,7 @@
 #include "npgpu/elementwise.hpp"
 #include "npgpu/errors.hpp"
 #include "npgpu/memory.hpp"
+#include "npgpu/reduce.hpp"
 
 namespace npgpu {
 namespace {
@@ -467,10 +470,9 @@ cuda::ReduceOperand reduce_operand(const ArrayView& X, bool transpose, std::uniq
   return op;
 }
 
-}  // namespace
-
-void matmul_reduce(const ArrayView& a, const ArrayView& b, int axis, const ArrayView& out, StreamHandle stream,
-                   MatmulReduceMethod method) {
+// The checks both matmul_reduce entry points share: dtypes, 2-D aligned operands, axis, out's shape.
+// Returns out's length.
+std::int64_t check_matmul_reduce(const ArrayView& a, const ArrayView& b, int axis, const ArrayView& out) {
   for (const ArrayView* v : {&a, &b})
     if (v->dtype != DType::Float32 && v->dtype != DType::Float64)
       throw TypeError(std::string("matmul_reduce: unsupported dtype ") + dtype_name(v->dtype) +
@@ -479,7 +481,6 @@ void matmul_reduce(const ArrayView& a, const ArrayView& b, int axis, const Array
     throw TypeError(std::string("matmul_reduce: operands have different dtypes (") + dtype_name(a.dtype) +
                     " and " + dtype_name(b.dtype) + ")");
   check_blas_dtype("matmul_reduce", out.dtype);
-  const int dev = common_device("matmul_reduce", a, b, out);
   if (a.ndim != 2 || b.ndim != 2)
     throw InvalidArgument("matmul_reduce: needs two 2-D operands, got shapes " + shape_str(a) + " and " +
                           shape_str(b));
@@ -488,13 +489,22 @@ void matmul_reduce(const ArrayView& a, const ArrayView& b, int axis, const Array
                           std::to_string(a.shape[1]) + " (dim 1) != " + std::to_string(b.shape[0]) + " (dim 0)");
   if (axis != 0 && axis != 1)
     throw InvalidArgument("matmul_reduce: axis must be 0 or 1, got " + std::to_string(axis));
-  if (method != MatmulReduceMethod::Kernels && method != MatmulReduceMethod::Cublas)
-    throw InvalidArgument("matmul_reduce: unknown method");
   const std::int64_t len = axis == 0 ? b.shape[1] : a.shape[0];
   if (out.ndim != 1 || out.shape[0] != len)
     throw InvalidArgument("matmul_reduce: output shape " + shape_str(out) + " should be (" + std::to_string(len) +
                           ",)");
   if (out.readonly) throw InvalidArgument("matmul_reduce: output array is read-only");
+  return len;
+}
+
+}  // namespace
+
+void matmul_reduce(const ArrayView& a, const ArrayView& b, int axis, const ArrayView& out, StreamHandle stream,
+                   MatmulReduceMethod method) {
+  const std::int64_t len = check_matmul_reduce(a, b, axis, out);
+  const int dev = common_device("matmul_reduce", a, b, out);
+  if (method != MatmulReduceMethod::Kernels && method != MatmulReduceMethod::Cublas)
+    throw InvalidArgument("matmul_reduce: unknown method");
   if (len == 0) return;
   activate_device(dev);
   const std::int64_t k = a.shape[1];
@@ -529,6 +539,55 @@ void matmul_reduce(const ArrayView& a, const ArrayView& b, int axis, const Array
                                  stream);
   }
   if (to) copy(to->view, out, stream);
+}
+
+void matmul_reduce_from_host(const ArrayView& a, const ArrayView& b, int axis, const ArrayView& out,
+                             StreamHandle stream) {
+  const std::int64_t len = check_matmul_reduce(a, b, axis, out);
+  if (!a.on_host() || !b.on_host() || out.on_host())
+    throw InvalidArgument("matmul_reduce_from_host: needs host operands and a device output");
+  if (!a.is_c_contiguous() || !b.is_c_contiguous())
+    throw InvalidArgument("matmul_reduce_from_host: operands must be C-contiguous");
+  if (out.dtype != a.dtype || !out.is_c_contiguous())
+    throw InvalidArgument("matmul_reduce_from_host: the output must be C-contiguous, of the operands' dtype");
+  if (len == 0) return;
+  const int dev = out.device;
+  require_device(dev);
+  activate_device(dev);
+  const std::int64_t k = a.shape[1];
+  if (k == 0 || (axis == 0 ? a.shape[0] : b.shape[1]) == 0) {
+    zero_fill(out, stream);
+    return;
+  }
+  // x1 is summed here into the k-vector (axis 0: a's columns, axis 1: b's rows); x2 goes to the device.
+  const ArrayView& x1 = axis == 0 ? a : b;
+  const ArrayView& x2 = axis == 0 ? b : a;
+  std::vector<double> sums(static_cast<std::size_t>(k));
+  ArrayView sv = make_contiguous_view(sums.data(), DType::Float64, 1, &k, kHostDevice);
+  std::exception_ptr failed;
+  std::thread summer([&] {
+    try {
+      reduce(ReduceOp::Sum, x1, axis == 0 ? 1u : 2u, sv, DType::Float64, 0.0, nullptr);
+    } catch (...) {
+      failed = std::current_exception();
+    }
+  });
+  struct Join {  // joined on every way out, an upload error included
+    std::thread& t;
+    ~Join() {
+      if (t.joinable()) t.join();
+    }
+  } join{summer};
+  DeviceBuffer dx2(x2.size() * itemsize(x2.dtype), dev, stream);
+  const ArrayView x2d = make_contiguous_view(dx2.data(), x2.dtype, 2, x2.shape, dev);
+  upload_staged(x2, x2d, stream);
+  summer.join();
+  if (failed) std::rethrow_exception(failed);
+  DeviceBuffer w(k * 8, dev, stream);
+  copy_to_device_staged(w.data(), sums.data(), k * 8, dev, stream);
+  std::unique_ptr<Temp> unused;
+  const cuda::ReduceOperand x = reduce_operand(x2d, axis == 1, unused, stream);
+  cuda::matmul_reduce_weighted(dev, a.dtype, x, static_cast<const double*>(w.data()), out.data, stream);
 }
 
 void upload_staged(const ArrayView& host, const ArrayView& dev, StreamHandle stream) {

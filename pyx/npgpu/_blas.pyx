@@ -21,7 +21,8 @@ from npgpu._runtime cimport resolve_stream, use_cuda_for_host_data
 from npgpu.lib.view cimport kHostDevice
 from npgpu.lib cimport runtime as rt
 from npgpu.lib.blas cimport MatmulPrecision, MatmulReduceMethod, matmul as c_matmul, vdot as c_vdot, \
-    matmul_reduce as c_matmul_reduce, cublas_version as c_cublas_version, upload_staged
+    matmul_reduce as c_matmul_reduce, matmul_reduce_from_host as c_matmul_reduce_from_host, \
+    cublas_version as c_cublas_version, upload_staged
 from npgpu.lib.runtime cimport StreamHandle
 from npgpu.lib.view cimport ArrayView, DType, itemsize
 from npgpu import _array, _runtime
@@ -877,8 +878,9 @@ def matmul_reduce(a, b, axis=0, out=None, stream=None, _method=0):
     tiled matmul kernel and atomics.) On the GPU both steps are single bandwidth-bound passes (npgpu's
     kernels; float64 accumulation and a float64 intermediate vector, so float32 results are within a few
     float32 roundings of the exact value). float32 and float64 (mixed: promoted); other dtypes raise
-    TypeError. Device operands give an npgpu.Array; NumPy operands a NumPy array, on the GPU when the
-    backend is 'cuda' (both inputs uploaded, then the two passes), else NumPy on the host backend: column
+    TypeError. Device operands give an npgpu.Array; NumPy operands a NumPy array, through the GPU when the
+    backend is 'cuda' (the operand of the vector step, `a` for axis 0, is summed in float64 by the host's
+    threads while the other uploads; then one pass on the GPU), else NumPy on the host backend: column
     sums with float64 accumulation (``a.sum(0, dtype=float64)``) then NumPy's matmul (its BLAS) in the
     operands' dtype. Host-device ("cpu") npgpu.Arrays are computed in the same way and give host Arrays.
     Stacked operands take the column sums of each matrix of `a` (or the row sums of each of `b`) in float64,
@@ -982,8 +984,19 @@ def matmul_reduce(a, b, axis=0, out=None, stream=None, _method=0):
             return out
         return r
     cdef int device = rt.current_device()
-    return _download(_matmul_reduce_device(_to_device(A, res, device, s), _to_device(B, res, device, s), ax, None,
-                                           meth, s), out, s)
+    if meth != 0:
+        return _download(_matmul_reduce_device(_to_device(A, res, device, s), _to_device(B, res, device, s), ax,
+                                               None, meth, s), out, s)
+    # The operand of the vector step is summed on the host while the other one uploads.
+    A = np.ascontiguousarray(A, dtype=res)
+    B = np.ascontiguousarray(B, dtype=res)
+    cdef ArrayView av = host_view(A, False)
+    cdef ArrayView bv = host_view(B, False)
+    fo = new_array((n,), np.dtype(res), device, s)
+    with nogil:
+        c_matmul_reduce_from_host(av, bv, ax, fo.view, s)
+    fo.stream = s
+    return _download(fo, out, s)
 
 
 def cublas_version(device=None):

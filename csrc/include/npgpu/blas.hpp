@@ -59,6 +59,15 @@ enum class MatmulReduceMethod : int {
 NPGPU_API void matmul_reduce(const ArrayView& a, const ArrayView& b, int axis, const ArrayView& out,
                              StreamHandle stream, MatmulReduceMethod method = MatmulReduceMethod::Kernels);
 
+// matmul_reduce of C-contiguous host operands into the device vector `out` (C-contiguous, the operands'
+// dtype): the vector step's operand (axis 0: a, axis 1: b) is summed on the host (float64, the host
+// backend's threads) while the other is uploaded through the staging ring, and only the float64 k-vector
+// crosses after it; then the weighted pass runs on out's device. Half the bytes of uploading both, and the
+// host sums hide behind the upload. Returns once the host operands have been read. Throws as matmul_reduce,
+// and InvalidArgument for operands not on the host or not C-contiguous.
+NPGPU_API void matmul_reduce_from_host(const ArrayView& a, const ArrayView& b, int axis, const ArrayView& out,
+                                       StreamHandle stream);
+
 // Copy the C-contiguous host array `host` into the C-contiguous device array `dev` (same dtype and shape)
 // through the pinned staging ring: parallel host copies into pinned slots overlap the DMA of earlier slots
 // (pinned sources go by DMA directly). Returns once `host` has been read; work queued on `stream` afterwards

@@ -48,6 +48,10 @@ struct ReduceOperand {
 void matmul_reduce_kernels(int device, DType dtype, const ReduceOperand& x1, const ReduceOperand& x2, void* y,
                            StreamHandle stream);
 
+// Step 2 alone: y (x's dtype) = w^T x for a float64 device vector w of x.rows values.
+void matmul_reduce_weighted(int device, DType dtype, const ReduceOperand& x, const double* w, void* y,
+                            StreamHandle stream);
+
 // The same reduction through cuBLAS gemv in X's dtype (w in X's dtype too; nullptr = ones): for comparison.
 void weighted_reduce_cublas(int device, DType dtype, const void* x, std::int64_t rows, std::int64_t cols,
                             std::int64_t stride_r, std::int64_t stride_c, const void* w, void* y,

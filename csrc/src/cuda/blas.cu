@@ -505,7 +505,26 @@ void reduce_typed(int device, const ReduceOperand& x1, const ReduceOperand& x2, 
   launch_step<T, true>(p2, x2, mid, partial, counters + p1.ncounters, y, s);
 }
 
+template <class T>
+void weighted_typed(int device, const ReduceOperand& x, const double* w, void* y, StreamHandle stream) {
+  auto s = static_cast<cudaStream_t>(stream);
+  const StepPlan p = plan_step<T, true>(device, x);
+  const std::int64_t part_bytes = (p.partial_doubles * 8 + 255) / 256 * 256;
+  DeviceBuffer scratch(part_bytes + p.ncounters * 4, device, stream);
+  double* partial = static_cast<double*>(scratch.data());
+  unsigned* counters = reinterpret_cast<unsigned*>(static_cast<char*>(scratch.data()) + part_bytes);
+  if (p.ncounters) NPGPU_CUDA_TRY(cudaMemsetAsync(counters, 0, static_cast<size_t>(p.ncounters) * 4, s));
+  launch_step<T, true>(p, x, w, partial, counters, y, s);
+}
+
 }  // namespace
+
+void matmul_reduce_weighted(int device, DType dtype, const ReduceOperand& x, const double* w, void* y,
+                            StreamHandle stream) {
+  if (dtype == DType::Float32) weighted_typed<float>(device, x, w, y, stream);
+  else if (dtype == DType::Float64) weighted_typed<double>(device, x, w, y, stream);
+  else throw TypeError(std::string("matmul_reduce: unsupported dtype ") + dtype_name(dtype));
+}
 
 void matmul_reduce_kernels(int device, DType dtype, const ReduceOperand& x1, const ReduceOperand& x2, void* y,
                            StreamHandle stream) {

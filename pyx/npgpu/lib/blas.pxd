@@ -18,5 +18,7 @@ cdef extern from "npgpu/blas.hpp" namespace "npgpu" nogil:
         except +raise_py_error
     void matmul_reduce(const ArrayView& a, const ArrayView& b, int axis, const ArrayView& out,
                        StreamHandle stream, MatmulReduceMethod method) except +raise_py_error
+    void matmul_reduce_from_host(const ArrayView& a, const ArrayView& b, int axis, const ArrayView& out,
+                                 StreamHandle stream) except +raise_py_error
     void upload_staged(const ArrayView& host, const ArrayView& dev, StreamHandle stream) except +raise_py_error
     int cublas_version(int device) except +raise_py_error
