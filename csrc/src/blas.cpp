@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <exception>
 #include <memory>
 #include <string>
@@ -12,6 +13,9 @@
 #include <vector>
 
 #include <cuda_runtime_api.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "common/blas_backends.hpp"
 #include "common/cuda_check.hpp"
@@ -470,6 +474,22 @@ cuda::ReduceOperand reduce_operand(const ArrayView& X, bool transpose, std::uniq
   return op;
 }
 
+int host_max_threads() {
+#ifdef _OPENMP
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
+void set_host_threads(int n) {
+#ifdef _OPENMP
+  omp_set_num_threads(std::max(1, n));
+#else
+  (void)n;
+#endif
+}
+
 // The checks both matmul_reduce entry points share: dtypes, 2-D aligned operands, axis, out's shape.
 // Returns out's length.
 std::int64_t check_matmul_reduce(const ArrayView& a, const ArrayView& b, int axis, const ArrayView& out) {
@@ -563,26 +583,41 @@ void matmul_reduce_from_host(const ArrayView& a, const ArrayView& b, int axis, c
   const ArrayView& x1 = axis == 0 ? a : b;
   const ArrayView& x2 = axis == 0 ? b : a;
   std::vector<double> sums(static_cast<std::size_t>(k));
-  ArrayView sv = make_contiguous_view(sums.data(), DType::Float64, 1, &k, kHostDevice);
-  std::exception_ptr failed;
-  std::thread summer([&] {
-    try {
-      reduce(ReduceOp::Sum, x1, axis == 0 ? 1u : 2u, sv, DType::Float64, 0.0, nullptr);
-    } catch (...) {
-      failed = std::current_exception();
-    }
-  });
-  struct Join {  // joined on every way out, an upload error included
-    std::thread& t;
-    ~Join() {
-      if (t.joinable()) t.join();
-    }
-  } join{summer};
+  const ArrayView sv = make_contiguous_view(sums.data(), DType::Float64, 1, &k, kHostDevice);
+  const auto sum_x1 = [&] { reduce(ReduceOp::Sum, x1, axis == 0 ? 1u : 2u, sv, DType::Float64, 0.0, nullptr); };
   DeviceBuffer dx2(x2.size() * itemsize(x2.dtype), dev, stream);
   const ArrayView x2d = make_contiguous_view(dx2.data(), x2.dtype, 2, x2.shape, dev);
-  upload_staged(x2, x2d, stream);
-  summer.join();
-  if (failed) std::rethrow_exception(failed);
+  // Both halves stream host memory; run together, each gets part of the host's threads (oversubscribed,
+  // they slow each other down). NPGPU_MATMUL_REDUCE_HOST_THREADS: the summing share (0: one after the other).
+  const int cores = host_max_threads();
+  int share = cores / 2;
+  if (const char* v = std::getenv("NPGPU_MATMUL_REDUCE_HOST_THREADS")) share = std::clamp(std::atoi(v), 0, cores - 1);
+  if (share <= 0) {
+    sum_x1();
+    upload_staged(x2, x2d, stream);
+  } else {
+    std::exception_ptr failed;
+    std::thread summer([&] {
+      try {
+        set_host_threads(share);  // this new thread's own setting
+        sum_x1();
+      } catch (...) {
+        failed = std::current_exception();
+      }
+    });
+    struct Restore {  // joins the summer and gives this thread back its thread count on every way out
+      std::thread& t;
+      int threads;
+      ~Restore() {
+        if (t.joinable()) t.join();
+        set_host_threads(threads);
+      }
+    } restore{summer, cores};
+    set_host_threads(cores - share);
+    upload_staged(x2, x2d, stream);
+    summer.join();
+    if (failed) std::rethrow_exception(failed);
+  }
   DeviceBuffer w(k * 8, dev, stream);
   copy_to_device_staged(w.data(), sums.data(), k * 8, dev, stream);
   std::unique_ptr<Temp> unused;
