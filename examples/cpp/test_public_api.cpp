@@ -358,6 +358,21 @@ void test_sparse_and_launch() {
 
 }  // namespace
 
+void test_matmul_reduce_checks() {
+  // matmul_reduce of host operands needs a device output; misaligned shapes and other dtypes are refused
+  // before any device work.
+  std::vector<float> a(6, 1.0f), b(12, 1.0f), out(4);
+  auto va = view(a, npgpu::DType::Float32, {2, 3}), vb = view(b, npgpu::DType::Float32, {3, 4});
+  CHECK_THROWS(npgpu::InvalidArgument,
+               npgpu::matmul_reduce_from_host(va, vb, 0, view(out, npgpu::DType::Float32, {4}), kNoStream));
+  CHECK_THROWS(npgpu::InvalidArgument,
+               npgpu::matmul_reduce_from_host(va, view(b, npgpu::DType::Float32, {4, 3}), 0,
+                                              view(out, npgpu::DType::Float32, {3}), kNoStream));
+  std::vector<std::int32_t> ai(6);
+  CHECK_THROWS(npgpu::TypeError, npgpu::matmul_reduce_from_host(view(ai, npgpu::DType::Int32, {2, 3}), vb, 0,
+                                                                view(out, npgpu::DType::Float32, {4}), kNoStream));
+}
+
 int main() {
   std::printf("libnpgpu %s, %d GPU(s)\n", npgpu::version(), npgpu::device_count());
   test_views_and_dtypes();
@@ -369,6 +384,7 @@ int main() {
   test_stencil();
   test_random();
   test_sparse_and_launch();
+  test_matmul_reduce_checks();
   std::printf("%d checks, %d failed\n", g_checks, g_failures);
   return g_failures == 0 ? 0 : 1;
 }
