@@ -135,7 +135,7 @@ NPGPU_ALWAYS_INLINE T minmax_typed(const T* p, std::int64_t n, bool* saw_nan) {
   return m;
 }
 
-// Extrema of the 32- and 64-bit element types in 32-byte vectors, also compiled for AVX2 (SSE2 has no 64-bit
+// Extrema of float32, float64 and the 64-bit integers in 32-byte vectors, also compiled for AVX2 (SSE2 has no 64-bit
 // compare, and 16-byte vectors left max of float32 at 1.4x NumPy's AVX loop single-threaded).
 NPGPU_AVX2_CLONE float max_float(const float* p, std::int64_t n, bool* nan) {
   return minmax_typed<true, float, 32>(p, n, nan);
