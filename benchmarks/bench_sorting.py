@@ -145,6 +145,8 @@ def bench_unique_search(repeat):
     q = _rand(1 << 24, 10)
     ds, dq = npgpu.asarray(s), npgpu.asarray(q)
     _check("searchsorted", npgpu.searchsorted(ds, dq[:4096]).get(), np.searchsorted(s, q[:4096]))
+    # past 2^22 queries the GPU sorts them first: checked there too
+    _check("searchsorted", npgpu.searchsorted(ds, dq[:1 << 22]).get(), np.searchsorted(s, q[:1 << 22]))
     ms = gpu_time_ms(lambda: npgpu.searchsorted(ds, dq), repeat)
     anchors = _anchors(lambda cp: (lambda a=cp.asarray(s), v=cp.asarray(q): cp.searchsorted(a, v)),
                        lambda t: (lambda a=t.from_numpy(s).cuda(), v=t.from_numpy(q).cuda(): t.searchsorted(a, v)),

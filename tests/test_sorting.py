@@ -259,3 +259,27 @@ def test_partition_argpartition_lexsort(rng):
     _same(npgpu.lexsort(npgpu.asarray(np.stack([k1, k2]))), np.lexsort(np.stack([k1, k2])))
     with pytest.raises(ValueError, match="same shape"):
         npgpu.lexsort([npgpu.asarray(k1), npgpu.asarray(k2[:10])])
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dt, n", [(np.float32, 1 << 24), (np.int64, 1 << 23), (np.uint8, 1 << 26)])
+def test_searchsorted_many_queries_into_a_large_array(dt, n):
+    # From 2^22 queries into 64 MiB the GPU sorts the queries before searching (sorting_search.cu); each
+    # answer must still land in its query's place, with ties, NaNs, -0.0 and values outside the array.
+    rng = np.random.default_rng(11)
+    m = (1 << 22) + 7
+    if dt == np.float32:
+        a = np.linspace(-6, 6, n, dtype=dt)  # sorted, with ties where float32 rounds neighbours together
+        a[-3:] = np.nan
+        q = rng.standard_normal(m).astype(dt) * 3
+        q[:4] = [np.nan, -0.0, np.inf, -np.inf]
+    else:
+        info = np.iinfo(dt)
+        a = np.sort(rng.integers(info.min, info.max, n, dtype=dt, endpoint=True))
+        q = rng.integers(info.min, info.max, m, dtype=dt, endpoint=True)
+    q[4:1000] = a[rng.integers(0, n, 996)]  # ties
+    d, dq = npgpu.asarray(a, device="cuda"), npgpu.asarray(q, device="cuda")
+    for side in ("left", "right"):
+        got = npgpu.searchsorted(d, dq, side=side)
+        assert isinstance(got, npgpu.Array) and got.dtype == np.int64
+        np.testing.assert_array_equal(got.get(), np.searchsorted(a, q, side=side))

@@ -1096,7 +1096,8 @@ def searchsorted(a, v, side="left", sorter=None):
 
     Also the Array API standard's searchsorted. ``side='left'``: before equal elements, 'right': after them. NaNs
     are greater than every number, as NumPy's sort puts them. `a` and `v` are compared in their common dtype
-    (numpy.result_type). One binary search per element of `v` (npgpu::search_sorted).
+    (numpy.result_type). One binary search per element of `v` (npgpu::search_sorted); on the GPU, millions of
+    queries into an array larger than its caches are sorted first, so that neighbouring searches share loads.
 
     Parameters
     ----------
