@@ -15,6 +15,10 @@
 - ``assert_same(result, expected)``: type, dtype, shape and values (NaNs equal where both are NaN) all
   equal.
 
+``--params-per-test K`` keeps, of each test function's selected parametrizations, K spread evenly from
+first to last (the rest deselected): every test function still runs, at a fraction of the cost. The
+compute-sanitizer phase of ``scripts/gpu-check.sh`` runs the GPU suite this way.
+
 Helpers are fixtures because the suite runs with ``--import-mode=importlib`` (no ``import conftest``).
 """
 import contextlib
@@ -39,7 +43,32 @@ def pytest_report_header(config):
     return f"npgpu {npgpu.__version__}: no GPU ({npgpu.unavailable_reason()}); GPU tests are skipped"
 
 
+def pytest_addoption(parser):
+    parser.addoption("--params-per-test", type=int, default=0, metavar="K",
+                     help="run at most K parametrizations of each test function, spread evenly (0: all)")
+
+
+def _spread(group, k):
+    """k members of group from first to last at even steps (all of them when there are no more than k)."""
+    if len(group) <= k:
+        return group
+    if k == 1:
+        return group[:1]
+    return [group[round(i * (len(group) - 1) / (k - 1))] for i in range(k)]
+
+
+@pytest.hookimpl(trylast=True)  # after -m and -k have deselected theirs
 def pytest_collection_modifyitems(config, items):
+    k = config.getoption("--params-per-test")
+    if k < 0:
+        raise pytest.UsageError("--params-per-test must be 0 (all) or a positive count")
+    if k > 0:
+        groups = {}
+        for item in items:
+            groups.setdefault(item.nodeid.split("[", 1)[0], []).append(item)
+        keep = {id(item) for group in groups.values() for item in _spread(group, k)}
+        config.hook.pytest_deselected(items=[item for item in items if id(item) not in keep])
+        items[:] = [item for item in items if id(item) in keep]
     if HAS_GPU:
         return
     skip_gpu = pytest.mark.skip(reason=NO_GPU_REASON)

@@ -428,6 +428,7 @@ def test_device_matmul_reduce(rng, axis, method):
     assert np.max(np.abs(r2.get() - e2) / np.abs(e2)) <= 1e-13
 
 
+@pytest.mark.threads
 @pytest.mark.gpu
 def test_device_streams_and_threads(random_array):
     a = random_array((64, 48), np.float32)

@@ -104,6 +104,7 @@ def test_plan_cache_hits_limits_and_clear(fftmod):
     fftmod.set_plan_cache_limits(64, 1 << 30)
 
 
+@pytest.mark.threads
 def test_threads_and_streams_share_plans(fftmod):
     h = _crand((8, 4096), 5, np.complex64)
     want = np.fft.fft(h.astype(np.complex128), axis=1)

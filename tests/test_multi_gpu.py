@@ -79,6 +79,7 @@ def test_every_family_runs_on_the_arrays_device(host, current):
         np.testing.assert_allclose(v.get(), ref[name], rtol=1e-10, atol=1e-10, err_msg=name)
 
 
+@pytest.mark.threads
 def test_one_thread_per_device(rng):
     data = [rng.standard_normal(1 << 20) for _ in range(2)]
     results, errors = [None, None], []

@@ -345,6 +345,7 @@ def test_out_numpy(backend):
     assert np.array_equal(iout, npgpu.random.Generator(8).integers(0, 7, size=(3, 3), dtype=np.uint16))
 
 
+@pytest.mark.threads
 def test_pickle_and_threads(backend):
     import pickle
 

@@ -154,18 +154,21 @@ def _concurrent_mixed_workload(run_threads, backend_name, to_dev, device=None):
     return families
 
 
+@pytest.mark.threads
 def test_concurrent_mixed_families_numpy_inputs(backend, run_threads):
     families = _concurrent_mixed_workload(run_threads, backend, lambda x: x)
     assert {"elementwise", "reduction", "sorting", "matmul", "fft", "linalg", "random", "indexing",
             "diffusion"} <= set(families)
 
 
+@pytest.mark.threads
 def test_concurrent_mixed_families_device_arrays(array_device, run_threads):
     families = _concurrent_mixed_workload(run_threads, array_device, lambda x: npgpu.asarray(x, device=array_device),
                                           device=array_device)
     assert {"elementwise", "random", "indexing", "diffusion"} <= set(families)
 
 
+@pytest.mark.threads
 def test_random_streams_equal_serial_run(run_threads):
     # Separate seeds in separate threads give exactly the serial streams; the same Generator shared
     # by threads hands out disjoint blocks (no value drawn twice).

@@ -46,6 +46,7 @@ def test_cpu_backend_threads_share_nothing_by_accident(run_threads):
         assert r is not None and np.all(r == i + 0.5)
 
 
+@pytest.mark.threads
 @pytest.mark.gpu
 def test_gpu_threads_with_own_streams(run_threads):
     checked = [0] * N_THREADS
@@ -81,6 +82,7 @@ def test_gpu_threads_with_own_streams(run_threads):
     assert len(set(streams)) == N_THREADS  # each thread really had its own stream
 
 
+@pytest.mark.threads
 @pytest.mark.gpu
 def test_gpu_threads_staged_numpy_adds(run_threads):
     # NumPy inputs on the CUDA backend from many threads share the staging ring: no deadlock, no mix-ups.
@@ -101,6 +103,7 @@ def test_gpu_threads_staged_numpy_adds(run_threads):
     assert checked == [10] * N_THREADS
 
 
+@pytest.mark.threads
 @pytest.mark.gpu
 def test_gpu_threads_default_streams(run_threads):
     # Without a Stream context each thread uses its own per-thread default stream.
