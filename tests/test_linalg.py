@@ -482,6 +482,40 @@ def test_eig(array_device, rng):
         la.eig(on(array_device, np.full((2, 2), np.nan)))
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128])
+def test_eig_conjugate_pairs_unit_vectors_and_real_spectra(array_device, rng, dtype):
+    single = dtype in (np.float32, np.complex64)
+    tol = 2e-4 if single else 1e-11
+    a = rng.standard_normal((3, 7, 7)).astype(dtype)
+    if np.dtype(dtype).kind == "c":
+        a = a + 1j * rng.standard_normal((3, 7, 7)).astype(dtype)
+    w, v = la.eig(on(array_device, a))
+    check_array(w, array_device, np.complex64 if single else np.complex128, (3, 7))
+    check_array(v, array_device, np.complex64 if single else np.complex128, (3, 7, 7))
+    w, v = w.get(), v.get()
+    assert _rnorm(a @ v - v * w[..., None, :]) <= tol * _rnorm(a) * _rnorm(v)
+    np.testing.assert_allclose(np.linalg.norm(v, axis=-2), 1, rtol=tol)  # unit columns, as LAPACK's
+    wide = a.astype(np.complex128 if np.dtype(dtype).kind == "c" else np.float64)  # real input: real LAPACK
+    close(np.sort_complex(w), np.sort_complex(np.linalg.eigvals(wide)), tol)
+    close(np.sort_complex(la.eigvals(on(array_device, a)).get()), np.sort_complex(w), tol)
+    if np.dtype(dtype).kind == "f":
+        # real arithmetic: exact conjugate pairs, each pair's vectors conjugate too, real eigenvalues exactly real
+        for wk, vk in zip(w, v):
+            up, down = np.flatnonzero(wk.imag > 0), np.flatnonzero(wk.imag < 0)
+            assert len(up) == len(down) and np.array_equal(wk[up], np.conj(wk[up + 1]))
+            assert np.array_equal(vk[:, up], np.conj(vk[:, up + 1]))
+            assert not np.any(vk[:, wk.imag == 0].imag)
+        t = np.triu(a[0]) + np.diag(np.arange(1.0, 8.0, dtype=dtype))  # real spectrum: real results
+        wt, vt = la.eig(on(array_device, t))
+        check_array(wt, array_device, dtype, (7,))
+        check_array(vt, array_device, dtype, (7, 7))
+        close(np.sort(wt.get()), np.sort(np.diag(t)), tol)
+        rot = np.array([[0.0, -1.0], [1.0, 0.0]], dtype=dtype)
+        wr, vr = la.eig(on(array_device, rot))
+        assert np.array_equal(wr.get(), np.array([1j, -1j], dtype=wr.dtype))
+        assert _rnorm(rot @ vr.get() - vr.get() * wr.get()) <= tol
+
+
 # ------------------------------------------------------------------------------------------------ from the SVD
 
 @pytest.mark.parametrize("dtype", [np.float64, np.complex128, np.float32])

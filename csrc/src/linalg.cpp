@@ -24,6 +24,8 @@ void solve_small_batched(const ArrayView& a, const ArrayView& b, const ArrayView
                          StreamHandle stream);
 void svd(const ArrayView& a, std::int64_t m, std::int64_t n, std::int64_t batch, bool full, const ArrayView& s,
          const ArrayView* u, const ArrayView* vt, const ArrayView& info, StreamHandle stream);
+void general_eigen(const ArrayView& a, std::int64_t n, std::int64_t batch, const ArrayView& w, const ArrayView* vr,
+                   const ArrayView& info, StreamHandle stream);
 void qr_factor(const ArrayView& a, std::int64_t m, std::int64_t n, std::int64_t batch, const ArrayView& tau,
                const ArrayView& info, StreamHandle stream);
 void qr_q(const ArrayView& a, std::int64_t m, std::int64_t ncols, std::int64_t k, std::int64_t batch,
@@ -42,6 +44,10 @@ bool is_float_type(DType d) {
 
 DType real_of(DType d) {
   return d == DType::Complex64 ? DType::Float32 : d == DType::Complex128 ? DType::Float64 : d;
+}
+
+DType complex_of(DType d) {
+  return d == DType::Float32 || d == DType::Complex64 ? DType::Complex64 : DType::Complex128;
 }
 
 // The number of rows x cols matrices `a` holds, after the checks every function shares.
@@ -133,6 +139,16 @@ void hermitian_eigen(const ArrayView& a, std::int64_t n, bool lower, bool vector
   require_companion("hermitian_eigen", a, info, DType::Int32, batch, "info");
   activate_device(a.device);
   cuda::hermitian_eigen(a, n, batch, lower, vectors, w, info, stream);
+}
+
+void general_eigen(const ArrayView& a, std::int64_t n, const ArrayView& w, const ArrayView* vr, const ArrayView& info,
+                   StreamHandle stream) {
+  const std::int64_t batch = batch_of("general_eigen", a, n, n);
+  require_companion("general_eigen", a, w, complex_of(a.dtype), batch * n, "w");
+  if (vr) require_companion("general_eigen", a, *vr, a.dtype, batch * n * n, "vr");
+  require_companion("general_eigen", a, info, DType::Int32, batch, "info");
+  activate_device(a.device);
+  cuda::general_eigen(a, n, batch, w, vr, info, stream);
 }
 
 void svd(const ArrayView& a, std::int64_t m, std::int64_t n, bool full, const ArrayView& s, const ArrayView* u,

@@ -10,6 +10,7 @@ from npgpu._array import Array
 
 SMALL_SOLVE_MAX_N: int
 
+def geev(a: Array, compute_v: bool) -> tuple[Array, Array | None, Array]: ...
 def geqrf(a: Array) -> tuple[Array, Array]: ...
 def gesvd(
     a: Array, full_matrices: bool, compute_uv: bool

@@ -20,7 +20,8 @@ stack of matrices (..., M, N); inputs of any layout; outputs new arrays, in NumP
 - ``geqrf(a) -> (qr, tau)``: LAPACK's Householder QR: R on and above the diagonal of qr (..., M, N), the
   Householder vectors (unit leading entry not stored) below it; tau (..., min(M, N)).
 - ``orgqr(qr, tau, ncols) -> q``: the first ncols columns of Q = H_1 ... H_k from geqrf's output.
-- ``geev(a, compute_v) -> (w, v, info)``: general eigen-decomposition; w and v complex.
+- ``geev(a, compute_v) -> (w, v, info)``: general eigen-decomposition; w and v complex, v's columns the
+  right eigenvectors (unit norm, largest component real; None without compute_v).
 
 ``info`` is an int32 array of the batch's shape, not yet read: the functions here read it (one device to host
 read, a synchronisation) and raise numpy.linalg.LinAlgError where it is nonzero, unless called with
@@ -1104,7 +1105,9 @@ def _geev(a, compute_v, check, numpy_out):
 def eig(a, *, check=True):
     """Eigenvalues and right eigenvectors of each square matrix of a stack, as numpy.linalg.eig.
 
-    geev; a GPU needs a build of npgpu._linalg that has it.
+    geev: on a GPU cuSOLVER's (cusolverDnXgeev, one matrix of the stack at a time; real matrices in real
+    arithmetic, so real eigenvalues come out exactly real and complex ones in exact conjugate pairs, as
+    LAPACK's), on the host NumPy's. The call waits for the device (cuSOLVER's host work area).
 
     Parameters
     ----------

@@ -1,16 +1,16 @@
 # cython: language_level=3
 """The GPU primitives behind npgpu.linalg (which composes numpy.linalg's functions from them and checks
-`info`): Cholesky factorisation and solve, LU factorisation and solve, Hermitian eigen-decomposition and SVD
-of stacks of device matrices through cuSOLVER (npgpu::cholesky, cholesky_solve, lu_factor, lu_solve,
-hermitian_eigen, svd), and stacks of small
+`info`): Cholesky factorisation and solve, LU factorisation and solve, Hermitian and general
+eigen-decomposition and SVD of stacks of device matrices through cuSOLVER (npgpu::cholesky, cholesky_solve,
+lu_factor, lu_solve, hermitian_eigen, general_eigen, svd), and stacks of small
 real systems solved one GPU thread each (npgpu::solve_small_batched).
 
 cuSOLVER works on column-major matrices. A C-ordered copy of A read column-major is A^T, and each primitive
 uses that algebraically instead of transposing: the Cholesky factor of A^T = conj(A) in the opposite
 triangle is L (or U) read back in C order; LU factors of A^T solve A x = b with the transposed solve;
 the eigenvectors of conj(A) are conj(v); the SVD of A^T gives u and vh of A read back in C order (tall
-matrices are transposed first, since cuSOLVER's gesvd needs rows >= columns); QR factors a transposed copy
-(column-major A) and is read back transposed. `info` arrays (int32, the
+matrices are transposed first, since cuSOLVER's gesvd needs rows >= columns); QR and geev factor a
+transposed copy (column-major A) and are read back transposed. `info` arrays (int32, the
 batch's shape) are returned unread: reading them is the caller's synchronisation.
 """
 import math
@@ -20,11 +20,12 @@ import numpy as np
 from libc.stdint cimport int64_t
 from npgpu._array cimport Array, new_array
 from npgpu.lib.linalg cimport (cholesky as c_cholesky, cholesky_solve as c_cholesky_solve,
-                               hermitian_eigen as c_hermitian_eigen, lu_factor as c_lu_factor,
-                               lu_solve as c_lu_solve, qr_factor as c_qr_factor, qr_q as c_qr_q,
+                               general_eigen as c_general_eigen, hermitian_eigen as c_hermitian_eigen,
+                               lu_factor as c_lu_factor, lu_solve as c_lu_solve, qr_factor as c_qr_factor,
+                               qr_q as c_qr_q,
                                solve_small_batched as c_solve_small_batched, svd as c_svd, kSmallSolveMaxN)
 from npgpu.lib.view cimport ArrayView, kHostDevice
-from npgpu import _elementwise
+from npgpu import _array, _elementwise, _indexing
 
 _INT32, _INT64 = np.dtype(np.int32), np.dtype(np.int64)
 _FLOATS = {np.dtype(t) for t in (np.float32, np.float64, np.complex64, np.complex128)}
@@ -157,6 +158,47 @@ def syevd(Array a, bint lower, bint compute_v):
     if a.dtype.kind == "c":
         v = _elementwise.conj(v)
     return w, v, info
+
+
+def geev(Array a, bint compute_v):
+    """(w, v, info): eigenvalues (complex64 for float32/complex64 matrices, complex128 otherwise, (..., n)) and,
+    with compute_v, right eigenvectors (columns of v, complex, each of norm 1 with its largest component real;
+    None without compute_v) of the general matrices a. Real matrices are computed in real arithmetic: real
+    eigenvalues have imaginary part 0 exactly, complex ones come in conjugate pairs. info[b] > 0: no
+    convergence."""
+    _matrices(a, "geev", True)
+    cdef Array buf = a.mT.copy()  # column-major A
+    cdef int64_t n = a.shape[-1]
+    cdt = np.dtype(np.complex64) if a.dtype in (np.float32, np.complex64) else np.dtype(np.complex128)
+    cdef Array w = new_array(tuple(a.shape[:-1]), cdt, a.view.device, a.stream)
+    cdef Array info = new_array(tuple(a.shape[:-2]), _INT32, a.view.device, a.stream)
+    cdef Array vr = new_array(tuple(a.shape), a.dtype, a.view.device, a.stream) if compute_v else None
+    cdef const ArrayView* vr_view = &vr.view if compute_v else NULL
+    if buf.size:
+        with nogil:
+            c_general_eigen(buf.view, n, w.view, vr_view, info.view, buf.stream)
+    elif info.size:
+        info[...] = 0
+    if not compute_v:
+        return w, None, info
+    v = vr.mT  # column j of the column-major VR is v[..., :, j]
+    if a.dtype.kind != "c":
+        v = _complex_vectors(v, w)
+    return w, v, info
+
+
+cdef _complex_vectors(v, w):
+    """LAPACK's real geev vectors as complex ones: for a pair w[j], w[j + 1] (imaginary part of w[j] > 0),
+    columns j and j + 1 of v hold the real and imaginary parts of w[j]'s vector, and w[j + 1]'s is its
+    conjugate; a real eigenvalue's column is its vector."""
+    im = _elementwise.imag(w)
+    pos = _elementwise.greater(im, 0).astype(_INT64)[..., None, :]
+    neg = _elementwise.less(im, 0).astype(_INT64)[..., None, :]
+    j = _array.asarray(np.arange(w.shape[-1], dtype=_INT64), device=w.device)
+    re_part = _indexing.take_along_axis(v, _elementwise.subtract(j, neg), axis=-1)
+    im_part = _indexing.take_along_axis(v, _elementwise.add(j, pos), axis=-1)
+    sign = _elementwise.subtract(pos, neg).astype(v.dtype)
+    return _elementwise.add(re_part, _elementwise.multiply(_elementwise.multiply(im_part, sign), 1j))
 
 
 def gesvd(Array a, bint full_matrices, bint compute_uv):

@@ -42,6 +42,16 @@ NPGPU_API void lu_solve(const ArrayView& lu, const ArrayView& pivots, const Arra
 NPGPU_API void hermitian_eigen(const ArrayView& a, std::int64_t n, bool lower, bool vectors, const ArrayView& w,
                                const ArrayView& info, StreamHandle stream);
 
+// Eigenvalues (`w` (batch, n), complex64 for float32/complex64 matrices, complex128 otherwise) and, with `vr`
+// non-null, right eigenvectors (`vr` (batch, n, n) of a's dtype, column-major columns, each of norm 1 with its
+// largest component real) of general n x n column-major matrices, `a` destroyed. For real matrices the
+// eigenvalues are computed in real arithmetic, and a complex pair w[j], w[j + 1] = conj(w[j]) (imaginary part
+// of w[j] positive) has vectors vr[:, j] +- i vr[:, j + 1], as in LAPACK's geev. info > 0: no convergence.
+// Throws Unavailable where the loaded cuSOLVER has no cusolverDnXgeev (before cuSOLVER 11.7). The work runs on
+// `stream`; the host work area makes the call wait for the device.
+NPGPU_API void general_eigen(const ArrayView& a, std::int64_t n, const ArrayView& w, const ArrayView* vr,
+                             const ArrayView& info, StreamHandle stream);
+
 // Singular values (descending: `s` (batch, n) of the real dtype) of m x n matrices with m >= n, `a`
 // destroyed; with u and vt non-null, U (batch, m, m) or (batch, n, m) when not `full` (column-major m x m /
 // m x n) and V^H (batch, n, n). info > 0: no convergence.

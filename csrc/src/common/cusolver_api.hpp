@@ -79,6 +79,16 @@ using GeqrfBufferFn = Status (*)(Handle, Params, std::int64_t m, std::int64_t n,
 using GeqrfFn = Status (*)(Handle, Params, std::int64_t m, std::int64_t n, cudaDataType, void* A, std::int64_t lda,
                            cudaDataType, void* tau, cudaDataType compute, void* device_ws, std::size_t device_bytes,
                            void* host_ws, std::size_t host_bytes, int* info);
+// cusolverDnXgeev (cuSOLVER 11.7 on): a real A may take complex W, computed in real arithmetic, with real VR
+// holding each complex pair's vector as LAPACK's geev does (real part, then imaginary part).
+using GeevBufferFn = Status (*)(Handle, Params, EigMode jobvl, EigMode jobvr, std::int64_t n, cudaDataType,
+                                const void* A, std::int64_t lda, cudaDataType, const void* W, cudaDataType,
+                                const void* VL, std::int64_t ldvl, cudaDataType, const void* VR, std::int64_t ldvr,
+                                cudaDataType compute, std::size_t* device_bytes, std::size_t* host_bytes);
+using GeevFn = Status (*)(Handle, Params, EigMode jobvl, EigMode jobvr, std::int64_t n, cudaDataType, void* A,
+                          std::int64_t lda, cudaDataType, void* W, cudaDataType, void* VL, std::int64_t ldvl,
+                          cudaDataType, void* VR, std::int64_t ldvr, cudaDataType compute, void* device_ws,
+                          std::size_t device_bytes, void* host_ws, std::size_t host_bytes, int* info);
 // cusolverDn{S,D}orgqr / {C,Z}ungqr (legacy, 32-bit sizes; elements as void* for the four types).
 using OrgqrBufferFn = Status (*)(Handle, int m, int n, int k, const void* A, int lda, const void* tau, int* lwork);
 using OrgqrFn = Status (*)(Handle, int m, int n, int k, void* A, int lda, const void* tau, void* work, int lwork,
@@ -104,10 +114,12 @@ struct Api {
   GeqrfFn geqrf;
   OrgqrBufferFn orgqr_buffer[4];  // float, double, complex64, complex128
   OrgqrFn orgqr[4];
+  GeevBufferFn geev_buffer;  // null where the library predates them
+  GeevFn geev;
 };
 
 // The loaded library (opened once per process; throws Unavailable when libcusolver.so.12 or a symbol is
-// missing).
+// missing, but for geev's, which are left null).
 const Api& api();
 
 }  // namespace npgpu::detail::cusolver

@@ -47,6 +47,13 @@ const Api& api() {
       x.orgqr_buffer[i] = library_function<OrgqrBufferFn>(lib, (std::string(names[i]) + "_bufferSize").c_str(), so);
       x.orgqr[i] = library_function<OrgqrFn>(lib, names[i], so);
     }
+    try {
+      x.geev_buffer = library_function<GeevBufferFn>(lib, "cusolverDnXgeev_bufferSize", so);
+      x.geev = library_function<GeevFn>(lib, "cusolverDnXgeev", so);
+    } catch (const Unavailable&) {
+      x.geev_buffer = nullptr;  // general_eigen says so when called
+      x.geev = nullptr;
+    }
     return x;
   }();
   return a;
@@ -288,6 +295,27 @@ void hermitian_eigen(const ArrayView& a, std::int64_t n, std::int64_t batch, boo
     check(api.syevd(h.handle, h.params, mode, fill, n, t, element(a, b * n * n), n, rt, element(w, b * n), t,
                     ws.device->data(), dbytes, ws.host.data(), hbytes, info_at(info, b)),
           "cusolverDnXsyevd");
+}
+
+// Right eigenvectors only: cuSOLVER's geev computes no left ones.
+void general_eigen(const ArrayView& a, std::int64_t n, std::int64_t batch, const ArrayView& w, const ArrayView* vr,
+                   const ArrayView& info, StreamHandle stream) {
+  const cs::Api& api = cs::api();
+  if (!api.geev || !api.geev_buffer)
+    throw Unavailable("general_eigen: this libcusolver has no cusolverDnXgeev (cuSOLVER 11.7 or newer has it)");
+  Slot& h = bind(a.device, stream);
+  const cudaDataType t = data_type(a.dtype), wt = data_type(w.dtype);
+  const cs::EigMode jobvr = vr ? cs::EIG_VECTOR : cs::EIG_NOVECTOR;
+  std::size_t dbytes = 0, hbytes = 0;
+  check(api.geev_buffer(h.handle, h.params, cs::EIG_NOVECTOR, jobvr, n, t, a.data, n, wt, w.data, t, nullptr, n, t,
+                        vr ? vr->data : nullptr, n, t, &dbytes, &hbytes),
+        "cusolverDnXgeev_bufferSize");
+  Workspace ws(dbytes, hbytes, a.device, stream);
+  for (std::int64_t b = 0; b < batch; ++b)
+    check(api.geev(h.handle, h.params, cs::EIG_NOVECTOR, jobvr, n, t, element(a, b * n * n), n, wt,
+                   element(w, b * n), t, nullptr, n, t, vr ? element(*vr, b * n * n) : nullptr, n, t,
+                   ws.device->data(), dbytes, ws.host.data(), hbytes, info_at(info, b)),
+          "cusolverDnXgeev");
 }
 
 void svd(const ArrayView& a, std::int64_t m, std::int64_t n, std::int64_t batch, bool full, const ArrayView& s,

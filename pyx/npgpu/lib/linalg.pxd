@@ -16,6 +16,8 @@ cdef extern from "npgpu/linalg.hpp" namespace "npgpu" nogil:
                   bool transpose, StreamHandle stream) except +raise_py_error
     void hermitian_eigen(const ArrayView& a, int64_t n, bool lower, bool vectors, const ArrayView& w,
                          const ArrayView& info, StreamHandle stream) except +raise_py_error
+    void general_eigen(const ArrayView& a, int64_t n, const ArrayView& w, const ArrayView* vr,
+                       const ArrayView& info, StreamHandle stream) except +raise_py_error
     void svd(const ArrayView& a, int64_t m, int64_t n, bool full, const ArrayView& s, const ArrayView* u,
              const ArrayView* vt, const ArrayView& info, StreamHandle stream) except +raise_py_error
     void qr_factor(const ArrayView& a, int64_t m, int64_t n, const ArrayView& tau, const ArrayView& info,
