@@ -82,7 +82,8 @@ if phase sanitizer; then
     local sfx="" m="gpu and not slow and not threads"
     [ "$3" = threads ] && sfx="-threads" m="gpu and not slow and threads"
     local log="$OUT_DIR/sanitizer-$1-$(basename "$2" .py)$sfx.log"
-    local k="not out_of_memory and not oom and not trim and not memory_does_not_grow"
+    local k="not out_of_memory and not oom and not trim and not memory_does_not_grow" limit="${SAN_TIMEOUT:-900}"
+    [ "$3" = threads ] && limit="${SAN_THREADS_TIMEOUT:-300}"
     # The leak tests are left out too: the tool's shadow memory grows the process, and their pool bounds
     # assume no tool in between (docs/reliability.md).
     # synccheck aborts cuBLAS's trsm kernel (a barrier it reports as divergent, reached through
@@ -92,7 +93,7 @@ if phase sanitizer; then
     # The concurrency tests' threads, iterations and repeats are cut: a sanitizer checks each call, and at the
     # default budget the 8-thread tests run past any timeout (every launch is serialised and instrumented).
     NPGPU_RELIABILITY_THREADS=4 NPGPU_RELIABILITY_ITERATIONS=2 NPGPU_RELIABILITY_REPEATS=30 \
-      NPGPU_BACKEND=cuda timeout "${SAN_TIMEOUT:-900}" compute-sanitizer --tool "$1" --error-exitcode 99 \
+      NPGPU_BACKEND=cuda timeout "$limit" compute-sanitizer --tool "$1" --error-exitcode 99 \
       --target-processes all --report-api-errors no --print-limit 100000 \
       "$PY" -m pytest "$2" -q -p no:cacheprovider -m "$m" -k "$k${SAN_K:+ and $SAN_K}" \
       --params-per-test "${SAN_PARAMS:-3}" >"$log" 2>&1
