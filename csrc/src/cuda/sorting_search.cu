@@ -1,7 +1,8 @@
 // CUDA implementation of the searches over sorted data: search_sorted (one thread per query, a binary search
-// in NumPy's order; many queries into a large array are radix-sorted first, see search_sorted) and run_starts (cub::DeviceSelect::Flagged over the positions, flagged where an element
-// differs from the one before it, then the count read back). Beside sorting.cu, whose CUB sorts are slow to
-// compile, so that the two compile in parallel.
+// in NumPy's order; many queries into a large array are radix-sorted first, see search_sorted) and run_starts
+// (cub::DeviceSelect::Flagged over the positions, flagged where an element differs from the one before it,
+// then the count read back). Beside sorting.cu, whose CUB sorts are slow to compile, so that the two compile
+// in parallel.
 #include <cuda_runtime.h>
 
 #include <algorithm>
