@@ -373,6 +373,16 @@ void test_matmul_reduce_checks() {
                                                                 view(out, npgpu::DType::Float32, {4}), kNoStream));
 }
 
+void test_linalg_checks() {
+  // The cuSOLVER factorisations take device matrices: host ones are refused before cuSOLVER is opened.
+  std::vector<double> a(4, 1.0);
+  std::vector<std::complex<double>> w(2);
+  std::vector<std::int32_t> info(1);
+  CHECK_THROWS(npgpu::InvalidArgument,
+               npgpu::general_eigen(view(a, npgpu::DType::Float64, {2, 2}), 2, view(w, npgpu::DType::Complex128, {2}),
+                                    nullptr, view(info, npgpu::DType::Int32, {1}), kNoStream));
+}
+
 int main() {
   std::printf("libnpgpu %s, %d GPU(s)\n", npgpu::version(), npgpu::device_count());
   test_views_and_dtypes();
@@ -385,6 +395,7 @@ int main() {
   test_random();
   test_sparse_and_launch();
   test_matmul_reduce_checks();
+  test_linalg_checks();
   std::printf("%d checks, %d failed\n", g_checks, g_failures);
   return g_failures == 0 ? 0 : 1;
 }
