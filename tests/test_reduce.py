@@ -1066,7 +1066,7 @@ def test_signed_zero_extrema_rule_at_any_length(array_device, dtype):
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int8, np.int64, np.uint32])
 def test_extrema_over_a_strided_axis_match_numpy(array_device, rng, dtype):
-    # max/min along axis 0 fold rows into per-column running extrema (NaN flagged per column).
+    # max/min along axis 0 fold rows into per-column running extrema (a NaN taken and kept).
     x = (rng.integers(-50, 50, (37, 3, 41)) if np.dtype(dtype).kind != "u" else rng.integers(0, 99, (37, 3, 41)))
     x = x.astype(dtype)
     if np.dtype(dtype).kind == "f":

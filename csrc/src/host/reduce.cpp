@@ -372,6 +372,21 @@ struct RangeReducer {
   }
 };
 
+// A buffer of n elements placed half a page (modulo 4 KiB) away from `near`. The column loops store to their
+// accumulators while loading rows that step by multiples of 4 KiB: a load whose address matches an earlier
+// store's in its low 12 bits waits for it (4K aliasing), which malloc's placement would otherwise decide by
+// chance.
+template <class T>
+struct OffPageBuffer {
+  std::vector<T> storage;
+  T* data;
+  OffPageBuffer(std::size_t n, const void* near) : storage(n + 4096 / sizeof(T)) {
+    const auto want = reinterpret_cast<std::uintptr_t>(near) + 2048;
+    const auto have = reinterpret_cast<std::uintptr_t>(storage.data());
+    data = storage.data() + ((want - have) % 4096) / sizeof(T);
+  }
+};
+
 // column_sums' loop for float32 rows into float64 accumulators, also compiled for AVX2: SSE2 converts only
 // two floats to double an instruction.
 NPGPU_AVX2_CLONE
@@ -394,7 +409,8 @@ bool column_sums(const detail::ReduceArgs& a, const StridedPlan<2>& kplan, const
   const DType d = a.in_r.dtype;
   if (kplan.strides[1][0] != itemsize(d)) return false;
   const std::int64_t M = a.outputs, K = a.count, row = rr.stride0;
-  std::vector<A> acc(static_cast<std::size_t>(M), A{});
+  OffPageBuffer<A> acc(static_cast<std::size_t>(M), a.in_r.data);
+  std::fill(acc.data, acc.data + M, A{});
   auto run = [&](auto tag) {
     using T = decltype(tag);
     const char* base = static_cast<const char*>(a.in_r.data);
@@ -406,7 +422,7 @@ bool column_sums(const detail::ReduceArgs& a, const StridedPlan<2>& kplan, const
       const std::int64_t nt = 1, t = 0;
 #endif
       const std::int64_t per = (M + nt - 1) / nt, c0 = std::min(M, t * per), c1 = std::min(M, c0 + per);
-      A* out = acc.data();
+      A* out = acc.data;
       if constexpr (std::is_same_v<T, float> && std::is_same_v<A, double>) {
         add_float_rows(out, base, row, K, c0, c1);
       } else {
@@ -422,13 +438,60 @@ bool column_sums(const detail::ReduceArgs& a, const StridedPlan<2>& kplan, const
   if (!with_real_type<SummedIn<A>::template in>(d, run)) return false;
   char* out = static_cast<char*>(a.out_k.data);
   for (std::int64_t m = 0; m < M; ++m)
-    detail::finish_store(out + m * kplan.strides[0][0], a.out_k.dtype, acc[m], a.fin, 0);
+    detail::finish_store(out + m * kplan.strides[0][0], a.out_k.dtype, acc.data[m], a.fin, 0);
   return true;
+}
+
+// Rows 1..K-1 (each `row` bytes apart from base) folded into running column extrema m[c0, c1): a select per
+// element, taking a NaN and then keeping it (no comparison with it is true).
+template <bool IsMax, class T>
+NPGPU_ALWAYS_INLINE void fold_rows_extrema(T* m, const char* base, std::int64_t row, std::int64_t K, std::int64_t c0,
+                                           std::int64_t c1) {
+  for (std::int64_t r = 1; r < K; ++r) {
+    const T* p = reinterpret_cast<const T*>(base + r * row);
+#pragma omp simd
+    for (std::int64_t c = c0; c < c1; ++c) {
+      const T v = p[c];
+      m[c] = (IsMax ? v >= m[c] : v <= m[c]) || v != v ? v : m[c];
+    }
+  }
+}
+
+// The same for the types SSE2 compares slowly or not at all in vectors (float64 two at a time, 64-bit
+// integers not at all), also compiled for AVX2.
+#define NPGPU_FOLD_ROWS_CLONE(name, is_max, T)                                                          \
+  NPGPU_AVX2_CLONE void name(T* m, const char* base, std::int64_t row, std::int64_t K, std::int64_t c0, \
+                             std::int64_t c1) {                                                         \
+    fold_rows_extrema<is_max, T>(m, base, row, K, c0, c1);                                              \
+  }
+NPGPU_FOLD_ROWS_CLONE(fold_rows_max_float, true, float)
+NPGPU_FOLD_ROWS_CLONE(fold_rows_min_float, false, float)
+NPGPU_FOLD_ROWS_CLONE(fold_rows_max_double, true, double)
+NPGPU_FOLD_ROWS_CLONE(fold_rows_min_double, false, double)
+NPGPU_FOLD_ROWS_CLONE(fold_rows_max_int64, true, std::int64_t)
+NPGPU_FOLD_ROWS_CLONE(fold_rows_min_int64, false, std::int64_t)
+NPGPU_FOLD_ROWS_CLONE(fold_rows_max_uint64, true, std::uint64_t)
+NPGPU_FOLD_ROWS_CLONE(fold_rows_min_uint64, false, std::uint64_t)
+#undef NPGPU_FOLD_ROWS_CLONE
+
+template <bool IsMax, class T>
+void fold_rows(T* m, const char* base, std::int64_t row, std::int64_t K, std::int64_t c0, std::int64_t c1) {
+  if constexpr (std::is_same_v<T, float>)
+    (IsMax ? fold_rows_max_float : fold_rows_min_float)(m, base, row, K, c0, c1);
+  else if constexpr (std::is_same_v<T, double>)
+    (IsMax ? fold_rows_max_double : fold_rows_min_double)(m, base, row, K, c0, c1);
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    (IsMax ? fold_rows_max_int64 : fold_rows_min_int64)(m, base, row, K, c0, c1);
+  else if constexpr (std::is_same_v<T, std::uint64_t>)
+    (IsMax ? fold_rows_max_uint64 : fold_rows_min_uint64)(m, base, row, K, c0, c1);
+  else
+    fold_rows_extrema<IsMax, T>(m, base, row, K, c0, c1);
 }
 
 // max / min over a strided axis into adjacent outputs (x.max(axis=0) of a C-ordered matrix): running
 // extrema per output in the input's type, rows folded in by a vectorised loop, each thread a range of
-// columns; NaNs flagged per column. False where the layout or dtype does not fit.
+// columns. A NaN is taken and then kept (no comparison with it is true), so NaNs propagate without a
+// separate flag per column. False where the layout or dtype does not fit.
 template <class R>
 bool column_extrema(const detail::ReduceArgs& a, const StridedPlan<2>& kplan, const RangeReducer<R>& rr) {
   using A = typename R::Acc;
@@ -442,10 +505,8 @@ bool column_extrema(const detail::ReduceArgs& a, const StridedPlan<2>& kplan, co
   auto run = [&](auto tag) {
     using T = decltype(tag);
     const char* base = static_cast<const char*>(a.in_r.data);
-    std::vector<T> acc(static_cast<std::size_t>(M));
-    std::vector<unsigned char> bad(static_cast<std::size_t>(M));
-    std::memcpy(acc.data(), base, static_cast<std::size_t>(M) * sizeof(T));
-    for (std::int64_t c = 0; c < M; ++c) bad[c] = acc[c] != acc[c];
+    OffPageBuffer<T> acc(static_cast<std::size_t>(M), base);
+    std::memcpy(acc.data, base, static_cast<std::size_t>(M) * sizeof(T));
 #pragma omp parallel if (M * K > (1 << 16))
     {
 #ifdef _OPENMP
@@ -454,21 +515,9 @@ bool column_extrema(const detail::ReduceArgs& a, const StridedPlan<2>& kplan, co
       const std::int64_t nt = 1, t = 0;
 #endif
       const std::int64_t per = (M + nt - 1) / nt, c0 = std::min(M, t * per), c1 = std::min(M, c0 + per);
-      T* m = acc.data();
-      unsigned char* nan = bad.data();
-      for (std::int64_t r = 1; r < K; ++r) {
-        const T* p = reinterpret_cast<const T*>(base + r * row);
-        if (r + 4 < K) prefetch_lines(base + (r + 4) * row + c0 * sizeof(T), (c1 - c0) * sizeof(T));
-#pragma omp simd
-        for (std::int64_t c = c0; c < c1; ++c) {
-          const T v = p[c];
-          nan[c] |= v != v;
-          m[c] = is_max ? (v >= m[c] ? v : m[c]) : (v <= m[c] ? v : m[c]);
-        }
-      }
+      fold_rows<is_max, T>(acc.data, base, row, K, c0, c1);
     }
-    for (std::int64_t c = 0; c < M; ++c)
-      result[c] = bad[c] ? static_cast<A>(std::numeric_limits<double>::quiet_NaN()) : static_cast<A>(acc[c]);
+    for (std::int64_t c = 0; c < M; ++c) result[c] = static_cast<A>(acc.data[c]);
     return true;
   };
   if (!with_real_type<HeldBy<A>::template in>(d, run)) return false;
