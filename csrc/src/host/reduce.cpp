@@ -388,10 +388,21 @@ struct OffPageBuffer {
 };
 
 // column_sums' loop for float32 rows into float64 accumulators, also compiled for AVX2: SSE2 converts only
-// two floats to double an instruction.
+// two floats to double an instruction. Four rows a pass, summed in double first: a quarter of the
+// accumulator loads and stores.
 NPGPU_AVX2_CLONE
 void add_float_rows(double* out, const char* base, std::int64_t row, std::int64_t K, std::int64_t c0, std::int64_t c1) {
-  for (std::int64_t r = 0; r < K; ++r) {
+  std::int64_t r = 0;
+  for (; r + 4 <= K; r += 4) {
+    const float* p0 = reinterpret_cast<const float*>(base + r * row);
+    const float* p1 = reinterpret_cast<const float*>(base + (r + 1) * row);
+    const float* p2 = reinterpret_cast<const float*>(base + (r + 2) * row);
+    const float* p3 = reinterpret_cast<const float*>(base + (r + 3) * row);
+#pragma omp simd
+    for (std::int64_t c = c0; c < c1; ++c)
+      out[c] += (static_cast<double>(p0[c]) + p1[c]) + (static_cast<double>(p2[c]) + p3[c]);
+  }
+  for (; r < K; ++r) {
     const float* p = reinterpret_cast<const float*>(base + r * row);
 #pragma omp simd
     for (std::int64_t c = c0; c < c1; ++c) out[c] += static_cast<double>(p[c]);
@@ -426,7 +437,17 @@ bool column_sums(const detail::ReduceArgs& a, const StridedPlan<2>& kplan, const
       if constexpr (std::is_same_v<T, float> && std::is_same_v<A, double>) {
         add_float_rows(out, base, row, K, c0, c1);
       } else {
-        for (std::int64_t r = 0; r < K; ++r) {
+        std::int64_t r = 0;
+        for (; r + 4 <= K; r += 4) {  // four rows a pass, as add_float_rows
+          const T* p0 = reinterpret_cast<const T*>(base + r * row);
+          const T* p1 = reinterpret_cast<const T*>(base + (r + 1) * row);
+          const T* p2 = reinterpret_cast<const T*>(base + (r + 2) * row);
+          const T* p3 = reinterpret_cast<const T*>(base + (r + 3) * row);
+#pragma omp simd
+          for (std::int64_t c = c0; c < c1; ++c)
+            out[c] += (static_cast<A>(p0[c]) + static_cast<A>(p1[c])) + (static_cast<A>(p2[c]) + static_cast<A>(p3[c]));
+        }
+        for (; r < K; ++r) {
           const T* p = reinterpret_cast<const T*>(base + r * row);
 #pragma omp simd
           for (std::int64_t c = c0; c < c1; ++c) out[c] += static_cast<A>(p[c]);
@@ -447,13 +468,20 @@ bool column_sums(const detail::ReduceArgs& a, const StridedPlan<2>& kplan, const
 template <bool IsMax, class T>
 NPGPU_ALWAYS_INLINE void fold_rows_extrema(T* m, const char* base, std::int64_t row, std::int64_t K, std::int64_t c0,
                                            std::int64_t c1) {
-  for (std::int64_t r = 1; r < K; ++r) {
+  auto take = [](T v, T t) { return (IsMax ? v >= t : v <= t) || v != v ? v : t; };
+  std::int64_t r = 1;
+  for (; r + 4 <= K; r += 4) {  // four rows a pass: a quarter of the accumulator loads and stores
+    const T* p0 = reinterpret_cast<const T*>(base + r * row);
+    const T* p1 = reinterpret_cast<const T*>(base + (r + 1) * row);
+    const T* p2 = reinterpret_cast<const T*>(base + (r + 2) * row);
+    const T* p3 = reinterpret_cast<const T*>(base + (r + 3) * row);
+#pragma omp simd
+    for (std::int64_t c = c0; c < c1; ++c) m[c] = take(p3[c], take(p2[c], take(p1[c], take(p0[c], m[c]))));
+  }
+  for (; r < K; ++r) {
     const T* p = reinterpret_cast<const T*>(base + r * row);
 #pragma omp simd
-    for (std::int64_t c = c0; c < c1; ++c) {
-      const T v = p[c];
-      m[c] = (IsMax ? v >= m[c] : v <= m[c]) || v != v ? v : m[c];
-    }
+    for (std::int64_t c = c0; c < c1; ++c) m[c] = take(p[c], m[c]);
   }
 }
 
