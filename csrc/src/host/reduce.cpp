@@ -387,26 +387,33 @@ struct OffPageBuffer {
   }
 };
 
-// column_sums' loop for float32 rows into float64 accumulators, also compiled for AVX2: SSE2 converts only
-// two floats to double an instruction. Four rows a pass, summed in double first: a quarter of the
-// accumulator loads and stores.
-NPGPU_AVX2_CLONE
-void add_float_rows(double* out, const char* base, std::int64_t row, std::int64_t K, std::int64_t c0, std::int64_t c1) {
+// column_sums' loop: rows 0..K-1 (each `row` bytes apart from base) added into out[c0, c1) in the
+// accumulator's type A, four rows a pass, summed first: a quarter of the accumulator loads and stores.
+template <class T, class A>
+NPGPU_ALWAYS_INLINE void add_rows(A* out, const char* base, std::int64_t row, std::int64_t K, std::int64_t c0,
+                                  std::int64_t c1) {
   std::int64_t r = 0;
   for (; r + 4 <= K; r += 4) {
-    const float* p0 = reinterpret_cast<const float*>(base + r * row);
-    const float* p1 = reinterpret_cast<const float*>(base + (r + 1) * row);
-    const float* p2 = reinterpret_cast<const float*>(base + (r + 2) * row);
-    const float* p3 = reinterpret_cast<const float*>(base + (r + 3) * row);
+    const T* p0 = reinterpret_cast<const T*>(base + r * row);
+    const T* p1 = reinterpret_cast<const T*>(base + (r + 1) * row);
+    const T* p2 = reinterpret_cast<const T*>(base + (r + 2) * row);
+    const T* p3 = reinterpret_cast<const T*>(base + (r + 3) * row);
 #pragma omp simd
     for (std::int64_t c = c0; c < c1; ++c)
-      out[c] += (static_cast<double>(p0[c]) + p1[c]) + (static_cast<double>(p2[c]) + p3[c]);
+      out[c] += (static_cast<A>(p0[c]) + static_cast<A>(p1[c])) + (static_cast<A>(p2[c]) + static_cast<A>(p3[c]));
   }
   for (; r < K; ++r) {
-    const float* p = reinterpret_cast<const float*>(base + r * row);
+    const T* p = reinterpret_cast<const T*>(base + r * row);
 #pragma omp simd
-    for (std::int64_t c = c0; c < c1; ++c) out[c] += static_cast<double>(p[c]);
+    for (std::int64_t c = c0; c < c1; ++c) out[c] += static_cast<A>(p[c]);
   }
+}
+
+// The float32 rows into float64 accumulators, also compiled for AVX2: SSE2 converts only two floats to
+// double an instruction.
+NPGPU_AVX2_CLONE
+void add_float_rows(double* out, const char* base, std::int64_t row, std::int64_t K, std::int64_t c0, std::int64_t c1) {
+  add_rows<float, double>(out, base, row, K, c0, c1);
 }
 
 // Sums over a strided axis into adjacent outputs (x.sum(axis=0) of a C-ordered matrix): rows added into a
@@ -437,21 +444,7 @@ bool column_sums(const detail::ReduceArgs& a, const StridedPlan<2>& kplan, const
       if constexpr (std::is_same_v<T, float> && std::is_same_v<A, double>) {
         add_float_rows(out, base, row, K, c0, c1);
       } else {
-        std::int64_t r = 0;
-        for (; r + 4 <= K; r += 4) {  // four rows a pass, as add_float_rows
-          const T* p0 = reinterpret_cast<const T*>(base + r * row);
-          const T* p1 = reinterpret_cast<const T*>(base + (r + 1) * row);
-          const T* p2 = reinterpret_cast<const T*>(base + (r + 2) * row);
-          const T* p3 = reinterpret_cast<const T*>(base + (r + 3) * row);
-#pragma omp simd
-          for (std::int64_t c = c0; c < c1; ++c)
-            out[c] += (static_cast<A>(p0[c]) + static_cast<A>(p1[c])) + (static_cast<A>(p2[c]) + static_cast<A>(p3[c]));
-        }
-        for (; r < K; ++r) {
-          const T* p = reinterpret_cast<const T*>(base + r * row);
-#pragma omp simd
-          for (std::int64_t c = c0; c < c1; ++c) out[c] += static_cast<A>(p[c]);
-        }
+        add_rows<T, A>(out, base, row, K, c0, c1);
       }
     }
     return true;
