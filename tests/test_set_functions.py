@@ -99,6 +99,103 @@ def test_membership_and_set_operations(rng):
           np.setdiff1d(u[::-1], b, assume_unique=True))
 
 
+def _keys_near(rng, dt, n, where):
+    """n keys of dtype dt spanning 200 values at the type's bottom, at its top, or around zero."""
+    if np.dtype(dt) == np.bool_:
+        return rng.integers(0, 2, n).astype(bool)
+    info = np.iinfo(dt)
+    off = rng.integers(0, 200, n).astype(object)
+    if where == "bottom":
+        return np.array(off + int(info.min), dtype=dt)
+    if where == "top":
+        return np.array(int(info.max) - off, dtype=dt)
+    return (off - (100 if info.min < 0 else 0)).astype(dt)
+
+
+_INT_DTYPES = [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64, np.bool_]
+
+
+@pytest.mark.usefixtures("array_device")
+@pytest.mark.parametrize("dt", _INT_DTYPES)
+@pytest.mark.parametrize("where", ["bottom", "top", "middle"])
+def test_unique_by_counting_matches_numpy(rng, dt, where, monkeypatch):
+    # keys spanning no more values than their number are counted, not sorted: at the ends of each type's range
+    # (where lo + bin must not overflow), in the inputs a sort would see as hard (sorted, all equal)
+    from npgpu import _sorting
+    calls = []
+    count = _sorting.count_keys
+    monkeypatch.setattr(_sorting, "count_keys", lambda *a, **k: calls.append(a[2]) or count(*a, **k))
+    a = _keys_near(rng, dt, 600, where)
+    for keys in (a, a.reshape(20, 30), np.sort(a), np.full(50, a[0]), a[::-3]):
+        got = npgpu.unique(npgpu.asarray(keys), return_index=True, return_inverse=True, return_counts=True)
+        want = np.unique(keys, return_index=True, return_inverse=True, return_counts=True)
+        for g, w in zip(got, want):
+            _same(g, w)
+        _same(npgpu.unique(npgpu.asarray(keys)), want[0])
+        _same(npgpu.unique_counts(npgpu.asarray(keys)).counts, want[3])
+    assert calls and all(b <= 600 for b in calls)
+
+
+@pytest.mark.usefixtures("array_device")
+def test_unique_counts_up_to_as_many_values_as_keys(rng, monkeypatch):
+    from npgpu import _sorting
+    calls = []
+    count = _sorting.count_keys
+    monkeypatch.setattr(_sorting, "count_keys", lambda *a, **k: calls.append(a[2]) or count(*a, **k))
+    for span, counted in ((100, True), (101, False)):  # 100 keys
+        keys = rng.integers(0, span, 100)
+        keys[:2] = (0, span - 1)
+        calls.clear()
+        got = npgpu.unique(npgpu.asarray(keys), return_inverse=True)
+        want = np.unique(keys, return_inverse=True)
+        for g, w in zip(got, want):
+            _same(g, w)
+        assert calls == ([span] if counted else [])
+
+
+@pytest.mark.usefixtures("array_device")
+def test_count_and_lookup_keys(array_device):
+    from npgpu import _sorting
+    dev = array_device
+    x = npgpu.asarray(np.array([7, 2, 9, 2, 4, 7, 7], dtype=np.int16), device=dev)
+    span = _sorting.key_range(x)
+    _same(span, np.array([2, 9], dtype=np.int16))
+    counts, first = _sorting.count_keys(x, span, 8, want_first=True)
+    _same(counts, [2, 0, 1, 0, 0, 3, 0, 1])
+    _same(first, [1, -1, 4, -1, -1, 0, -1, 2])
+    counts, first = _sorting.count_keys(x, span, 3)  # keys past the bins are not counted
+    assert first is None
+    _same(counts, [2, 0, 1])
+    table = npgpu.asarray(np.arange(100, 106), device=dev)
+    _same(_sorting.lookup_keys(x.reshape(7, 1), span, table), np.array([[105, 100, -1, 100, 102, 105, 105]]).T)
+    _same(_sorting.count_keys(x, span, 0)[0], np.zeros(0, np.int64))
+    with pytest.raises(TypeError, match="integer or bool"):
+        _sorting.key_range(npgpu.asarray(np.array([1.5]), device=dev))
+    with pytest.raises(ValueError, match="empty"):
+        _sorting.key_range(npgpu.asarray(np.array([], dtype=np.int8), device=dev))
+    with pytest.raises(ValueError, match="range must be"):
+        _sorting.count_keys(x, npgpu.asarray(np.array([2, 9]), device=dev), 8)  # int64 range for int16 keys
+    with pytest.raises(ValueError, match="bins"):
+        _sorting.count_keys(x, span, -1)
+    with pytest.raises(ValueError, match="table"):
+        _sorting.lookup_keys(x, span, npgpu.asarray(np.arange(4.0), device=dev))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("bins", [2, 2048, 2049, 1 << 20])
+def test_unique_by_counting_on_the_gpu_with_heavy_repeats(rng, bins):
+    # the per-block and the global counts, with one value in most keys (the atomics' worst case) and sorted runs
+    n = 1 << 22
+    keys = rng.integers(0, bins, n).astype(np.int32)
+    keys[rng.random(n) < 0.9] = bins // 2
+    keys[:2] = (0, bins - 1)
+    for k in (keys, np.sort(keys)):
+        got = npgpu.unique(npgpu.asarray(k, device="cuda"), return_index=True, return_inverse=True,
+                           return_counts=True)
+        for g, w in zip(got, np.unique(k, return_index=True, return_inverse=True, return_counts=True)):
+            _same(g, w)
+
+
 @pytest.mark.usefixtures("array_device")
 def test_bincount(rng):
     x = rng.integers(0, 9, 100)

@@ -1,4 +1,5 @@
-// Argument checks and dispatch of sorting (sort_rows) and of the binary search over sorted data (search_sorted).
+// Argument checks and dispatch of sorting (sort_rows), of the binary search over sorted data (search_sorted)
+// and of the counting route for narrow integer keys (key_range, count_keys, lookup_keys).
 #include "npgpu/sorting.hpp"
 
 #include <string>
@@ -76,6 +77,82 @@ std::int64_t sorted_run_starts(const ArrayView& sorted, const ArrayView& out, bo
   if (sorted.on_host()) return host::run_starts(sorted, out, equal_nan, stream);
   activate_device(sorted.device);
   return cuda::run_starts(sorted, out, equal_nan, stream);
+}
+
+namespace {
+
+bool is_integer_or_bool(DType t) {
+  switch (t) {
+    case DType::Bool:
+    case DType::Int8:
+    case DType::Int16:
+    case DType::Int32:
+    case DType::Int64:
+    case DType::UInt8:
+    case DType::UInt16:
+    case DType::UInt32:
+    case DType::UInt64: return true;
+    default: return false;
+  }
+}
+
+// keys integer or bool and C-contiguous; range of keys' dtype, contiguous, on keys' device, at least `need` long.
+void check_keys_and_range(const char* fn, const ArrayView& keys, const ArrayView& range, std::int64_t need) {
+  if (!is_integer_or_bool(keys.dtype))
+    throw TypeError(std::string(fn) + ": keys must be of an integer or bool dtype, got " + dtype_name(keys.dtype));
+  if (!keys.is_c_contiguous()) throw InvalidArgument(std::string(fn) + ": keys must be C-contiguous");
+  if (range.dtype != keys.dtype || !range.is_c_contiguous() || range.size() < need)
+    throw InvalidArgument(std::string(fn) + ": range must be " + std::to_string(need) + " contiguous elements of " +
+                          dtype_name(keys.dtype) + ", got " + range.describe());
+  if (range.device != keys.device) throw InvalidArgument(std::string(fn) + ": keys and range on different devices");
+}
+
+// An int64, 1-D (or any shape when `elements` is given, with that many elements), contiguous, writable output
+// on `device`.
+void check_int64_out(const char* fn, const char* what, const ArrayView& out, int device, std::int64_t elements = -1) {
+  const bool shape_ok = elements < 0 ? out.ndim == 1 : out.size() == elements;
+  if (out.dtype != DType::Int64 || !shape_ok || !out.is_c_contiguous())
+    throw InvalidArgument(std::string(fn) + ": " + what + " must be contiguous int64" +
+                          (elements < 0 ? std::string(", 1-D") : " with " + std::to_string(elements) + " elements") +
+                          ", got " + out.describe());
+  if (out.readonly) throw InvalidArgument(std::string(fn) + ": " + what + " is read-only");
+  if (out.device != device) throw InvalidArgument(std::string(fn) + ": " + what + " is on another device");
+}
+
+}  // namespace
+
+void key_range(const ArrayView& keys, const ArrayView& range, StreamHandle stream) {
+  check_keys_and_range("key_range", keys, range, 2);
+  if (range.size() != 2) throw InvalidArgument("key_range: range must have 2 elements, got " + range.describe());
+  if (range.readonly) throw InvalidArgument("key_range: range is read-only");
+  if (keys.size() == 0) throw InvalidArgument("key_range: keys are empty (they have no range)");
+  if (keys.on_host()) return host::key_range(keys, range, stream);
+  activate_device(keys.device);
+  cuda::key_range(keys, range, stream);
+}
+
+void count_keys(const ArrayView& keys, const ArrayView& range, const ArrayView& counts, const ArrayView* first,
+                StreamHandle stream) {
+  check_keys_and_range("count_keys", keys, range, 1);
+  check_int64_out("count_keys", "counts", counts, keys.device);
+  if (first) check_int64_out("count_keys", "first", *first, keys.device, counts.size());
+  if (counts.size() == 0) return;
+  if (keys.on_host()) return host::count_keys(keys, range, counts, first, stream);
+  activate_device(keys.device);
+  cuda::count_keys(keys, range, counts, first, stream);
+}
+
+void lookup_keys(const ArrayView& keys, const ArrayView& range, const ArrayView& table, const ArrayView& out,
+                 StreamHandle stream) {
+  check_keys_and_range("lookup_keys", keys, range, 1);
+  if (table.dtype != DType::Int64 || table.ndim != 1 || !table.is_c_contiguous())
+    throw InvalidArgument("lookup_keys: table must be contiguous int64, 1-D, got " + table.describe());
+  if (table.device != keys.device) throw InvalidArgument("lookup_keys: keys and table on different devices");
+  check_int64_out("lookup_keys", "out", out, keys.device, keys.size());
+  if (keys.size() == 0) return;
+  if (keys.on_host()) return host::lookup_keys(keys, range, table, out, stream);
+  activate_device(keys.device);
+  cuda::lookup_keys(keys, range, table, out, stream);
 }
 
 }  // namespace npgpu

@@ -189,6 +189,23 @@ void test_sorting() {
   npgpu::search_sorted(view(sorted, npgpu::DType::Float32, {5}), view(q, npgpu::DType::Float32, {3}),
                        view(pos, npgpu::DType::Int64, {3}), true, kNoStream);
   CHECK(pos[0] == 4);
+
+  // counting in place of sorting: the range, the counts with first positions, the inverse through ranks
+  std::vector<std::uint8_t> keys = {250, 252, 250, 255};
+  std::vector<std::uint8_t> span(2, 0);
+  auto vkeys = view(keys, npgpu::DType::UInt8, {4});
+  auto vspan = view(span, npgpu::DType::UInt8, {2});
+  npgpu::key_range(vkeys, vspan, kNoStream);
+  CHECK(span[0] == 250 && span[1] == 255);
+  std::vector<std::int64_t> counts(6, -7), first(6, -7), ranks = {0, -1, 1, -1, -1, 2}, inverse(4, -7);
+  auto vfirst = view(first, npgpu::DType::Int64, {6});
+  npgpu::count_keys(vkeys, vspan, view(counts, npgpu::DType::Int64, {6}), &vfirst, kNoStream);
+  CHECK(counts[0] == 2 && counts[1] == 0 && counts[2] == 1 && counts[5] == 1);
+  CHECK(first[0] == 0 && first[1] == -1 && first[2] == 1 && first[5] == 3);
+  npgpu::lookup_keys(vkeys, vspan, view(ranks, npgpu::DType::Int64, {6}), view(inverse, npgpu::DType::Int64, {4}),
+                     kNoStream);
+  CHECK(inverse[0] == 0 && inverse[1] == 1 && inverse[2] == 0 && inverse[3] == 2);
+  CHECK_THROWS(npgpu::TypeError, npgpu::key_range(view(sorted, npgpu::DType::Float32, {5}), vspan, kNoStream));
 }
 
 void test_creation_and_manipulation() {

@@ -2,8 +2,9 @@
 unique_all/unique_counts/unique_inverse/unique_values, isin, intersect1d, union1d, setdiff1d, bincount.
 
 Each is composed from npgpu's sort (stable), searchsorted, mask compaction, gathers and scatters, so it
-runs where they run: a GPU sorts with CUB, the host device with NumPy's sort. npgpu.Array in, npgpu.Array
-out on the same device; NumPy in, NumPy out (computed on the GPU when the backend is 'cuda'). Sizes of the
+runs where they run: a GPU sorts with CUB, the host device with NumPy's sort. unique of integer or bool
+values that span no more values than there are elements, and bincount, count instead (_sorting.count_keys).
+npgpu.Array in, npgpu.Array out on the same device; NumPy in, NumPy out (computed on the GPU when the backend is 'cuda'). Sizes of the
 results depend on the data, so these calls wait for the device.
 """
 import math
@@ -63,11 +64,36 @@ def _back(x, numpy_out):
     return x.get() if numpy_out else x
 
 
+def _unique_by_counting(flat, shape, want_index, want_inverse, want_counts):
+    """_unique_parts for integer or bool keys spanning at most as many values as there are keys, counted
+    instead of sorted: one pass for the range, one to count, one more for the inverse (a table of ranks).
+    None when the keys span more values (the sort is then the cheaper route)."""
+    span = _sorting.key_range(flat)
+    lo, hi = (int(v) for v in span.get())
+    bins = hi - lo + 1
+    if bins > flat.size:
+        return None
+    counts, first = _sorting.count_keys(flat, span, bins, want_first=want_index)
+    present = _indexing.flatnonzero(counts)
+    # lo + bin in the keys' own type: exact, as the sum lies in [lo, hi] and the type's arithmetic wraps
+    values = present.astype(flat.dtype) + span[:1]
+    index = _indexing.take(first, present) if want_index else None
+    inverse = None
+    if want_inverse:
+        rank = _reduce.cumsum(counts > 0) - 1  # the position of each bin's value among the distinct values
+        inverse = _sorting.lookup_keys(flat, span, rank).reshape(shape)
+    return values, index, inverse, _indexing.take(counts, present) if want_counts else None
+
+
 def _unique_parts(x, equal_nan, want_index, want_inverse, want_counts):
     """The sorted distinct values of the flattened npgpu.Array x, and as asked the position of each one's
     first occurrence, the inverse (x's shape) and the counts."""
     flat = x.reshape(-1)
     n = flat.size
+    if n and flat.dtype.kind in "biu":
+        counted = _unique_by_counting(flat, x.shape, want_index, want_inverse, want_counts)
+        if counted is not None:
+            return counted
     if want_index or want_inverse:
         order = _sorting.argsort(flat)  # stable: the first of equal elements comes first
         s = _indexing.take(flat, order)
@@ -483,8 +509,8 @@ def setdiff1d(ar1, ar2, assume_unique=False):
 def bincount(x, weights=None, minlength=0):
     """The number of occurrences of each value in an array of non-negative integers, as numpy.bincount.
 
-    One scatter-add (add.at): on a GPU the weights of a bin are summed in an unspecified order, so the last bits
-    may differ from NumPy's.
+    Counts come from one counting pass (_sorting.count_keys); weights from one scatter-add (add.at), in which a
+    GPU sums the weights of a bin in an unspecified order, so the last bits may differ from NumPy's.
 
     Parameters
     ----------
@@ -533,13 +559,13 @@ def bincount(x, weights=None, minlength=0):
     if d.size == 0:
         # NumPy's early return: int64 zeros for empty input, with or without weights (which it does not read)
         return _back(_array.zeros((minlength,), dtype=_INT64, device=d.device), numpy_out)
-    if int(_reduce.min(d)) < 0:
+    lo, hi = (int(v) for v in _sorting.key_range(d).get())
+    if lo < 0:
         raise ValueError("'list' argument must have no negative elements")
-    nbins = max(int(_reduce.max(d)) + 1, minlength)
+    nbins = max(hi + 1, minlength)
     if weights is None:
-        out = _array.zeros((nbins,), dtype=_INT64, device=d.device)
-        _indexing.add_at(out, d, 1)
-        return _back(out, numpy_out)
+        zero = _array.zeros((1,), dtype=d.dtype, device=d.device)  # the counts' first bin is the value 0
+        return _back(_sorting.count_keys(d, zero, nbins)[0], numpy_out)
     w = weights if isinstance(weights, _array.Array) else _array.asarray(np.asarray(weights), device=d.device)
     if not np.can_cast(w.dtype, np.float64, "safe"):
         raise TypeError(f"Cannot cast array data from {w.dtype!r} to dtype('float64') according to the rule 'safe'")

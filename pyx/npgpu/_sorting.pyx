@@ -16,7 +16,8 @@ from numpy.exceptions import AxisError
 from npgpu._array cimport Array, native_order, new_array
 from npgpu._runtime cimport use_cuda_for_host_data
 from libc.stdint cimport int64_t
-from npgpu.lib.sorting cimport sort_rows as c_sort_rows, sorted_run_starts as c_sorted_run_starts
+from npgpu.lib.sorting cimport (count_keys as c_count_keys, key_range as c_key_range, lookup_keys as c_lookup_keys,
+                                sort_rows as c_sort_rows, sorted_run_starts as c_sorted_run_starts)
 from npgpu.lib.view cimport ArrayView, kHostDevice
 from npgpu import _array
 
@@ -142,6 +143,133 @@ def run_starts(Array x, bint equal_nan=True):
     starts = out[:count]
     # few runs: a copy of their starts, so that the whole-length buffer is not kept alive
     return starts.copy() if 4 * count < s.view.size() else starts
+
+
+def key_range(Array x):
+    """The smallest and the largest element of an integer or bool npgpu.Array, in one pass.
+
+    The first step of counting in place of sorting (count_keys, lookup_keys). Asynchronous on a GPU.
+
+    Parameters
+    ----------
+    x : npgpu.Array
+        Integer or bool, not empty (a copy is made when it is not C-contiguous).
+
+    Returns
+    -------
+    npgpu.Array
+        Two elements of x's dtype on x's device: the smallest, then the largest.
+
+    Raises
+    ------
+    TypeError
+        `x` not an npgpu.Array, or not of an integer or bool dtype.
+    ValueError
+        `x` empty.
+
+    Examples
+    --------
+    >>> from npgpu import _sorting
+    >>> _sorting.key_range(npgpu.asarray([[3, -2], [7, 0]], device="cpu"))
+    Array([-2,  7])
+    """
+    cdef Array k = x if x.view.is_c_contiguous() else x.copy()
+    cdef Array out = new_array((2,), k.dtype, k.view.device, k.stream)
+    with nogil:
+        c_key_range(k.view, out.view, k.stream)
+    return out
+
+
+def count_keys(Array x, Array key_range, int64_t bins, bint want_first=False):
+    """How many times each value of [lo, lo + bins) occurs in an integer or bool npgpu.Array, lo = key_range[0].
+
+    Counting in place of sorting where the keys span a narrow range: one pass over x (atomics on a GPU).
+    Elements outside the range are not counted. Asynchronous on a GPU.
+
+    Parameters
+    ----------
+    x : npgpu.Array
+        Integer or bool keys, any shape (a copy is made when it is not C-contiguous).
+    key_range : npgpu.Array
+        At least one element of x's dtype on x's device, the first being lo (as key_range returns).
+    bins : int
+        The number of values counted, lo to lo + bins - 1; at least 0.
+    want_first : bool, optional
+        Also return the flat position of each value's first occurrence (default False).
+
+    Returns
+    -------
+    counts : npgpu.Array
+        int64, (bins,), on x's device.
+    first : npgpu.Array or None
+        With `want_first`: int64, (bins,), the smallest flat position of each value, -1 where it does not
+        occur; else None.
+
+    Raises
+    ------
+    TypeError
+        `x` not of an integer or bool dtype, or an argument not an npgpu.Array.
+    ValueError
+        `key_range` of another dtype or device, or empty; negative `bins`.
+
+    Examples
+    --------
+    >>> from npgpu import _sorting
+    >>> x = npgpu.asarray([5, 3, 5, 6, 3, 5], device="cpu")
+    >>> _sorting.count_keys(x, _sorting.key_range(x), 4, want_first=True)
+    (Array([2, 0, 3, 1]), Array([ 1, -1,  0,  3]))
+    """
+    if bins < 0:
+        raise ValueError(f"count_keys: bins must be at least 0, got {bins}")
+    cdef Array k = x if x.view.is_c_contiguous() else x.copy()
+    cdef Array counts = new_array((bins,), _INT64, k.view.device, k.stream)
+    cdef Array first = new_array((bins,), _INT64, k.view.device, k.stream) if want_first else None
+    cdef ArrayView* fp = &first.view if want_first else NULL
+    with nogil:
+        c_count_keys(k.view, key_range.view, counts.view, fp, k.stream)
+    return counts, first
+
+
+def lookup_keys(Array x, Array key_range, Array table):
+    """table[x - key_range[0]] for every element of an integer or bool npgpu.Array, -1 outside the table.
+
+    numpy.unique's inverse from a table of ranks, without the int64 offsets x - lo in memory. Asynchronous on a
+    GPU.
+
+    Parameters
+    ----------
+    x : npgpu.Array
+        Integer or bool keys, any shape (a copy is made when it is not C-contiguous).
+    key_range : npgpu.Array
+        At least one element of x's dtype on x's device, the first being lo (as key_range returns).
+    table : npgpu.Array
+        int64, 1-D, on x's device (a copy is made when it is not contiguous).
+
+    Returns
+    -------
+    npgpu.Array
+        int64 of x's shape on x's device.
+
+    Raises
+    ------
+    TypeError
+        `x` not of an integer or bool dtype, or an argument not an npgpu.Array.
+    ValueError
+        `key_range` of another dtype or device, or empty; `table` not 1-D int64 or on another device.
+
+    Examples
+    --------
+    >>> from npgpu import _sorting
+    >>> x = npgpu.asarray([5, 3, 9], device="cpu")
+    >>> _sorting.lookup_keys(x, _sorting.key_range(x), npgpu.asarray([10, 11, 12, 13], device="cpu"))
+    Array([12, 10, -1])
+    """
+    cdef Array k = x if x.view.is_c_contiguous() else x.copy()
+    cdef Array t = table if table.view.is_c_contiguous() else table.copy()
+    cdef Array out = new_array(k.shape, _INT64, k.view.device, k.stream)
+    with nogil:
+        c_lookup_keys(k.view, key_range.view, t.view, out.view, k.stream)
+    return out
 
 
 cdef object _device_sort(Array x, object axis, bint descending, bint want_values, bint want_indices):

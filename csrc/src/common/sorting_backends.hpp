@@ -13,6 +13,11 @@ void sort_rows(const ArrayView& keys, const ArrayView* values, const ArrayView* 
                std::int64_t n, bool descending, StreamHandle stream);
 void search_sorted(const ArrayView& sorted, const ArrayView& queries, const ArrayView& out, bool right,
                    StreamHandle stream);
+void key_range(const ArrayView& keys, const ArrayView& range, StreamHandle stream);
+void count_keys(const ArrayView& keys, const ArrayView& range, const ArrayView& counts, const ArrayView* first,
+                StreamHandle stream);
+void lookup_keys(const ArrayView& keys, const ArrayView& range, const ArrayView& table, const ArrayView& out,
+                 StreamHandle stream);
 }
 namespace host {
 std::int64_t run_starts(const ArrayView& sorted, const ArrayView& out, bool equal_nan, StreamHandle stream);
@@ -20,5 +25,10 @@ void search_sorted(const ArrayView& sorted, const ArrayView& queries, const Arra
                    StreamHandle stream);
 void sort_rows(const ArrayView& keys, const ArrayView* values, const ArrayView* indices, std::int64_t rows,
                std::int64_t n, bool descending, StreamHandle stream);
+void key_range(const ArrayView& keys, const ArrayView& range, StreamHandle stream);
+void count_keys(const ArrayView& keys, const ArrayView& range, const ArrayView& counts, const ArrayView* first,
+                StreamHandle stream);
+void lookup_keys(const ArrayView& keys, const ArrayView& range, const ArrayView& table, const ArrayView& out,
+                 StreamHandle stream);
 }
 }  // namespace npgpu

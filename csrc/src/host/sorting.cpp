@@ -1,6 +1,7 @@
 // Host implementation of sorting: a stable LSD radix sort of order-preserving unsigned keys (NumPy's order,
 // common/sort_order.hpp) for real dtypes, std::stable_sort of positions for complex ones and short rows;
-// rows spread over the OpenMP threads. Binary searches, one per query.
+// rows spread over the OpenMP threads. Binary searches, one per query. Counting for narrow integer keys
+// (key_range, count_keys, lookup_keys): one pass each, the counts in one thread (the bins are shared).
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -182,6 +183,74 @@ std::int64_t run_starts(const ArrayView& sorted, const ArrayView& out, bool equa
       if (!detail::same_value(a[i], a[i - 1], equal_nan)) o[count++] = i;
   });
   return count;
+}
+
+namespace {
+
+template <class Fn>
+void dispatch_keys(DType d, Fn&& fn) {
+  detail::dispatch_dtype(d, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_integral_v<T>) fn(tag);
+  });
+}
+
+// k - lo, unsigned in k's width: exact for k >= lo, large for k < lo (see the CUDA twin in sorting_count.cu).
+template <class T>
+std::uint64_t offset_of(T k, T lo) {
+  using U = std::make_unsigned_t<std::conditional_t<std::is_same_v<T, bool>, std::uint8_t, T>>;
+  return static_cast<U>(static_cast<U>(k) - static_cast<U>(lo));
+}
+
+}  // namespace
+
+void key_range(const ArrayView& keys, const ArrayView& range, StreamHandle) {
+  dispatch_keys(keys.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* k = static_cast<const T*>(keys.data);
+    const auto [lo, hi] = std::minmax_element(k, k + keys.size());
+    static_cast<T*>(range.data)[0] = *lo;
+    static_cast<T*>(range.data)[1] = *hi;
+  });
+}
+
+void count_keys(const ArrayView& keys, const ArrayView& range, const ArrayView& counts, const ArrayView* first,
+                StreamHandle) {
+  auto* c = static_cast<std::int64_t*>(counts.data);
+  std::int64_t* f = first ? static_cast<std::int64_t*>(first->data) : nullptr;
+  const std::int64_t n = keys.size(), bins = counts.size();
+  std::fill(c, c + bins, 0);
+  if (f) std::fill(f, f + bins, -1);
+  dispatch_keys(keys.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* k = static_cast<const T*>(keys.data);
+    const T lo = static_cast<const T*>(range.data)[0];
+    const auto b = static_cast<std::uint64_t>(bins);
+    for (std::int64_t i = 0; i < n; ++i) {
+      const std::uint64_t off = offset_of(k[i], lo);
+      if (off >= b) continue;
+      if (f && c[off] == 0) f[off] = i;
+      ++c[off];
+    }
+  });
+}
+
+void lookup_keys(const ArrayView& keys, const ArrayView& range, const ArrayView& table, const ArrayView& out,
+                 StreamHandle) {
+  dispatch_keys(keys.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* k = static_cast<const T*>(keys.data);
+    const T lo = static_cast<const T*>(range.data)[0];
+    const auto* t = static_cast<const std::int64_t*>(table.data);
+    auto* o = static_cast<std::int64_t*>(out.data);
+    const std::int64_t n = keys.size();
+    const auto b = static_cast<std::uint64_t>(table.size());
+#pragma omp parallel for schedule(static) if (n > (1 << 16))
+    for (std::int64_t i = 0; i < n; ++i) {
+      const std::uint64_t off = offset_of(k[i], lo);
+      o[i] = off < b ? t[off] : -1;
+    }
+  });
 }
 
 }  // namespace npgpu::host

@@ -10,3 +10,8 @@ cdef extern from "npgpu/sorting.hpp" namespace "npgpu" nogil:
                    StreamHandle stream) except +raise_py_error
     int64_t sorted_run_starts(const ArrayView& sorted, const ArrayView& out, bool equal_nan,
                               StreamHandle stream) except +raise_py_error
+    void key_range(const ArrayView& keys, const ArrayView& range, StreamHandle stream) except +raise_py_error
+    void count_keys(const ArrayView& keys, const ArrayView& range, const ArrayView& counts, const ArrayView* first,
+                    StreamHandle stream) except +raise_py_error
+    void lookup_keys(const ArrayView& keys, const ArrayView& range, const ArrayView& table, const ArrayView& out,
+                     StreamHandle stream) except +raise_py_error

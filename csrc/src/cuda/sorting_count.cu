@@ -1,0 +1,199 @@
+// CUDA implementation of the counting route for integer keys of a narrow range (key_range, count_keys,
+// lookup_keys; see npgpu/sorting.hpp). Counts go through atomics: the lanes of a warp holding one key first
+// agree (__match_any_sync) so that one lane adds for all of them, which keeps sorted input and heavily
+// repeated keys from queueing on one address; up to kSharedBins bins, each block counts in shared memory
+// and adds its totals to the result once.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include <cub/device/device_reduce.cuh>
+#include <thrust/iterator/transform_iterator.h>
+
+#include "common/cuda_check.hpp"
+#include "common/dispatch.hpp"
+#include "common/sorting_backends.hpp"
+#include "cuda/cub_run.cuh"
+#include "npgpu/errors.hpp"
+#include "npgpu/runtime.hpp"
+
+namespace npgpu::cuda {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr std::int64_t kSharedBins = 2048;
+
+using Count = unsigned long long;  // the atomics' operand type; int64 in the caller's arrays
+
+template <class T>
+using Unsigned = std::make_unsigned_t<std::conditional_t<std::is_same_v<T, bool>, std::uint8_t, T>>;
+
+// k - lo in k's width, unsigned: exact for every k >= lo of the type (wraps where the signed difference would
+// overflow), and large for k < lo, so that one comparison with the bin count rejects both sides.
+template <class T>
+__device__ __forceinline__ std::uint64_t offset_of(T k, T lo) {
+  using U = Unsigned<T>;
+  return static_cast<U>(static_cast<U>(k) - static_cast<U>(lo));
+}
+
+template <class T>
+struct Span {
+  T lo, hi;
+};
+template <class T>
+struct SpanOf {
+  __host__ __device__ Span<T> operator()(T v) const { return {v, v}; }
+};
+template <class T>
+struct Widest {
+  __host__ __device__ Span<T> operator()(const Span<T>& a, const Span<T>& b) const {
+    return {b.lo < a.lo ? b.lo : a.lo, a.hi < b.hi ? b.hi : a.hi};
+  }
+};
+
+// One warp-wide round: the lanes whose keys fall in the same bin elect their lowest lane, which adds their
+// number to counts[bin] and, with `first`, its position (the smallest of theirs) to first[bin] by a minimum.
+// B is the width the lanes compare bins in; `none` marks a lane without a key in range.
+template <class B>
+__device__ __forceinline__ void add_round(B bin, B none, std::int64_t i, Count* counts, Count* first) {
+  const unsigned peers = __match_any_sync(0xffffffffu, bin);
+  if (bin != none && static_cast<int>(threadIdx.x & 31) == __ffs(peers) - 1) {
+    atomicAdd(&counts[bin], static_cast<Count>(__popc(peers)));
+    if (first) atomicMin(&first[bin], static_cast<Count>(i));
+  }
+}
+
+// Bins in global memory. The loop advances a warp at a time so that all 32 lanes take part in every round.
+template <class T, class B>
+__global__ void count_global(const T* __restrict__ keys, std::int64_t n, const T* __restrict__ range, B bins,
+                             Count* counts, Count* first) {
+  const T lo = range[0];
+  const std::int64_t lane = threadIdx.x & 31;
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x - lane; base < n;
+       base += stride) {
+    const std::int64_t i = base + lane;
+    const std::uint64_t off = i < n ? offset_of(keys[i], lo) : ~std::uint64_t{0};
+    add_round<B>(off < bins ? static_cast<B>(off) : bins, bins, i, counts, first);
+  }
+}
+
+// Up to kSharedBins bins: each block counts in shared memory, then adds its non-zero bins to the result.
+template <class T>
+__global__ void count_shared(const T* __restrict__ keys, std::int64_t n, const T* __restrict__ range,
+                             unsigned bins, Count* counts, Count* first) {
+  extern __shared__ Count block_bins[];  // counts, then first positions when asked
+  Count* block_counts = block_bins;
+  Count* block_first = first ? block_bins + bins : nullptr;
+  for (unsigned j = threadIdx.x; j < bins; j += blockDim.x) {
+    block_counts[j] = 0;
+    if (first) block_first[j] = ~Count{0};
+  }
+  __syncthreads();
+  const T lo = range[0];
+  const std::int64_t lane = threadIdx.x & 31;
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x - lane; base < n;
+       base += stride) {
+    const std::int64_t i = base + lane;
+    const std::uint64_t off = i < n ? offset_of(keys[i], lo) : ~std::uint64_t{0};
+    add_round<unsigned>(off < bins ? static_cast<unsigned>(off) : bins, bins, i, block_counts, block_first);
+  }
+  __syncthreads();
+  for (unsigned j = threadIdx.x; j < bins; j += blockDim.x) {
+    if (block_counts[j] == 0) continue;
+    atomicAdd(&counts[j], block_counts[j]);
+    if (first) atomicMin(&first[j], block_first[j]);
+  }
+}
+
+template <class T>
+__global__ void lookup_kernel(const T* __restrict__ keys, std::int64_t n, const T* __restrict__ range,
+                              const std::int64_t* __restrict__ table, std::uint64_t bins,
+                              std::int64_t* __restrict__ out) {
+  const T lo = range[0];
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    const std::uint64_t off = offset_of(keys[i], lo);
+    out[i] = off < bins ? table[off] : -1;
+  }
+}
+
+unsigned grid_for(std::int64_t n) {
+  return static_cast<unsigned>(std::clamp<std::int64_t>((n + kThreads - 1) / kThreads, 1, std::int64_t{1} << 20));
+}
+
+// Dispatch over the integer and bool dtypes (sorting.cpp has checked the dtype).
+template <class Fn>
+void dispatch_keys(DType d, Fn&& fn) {
+  detail::dispatch_dtype(d, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_integral_v<T>) fn(tag);
+  });
+}
+
+}  // namespace
+
+void key_range(const ArrayView& keys, const ArrayView& range, StreamHandle stream) {
+  const auto s = static_cast<cudaStream_t>(stream);
+  dispatch_keys(keys.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    auto spans = thrust::make_transform_iterator(static_cast<const T*>(keys.data), SpanOf<T>{});
+    // Span<T> is laid out as range's two elements: the smallest, then the largest
+    auto* out = static_cast<Span<T>*>(range.data);
+    const Span<T> init{std::numeric_limits<T>::max(), std::numeric_limits<T>::lowest()};
+    const std::int64_t n = keys.size();
+    cub_run([&](void* t, std::size_t& b) {
+      return cub::DeviceReduce::Reduce(t, b, spans, out, n, Widest<T>{}, init, s);
+    }, keys.device, s);
+  });
+}
+
+void count_keys(const ArrayView& keys, const ArrayView& range, const ArrayView& counts, const ArrayView* first,
+                StreamHandle stream) {
+  const auto s = static_cast<cudaStream_t>(stream);
+  const std::int64_t n = keys.size(), bins = counts.size();
+  auto* c = static_cast<Count*>(counts.data);
+  Count* f = first ? static_cast<Count*>(first->data) : nullptr;
+  NPGPU_CUDA_TRY(cudaMemsetAsync(c, 0, bins * 8, s));
+  if (f) NPGPU_CUDA_TRY(cudaMemsetAsync(f, 0xff, bins * 8, s));  // all ones: -1, and above any position
+  if (n == 0) return;
+  dispatch_keys(keys.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* k = static_cast<const T*>(keys.data);
+    const T* lo = static_cast<const T*>(range.data);
+    if (bins <= kSharedBins) {
+      // a few blocks a multiprocessor, so that each block's flush of its bins is repaid by many keys
+      const std::int64_t blocks =
+          std::min<std::int64_t>((n + kThreads - 1) / kThreads, 4 * device_properties(keys.device).multiprocessor_count);
+      const std::size_t shared = static_cast<std::size_t>(bins) * 8 * (f ? 2 : 1);
+      count_shared<T><<<static_cast<unsigned>(blocks), kThreads, shared, s>>>(k, n, lo, static_cast<unsigned>(bins), c,
+                                                                               f);
+    } else if (bins < std::numeric_limits<unsigned>::max()) {
+      count_global<T, unsigned><<<grid_for(n), kThreads, 0, s>>>(k, n, lo, static_cast<unsigned>(bins), c, f);
+    } else {
+      count_global<T, std::uint64_t><<<grid_for(n), kThreads, 0, s>>>(k, n, lo, static_cast<std::uint64_t>(bins), c,
+                                                                      f);
+    }
+    NPGPU_CHECK_LAUNCH("count_keys");
+  });
+}
+
+void lookup_keys(const ArrayView& keys, const ArrayView& range, const ArrayView& table, const ArrayView& out,
+                 StreamHandle stream) {
+  const auto s = static_cast<cudaStream_t>(stream);
+  const std::int64_t n = keys.size();
+  dispatch_keys(keys.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    lookup_kernel<T><<<grid_for(n), kThreads, 0, s>>>(
+        static_cast<const T*>(keys.data), n, static_cast<const T*>(range.data),
+        static_cast<const std::int64_t*>(table.data), static_cast<std::uint64_t>(table.size()),
+        static_cast<std::int64_t*>(out.data));
+    NPGPU_CHECK_LAUNCH("lookup_keys");
+  });
+}
+
+}  // namespace npgpu::cuda
