@@ -4,8 +4,8 @@ unique_all/unique_counts/unique_inverse/unique_values, isin, intersect1d, union1
 Each is composed from npgpu's sort (stable), searchsorted, mask compaction, gathers and scatters, so it
 runs where they run: a GPU sorts with CUB, the host device with NumPy's sort. unique of integer or bool
 values that span no more values than there are elements, and bincount, count instead (_sorting.count_keys).
-npgpu.Array in, npgpu.Array out on the same device; NumPy in, NumPy out (computed on the GPU when the backend is 'cuda'). Sizes of the
-results depend on the data, so these calls wait for the device.
+npgpu.Array in, npgpu.Array out on the same device; NumPy in, NumPy out (computed on the GPU when the
+backend is 'cuda'). Sizes of the results depend on the data, so these calls wait for the device.
 """
 import math
 from collections import namedtuple
