@@ -479,7 +479,8 @@ def test_staged_calls_fall_back_to_pageable_copies_when_pinned_memory_runs_out()
             with npgpu.use_backend("cpu"):
                 want = npgpu.random.Generator(9).random(n)
             np.testing.assert_array_equal(got, want)
-            assert npgpu.memory_info()["pinned_bytes"] == before
+            # nothing pinned: the pinned cache may unpin blocks that earlier tests left in it, never add one
+            assert npgpu.memory_info()["pinned_bytes"] <= before
     finally:
         npgpu.set_staging_config(*saved)
     with npgpu.use_backend("cuda"):  # the ring builds again once it fits
