@@ -154,6 +154,29 @@ def test_unique_counts_up_to_as_many_values_as_keys(rng, monkeypatch):
 
 
 @pytest.mark.usefixtures("array_device")
+@pytest.mark.parametrize("kind", [None, "sort", "table"])
+def test_isin_kinds_match_numpy(rng, kind):
+    # every method on integer pairs of one and of mixed widths (promoted: an int64 test value past int8's range
+    # is no member of an int8 array), elements outside the test values' range, bools
+    cases = [(rng.integers(-50, 50, (6, 7)), rng.integers(-20, 30, 12)),
+             (rng.integers(-128, 128, 40).astype(np.int8), np.array([5, 300, -7, 1000, 127])),
+             (rng.integers(0, 2, 9).astype(bool), np.array([True])),
+             (np.array([3, 9], dtype=np.int16), np.array([], dtype=np.int16))]
+    if kind != "table":  # test values spanning 2^40 and more: too wide a table (NumPy's too)
+        cases += [(rng.integers(-128, 128, 40).astype(np.int8), np.array([5, 300, -7, 2**40, 127])),
+                  (rng.integers(0, 2**63, 30, dtype=np.uint64), rng.integers(0, 2**63, 4, dtype=np.uint64))]
+    for a, b in cases:
+        for invert in (False, True):
+            want = np.isin(a, b, invert=invert, kind=kind)
+            _same(npgpu.isin(npgpu.asarray(a), npgpu.asarray(b), invert=invert, kind=kind), want)
+    with pytest.raises(ValueError, match="Invalid kind"):
+        npgpu.isin(npgpu.asarray(np.arange(3)), [1], kind="hash")
+    if kind == "table":
+        with pytest.raises(ValueError, match="only supported for boolean or integer"):
+            npgpu.isin(npgpu.asarray(np.arange(3.0)), [1.0], kind=kind)
+
+
+@pytest.mark.usefixtures("array_device")
 def test_count_and_lookup_keys(array_device):
     from npgpu import _sorting
     dev = array_device

@@ -349,12 +349,33 @@ def unique_values(x, /):
     return _back(_unique_parts(d, False, False, False, False)[0], numpy_out)
 
 
-def _isin(x, test, invert):
+def _isin_by_counting(x, t, invert, kind):
+    """_isin through a table of the test values' presence (NumPy's kind='table'): one counting pass over t and
+    one lookup pass over x. None where the promoted dtype is not integer or bool, or (kind None) where t's
+    values span more than 6 x (x.size + t.size) values, NumPy's bound."""
+    dt = np.result_type(x.dtype, t.dtype)
+    if dt.kind not in "biu":
+        return None
+    tf, xs = t.reshape(-1).astype(dt, copy=False), x.astype(dt, copy=False)
+    span = _sorting.key_range(tf)
+    lo, hi = (int(v) for v in span.get())
+    bins = hi - lo + 1
+    if kind is None and bins > 6 * (x.size + t.size):
+        return None
+    counts, _ = _sorting.count_keys(tf, span, bins)
+    hits = _sorting.lookup_keys(xs, span, (counts > 0).astype(_INT64))  # 1 member, 0 not, -1 out of range
+    return hits <= 0 if invert else hits > 0
+
+
+def _isin(x, test, invert, kind=None):
     """Elementwise membership of the npgpu.Array x in the npgpu.Array test (NaNs never members)."""
+    if test.size == 0:
+        return _array.full(x.shape, bool(invert), dtype=bool, device=x.device)
+    if kind in (None, "table"):
+        counted = _isin_by_counting(x, test, invert, kind)
+        if counted is not None:
+            return counted
     t = _sorting.sort(test.reshape(-1))
-    if t.size == 0:
-        res = _array.full(x.shape, bool(invert), dtype=bool, device=x.device)
-        return res
     dt = np.result_type(x.dtype, t.dtype)
     xs, ts = x.astype(dt, copy=False), t.astype(dt, copy=False)
     pos = _indexing.searchsorted(ts, xs)
@@ -366,8 +387,9 @@ def _isin(x, test, invert):
 def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None):
     """Whether each element of an array is in a second one, as numpy.isin.
 
-    One sort of `test_elements` and one binary search per element, in the two arrays' promoted dtype; NaNs are
-    never members.
+    In the two arrays' promoted dtype, by one of NumPy's two methods: a sort of `test_elements` and one binary
+    search per element, or for integers and bools a table of which values occur in `test_elements`, indexed by
+    each element (counted on the device). NaNs are never members.
 
     Parameters
     ----------
@@ -379,14 +401,21 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
         Accepted and ignored.
     invert : bool, optional
         Give the complement: whether each element is not in `test_elements` (default False).
-    kind : str, optional
-        Accepted and ignored.
+    kind : {None, 'sort', 'table'}, optional
+        The method, as NumPy's: 'table' for integer or bool arrays (memory in proportion to the range of
+        `test_elements`); 'sort'; None (default) takes the table where that range is at most 6 times the two
+        sizes together, as NumPy does. Both give the same result.
 
     Returns
     -------
     npgpu.Array or numpy.ndarray
         bool, of element's shape. An npgpu.Array on element's device for npgpu `element`, a NumPy array for
         NumPy input.
+
+    Raises
+    ------
+    ValueError
+        `kind` not one of None, 'sort', 'table'; 'table' for arrays not of integer or bool dtypes.
 
     Examples
     --------
@@ -397,10 +426,15 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
     array([[False,  True],
            [False,  True]])
     """
+    if kind not in (None, "sort", "table"):
+        raise ValueError(f"Invalid kind: '{kind}'. Please use None, 'sort' or 'table'.")
     x, numpy_out = _device_input(element)
     t = test_elements if isinstance(test_elements, _array.Array) else _array.asarray(np.asarray(test_elements),
                                                                                      device=x.device)
-    return _back(_isin(x, t, invert), numpy_out)
+    if kind == "table" and not (x.dtype.kind in "biu" and t.dtype.kind in "biu"):
+        raise ValueError("The 'table' method is only supported for boolean or integer arrays. Please select "
+                         "'sort' or None for kind.")
+    return _back(_isin(x, t, invert, kind), numpy_out)
 
 
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
