@@ -200,7 +200,9 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     Notes
     -----
     Composed of npgpu's stable sort (a lexsort of the slices' elements with `axis`, the first element primary),
-    gathers and scatters. The size of the result depends on the data, so the call waits for the device.
+    gathers and scatters. Integer or bool values that span no more values than there are elements (without
+    `axis`) are counted instead: one pass for their range, one to count, one more for the inverse. The size
+    of the result depends on the data, so the call waits for the device.
 
     Examples
     --------
