@@ -7,29 +7,13 @@
 #include <limits>
 #include <string>
 
+#include "common/dtype_kinds.hpp"
 #include "common/philox.hpp"
 #include "common/staging.hpp"
 #include "npgpu/errors.hpp"
 
 namespace npgpu {
 namespace {
-
-bool is_integer_dtype(DType d) {
-  switch (d) {
-    case DType::Bool:
-    case DType::Int8:
-    case DType::Int16:
-    case DType::Int32:
-    case DType::Int64:
-    case DType::UInt8:
-    case DType::UInt16:
-    case DType::UInt32:
-    case DType::UInt64:
-      return true;
-    default:
-      return false;
-  }
-}
 
 bool is_signed(DType d) {
   return d == DType::Int8 || d == DType::Int16 || d == DType::Int32 || d == DType::Int64;
@@ -73,7 +57,7 @@ detail::FillParams check_spec(const RandomSpec& spec, DType dtype) {
       }
       break;
     case RandomDist::Integers: {
-      if (!is_integer_dtype(dtype))
+      if (!detail::is_integer_or_bool(dtype))
         throw TypeError(what + ": unsupported dtype " + dtype_name(dtype) + " (bool or an integer dtype)");
       // The dtype's range, as offsets from its minimum (so that signed and unsigned compare alike).
       const int bits = dtype == DType::Bool ? 1 : static_cast<int>(8 * itemsize(dtype));

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "common/dtype_kinds.hpp"
 #include "common/sorting_backends.hpp"
 #include "npgpu/errors.hpp"
 
@@ -81,24 +82,9 @@ std::int64_t sorted_run_starts(const ArrayView& sorted, const ArrayView& out, bo
 
 namespace {
 
-bool is_integer_or_bool(DType t) {
-  switch (t) {
-    case DType::Bool:
-    case DType::Int8:
-    case DType::Int16:
-    case DType::Int32:
-    case DType::Int64:
-    case DType::UInt8:
-    case DType::UInt16:
-    case DType::UInt32:
-    case DType::UInt64: return true;
-    default: return false;
-  }
-}
-
 // keys integer or bool and C-contiguous; range of keys' dtype, contiguous, on keys' device, at least `need` long.
 void check_keys_and_range(const char* fn, const ArrayView& keys, const ArrayView& range, std::int64_t need) {
-  if (!is_integer_or_bool(keys.dtype))
+  if (!detail::is_integer_or_bool(keys.dtype))
     throw TypeError(std::string(fn) + ": keys must be of an integer or bool dtype, got " + dtype_name(keys.dtype));
   if (!keys.is_c_contiguous()) throw InvalidArgument(std::string(fn) + ": keys must be C-contiguous");
   if (range.dtype != keys.dtype || !range.is_c_contiguous() || range.size() < need)

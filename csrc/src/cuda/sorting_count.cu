@@ -68,11 +68,11 @@ __device__ __forceinline__ void add_round(B bin, B none, std::int64_t i, C* coun
   }
 }
 
-// Bins in global memory. The loop advances a warp at a time so that all 32 lanes take part in every round.
+// The grid's keys in warp-wide rounds (the loop advances a warp at a time so that all 32 lanes take part in
+// every round), counted into `bins` bins from lo.
 template <class T, class B, class C>
-__global__ void count_global(const T* __restrict__ keys, std::int64_t n, const T* __restrict__ range, B bins,
-                             C* counts, Position* first) {
-  const T lo = range[0];
+__device__ __forceinline__ void count_rounds(const T* __restrict__ keys, std::int64_t n, T lo, B bins, C* counts,
+                                             Position* first) {
   const std::int64_t lane = threadIdx.x & 31;
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x - lane; base < n;
@@ -81,6 +81,13 @@ __global__ void count_global(const T* __restrict__ keys, std::int64_t n, const T
     const std::uint64_t off = i < n ? offset_of(keys[i], lo) : ~std::uint64_t{0};
     add_round<B, C>(off < bins ? static_cast<B>(off) : bins, bins, i, counts, first);
   }
+}
+
+// Bins in global memory.
+template <class T, class B, class C>
+__global__ void count_global(const T* __restrict__ keys, std::int64_t n, const T* __restrict__ range, B bins,
+                             C* counts, Position* first) {
+  count_rounds<T, B, C>(keys, n, range[0], bins, counts, first);
 }
 
 // Up to kSharedBins bins: each block counts in shared memory, then adds its non-zero bins to the result.
@@ -95,15 +102,7 @@ __global__ void count_shared(const T* __restrict__ keys, std::int64_t n, const T
     if (first) block_first[j] = ~Position{0};
   }
   __syncthreads();
-  const T lo = range[0];
-  const std::int64_t lane = threadIdx.x & 31;
-  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  for (std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x - lane; base < n;
-       base += stride) {
-    const std::int64_t i = base + lane;
-    const std::uint64_t off = i < n ? offset_of(keys[i], lo) : ~std::uint64_t{0};
-    add_round<unsigned, C>(off < bins ? static_cast<unsigned>(off) : bins, bins, i, block_counts, block_first);
-  }
+  count_rounds<T, unsigned, C>(keys, n, range[0], bins, block_counts, block_first);
   __syncthreads();
   for (unsigned j = threadIdx.x; j < bins; j += blockDim.x) {
     if (block_counts[j] == 0) continue;
