@@ -15,7 +15,7 @@
 #include <thrust/iterator/transform_iterator.h>
 
 #include "common/cuda_check.hpp"
-#include "common/dispatch.hpp"
+#include "common/key_offsets.hpp"
 #include "common/sorting_backends.hpp"
 #include "cuda/cub_run.cuh"
 #include "npgpu/errors.hpp"
@@ -29,17 +29,6 @@ constexpr int kThreads = 256;
 constexpr std::int64_t kSharedBins = 2048;
 
 using Position = unsigned long long;  // first positions' atomics; int64 in the caller's array
-
-template <class T>
-using Unsigned = std::make_unsigned_t<std::conditional_t<std::is_same_v<T, bool>, std::uint8_t, T>>;
-
-// k - lo in k's width, unsigned: exact for every k >= lo of the type (wraps where the signed difference would
-// overflow), and large for k < lo, so that one comparison with the bin count rejects both sides.
-template <class T>
-__device__ __forceinline__ std::uint64_t offset_of(T k, T lo) {
-  using U = Unsigned<T>;
-  return static_cast<U>(static_cast<U>(k) - static_cast<U>(lo));
-}
 
 template <class T>
 struct Span {
@@ -78,7 +67,7 @@ __device__ __forceinline__ void count_rounds(const T* __restrict__ keys, std::in
   for (std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x - lane; base < n;
        base += stride) {
     const std::int64_t i = base + lane;
-    const std::uint64_t off = i < n ? offset_of(keys[i], lo) : ~std::uint64_t{0};
+    const std::uint64_t off = i < n ? detail::key_offset(keys[i], lo) : ~std::uint64_t{0};
     add_round<B, C>(off < bins ? static_cast<B>(off) : bins, bins, i, counts, first);
   }
 }
@@ -124,22 +113,13 @@ __global__ void lookup_kernel(const T* __restrict__ keys, std::int64_t n, const 
   const T lo = range[0];
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
-    const std::uint64_t off = offset_of(keys[i], lo);
+    const std::uint64_t off = detail::key_offset(keys[i], lo);
     out[i] = off < bins ? table[off] : -1;
   }
 }
 
 unsigned grid_for(std::int64_t n) {
   return static_cast<unsigned>(std::clamp<std::int64_t>((n + kThreads - 1) / kThreads, 1, std::int64_t{1} << 20));
-}
-
-// Dispatch over the integer and bool dtypes (sorting.cpp has checked the dtype).
-template <class Fn>
-void dispatch_keys(DType d, Fn&& fn) {
-  detail::dispatch_dtype(d, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if constexpr (std::is_integral_v<T>) fn(tag);
-  });
 }
 
 // Counts of C (unsigned: fewer than 2^32 keys; else unsigned long long) into c, zeroed here.
@@ -167,7 +147,7 @@ void launch_count(const T* k, std::int64_t n, const T* lo, std::int64_t bins, C*
 
 void key_range(const ArrayView& keys, const ArrayView& range, StreamHandle stream) {
   const auto s = static_cast<cudaStream_t>(stream);
-  dispatch_keys(keys.dtype, [&](auto tag) {
+  detail::dispatch_integer_keys(keys.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     auto spans = thrust::make_transform_iterator(static_cast<const T*>(keys.data), SpanOf<T>{});
     // Span<T> is laid out as range's two elements: the smallest, then the largest
@@ -191,7 +171,7 @@ void count_keys(const ArrayView& keys, const ArrayView& range, const ArrayView& 
     NPGPU_CUDA_TRY(cudaMemsetAsync(out, 0, bins * 8, s));
     return;
   }
-  dispatch_keys(keys.dtype, [&](auto tag) {
+  detail::dispatch_integer_keys(keys.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* k = static_cast<const T*>(keys.data);
     const T* lo = static_cast<const T*>(range.data);
@@ -211,7 +191,7 @@ void lookup_keys(const ArrayView& keys, const ArrayView& range, const ArrayView&
                  StreamHandle stream) {
   const auto s = static_cast<cudaStream_t>(stream);
   const std::int64_t n = keys.size();
-  dispatch_keys(keys.dtype, [&](auto tag) {
+  detail::dispatch_integer_keys(keys.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     lookup_kernel<T><<<grid_for(n), kThreads, 0, s>>>(
         static_cast<const T*>(keys.data), n, static_cast<const T*>(range.data),

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/dispatch.hpp"
+#include "common/key_offsets.hpp"
 #include "common/sort_order.hpp"
 #include "common/sorting_backends.hpp"
 
@@ -185,27 +186,8 @@ std::int64_t run_starts(const ArrayView& sorted, const ArrayView& out, bool equa
   return count;
 }
 
-namespace {
-
-template <class Fn>
-void dispatch_keys(DType d, Fn&& fn) {
-  detail::dispatch_dtype(d, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if constexpr (std::is_integral_v<T>) fn(tag);
-  });
-}
-
-// k - lo, unsigned in k's width: exact for k >= lo, large for k < lo (see the CUDA twin in sorting_count.cu).
-template <class T>
-std::uint64_t offset_of(T k, T lo) {
-  using U = std::make_unsigned_t<std::conditional_t<std::is_same_v<T, bool>, std::uint8_t, T>>;
-  return static_cast<U>(static_cast<U>(k) - static_cast<U>(lo));
-}
-
-}  // namespace
-
 void key_range(const ArrayView& keys, const ArrayView& range, StreamHandle) {
-  dispatch_keys(keys.dtype, [&](auto tag) {
+  detail::dispatch_integer_keys(keys.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* k = static_cast<const T*>(keys.data);
     const auto [lo, hi] = std::minmax_element(k, k + keys.size());
@@ -221,13 +203,13 @@ void count_keys(const ArrayView& keys, const ArrayView& range, const ArrayView& 
   const std::int64_t n = keys.size(), bins = counts.size();
   std::fill(c, c + bins, 0);
   if (f) std::fill(f, f + bins, -1);
-  dispatch_keys(keys.dtype, [&](auto tag) {
+  detail::dispatch_integer_keys(keys.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* k = static_cast<const T*>(keys.data);
     const T lo = static_cast<const T*>(range.data)[0];
     const auto b = static_cast<std::uint64_t>(bins);
     for (std::int64_t i = 0; i < n; ++i) {
-      const std::uint64_t off = offset_of(k[i], lo);
+      const std::uint64_t off = detail::key_offset(k[i], lo);
       if (off >= b) continue;
       if (f && c[off] == 0) f[off] = i;
       ++c[off];
@@ -237,7 +219,7 @@ void count_keys(const ArrayView& keys, const ArrayView& range, const ArrayView& 
 
 void lookup_keys(const ArrayView& keys, const ArrayView& range, const ArrayView& table, const ArrayView& out,
                  StreamHandle) {
-  dispatch_keys(keys.dtype, [&](auto tag) {
+  detail::dispatch_integer_keys(keys.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* k = static_cast<const T*>(keys.data);
     const T lo = static_cast<const T*>(range.data)[0];
@@ -247,7 +229,7 @@ void lookup_keys(const ArrayView& keys, const ArrayView& range, const ArrayView&
     const auto b = static_cast<std::uint64_t>(table.size());
 #pragma omp parallel for schedule(static) if (n > (1 << 16))
     for (std::int64_t i = 0; i < n; ++i) {
-      const std::uint64_t off = offset_of(k[i], lo);
+      const std::uint64_t off = detail::key_offset(k[i], lo);
       o[i] = off < b ? t[off] : -1;
     }
   });
