@@ -74,3 +74,33 @@ def test_bad_arguments(array_device):
         _sparse.csr_matmul(args[0], args[1], args[2].astype(np.int64), 2, x.astype(np.int64))
     with pytest.raises(ValueError, match="C-contiguous"):
         _sparse.csr_matmul(*args, 2, npgpu.asarray(np.ones((2, 4)), device=array_device)[:, ::2])
+
+
+@pytest.mark.parametrize("index", [np.int32, np.int64])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("k", [2, 3, 4, 8, 16, 33, 130, 300])
+def test_row_major_products_every_width(array_device, rng, index, dtype, k):
+    # widths that split into 16-byte packs and ones that do not, fewer and more packs than a warp's lanes
+    a = _csr(rng, 257, 190, 0.05, dtype)
+    a.indptr[100:120] = a.indptr[100]  # a run of empty rows
+    a = sp.csr_matrix((a.data[: a.indptr[100]], a.indices[: a.indptr[100]], a.indptr.clip(max=a.indptr[100])),
+                      shape=a.shape)
+    args = _operands(a, index, array_device)
+    x = _dense(rng, (190, k), dtype)
+    y = _sparse.csr_matmul(*args, 190, npgpu.asarray(x, device=array_device))
+    want = a.astype(np.float64) @ x.astype(np.float64)
+    assert not want[150:].any() and want[:50].any()
+    np.testing.assert_allclose(y.get(), want, rtol=_tol(dtype), atol=_tol(dtype) * 10)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_row_major_product_of_unaligned_operands(array_device, rng, dtype):
+    # x one element into its buffer: its rows no longer start on 16 bytes, so the kernel loads element-wise
+    a = _csr(rng, 64, 40, 0.2, dtype)
+    args = _operands(a, np.int32, array_device)
+    buf = npgpu.asarray(_dense(rng, 40 * 8 + 1, dtype), device=array_device)
+    x = buf[1:].reshape(40, 8)
+    assert x.ptr % 16 != 0
+    y = _sparse.csr_matmul(*args, 40, x)
+    np.testing.assert_allclose(y.get(), a.astype(np.float64) @ x.get().astype(np.float64), rtol=_tol(dtype),
+                               atol=_tol(dtype) * 10)

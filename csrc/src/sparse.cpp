@@ -60,8 +60,10 @@ void csr_matmul(const ArrayView& indptr, const ArrayView& indices, const ArrayVi
   if (y.size() == 0) return;
   if (y.on_host())
     host::csr_matmul(indptr, indices, data, rows, cols, k, x, y, stream);
-  else
+  else {
+    activate_device(y.device);
     cuda::csr_matmul(indptr, indices, data, rows, cols, k, x, y, stream);
+  }
 }
 
 }  // namespace npgpu

@@ -1,7 +1,8 @@
 #pragma once
 // Sparse matrix products: a CSR matrix times a dense vector or matrix, on the host (OpenMP rows) or on one
-// device (cuSPARSE's generic SpMV / SpMM, opened at run time from the nvidia-cusparse wheel or the CUDA
-// toolkit; one handle per (device, thread); work buffers from npgpu's pool, on the caller's stream).
+// device (cuSPARSE's generic SpMV, and SpMM for complex values, opened at run time from the nvidia-cusparse
+// wheel or the CUDA toolkit; one handle per (device, thread); work buffers from npgpu's pool, on the caller's
+// stream; real values times several columns: npgpu's own row-major kernel).
 // The CSR arrays are taken as valid (indptr non-decreasing from 0 to nnz, indices in [0, cols)): the Python
 // layer (npgpu.sparse) checks them once when a matrix is built.
 #include <cstdint>
