@@ -172,3 +172,33 @@ def test_spsolve_triangular_errors(array_device):
         nl.spsolve_triangular(ns.csr_matrix(np.ones((2, 3))), np.ones(2))
     with pytest.raises(ValueError, match="shape mismatch"):
         nl.spsolve_triangular(ns.eye(3), np.ones(2))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.complex128])
+def test_cg_fused_steps_match_the_composed_iteration(array_device, monkeypatch, dtype):
+    # without a preconditioner cg runs npgpu._krylov's fused steps; the composed npgpu operations are the
+    # reference: the same iterates, up to the dot products' float64 accumulation
+    S, b = SYS["hermitian" if np.dtype(dtype).kind == "c" else "poisson"]
+    A = ns.csr_matrix(S.astype(dtype))
+    seen = {}
+    for fused in (True, False):
+        if not fused:
+            monkeypatch.setattr(nl, "_krylov", None)
+        its = []
+        x, info = nl.cg(A, b.astype(dtype), rtol=1e-5, callback=lambda xk: its.append(xk.get()))
+        seen[fused] = (x.get(), info, its)
+    assert seen[True][1] == seen[False][1] == 0
+    assert abs(len(seen[True][2]) - len(seen[False][2])) <= 1
+    tol = 1e-4 if dtype == np.float32 else 1e-10
+    np.testing.assert_allclose(seen[True][0], seen[False][0], rtol=tol, atol=tol)
+    np.testing.assert_allclose(seen[True][2][5], seen[False][2][5], rtol=tol, atol=tol)
+
+
+def test_cg_operator_returning_its_input(array_device):
+    # an operator may hand back the vector it was given: the fused step must not update p through q
+    n = 50
+    ident = nl.LinearOperator((n, n), matvec=lambda v: v, dtype=np.float64, device=array_device)
+    b = np.random.default_rng(1).standard_normal(n)
+    x, info = nl.cg(ident, b)
+    assert info == 0
+    np.testing.assert_allclose(x.get(), b, rtol=1e-12)

@@ -364,6 +364,22 @@ void test_sparse_and_launch() {
                     view(y, npgpu::DType::Float64, {3}), kNoStream);
   CHECK(y[0] == 201 && y[1] == 0 && y[2] == 30);
 
+  // one conjugate-gradient step on diag(2, 4) from x = 0, r = p = b = (2, 4): q = A p = (4, 16),
+  // alpha = 20 / 72, x = alpha (2, 4)
+  std::vector<double> cx = {0, 0}, cr = {2, 4}, cp = {2, 4}, cq = {4, 16};
+  std::vector<double> state(static_cast<std::size_t>(npgpu::cg_state_size(2)), NAN);
+  auto vstate = view(state, npgpu::DType::Float64, {static_cast<std::int64_t>(state.size())});
+  npgpu::cg_start(view(cr, npgpu::DType::Float64, {2}), 1e-20, vstate, kNoStream);
+  CHECK(state[0] == 20 && state[1] == 0);
+  npgpu::cg_step(view(cx, npgpu::DType::Float64, {2}), view(cr, npgpu::DType::Float64, {2}),
+                 view(cp, npgpu::DType::Float64, {2}), view(cq, npgpu::DType::Float64, {2}), vstate, 0, kNoStream);
+  CHECK(std::fabs(cx[0] - 40.0 / 72) < 1e-15 && std::fabs(cx[1] - 80.0 / 72) < 1e-15);
+  CHECK(std::fabs(state[npgpu::kCgSlot] - (cr[0] * cr[0] + cr[1] * cr[1])) < 1e-12 && state[npgpu::kCgSlot + 1] == 0);
+  CHECK_THROWS(npgpu::InvalidArgument, npgpu::cg_step(view(cx, npgpu::DType::Float64, {2}),
+                                                      view(cr, npgpu::DType::Float64, {2}),
+                                                      view(cp, npgpu::DType::Float64, {2}),
+                                                      view(cp, npgpu::DType::Float64, {2}), vstate, 1, kNoStream));
+
   // the host emulates a launch of 2 blocks of 3 threads
   const npgpu::Dim3 grid{2, 1, 1}, block{3, 1, 1};
   std::vector<std::int32_t> t(18), b(18), bd(18), gd(18);

@@ -7,6 +7,7 @@
 #include "npgpu/errors.hpp"
 #include "npgpu/fft.hpp"
 #include "npgpu/indexing.hpp"
+#include "npgpu/krylov.hpp"
 #include "npgpu/launch.hpp"
 #include "npgpu/linalg.hpp"
 #include "npgpu/manipulation.hpp"

@@ -9,6 +9,10 @@ device masks further steps to zero, so the returned x is the iterate of the step
 iterate SciPy returns); at most ``check_every - 1`` masked iterations run after it. With a ``callback`` the
 test is read every iteration, so the callback sees exactly SciPy's iterates.
 
+Without a preconditioner, cg's vector work runs as the fused steps of ``npgpu._krylov`` (three passes over
+the vectors per iteration besides the product, the scalars kept on the device, dot products accumulated in
+float64); with one, or where the build lacks them, it is composed of npgpu operations as above.
+
 Results are npgpu Arrays on the matrix's device (NumPy right-hand sides are uploaded there). Complex
 Hermitian systems use conjugated inner products throughout.
 """
@@ -18,6 +22,11 @@ import npgpu
 
 from . import _util as u
 from ._base import _spbase
+
+try:  # the fused solver steps (host C++ and CUDA); optional: the composed iterations below work without them
+    from npgpu import _krylov
+except ImportError:  # pragma: no cover - depends on the build
+    _krylov = None
 
 __all__ = ["LinearOperator", "aslinearoperator", "cg", "bicgstab", "gmres", "minres", "norm",
            "spsolve_triangular", "MatrixRankWarning"]
@@ -465,6 +474,8 @@ def cg(A, b, x0=None, *, rtol=1e-5, atol=0., maxiter=None, M=None, callback=None
     maxiter = n * 10 if maxiter is None else int(maxiter)
     r = b - A.matvec(x) if x0 is not None else b.copy()
     tol2 = tol * tol
+    if M is None and _krylov is not None and x.dtype in u.KERNEL_DTYPES:
+        return _cg_fused(A, x, r, tol2, maxiter, callback, check_every)
     done = npgpu.real(_dot(r, r)) < tol2
     p = rho_prev = None
     for it in range(maxiter):
@@ -485,6 +496,32 @@ def cg(A, b, x0=None, *, rtol=1e-5, atol=0., maxiter=None, M=None, callback=None
         if callback is not None:
             callback(x)
     return x, 0 if _read(done)[0] else maxiter
+
+
+def _aliases(q, *vectors):
+    """Whether q's buffer is one of the vectors' (a LinearOperator may return its input)."""
+    return any(q.ptr < v.ptr + v.nbytes and v.ptr < q.ptr + q.nbytes for v in vectors)
+
+
+def _cg_fused(A, x, r, tol2, maxiter, callback, check_every):
+    """cg without a preconditioner through npgpu._krylov's steps: the same recurrence as the composed loop
+    above (alpha masked to 0 once converged, the flag read every `check_every` iterations)."""
+    state = npgpu.empty(_krylov.cg_state_size(n := r.shape[0]), dtype=np.float64, device=r.device)
+    _krylov.cg_start(r, tol2, state)
+    slot = _krylov.CG_SLOT
+    p = r.copy()
+    parity = 0
+    for it in range(maxiter):
+        if (callback is not None or it % check_every == 0) and float(state[slot * parity + 1]) != 0:
+            return x, 0
+        q = A.matvec(p)
+        if q.dtype != x.dtype or tuple(q.shape) != (n,) or not q.flags["C_CONTIGUOUS"] or _aliases(q, x, r, p):
+            q = npgpu.ascontiguousarray(q.reshape(n), dtype=x.dtype).copy()
+        _krylov.cg_step(x, r, p, q, state, parity)
+        parity ^= 1
+        if callback is not None:
+            callback(x)
+    return x, 0 if float(state[slot * parity + 1]) != 0 else maxiter
 
 
 # ---------------------------------------------------------------------------- bicgstab
