@@ -117,3 +117,52 @@ def test_bad_arguments(array_device):
         _krylov.cg_step(x, r, p, q, state, 2)
     with pytest.raises(ValueError, match="n must be >= 0"):
         _krylov.cg_state_size(-1)
+
+
+@pytest.mark.parametrize("dtype", VALUES)
+@pytest.mark.parametrize("index", [np.int32, np.int64])
+@pytest.mark.parametrize("per_row", [5, 40])
+def test_step_with_the_product_matches_the_step_after_it(array_device, rng, dtype, index, per_row):
+    # rows of 5 take the GPU's row-per-thread product with p^H q in its pass, rows of 40 cuSPARSE's; a wrong
+    # longest_row hint picks the other kernel and must still give the same step
+    sp = pytest.importorskip("scipy.sparse")
+    n = 3000
+    a = sp.random(n, n, density=per_row / n, format="csr", random_state=rng, dtype=np.float64)
+    a = sp.csr_matrix((a + sp.eye(n) * per_row).astype(dtype))
+    longest = int(np.diff(a.indptr).max())
+    csr = [npgpu.asarray(v, device=array_device) for v in (a.indptr.astype(index), a.indices.astype(index), a.data)]
+    x, r, p = (_vec(rng, n, dtype) for _ in range(3))
+    results = []
+    for hint in (longest, -1, 0, 10**6):
+        dx, dr, dp = (npgpu.asarray(v.copy(), device=array_device) for v in (x, r, p))
+        dq = npgpu.asarray(np.full(n, np.nan, dtype), device=array_device)
+        state = _state(n, array_device)
+        _krylov.cg_start(dr, 0.0, state)
+        _krylov.cg_step_csr(*csr, dx, dr, dp, dq, state, 0, hint)
+        results.append([v.get() for v in (dx, dr, dp, dq)] + [state.get()[SLOT]])
+    # the reference: the product by SciPy, then the step without it
+    dx, dr, dp = (npgpu.asarray(v.copy(), device=array_device) for v in (x, r, p))
+    dq = npgpu.asarray(a @ p, device=array_device)
+    state = _state(n, array_device)
+    _krylov.cg_start(dr, 0.0, state)
+    _krylov.cg_step(dx, dr, dp, dq, state, 0)
+    want = [v.get() for v in (dx, dr, dp, dq)] + [state.get()[SLOT]]
+    tol = _tol(dtype) * 10
+    for got in results:
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(g, w, rtol=tol, atol=tol * np.abs(w).max())
+
+
+def test_step_with_the_product_checks_the_matrix(array_device):
+    n = 4
+    x, r, p, q = (npgpu.ones(n, device=array_device) for _ in range(4))
+    state = _state(n, array_device)
+    ip = npgpu.asarray(np.arange(n + 1, dtype=np.int32), device=array_device)
+    ix = npgpu.asarray(np.arange(n, dtype=np.int32), device=array_device)
+    data = npgpu.ones(n, device=array_device)
+    with pytest.raises(TypeError, match="data's dtype"):
+        _krylov.cg_step_csr(ip, ix, data.astype(np.float32), x, r, p, q, state, 0)
+    with pytest.raises(ValueError, match="must have shape"):
+        _krylov.cg_step_csr(ip[:3], ix[:2], data[:2], x, r, p, q, state, 0)
+    with pytest.raises(ValueError, match="must not overlap"):
+        _krylov.cg_step_csr(ip, ix, data, x, r, p, p, state, 0)

@@ -104,3 +104,21 @@ def test_row_major_product_of_unaligned_operands(array_device, rng, dtype):
     y = _sparse.csr_matmul(*args, 40, x)
     np.testing.assert_allclose(y.get(), a.astype(np.float64) @ x.get().astype(np.float64), rtol=_tol(dtype),
                                atol=_tol(dtype) * 10)
+
+
+@pytest.mark.parametrize("dtype", VALUES)
+@pytest.mark.parametrize("index", [np.int32, np.int64])
+def test_vector_product_any_longest_row_hint(array_device, rng, dtype, index):
+    # the hint picks the GPU kernel (a thread per row up to 16 nonzeros, else cuSPARSE), never the result
+    a = _csr(rng, 5000, 700, 0.004, dtype)
+    a.indptr[2000:2011] = a.indptr[2000]  # empty rows
+    a = sp.csr_matrix((a.data[: a.indptr[2000]], a.indices[: a.indptr[2000]], a.indptr.clip(max=a.indptr[2000])),
+                      shape=a.shape)
+    longest = int(np.diff(a.indptr).max())
+    assert 0 < longest <= 16
+    args = _operands(a, index, array_device)
+    x = _dense(rng, 700, dtype)
+    want = a.astype(np.complex128 if np.dtype(dtype).kind == "c" else np.float64) @ x
+    for hint in (longest, -1, 0, 16, 17):
+        y = _sparse.csr_matmul(*args, 700, npgpu.asarray(x, device=array_device), hint)
+        np.testing.assert_allclose(y.get(), want, rtol=_tol(dtype), atol=_tol(dtype) * 10)

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "common/krylov_backends.hpp"
+#include "common/sparse_backends.hpp"
 #include "npgpu/errors.hpp"
 
 namespace npgpu {
@@ -60,9 +61,10 @@ void cg_start(const ArrayView& r, double tol2, const ArrayView& state, StreamHan
   cuda::cg_start(r, tol2, state, stream);
 }
 
-void cg_step(const ArrayView& x, const ArrayView& r, const ArrayView& p, const ArrayView& q, const ArrayView& state,
-             int parity, StreamHandle stream) {
-  const char* fn = "cg_step";
+namespace {
+
+void check_step(const char* fn, const ArrayView& x, const ArrayView& r, const ArrayView& p, const ArrayView& q,
+                const ArrayView& state, int parity) {
   check_vector(fn, "r", r, r, true);
   check_vector(fn, "x", x, r, true);
   check_vector(fn, "p", p, r, true);
@@ -72,9 +74,32 @@ void cg_step(const ArrayView& x, const ArrayView& r, const ArrayView& p, const A
   const ArrayView* all[] = {&x, &r, &p, &q, &state};
   for (int i = 0; i < 5; ++i)
     for (int j = i + 1; j < 5; ++j) require(!overlap(*all[i], *all[j]), fn, "x, r, p, q and state must not overlap");
+}
+
+}  // namespace
+
+void cg_step(const ArrayView& x, const ArrayView& r, const ArrayView& p, const ArrayView& q, const ArrayView& state,
+             int parity, StreamHandle stream) {
+  check_step("cg_step", x, r, p, q, state, parity);
   if (r.on_host()) return host::cg_step(x, r, p, q, state, parity, stream);
   activate_device(r.device);
   cuda::cg_step(x, r, p, q, state, parity, stream);
+}
+
+void cg_step_csr(const ArrayView& indptr, const ArrayView& indices, const ArrayView& data, const ArrayView& x,
+                 const ArrayView& r, const ArrayView& p, const ArrayView& q, const ArrayView& state, int parity,
+                 StreamHandle stream, std::int64_t longest_row) {
+  const char* fn = "cg_step_csr";
+  check_step(fn, x, r, p, q, state, parity);
+  std::int64_t rows = 0, k = 0;
+  detail::check_csr_matmul(fn, indptr, indices, data, r.shape[0], p, q, &rows, &k);
+  require(!q.readonly, fn, "q is read-only");
+  if (r.on_host()) {
+    if (rows > 0) host::csr_matmul(indptr, indices, data, rows, rows, 1, p, q, stream);
+    return host::cg_step(x, r, p, q, state, parity, stream);
+  }
+  activate_device(r.device);
+  cuda::cg_step_csr(indptr, indices, data, x, r, p, q, state, parity, stream, longest_row);
 }
 
 }  // namespace npgpu

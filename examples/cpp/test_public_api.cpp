@@ -375,6 +375,15 @@ void test_sparse_and_launch() {
                  view(cp, npgpu::DType::Float64, {2}), view(cq, npgpu::DType::Float64, {2}), vstate, 0, kNoStream);
   CHECK(std::fabs(cx[0] - 40.0 / 72) < 1e-15 && std::fabs(cx[1] - 80.0 / 72) < 1e-15);
   CHECK(std::fabs(state[npgpu::kCgSlot] - (cr[0] * cr[0] + cr[1] * cr[1])) < 1e-12 && state[npgpu::kCgSlot + 1] == 0);
+  // the same step with the product: A = diag(2, 4) in CSR
+  std::vector<std::int32_t> dptr = {0, 1, 2}, didx = {0, 1};
+  std::vector<double> dval = {2, 4}, dx = {0, 0}, dr = {2, 4}, dp = {2, 4}, dq(2, NAN);
+  npgpu::cg_start(view(dr, npgpu::DType::Float64, {2}), 1e-20, vstate, kNoStream);
+  npgpu::cg_step_csr(view(dptr, npgpu::DType::Int32, {3}), view(didx, npgpu::DType::Int32, {2}),
+                     view(dval, npgpu::DType::Float64, {2}), view(dx, npgpu::DType::Float64, {2}),
+                     view(dr, npgpu::DType::Float64, {2}), view(dp, npgpu::DType::Float64, {2}),
+                     view(dq, npgpu::DType::Float64, {2}), vstate, 0, kNoStream, 1);
+  CHECK(dq[0] == 4 && dq[1] == 16 && dx == cx && dr == cr);
   CHECK_THROWS(npgpu::InvalidArgument, npgpu::cg_step(view(cx, npgpu::DType::Float64, {2}),
                                                       view(cr, npgpu::DType::Float64, {2}),
                                                       view(cp, npgpu::DType::Float64, {2}),

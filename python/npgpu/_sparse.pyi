@@ -3,5 +3,5 @@
 from npgpu._array import Array
 
 def csr_matmul(
-    indptr: Array, indices: Array, data: Array, n_cols: int, x: Array
+    indptr: Array, indices: Array, data: Array, n_cols: int, x: Array, longest_row: int = -1
 ) -> Array: ...

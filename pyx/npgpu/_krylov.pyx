@@ -7,6 +7,7 @@ from npgpu._array cimport Array
 from npgpu._runtime cimport resolve_stream
 from npgpu.lib.runtime cimport StreamHandle
 from npgpu.lib.krylov cimport cg_start as c_cg_start, cg_state_size as c_cg_state_size, cg_step as c_cg_step
+from npgpu.lib.krylov cimport cg_step_csr as c_cg_step_csr
 from npgpu.lib.krylov cimport kCgSlot
 
 CG_SLOT = kCgSlot
@@ -30,3 +31,13 @@ def cg_step(Array x, Array r, Array p, Array q, Array state, int parity):
     cdef StreamHandle s = resolve_stream(None)
     with nogil:
         c_cg_step(x.view, r.view, p.view, q.view, state.view, parity, s)
+
+
+def cg_step_csr(Array indptr, Array indices, Array data, Array x, Array r, Array p, Array q, Array state,
+                int parity, int64_t longest_row=-1):
+    """cg_step with the product: q = A p written for the square CSR matrix A = (data, indices, indptr), then
+    the step. longest_row (the most nonzeros in a row, -1: unknown) picks the GPU kernels, never the result."""
+    cdef StreamHandle s = resolve_stream(None)
+    with nogil:
+        c_cg_step_csr(indptr.view, indices.view, data.view, x.view, r.view, p.view, q.view, state.view, parity, s,
+                      longest_row)

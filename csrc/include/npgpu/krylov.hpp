@@ -30,4 +30,11 @@ NPGPU_API void cg_start(const ArrayView& r, double tol2, const ArrayView& state,
 NPGPU_API void cg_step(const ArrayView& x, const ArrayView& r, const ArrayView& p, const ArrayView& q,
                        const ArrayView& state, int parity, StreamHandle stream);
 
+// cg_step with the product included: q = A p for the n x n CSR matrix A = (indptr, indices, data) (as
+// csr_matmul's, data of the vectors' dtype; q is written), then the step. Rows of at most 16 nonzeros
+// (longest_row, as csr_matmul's) compute p^H q in the product's pass on a GPU.
+NPGPU_API void cg_step_csr(const ArrayView& indptr, const ArrayView& indices, const ArrayView& data, const ArrayView& x,
+                           const ArrayView& r, const ArrayView& p, const ArrayView& q, const ArrayView& state,
+                           int parity, StreamHandle stream, std::int64_t longest_row = -1);
+
 }  // namespace npgpu

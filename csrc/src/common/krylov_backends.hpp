@@ -36,6 +36,9 @@ namespace cuda {
 void cg_start(const ArrayView& r, double tol2, const ArrayView& state, StreamHandle stream);
 void cg_step(const ArrayView& x, const ArrayView& r, const ArrayView& p, const ArrayView& q, const ArrayView& state,
              int parity, StreamHandle stream);
+void cg_step_csr(const ArrayView& indptr, const ArrayView& indices, const ArrayView& data, const ArrayView& x,
+                 const ArrayView& r, const ArrayView& p, const ArrayView& q, const ArrayView& state, int parity,
+                 StreamHandle stream, std::int64_t longest_row);
 }  // namespace cuda
 namespace host {
 void cg_start(const ArrayView& r, double tol2, const ArrayView& state, StreamHandle stream);

@@ -10,44 +10,17 @@
 #include "common/complex.hpp"
 #include "common/cuda_check.hpp"
 #include "common/krylov_backends.hpp"
+#include "common/sparse_backends.hpp"
+#include "cuda/csr_rows.cuh"
 #include "npgpu/errors.hpp"
 
 namespace npgpu::cuda {
 namespace {
 
 using detail::Complex;
-constexpr int kThreads = krylov_layout::kThreads;
+using namespace csr_rows_detail;
 constexpr int kUnroll = 4;  // loads in flight per thread before the first is used
 
-template <class T>
-struct Wide {
-  using type = double;
-};
-template <class R>
-struct Wide<Complex<R>> {
-  using type = Complex<double>;
-};
-
-template <class T>
-__device__ __forceinline__ double conj_mul(T a, T b) {
-  return double(a) * double(b);
-}
-template <class R>
-__device__ __forceinline__ Complex<double> conj_mul(Complex<R> a, Complex<R> b) {
-  return {double(a.re) * b.re + double(a.im) * b.im, double(a.re) * b.im - double(a.im) * b.re};
-}
-template <class T>
-__device__ __forceinline__ double abs2(T a) {
-  return double(a) * double(a);
-}
-template <class R>
-__device__ __forceinline__ double abs2(Complex<R> a) {
-  return double(a.re) * a.re + double(a.im) * a.im;
-}
-__device__ __forceinline__ double real_part(double v) { return v; }
-__device__ __forceinline__ double real_part(Complex<double> v) { return v.re; }
-__device__ __forceinline__ double imag_part(double) { return 0.0; }
-__device__ __forceinline__ double imag_part(Complex<double> v) { return v.im; }
 // b v for a real b, in v's precision
 template <class T>
 __device__ __forceinline__ T scale(double b, T v) {
@@ -56,27 +29,6 @@ __device__ __forceinline__ T scale(double b, T v) {
 template <class R>
 __device__ __forceinline__ Complex<R> scale(double b, Complex<R> v) {
   return {R(b) * v.re, R(b) * v.im};
-}
-
-// Sums `v` over the block, the same order every time; the result is valid in thread 0.
-template <int N>
-__device__ void block_sum(double (&v)[N]) {
-  __shared__ double warp_sums[N][kThreads / 32];
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-#pragma unroll
-  for (int k = 0; k < N; ++k) {
-    for (int off = 16; off > 0; off /= 2) v[k] += __shfl_down_sync(0xffffffffu, v[k], off);
-    if (lane == 0) warp_sums[k][warp] = v[k];
-  }
-  __syncthreads();
-  if (warp == 0) {
-#pragma unroll
-    for (int k = 0; k < N; ++k) {
-      v[k] = lane < kThreads / 32 ? warp_sums[k][lane] : 0.0;
-      for (int off = 16; off > 0; off /= 2) v[k] += __shfl_down_sync(0xffffffffu, v[k], off);
-    }
-  }
-  __syncthreads();  // warp_sums free for the caller's next block_sum
 }
 
 // The sum of `count` partials of N values each (interleaved), in thread 0.
@@ -224,9 +176,11 @@ void cg_start(const ArrayView& r, double tol2, const ArrayView& state, StreamHan
   NPGPU_CHECK_LAUNCH("cg_start");
 }
 
-void cg_step(const ArrayView& x, const ArrayView& r, const ArrayView& p, const ArrayView& q, const ArrayView& state,
-             int parity, StreamHandle stream) {
-  auto s = static_cast<cudaStream_t>(stream);
+namespace {
+
+// The passes after q = A p; with `product_done`, p^H q's partials are already in the state (csr_rows).
+void step_passes(const ArrayView& x, const ArrayView& r, const ArrayView& p, const ArrayView& q,
+                 const ArrayView& state, int parity, cudaStream_t s, bool product_done) {
   const std::int64_t n = r.shape[0];
   auto* st = static_cast<double*>(state.data);
   krylov_layout::dispatch_vector(r.dtype, [&](auto tag) {
@@ -235,14 +189,46 @@ void cg_step(const ArrayView& x, const ArrayView& r, const ArrayView& p, const A
     auto* vr = static_cast<T*>(r.data);
     auto* vp = static_cast<T*>(p.data);
     const auto* vq = static_cast<const T*>(q.data);
-    dot_pass<T><<<grid(n), kThreads, 0, s>>>(vp, vq, n, st + krylov_layout::kProductPartials);
-    NPGPU_CHECK_LAUNCH("cg_step");
+    if (!product_done) {
+      dot_pass<T><<<grid(n), kThreads, 0, s>>>(vp, vq, n, st + krylov_layout::kProductPartials);
+      NPGPU_CHECK_LAUNCH("cg_step");
+    }
     double* norms = st + krylov_layout::norm_partials(n);
     update_pass<T><<<grid(n), kThreads, 0, s>>>(vx, vr, vp, vq, n, st, parity, norms);
     NPGPU_CHECK_LAUNCH("cg_step");
     direction_pass<T><<<grid(n), kThreads, 0, s>>>(vr, vp, n, st, parity, norms);
     NPGPU_CHECK_LAUNCH("cg_step");
   });
+}
+
+}  // namespace
+
+void cg_step(const ArrayView& x, const ArrayView& r, const ArrayView& p, const ArrayView& q, const ArrayView& state,
+             int parity, StreamHandle stream) {
+  step_passes(x, r, p, q, state, parity, static_cast<cudaStream_t>(stream), false);
+}
+
+void cg_step_csr(const ArrayView& indptr, const ArrayView& indices, const ArrayView& data, const ArrayView& x,
+                 const ArrayView& r, const ArrayView& p, const ArrayView& q, const ArrayView& state, int parity,
+                 StreamHandle stream, std::int64_t longest_row) {
+  auto s = static_cast<cudaStream_t>(stream);
+  const std::int64_t n = r.shape[0];
+  if (longest_row < 0 || longest_row > kShortRow) {  // cuSPARSE's product, then the dot in its own pass
+    csr_matmul(indptr, indices, data, n, n, 1, p, q, stream, longest_row);
+    return step_passes(x, r, p, q, state, parity, s, false);
+  }
+  detail::dispatch_index(indptr.dtype, [&](auto itag) {
+    using I = decltype(itag);
+    krylov_layout::dispatch_vector(r.dtype, [&](auto vtag) {
+      using T = decltype(vtag);
+      csr_rows<I, T, true><<<grid(n), kThreads, 0, s>>>(
+          static_cast<const I*>(indptr.data), static_cast<const I*>(indices.data), static_cast<const T*>(data.data),
+          static_cast<const T*>(p.data), static_cast<T*>(q.data), n,
+          static_cast<double*>(state.data) + krylov_layout::kProductPartials);
+    });
+  });
+  NPGPU_CHECK_LAUNCH("cg_step_csr");
+  step_passes(x, r, p, q, state, parity, s, true);
 }
 
 }  // namespace npgpu::cuda

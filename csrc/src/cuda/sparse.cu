@@ -1,7 +1,7 @@
 // CUDA side of the sparse products: cuSPARSE's generic SpMV (one right-hand side) and, for complex values,
 // SpMM (row-major right-hand sides), opened at run time, one handle per (device, thread), the work buffer
-// from the pool. Real matrices times row-major dense columns run csr_rowmajor_spmm below: cuSPARSE's
-// row-major SpMM (CSR_ALG2) moves a fifth of the memory limit on a 5-point Laplacian with 16 columns.
+// from the pool. Real matrices times row-major dense columns run csr_rowmajor_spmm below, and vectors times
+// matrices of short rows csr_rows (csr_rows.cuh): on those cuSPARSE is slower (docs/performance-notes.md).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -12,6 +12,8 @@
 #include "common/cuda_check.hpp"
 #include "common/cusparse_api.hpp"
 #include "common/dynlib.hpp"
+#include "common/sparse_backends.hpp"
+#include "cuda/csr_rows.cuh"
 #include "npgpu/errors.hpp"
 #include "npgpu/memory.hpp"
 #include "npgpu/sparse.hpp"
@@ -174,11 +176,27 @@ void rowmajor_spmm_values(const ArrayView& indptr, const ArrayView& indices, con
 }  // namespace
 
 void csr_matmul(const ArrayView& indptr, const ArrayView& indices, const ArrayView& data, std::int64_t rows,
-                std::int64_t cols, std::int64_t k, const ArrayView& x, const ArrayView& y, StreamHandle stream) {
+                std::int64_t cols, std::int64_t k, const ArrayView& x, const ArrayView& y, StreamHandle stream,
+                std::int64_t longest_row) {
   const std::int64_t nnz = data.shape[0];
   if (nnz == 0 || cols == 0) {  // no products: cuSPARSE is not asked about empty operands
     NPGPU_CUDA_TRY(cudaMemsetAsync(y.data, 0, static_cast<std::size_t>(y.size()) * itemsize(y.dtype),
                                    static_cast<cudaStream_t>(stream)));
+    return;
+  }
+  if (x.ndim == 1 && longest_row >= 0 && longest_row <= csr_rows_detail::kShortRow) {
+    const auto blocks = static_cast<unsigned>(krylov_layout::blocks(rows));
+    auto s = static_cast<cudaStream_t>(stream);
+    detail::dispatch_index(indptr.dtype, [&](auto itag) {
+      using I = decltype(itag);
+      krylov_layout::dispatch_vector(data.dtype, [&](auto vtag) {
+        using T = decltype(vtag);
+        csr_rows_detail::csr_rows<I, T, false><<<blocks, csr_rows_detail::kThreads, 0, s>>>(
+            static_cast<const I*>(indptr.data), static_cast<const I*>(indices.data), static_cast<const T*>(data.data),
+            static_cast<const T*>(x.data), static_cast<T*>(y.data), rows, nullptr);
+      });
+    });
+    NPGPU_CHECK_LAUNCH("csr_matmul");
     return;
   }
   const bool real = data.dtype == DType::Float32 || data.dtype == DType::Float64;

@@ -3,7 +3,7 @@
 #include <cstdint>
 
 #include "common/complex.hpp"
-#include "npgpu/sparse.hpp"
+#include "common/sparse_backends.hpp"
 
 namespace npgpu::host {
 namespace {

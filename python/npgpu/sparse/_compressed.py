@@ -537,8 +537,19 @@ class _csr_base(_cs_base):
             xx = x if x.dtype == dt else x.astype(dt)
             if not xx.flags["C_CONTIGUOUS"]:
                 xx = xx.copy()
-            return kern.csr_matmul(self.indptr, self.indices, data, n, xx)
+            longest = self._longest_row() if x.ndim == 1 and str(self.device) != "cpu" else -1
+            return kern.csr_matmul(self.indptr, self.indices, data, n, xx, longest)
         return super()._mul_dense(x)
+
+    def _longest_row(self):
+        """The most nonzeros in a row: read back once per indptr array (one small reduction and wait) and
+        kept; it only picks the GPU kernel of a product, so a stale value costs speed, never correctness."""
+        key = (id(self.indptr), self.indptr.ptr, self.indptr.shape)
+        cached = getattr(self, "_longest_row_cache", None)
+        if cached is None or cached[0] != key:
+            counts = self.indptr[1:] - self.indptr[:-1]
+            self._longest_row_cache = (key, int(npgpu.max(counts)) if counts.size else 0)
+        return self._longest_row_cache[1]
 
 
 class _csc_base(_cs_base):

@@ -208,7 +208,8 @@ def to_array(a, device, dtype=None, copy=False, name="array"):
 
 
 def same_device(a, b):
-    """Whether two devices (or device specifications) name the same device (their str() are equal).
+    """Whether two devices (or device specifications) name the same device (their str() are equal, "cuda"
+    standing for the current GPU).
 
     Parameters
     ----------
@@ -225,7 +226,13 @@ def same_device(a, b):
     >>> _util.same_device(npgpu.zeros(1, device="cpu").device, "cpu")
     True
     """
-    return str(a) == str(b)
+    a, b = str(a), str(b)
+    if a == b:
+        return True
+    if "cuda" in (a, b) and a.startswith("cuda") and b.startswith("cuda"):
+        current = f"cuda:{npgpu.get_device_id()}"
+        return (current if a == "cuda" else a) == (current if b == "cuda" else b)
+    return False
 
 
 def check_index_array(a, name):

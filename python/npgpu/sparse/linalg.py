@@ -22,6 +22,7 @@ import npgpu
 
 from . import _util as u
 from ._base import _spbase
+from ._compressed import _csr_base
 
 try:  # the fused solver steps (host C++ and CUDA); optional: the composed iterations below work without them
     from npgpu import _krylov
@@ -466,6 +467,7 @@ def cg(A, b, x0=None, *, rtol=1e-5, atol=0., maxiter=None, M=None, callback=None
     >>> x, info
     (Array([0.36363636, 0.45454545, 0.45454545, 0.36363636]), 0)
     """
+    given = A
     A, M, x, b, n = _make_system(A, M, x0, b)
     bnrm2 = float(_nrm2(b))
     tol = _tol("cg", bnrm2, atol, rtol)
@@ -475,7 +477,8 @@ def cg(A, b, x0=None, *, rtol=1e-5, atol=0., maxiter=None, M=None, callback=None
     r = b - A.matvec(x) if x0 is not None else b.copy()
     tol2 = tol * tol
     if M is None and _krylov is not None and x.dtype in u.KERNEL_DTYPES:
-        return _cg_fused(A, x, r, tol2, maxiter, callback, check_every)
+        csr = given if isinstance(given, _csr_base) and u.same_device(given.device, x.device) else None
+        return _cg_fused(A, csr, x, r, tol2, maxiter, callback, check_every)
     done = npgpu.real(_dot(r, r)) < tol2
     p = rho_prev = None
     for it in range(maxiter):
@@ -503,21 +506,29 @@ def _aliases(q, *vectors):
     return any(q.ptr < v.ptr + v.nbytes and v.ptr < q.ptr + q.nbytes for v in vectors)
 
 
-def _cg_fused(A, x, r, tol2, maxiter, callback, check_every):
+def _cg_fused(A, csr, x, r, tol2, maxiter, callback, check_every):
     """cg without a preconditioner through npgpu._krylov's steps: the same recurrence as the composed loop
-    above (alpha masked to 0 once converged, the flag read every `check_every` iterations)."""
+    above (alpha masked to 0 once converged, the flag read every `check_every` iterations). A CSR matrix's
+    product is part of the step (`csr`: the matrix, else None and A.matvec gives it)."""
     state = npgpu.empty(_krylov.cg_state_size(n := r.shape[0]), dtype=np.float64, device=r.device)
     _krylov.cg_start(r, tol2, state)
     slot = _krylov.CG_SLOT
     p = r.copy()
+    if csr is not None:
+        q = npgpu.empty_like(p)
+        data = csr.data if csr.dtype == x.dtype else csr.data.astype(x.dtype)
+        longest = csr._longest_row() if str(x.device) != "cpu" else -1
     parity = 0
     for it in range(maxiter):
         if (callback is not None or it % check_every == 0) and float(state[slot * parity + 1]) != 0:
             return x, 0
-        q = A.matvec(p)
-        if q.dtype != x.dtype or tuple(q.shape) != (n,) or not q.flags["C_CONTIGUOUS"] or _aliases(q, x, r, p):
-            q = npgpu.ascontiguousarray(q.reshape(n), dtype=x.dtype).copy()
-        _krylov.cg_step(x, r, p, q, state, parity)
+        if csr is not None:
+            _krylov.cg_step_csr(csr.indptr, csr.indices, data, x, r, p, q, state, parity, longest)
+        else:
+            q = A.matvec(p)
+            if q.dtype != x.dtype or tuple(q.shape) != (n,) or not q.flags["C_CONTIGUOUS"] or _aliases(q, x, r, p):
+                q = npgpu.ascontiguousarray(q.reshape(n), dtype=x.dtype).copy()
+            _krylov.cg_step(x, r, p, q, state, parity)
         parity ^= 1
         if callback is not None:
             callback(x)

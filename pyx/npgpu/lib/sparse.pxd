@@ -6,4 +6,5 @@ from npgpu.lib.view cimport ArrayView
 
 cdef extern from "npgpu/sparse.hpp" namespace "npgpu" nogil:
     void csr_matmul(const ArrayView& indptr, const ArrayView& indices, const ArrayView& data, int64_t cols,
-                    const ArrayView& x, const ArrayView& y, StreamHandle stream) except +raise_py_error
+                    const ArrayView& x, const ArrayView& y, StreamHandle stream,
+                    int64_t longest_row) except +raise_py_error
