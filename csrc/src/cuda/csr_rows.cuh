@@ -77,6 +77,16 @@ __device__ __forceinline__ Complex<R> mul_add(Complex<R> a, Complex<R> b, Comple
   return acc + a * b;
 }
 
+// x's entries through the read-only data cache (gathered, often read by several rows)
+template <class T>
+__device__ __forceinline__ T read_only(const T* p) {
+  return __ldg(p);
+}
+template <class R>
+__device__ __forceinline__ Complex<R> read_only(const Complex<R>* p) {
+  return *p;
+}
+
 // y = A x, rows row, row + stride, ... per thread; with Dot, partials[2 b], [2 b + 1] = block b's share of
 // x^H y (A square).
 template <class I, class T, bool Dot>
@@ -87,7 +97,8 @@ __global__ void __launch_bounds__(kThreads)
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * kThreads;
   for (std::int64_t row = static_cast<std::int64_t>(blockIdx.x) * kThreads + threadIdx.x; row < rows; row += stride) {
     T sum(0);
-    for (std::int64_t k = indptr[row], end = indptr[row + 1]; k < end; ++k) sum = mul_add(data[k], x[indices[k]], sum);
+    for (std::int64_t k = indptr[row], end = indptr[row + 1]; k < end; ++k)
+      sum = mul_add(data[k], read_only(x + indices[k]), sum);
     y[row] = sum;
     if constexpr (Dot) acc = acc + conj_mul(x[row], sum);
   }

@@ -4,6 +4,8 @@
 // start, so no pass waits for another kernel or for the host to finish a reduction.
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <type_traits>
 
@@ -13,12 +15,14 @@
 #include "common/sparse_backends.hpp"
 #include "cuda/csr_rows.cuh"
 #include "npgpu/errors.hpp"
+#include "npgpu/runtime.hpp"
 
 namespace npgpu::cuda {
 namespace {
 
 using detail::Complex;
 using namespace csr_rows_detail;
+constexpr int kMaxDevices = 64;
 constexpr int kUnroll = 4;  // loads in flight per thread before the first is used
 
 // b v for a real b, in v's precision
@@ -158,7 +162,34 @@ __global__ void __launch_bounds__(kThreads)
   for (; i < n; i += stride) p[i] = r[i] + scale(beta, p[i]);
 }
 
-unsigned grid(std::int64_t n) { return static_cast<unsigned>(krylov_layout::blocks(n)); }
+// Blocks of every pass over n elements of type T: at most krylov_layout::blocks(n) (the partials the state
+// holds), and no more than the device holds at once, so that no pass ends in a partial second wave. The
+// same for every pass (and cg_start), as their partial sums require.
+template <class T>
+unsigned grid(std::int64_t n) {
+  static std::atomic<int> resident[kMaxDevices][4] = {};
+  int dev = 0;
+  NPGPU_CUDA_TRY(cudaGetDevice(&dev));
+  const int kind = std::is_same_v<T, float> ? 0 : std::is_same_v<T, double> ? 1 : sizeof(T) == 8 ? 2 : 3;
+  std::atomic<int>& cached = resident[dev % kMaxDevices][kind];
+  int per_sm = cached.load(std::memory_order_relaxed);
+  if (per_sm == 0) {
+    per_sm = 1 << 20;
+    auto fit = [&](auto kernel) {
+      int b = 0;
+      NPGPU_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, kernel, kThreads, 0));
+      per_sm = std::min(per_sm, std::max(b, 1));
+    };
+    fit(dot_pass<T>);
+    fit(update_pass<T>);
+    fit(direction_pass<T>);
+    fit(csr_rows<std::int32_t, T, true>);
+    fit(csr_rows<std::int64_t, T, true>);
+    cached.store(per_sm, std::memory_order_relaxed);
+  }
+  const std::int64_t all = static_cast<std::int64_t>(per_sm) * device_properties(dev).multiprocessor_count;
+  return static_cast<unsigned>(std::min(krylov_layout::blocks(n), all));
+}
 
 }  // namespace
 
@@ -166,21 +197,23 @@ void cg_start(const ArrayView& r, double tol2, const ArrayView& state, StreamHan
   auto s = static_cast<cudaStream_t>(stream);
   const std::int64_t n = r.shape[0];
   auto* st = static_cast<double*>(state.data);
+  unsigned blocks = 1;
   krylov_layout::dispatch_vector(r.dtype, [&](auto tag) {
     using T = decltype(tag);
     const auto* v = static_cast<const T*>(r.data);
-    dot_pass<T><<<grid(n), kThreads, 0, s>>>(v, v, n, st + krylov_layout::kProductPartials);
+    blocks = grid<T>(n);
+    dot_pass<T><<<blocks, kThreads, 0, s>>>(v, v, n, st + krylov_layout::kProductPartials);
   });
   NPGPU_CHECK_LAUNCH("cg_start");
-  start_pass<<<1, kThreads, 0, s>>>(st, static_cast<int>(grid(n)), tol2);
+  start_pass<<<1, kThreads, 0, s>>>(st, static_cast<int>(blocks), tol2);
   NPGPU_CHECK_LAUNCH("cg_start");
 }
 
 namespace {
 
 // The passes after q = A p; with `product_done`, p^H q's partials are already in the state (csr_rows).
-void step_passes(const ArrayView& x, const ArrayView& r, const ArrayView& p, const ArrayView& q,
-                 const ArrayView& state, int parity, cudaStream_t s, bool product_done) {
+void step_passes(const ArrayView& x, const ArrayView& r, const ArrayView& p, const ArrayView& q, const ArrayView& state,
+                 int parity, cudaStream_t s, bool product_done) {
   const std::int64_t n = r.shape[0];
   auto* st = static_cast<double*>(state.data);
   krylov_layout::dispatch_vector(r.dtype, [&](auto tag) {
@@ -190,13 +223,13 @@ void step_passes(const ArrayView& x, const ArrayView& r, const ArrayView& p, con
     auto* vp = static_cast<T*>(p.data);
     const auto* vq = static_cast<const T*>(q.data);
     if (!product_done) {
-      dot_pass<T><<<grid(n), kThreads, 0, s>>>(vp, vq, n, st + krylov_layout::kProductPartials);
+      dot_pass<T><<<grid<T>(n), kThreads, 0, s>>>(vp, vq, n, st + krylov_layout::kProductPartials);
       NPGPU_CHECK_LAUNCH("cg_step");
     }
     double* norms = st + krylov_layout::norm_partials(n);
-    update_pass<T><<<grid(n), kThreads, 0, s>>>(vx, vr, vp, vq, n, st, parity, norms);
+    update_pass<T><<<grid<T>(n), kThreads, 0, s>>>(vx, vr, vp, vq, n, st, parity, norms);
     NPGPU_CHECK_LAUNCH("cg_step");
-    direction_pass<T><<<grid(n), kThreads, 0, s>>>(vr, vp, n, st, parity, norms);
+    direction_pass<T><<<grid<T>(n), kThreads, 0, s>>>(vr, vp, n, st, parity, norms);
     NPGPU_CHECK_LAUNCH("cg_step");
   });
 }
@@ -221,7 +254,7 @@ void cg_step_csr(const ArrayView& indptr, const ArrayView& indices, const ArrayV
     using I = decltype(itag);
     krylov_layout::dispatch_vector(r.dtype, [&](auto vtag) {
       using T = decltype(vtag);
-      csr_rows<I, T, true><<<grid(n), kThreads, 0, s>>>(
+      csr_rows<I, T, true><<<grid<T>(n), kThreads, 0, s>>>(
           static_cast<const I*>(indptr.data), static_cast<const I*>(indices.data), static_cast<const T*>(data.data),
           static_cast<const T*>(p.data), static_cast<T*>(q.data), n,
           static_cast<double*>(state.data) + krylov_layout::kProductPartials);

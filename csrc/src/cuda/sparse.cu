@@ -53,7 +53,8 @@ namespace sp = detail::cusparse;
 
 void check(sp::Status st, const char* call) {
   if (st == sp::STATUS_SUCCESS) return;
-  const std::string text = std::string("cuSPARSE ") + call + " failed (status " + std::to_string(static_cast<int>(st)) + ")";
+  const std::string text =
+      std::string("cuSPARSE ") + call + " failed (status " + std::to_string(static_cast<int>(st)) + ")";
   if (st == sp::STATUS_ALLOC_FAILED || st == sp::STATUS_INSUFFICIENT_RESOURCES) throw OutOfMemoryError(text);
   if (st == sp::STATUS_INVALID_VALUE) throw InvalidArgument(text);
   if (st == sp::STATUS_NOT_SUPPORTED || st == sp::STATUS_ARCH_MISMATCH) throw Unavailable(text);
@@ -110,17 +111,18 @@ struct Descriptors {
 
 constexpr int kThreads = 256;
 
-template <class T, int V> struct alignas(sizeof(T) * V) Pack { T v[V]; };
+template <class T, int V>
+struct alignas(sizeof(T) * V) Pack {
+  T v[V];
+};
 
 // y = A @ x for row-major x and y of k columns: `lanes` threads share a row of A, each holding V adjacent
 // columns of its output in registers, so the row's V-wide loads of x are contiguous across the lanes and
 // every product is summed in the row's nonzero order (as the host backend and SciPy do). k % V == 0.
 template <class I, class T, int V>
-__global__ void __launch_bounds__(kThreads) csr_rowmajor_spmm(const I* __restrict__ indptr,
-                                                              const I* __restrict__ indices,
-                                                              const T* __restrict__ data, const T* __restrict__ x,
-                                                              T* __restrict__ y, std::int64_t rows, std::int64_t k,
-                                                              int lanes) {
+__global__ void __launch_bounds__(kThreads)
+    csr_rowmajor_spmm(const I* __restrict__ indptr, const I* __restrict__ indices, const T* __restrict__ data,
+                      const T* __restrict__ x, T* __restrict__ y, std::int64_t rows, std::int64_t k, int lanes) {
   const std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::int64_t row = t / lanes;
   if (row >= rows) return;
@@ -165,8 +167,8 @@ void rowmajor_spmm(const ArrayView& indptr, const ArrayView& indices, const Arra
 }
 
 template <class I>
-void rowmajor_spmm_values(const ArrayView& indptr, const ArrayView& indices, const ArrayView& data,
-                          std::int64_t rows, std::int64_t k, const ArrayView& x, const ArrayView& y, cudaStream_t s) {
+void rowmajor_spmm_values(const ArrayView& indptr, const ArrayView& indices, const ArrayView& data, std::int64_t rows,
+                          std::int64_t k, const ArrayView& x, const ArrayView& y, cudaStream_t s) {
   if (data.dtype == DType::Float32)
     rowmajor_spmm<I, float>(indptr, indices, data, rows, k, x, y, s);
   else
@@ -185,7 +187,9 @@ void csr_matmul(const ArrayView& indptr, const ArrayView& indices, const ArrayVi
     return;
   }
   if (x.ndim == 1 && longest_row >= 0 && longest_row <= csr_rows_detail::kShortRow) {
-    const auto blocks = static_cast<unsigned>(krylov_layout::blocks(rows));
+    // a thread per row (no partial sums to bound here): a new block takes the place of each that ends
+    const auto blocks = static_cast<unsigned>(
+        std::min<std::int64_t>((rows + csr_rows_detail::kThreads - 1) / csr_rows_detail::kThreads, INT32_MAX));
     auto s = static_cast<cudaStream_t>(stream);
     detail::dispatch_index(indptr.dtype, [&](auto itag) {
       using I = decltype(itag);
@@ -236,12 +240,12 @@ void csr_matmul(const ArrayView& indptr, const ArrayView& indices, const ArrayVi
     check(api.create_dn_mat(&d.ym, rows, k, k, y.data, t, sp::ORDER_ROW), "cusparseCreateDnMat");
     // CSR_ALG2 is the row-major algorithm; the default where a library version does not offer it.
     sp::SpMMAlg alg = sp::SPMM_CSR_ALG2;
-    if (api.spmm_buffer(h, sp::OP_NON_TRANSPOSE, sp::OP_NON_TRANSPOSE, alpha, d.a, d.xm, beta, d.ym, t, alg,
-                        &bytes) != sp::STATUS_SUCCESS) {
+    if (api.spmm_buffer(h, sp::OP_NON_TRANSPOSE, sp::OP_NON_TRANSPOSE, alpha, d.a, d.xm, beta, d.ym, t, alg, &bytes) !=
+        sp::STATUS_SUCCESS) {
       alg = sp::SPMM_ALG_DEFAULT;
-      check(api.spmm_buffer(h, sp::OP_NON_TRANSPOSE, sp::OP_NON_TRANSPOSE, alpha, d.a, d.xm, beta, d.ym, t, alg,
-                            &bytes),
-            "cusparseSpMM_bufferSize");
+      check(
+          api.spmm_buffer(h, sp::OP_NON_TRANSPOSE, sp::OP_NON_TRANSPOSE, alpha, d.a, d.xm, beta, d.ym, t, alg, &bytes),
+          "cusparseSpMM_bufferSize");
     }
     DeviceBuffer work(static_cast<std::int64_t>(std::max<std::size_t>(bytes, 16)), y.device, stream);
     check(api.spmm(h, sp::OP_NON_TRANSPOSE, sp::OP_NON_TRANSPOSE, alpha, d.a, d.xm, beta, d.ym, t, alg, work.data()),
