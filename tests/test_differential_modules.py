@@ -1446,3 +1446,42 @@ def test_sparse(array_device, data):
         assert isinstance(got, npgpu.Array), f"{op}: {type(got).__name__}, expected npgpu.Array"
         assert got.device == mine.device, f"{op}: result on {got.device}, the matrix on {mine.device}"
     check_sparse_result(got, want, f"{cls} {op}")
+
+
+@SETTINGS
+@given(data=st.data())
+def test_sparse_cg(array_device, data):
+    # cg on generated Hermitian positive definite systems (a sparse Hermitian part plus a dominant diagonal,
+    # so every system converges) against SciPy's cg: the same convergence, the same solution within the
+    # tolerance's reach; the fused steps (no preconditioner) and the composed ones (a Jacobi preconditioner)
+    sp = pytest.importorskip("scipy.sparse")
+    spl = pytest.importorskip("scipy.sparse.linalg")
+    import npgpu.sparse as ns
+    from npgpu.sparse import linalg as nl
+    dtype = np.dtype(data.draw(st.sampled_from(["float64", "float32", "complex128", "complex64"]), label="dtype"))
+    n = data.draw(st.integers(1, 60), label="n")
+    seed = data.draw(st.integers(0, 2**16), label="seed")
+    density = data.draw(st.sampled_from([0.0, 0.05, 0.3]), label="density")
+    rng = np.random.default_rng(seed)
+    z = sp.random(n, n, density=density, random_state=rng, dtype=np.float64)
+    if dtype.kind == "c":
+        z = z + 1j * sp.random(n, n, density=density, random_state=rng, dtype=np.float64)
+    h = z + z.conj().T
+    diag = abs(h).sum(axis=1).A.ravel() + rng.uniform(0.5, 2.0, n)
+    a = sp.csr_matrix((h + sp.diags(diag)).astype(dtype))
+    b = rng.standard_normal(n) + (1j * rng.standard_normal(n) if dtype.kind == "c" else 0)
+    b = b.astype(dtype)
+    precondition = data.draw(st.booleans(), label="jacobi")
+    M = sp.diags(1.0 / diag) if precondition else None
+    event(f"cg {dtype.name} {'jacobi' if precondition else 'fused'}")
+    rtol = 1e-4 if dtype in (np.float32, np.complex64) else 1e-10
+    want, winfo = spl.cg(a, b, rtol=rtol, M=M, maxiter=10 * n)
+    got, info = nl.cg(ns.csr_matrix(a), b, rtol=rtol, maxiter=10 * n,
+                      M=None if M is None else ns.csr_matrix(M))
+    assert info == winfo == 0
+    assert isinstance(got, npgpu.Array) and got.dtype == dtype
+    x = got.get()
+    resid = np.linalg.norm(a @ x.astype(np.complex128) - b) / np.linalg.norm(b)
+    assert resid <= rtol * 10, f"relative residual {resid:.2e}"
+    scale = np.linalg.norm(want) or 1.0
+    assert np.linalg.norm(x - want) <= 100 * rtol * scale
