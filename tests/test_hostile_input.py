@@ -1,8 +1,9 @@
 """Hostile and bad input across the whole public API, generated rather than hand-picked (issue 22).
 
 The public API is enumerated programmatically: every callable in ``npgpu.__all__``, ``npgpu.fft.__all__``,
-``npgpu.linalg.__all__``, ``npgpu.random.default_rng`` and the methods of ``npgpu.random.Generator``
-(classes, modules and constants are skipped). Each function is called with one hostile value at a time in
+``npgpu.linalg.__all__``, ``npgpu.sparse.__all__`` and ``npgpu.sparse.linalg.__all__``, the sparse formats'
+constructors and ``LinearOperator``, ``npgpu.random.default_rng`` and the methods of ``npgpu.random.Generator``
+(other classes, modules and constants are skipped). Each function is called with one hostile value at a time in
 each positional slot of its signature (the other required slots hold small valid values), and, where the
 signature has them, with wrong keyword types (``axis="x"``, ``dtype="nonsense"``, ``out="x"``,
 ``device="nonsense"``), a read-only ``out=`` and an ``out=`` that aliases or overlaps the input. The other
@@ -217,15 +218,22 @@ def enumerate_targets():
     import npgpu.fft
     import npgpu.linalg
     import npgpu.random
+    import npgpu.sparse
+    import npgpu.sparse.linalg
 
     targets = {}
-    for mod, prefix in ((npgpu, "npgpu"), (npgpu.fft, "npgpu.fft"), (npgpu.linalg, "npgpu.linalg")):
+    for mod, prefix in ((npgpu, "npgpu"), (npgpu.fft, "npgpu.fft"), (npgpu.linalg, "npgpu.linalg"),
+                        (npgpu.sparse, "npgpu.sparse"), (npgpu.sparse.linalg, "npgpu.sparse.linalg")):
         names = getattr(mod, "__all__", None) or [n for n in dir(mod) if not n.startswith("_")]
         for name in names:
             obj = getattr(mod, name, None)
             if obj is None or inspect.isclass(obj) or inspect.ismodule(obj) or not callable(obj):
                 continue
             targets[f"{prefix}.{name}"] = obj
+    # the sparse formats' constructors are their entry points (other classes are skipped)
+    for name in ("csr_matrix", "csc_matrix", "coo_matrix", "csr_array", "csc_array", "coo_array"):
+        targets[f"npgpu.sparse.{name}"] = getattr(npgpu.sparse, name)
+    targets["npgpu.sparse.linalg.LinearOperator"] = npgpu.sparse.linalg.LinearOperator
     targets["npgpu.random.default_rng"] = npgpu.random.default_rng
     targets["npgpu.random.monte_carlo_pi"] = npgpu.random.monte_carlo_pi
     rng = npgpu.random.default_rng(0)

@@ -814,3 +814,12 @@ def test_nonzero_and_index_dtypes_of_results(array_device):
                      (ns.kron(a, a).tocsr(), sp.kron(ref, ref).tocsr()), (a > 0.5, ref > 0.5)):
             assert x.indices.dtype == y.indices.dtype == np.int32
             assert x.indptr.dtype == y.indptr.dtype
+
+
+def test_asformat_unknown_format(array_device):
+    # SciPy's answer to a format it lacks is ValueError; npgpu.sparse lacks bsr, dia, lil and dok too
+    a = ns.csr_matrix(np.eye(3))
+    for fmt in ("dia", "lil", "str"):
+        with pytest.raises(ValueError, match="unknown to npgpu.sparse"):
+            a.asformat(fmt)
+    assert a.asformat("csc").format == "csc"

@@ -327,8 +327,9 @@ class _spbase:
 
         Raises
         ------
-        AttributeError
-            A format npgpu.sparse does not have.
+        ValueError
+            A format npgpu.sparse does not have (SciPy's bsr, dia, lil and dok included), as SciPy raises for
+            an unknown one.
 
         Examples
         --------
@@ -338,6 +339,8 @@ class _spbase:
         """
         if format is None or format == self.format:
             return self.copy() if copy else self
+        if format not in ("csr", "csc", "coo"):
+            raise ValueError(f"Format {format!r} is unknown to npgpu.sparse (it has 'csr', 'csc' and 'coo')")
         return getattr(self, "to" + format)(copy=copy)
 
     def tocoo(self, copy=False):
