@@ -1,5 +1,5 @@
 // CUDA side of the Krylov steps: a pass for p^H q, a pass updating x and r with r^H r, a pass for the new
-// direction. Each pass runs krylov_layout::blocks(n) blocks over the vectors and leaves one partial sum per
+// direction. Each pass runs the same grid (grid<T> below) over the vectors and leaves one partial sum per
 // block in the state array; the next pass's blocks each add those partials in the same order before they
 // start, so no pass waits for another kernel or for the host to finish a reduction.
 #include <cuda_runtime.h>
