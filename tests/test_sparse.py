@@ -823,3 +823,15 @@ def test_asformat_unknown_format(array_device):
         with pytest.raises(ValueError, match="unknown to npgpu.sparse"):
             a.asformat(fmt)
     assert a.asformat("csc").format == "csc"
+
+
+def test_longest_row_is_kept_per_indptr(array_device):
+    # read back once per indptr array; a matrix given new arrays counts again
+    a = ns.csr_matrix(np.array([[1.0, 0, 2], [0, 0, 0], [3, 4, 5]]))
+    assert a._longest_row() == 3
+    first = a._longest_row_cache
+    assert a._longest_row() == 3 and a._longest_row_cache is first
+    b = ns.csr_matrix(np.array([[1.0, 0, 0], [0, 2, 0], [0, 0, 3]]))
+    a.data, a.indices, a.indptr = b.data, b.indices, b.indptr
+    assert a._longest_row() == 1
+    assert ns.csr_matrix((3, 3))._longest_row() == 0
