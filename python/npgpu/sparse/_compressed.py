@@ -83,8 +83,6 @@ class _cs_base(_spbase):
 
     def _from_scipy(self, m, shape, dtype, copy, device):
         s = m.asformat(self.format)
-        if s is m and not copy:
-            pass
         d = s.__dict__
         canonical = d.get("_has_canonical_format")
         is_sorted = True if canonical else d.get("_has_sorted_indices")
