@@ -1,6 +1,7 @@
 """Sparse matrices (issue 21) on the 2-D 5-point Laplacian of a 4096 x 4096 grid (16.8M rows, 84M nonzeros),
 float32 CSR: SpMV against memory bandwidth, SpMM with 16 dense columns, cg's time per iteration, the upload of a
-SciPy matrix, and the host backend's SpMV against SciPy's; CuPy (cupyx.scipy.sparse) measured in the same run."""
+SciPy matrix, and the host backend's SpMV against SciPy's; SpGEMM (A @ A) on a 2048 x 2048 grid's Laplacian;
+CuPy (cupyx.scipy.sparse) measured in the same run."""
 import numpy as np
 
 import npgpu
@@ -101,6 +102,36 @@ def bench_sparse(repeat):
             pass
     res.append(Result(f"cg on 5-pt Laplacian {GRID}^2 float32, {iters} iterations: ms per iteration", ms, "ms",
                       target=0.55, higher_is_better=False, anchors=anchors))
+
+    # SpGEMM: A @ A of a 2048^2 grid's Laplacian (4.2M rows, 21M nonzeros in, 55M out), the size read back
+    S2 = _laplacian(GRID // 2)
+    A2 = ns.csr_matrix(S2)
+    C2 = A2 @ A2
+    want = S2[:rows].astype(np.float64) @ S2.astype(np.float64)
+    if C2.nnz != (S2 @ S2).nnz:
+        raise AssertionError(f"SpGEMM: {C2.nnz} entries, SciPy {(S2 @ S2).nnz}")
+    err = abs(C2[:rows].get() - want).max() / abs(want).max()
+    if not err < 1e-4:
+        raise AssertionError(f"SpGEMM: npgpu differs from scipy.sparse (relative error {err:.2e})")
+
+    def run_spgemm():
+        A2 @ A2
+        npgpu.synchronize()
+
+    ms = host_time_ms(run_spgemm, max(3, repeat // 5), warmup=1)
+    target, anchors = None, {}
+    if cpx is not None:
+        A2c = cpx.csr_matrix(S2)
+
+        def run_cp_spgemm():
+            A2c @ A2c
+            cp.cuda.Device().synchronize()
+
+        target = round(host_time_ms(run_cp_spgemm, max(3, repeat // 5), warmup=1), 3)
+        anchors["CuPy ms"] = target
+    res.append(Result(f"SpGEMM A @ A, 5-pt Laplacian {GRID // 2}^2 float32", ms, "ms", target=target,
+                      higher_is_better=False, anchors=anchors, note="target: CuPy's time in this run"))
+    del C2
 
     # upload of a canonical SciPy CSR matrix (data, indices, indptr: one copy each, never re-sorted)
     def upload():

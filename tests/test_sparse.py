@@ -161,6 +161,42 @@ def test_products_with_compiled_kernels_if_built(array_device):
     _close(_util.kernels().csr_matmul(a.indptr, a.indices, a.data, 30, npgpu.asarray(x)), s @ x)
 
 
+def _assert_canonical_arrays(m):
+    indptr, indices = m.indptr.get(), m.indices.get()
+    for r in range(len(indptr) - 1):
+        assert (np.diff(indices[indptr[r]:indptr[r + 1]]) > 0).all()
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_sparse_sparse_products_both_routes(array_device, monkeypatch, compiled):
+    # the compiled SpGEMM (cuSPARSE / OpenMP rows) and the composed one agree with SciPy on duplicates,
+    # unsorted indices, mixed index and value dtypes, integer values and empty results
+    if not compiled:
+        monkeypatch.setattr(_util, "_kernels", None)
+    elif _util.kernels() is None:
+        pytest.skip("npgpu._sparse is not in this build")
+    dups = _with_dups(30, 20, 60)
+    pairs = [(dups, _rand(20, 25, 0.3, seed=2)), (_rand(40, 20, 0.1, np.float32, seed=3), dups.T.tocsr()),
+             (_rand(15, 12, 0.4, np.complex64, seed=4), _rand(12, 9, 0.4, np.float64, seed=5)),
+             (sp.csr_matrix(np.array([[1, 0, 2], [0, 0, 3]], dtype=np.int32)),
+              sp.csr_matrix(np.array([[1, 1], [5, 0], [0, 2]], dtype=np.int64))),
+             (sp.csr_matrix(np.array([[0.0, 2.0], [0.0, 1.0]])), sp.csr_matrix(np.array([[5.0], [0.0]])))]
+    for left, right in pairs:
+        a, b = ns.csr_matrix(left), ns.csr_matrix(right)
+        a_dups = not a.has_canonical_format
+        if a.shape == (40, 20):  # int64 indices on one side only
+            b.indices, b.indptr = b.indices.astype(np.int64), b.indptr.astype(np.int64)
+            assert b.indices.dtype == np.int64
+        c = a @ b
+        want = left @ right
+        assert c.dtype == want.dtype and c.shape == want.shape and c.format == "csr"
+        _close(c.toarray(), want.toarray(), c.dtype)
+        assert c.has_canonical_format
+        _assert_canonical_arrays(c)
+        if a_dups:
+            assert not a.has_canonical_format  # the operand itself is left as it was
+
+
 def test_int_matrix_product_promotes():
     s = sp.csr_matrix(np.array([[1, 0], [2, 3]], dtype=np.int64))
     a = ns.csr_matrix(s)

@@ -122,3 +122,91 @@ def test_vector_product_any_longest_row_hint(array_device, rng, dtype, index):
     for hint in (longest, -1, 0, 16, 17):
         y = _sparse.csr_matmul(*args, 700, npgpu.asarray(x, device=array_device), hint)
         np.testing.assert_allclose(y.get(), want, rtol=_tol(dtype), atol=_tol(dtype) * 10)
+
+
+def _product(a, b, index, device):
+    got = _sparse.csr_product(*_operands(a, index, device), *_operands(b, index, device), b.shape[1])
+    return [v.get() for v in got], got
+
+
+def _assert_canonical(indptr, indices):
+    for r in range(len(indptr) - 1):
+        row = indices[indptr[r]:indptr[r + 1]]
+        assert (np.diff(row) > 0).all(), f"row {r} is not strictly increasing: {row}"
+
+
+@pytest.mark.parametrize("index", [np.int32, np.int64])
+@pytest.mark.parametrize("dtype", VALUES)
+@pytest.mark.parametrize("shapes,density", [(((70, 45), (45, 60)), 0.1), (((300, 200), (200, 500)), 0.03),
+                                            (((1, 1), (1, 1)), 1.0), (((60, 9), (9, 80)), 0.9)])
+def test_csr_product_matches_scipy(array_device, rng, index, dtype, shapes, density):
+    a, b = (_csr(rng, *shape, density, dtype) for shape in shapes)
+    a.data[::5] *= -1
+    (indptr, indices, data), arrays = _product(a, b, index, array_device)
+    assert all(v.device == arrays[0].device for v in arrays)
+    assert indptr.dtype == index and indices.dtype == index and data.dtype == dtype
+    assert indptr.shape == (a.shape[0] + 1,) and indices.shape == data.shape == (indptr[-1],)
+    _assert_canonical(indptr, indices)
+    wide = np.complex128 if np.dtype(dtype).kind == "c" else np.float64
+    want = (a.astype(wide) @ b.astype(wide)).toarray()
+    got = sp.csr_matrix((data, indices, indptr), shape=want.shape).toarray()
+    np.testing.assert_allclose(got, want, rtol=_tol(dtype) * 10, atol=_tol(dtype) * 10)
+    # every position of C with a product is stored (a product that cancels stays a stored zero)
+    pattern = (abs(a).astype(bool).astype(np.int64) @ abs(b).astype(bool).astype(np.int64)).toarray() > 0
+    assert len(indices) == pattern.sum()
+
+
+def test_csr_product_keeps_cancelled_entries_and_empty_rows(array_device):
+    a = sp.csr_matrix(np.array([[1.0, 1.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 2.0]]))
+    b = sp.csr_matrix(np.array([[1.0, 3.0], [-1.0, 0.0], [0.0, 0.0]]))  # row 2 of B is empty
+    (indptr, indices, data), _ = _product(a, b, np.int32, array_device)
+    np.testing.assert_array_equal(indptr, [0, 2, 2, 2])
+    np.testing.assert_array_equal(indices, [0, 1])
+    np.testing.assert_array_equal(data, [0.0, 3.0])
+
+
+@pytest.mark.parametrize("index", [np.int32, np.int64])
+def test_csr_product_without_products(array_device, index):
+    # no stored entries in A, or A's columns meet only empty rows of B: C has no entries, and indptr is zeros
+    a = sp.csr_matrix(np.array([[0.0, 2.0], [0.0, 1.0]]))
+    b = sp.csr_matrix(np.array([[5.0, 1.0, 0.0], [0.0, 0.0, 0.0]]))
+    for left in (a, sp.csr_matrix((2, 2))):
+        (indptr, indices, data), _ = _product(left, b, index, array_device)
+        np.testing.assert_array_equal(indptr, [0, 0, 0])
+        assert indices.shape == data.shape == (0,)
+
+
+def test_csr_product_bad_arguments(array_device):
+    a = sp.csr_matrix(np.array([[1.0, 0.0], [2.0, 3.0]]))
+    ops = _operands(a, np.int32, array_device)
+    with pytest.raises(TypeError, match="all be int32 or all int64"):
+        _sparse.csr_product(*ops, ops[0].astype(np.int64), *ops[1:], 2)
+    with pytest.raises(TypeError, match="share one of float32"):
+        _sparse.csr_product(*ops, *ops[:2], ops[2].astype(np.float32), 2)
+    with pytest.raises(TypeError, match="share one of float32"):
+        _sparse.csr_product(*ops[:2], ops[2].astype(np.int64), *ops[:2], ops[2].astype(np.int64), 2)
+    with pytest.raises(ValueError, match="one length"):
+        _sparse.csr_product(*ops, ops[0], ops[1], ops[2][:2], 2)
+    with pytest.raises(ValueError, match="1-D"):
+        _sparse.csr_product(*ops, *ops[:2], ops[2].reshape(1, 3), 2)
+    with pytest.raises(ValueError, match="n_cols"):
+        _sparse.csr_product(*ops, *ops, -1)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex64])
+def test_products_over_many_matrices_and_reused_memory(array_device, rng, dtype):
+    # more matrices than the per-thread descriptor cache holds, freed and rebuilt so that new arrays take the
+    # addresses of old ones with other shapes: every product must be of the matrix it was asked about
+    for i in range(40):
+        m, n = 40 + (i % 7) * 13, 30 + (i % 5) * 11
+        a = _csr(rng, m, n, 0.6, dtype)  # rows longer than 16: the vector product goes to cuSPARSE
+        args = _operands(a, np.int32, array_device)
+        x = _dense(rng, n, dtype)
+        for _ in range(2):
+            y = _sparse.csr_matmul(*args, n, npgpu.asarray(x, device=array_device))
+            np.testing.assert_allclose(y.get(), a @ x, rtol=_tol(dtype) * 10, atol=_tol(dtype) * 10)
+        want = (a * 2) @ x  # before the values change in place (on the host, args[2] may share a.data)
+        args[2][...] = args[2] * 2  # the descriptor points at the values, so it sees new ones
+        y = _sparse.csr_matmul(*args, n, npgpu.asarray(x, device=array_device))
+        np.testing.assert_allclose(y.get(), want, rtol=_tol(dtype) * 10, atol=_tol(dtype) * 10)
+        del args, y

@@ -66,4 +66,66 @@ void csr_matmul(const ArrayView& indptr, const ArrayView& indices, const ArrayVi
   }
 }
 
+CsrProduct::CsrProduct(const ArrayView& a_indptr, const ArrayView& a_indices, const ArrayView& a_data,
+                       const ArrayView& b_indptr, const ArrayView& b_indices, const ArrayView& b_data,
+                       std::int64_t n_cols, StreamHandle stream) {
+  const std::string name = "CsrProduct";
+  auto require = [&](bool ok, const std::string& what) {
+    if (!ok) throw InvalidArgument(name + ": " + what);
+  };
+  const DType index = a_indptr.dtype;
+  if ((index != DType::Int32 && index != DType::Int64) || a_indices.dtype != index || b_indptr.dtype != index ||
+      b_indices.dtype != index)
+    throw TypeError(name + ": the four index arrays must all be int32 or all int64, got " + a_indptr.describe() + ", " +
+                    a_indices.describe() + ", " + b_indptr.describe() + " and " + b_indices.describe());
+  if (!is_value_type(a_data.dtype) || b_data.dtype != a_data.dtype)
+    throw TypeError(name + ": a_data and b_data must share one of float32, float64, complex64, complex128, got " +
+                    a_data.describe() + " and " + b_data.describe());
+  for (const ArrayView* v : {&a_indptr, &a_indices, &a_data, &b_indptr, &b_indices, &b_data}) {
+    require(v->ndim == 1, "every array must be 1-D, got " + v->describe());
+    require(v->is_c_contiguous(), "every array must be C-contiguous, got " + v->describe());
+    require(v->device == a_data.device, "arrays on different devices: " + v->describe() + " and " + a_data.describe());
+  }
+  require(a_indptr.shape[0] >= 1 && b_indptr.shape[0] >= 1, "an indptr needs rows + 1 >= 1 entries");
+  require(a_indices.shape[0] == a_data.shape[0] && b_indices.shape[0] == b_data.shape[0],
+          "each matrix's indices and data must have one length (nnz)");
+  require(n_cols >= 0, "n_cols must be >= 0");
+  const std::int64_t rows = a_indptr.shape[0] - 1, inner = b_indptr.shape[0] - 1;
+  if (index == DType::Int32)
+    require(rows <= INT32_MAX && inner <= INT32_MAX && n_cols <= INT32_MAX,
+            "int32 indices cannot address a matrix this large");
+  rows_ = rows, index_ = index, value_ = a_data.dtype, device_ = a_data.device;
+  if (a_data.on_host()) {
+    state_ = host::csr_product(a_indptr, a_indices, a_data, b_indptr, b_indices, b_data, n_cols);
+  } else {
+    activate_device(a_data.device);
+    state_ = cuda::csr_product(a_indptr, a_indices, a_data, b_indptr, b_indices, b_data, n_cols, stream);
+  }
+  if (index == DType::Int32 && state_->nnz() > INT32_MAX)
+    throw InvalidArgument(name + ": the product has " + std::to_string(state_->nnz()) +
+                          " entries, more than int32 indices address; use int64 indices");
+}
+
+CsrProduct::~CsrProduct() = default;
+
+std::int64_t CsrProduct::nnz() const { return state_->nnz(); }
+
+void CsrProduct::write(const ArrayView& indptr, const ArrayView& indices, const ArrayView& data) {
+  const std::string name = "CsrProduct::write";
+  if (written_) throw InvalidArgument(name + ": the product was already written");
+  const std::int64_t nnz = state_->nnz();
+  auto expect = [&](const ArrayView& v, const char* what, std::int64_t n, DType t) {
+    if (v.dtype != t) throw TypeError(name + ": " + what + " must be " + dtype_name(t) + ", got " + v.describe());
+    if (v.ndim != 1 || v.shape[0] != n || !v.is_c_contiguous() || v.readonly || v.device != device_)
+      throw InvalidArgument(name + ": " + what + " must be a writable C-contiguous 1-D array of " + std::to_string(n) +
+                            " on the inputs' device, got " + v.describe());
+  };
+  expect(indptr, "indptr", rows_ + 1, index_);
+  expect(indices, "indices", nnz, index_);
+  expect(data, "data", nnz, value_);
+  if (!indptr.on_host()) activate_device(device_);
+  written_ = true;
+  state_->write(indptr, indices, data);
+}
+
 }  // namespace npgpu

@@ -363,6 +363,21 @@ void test_sparse_and_launch() {
                     view(data, npgpu::DType::Float64, {3}), 3, view(x, npgpu::DType::Float64, {3}),
                     view(y, npgpu::DType::Float64, {3}), kNoStream);
   CHECK(y[0] == 201 && y[1] == 0 && y[2] == 30);
+  // the same matrix times itself: [[1, 6, 2], [0, 0, 0], [0, 0, 0]] (row 2 meets B's empty row 1)
+  npgpu::CsrProduct product(view(indptr, npgpu::DType::Int32, {4}), view(indices, npgpu::DType::Int32, {3}),
+                            view(data, npgpu::DType::Float64, {3}), view(indptr, npgpu::DType::Int32, {4}),
+                            view(indices, npgpu::DType::Int32, {3}), view(data, npgpu::DType::Float64, {3}), 3,
+                            kNoStream);
+  CHECK(product.nnz() == 3);
+  std::vector<std::int32_t> pptr(4, -1), pidx(3, -1);
+  std::vector<double> pval(3, NAN);
+  product.write(view(pptr, npgpu::DType::Int32, {4}), view(pidx, npgpu::DType::Int32, {3}),
+                view(pval, npgpu::DType::Float64, {3}));
+  CHECK((pptr == std::vector<std::int32_t>{0, 3, 3, 3}) && (pidx == std::vector<std::int32_t>{0, 1, 2}));
+  CHECK(pval[0] == 1 && pval[1] == 6 && pval[2] == 2);
+  CHECK_THROWS(npgpu::InvalidArgument, product.write(view(pptr, npgpu::DType::Int32, {4}),
+                                                      view(pidx, npgpu::DType::Int32, {3}),
+                                                      view(pval, npgpu::DType::Float64, {3})));
 
   // one conjugate-gradient step on diag(2, 4) from x = 0, r = p = b = (2, 4): q = A p = (4, 16),
   // alpha = 20 / 72, x = alpha (2, 4)

@@ -17,6 +17,8 @@ struct DnVecTag;
 using DnVec = DnVecTag*;  // cusparseDnVecDescr_t
 struct DnMatTag;
 using DnMat = DnMatTag*;  // cusparseDnMatDescr_t
+struct SpGEMMTag;
+using SpGEMMDescr = SpGEMMTag*;  // cusparseSpGEMMDescr_t
 
 enum Status : int {
   STATUS_SUCCESS = 0,
@@ -39,6 +41,7 @@ enum IndexType : int { INDEX_32I = 2, INDEX_64I = 3 };
 enum Order : int { ORDER_COL = 1, ORDER_ROW = 2 };
 enum SpMVAlg : int { SPMV_ALG_DEFAULT = 0, SPMV_CSR_ALG1 = 2, SPMV_CSR_ALG2 = 3 };
 enum SpMMAlg : int { SPMM_ALG_DEFAULT = 0, SPMM_CSR_ALG1 = 4, SPMM_CSR_ALG2 = 6, SPMM_CSR_ALG3 = 12 };
+enum SpGEMMAlg : int { SPGEMM_DEFAULT = 0 };
 
 using CreateFn = Status (*)(Handle*);
 using DestroyFn = Status (*)(Handle);
@@ -59,6 +62,15 @@ using SpMMBufferFn = Status (*)(Handle, Operation, Operation, const void* alpha,
                                 DnMat, cudaDataType compute, SpMMAlg, std::size_t* bytes);
 using SpMMFn = Status (*)(Handle, Operation, Operation, const void* alpha, SpMat, DnMat, const void* beta, DnMat,
                           cudaDataType compute, SpMMAlg, void* buffer);
+using SpMatGetSizeFn = Status (*)(SpMat, std::int64_t* rows, std::int64_t* cols, std::int64_t* nnz);
+using CsrSetPointersFn = Status (*)(SpMat, void* row_offsets, void* col_ind, void* values);
+using SpGEMMCreateFn = Status (*)(SpGEMMDescr*);
+using SpGEMMDestroyFn = Status (*)(SpGEMMDescr);
+// cusparseSpGEMM_workEstimation and cusparseSpGEMM_compute share this signature.
+using SpGEMMPhaseFn = Status (*)(Handle, Operation, Operation, const void* alpha, SpMat, SpMat, const void* beta, SpMat,
+                                 cudaDataType compute, SpGEMMAlg, SpGEMMDescr, std::size_t* bytes, void* buffer);
+using SpGEMMCopyFn = Status (*)(Handle, Operation, Operation, const void* alpha, SpMat, SpMat, const void* beta, SpMat,
+                                cudaDataType compute, SpGEMMAlg, SpGEMMDescr);
 
 struct Api {
   CreateFn create;
@@ -74,6 +86,13 @@ struct Api {
   SpMVFn spmv;
   SpMMBufferFn spmm_buffer;
   SpMMFn spmm;
+  SpMatGetSizeFn sp_mat_get_size;
+  CsrSetPointersFn csr_set_pointers;
+  SpGEMMCreateFn spgemm_create;
+  SpGEMMDestroyFn spgemm_destroy;
+  SpGEMMPhaseFn spgemm_work_estimation;
+  SpGEMMPhaseFn spgemm_compute;
+  SpGEMMCopyFn spgemm_copy;
 };
 
 const Api& api();  // opens the library on first use; throws Unavailable when it cannot

@@ -1,12 +1,15 @@
-// CUDA side of the sparse products: cuSPARSE's generic SpMV (one right-hand side) and, for complex values,
-// SpMM (row-major right-hand sides), opened at run time, one handle per (device, thread), the work buffer
-// from the pool. Real matrices times row-major dense columns run csr_rowmajor_spmm below, and vectors times
-// matrices of short rows csr_rows (csr_rows.cuh): on those cuSPARSE is slower (docs/performance-notes.md).
+// CUDA side of the sparse products: cuSPARSE's generic SpMV (one right-hand side), SpMM for complex values
+// (row-major right-hand sides) and SpGEMM, opened at run time, one handle per (device, thread), the work
+// buffers from the pool. Real matrices times row-major dense columns run csr_rowmajor_spmm below, and vectors
+// times matrices of short rows csr_rows (csr_rows.cuh): on those cuSPARSE is slower
+// (docs/performance-notes.md).
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "common/cuda_check.hpp"
@@ -39,6 +42,13 @@ const Api& api() {
     x.spmv = library_function<SpMVFn>(lib, "cusparseSpMV", so);
     x.spmm_buffer = library_function<SpMMBufferFn>(lib, "cusparseSpMM_bufferSize", so);
     x.spmm = library_function<SpMMFn>(lib, "cusparseSpMM", so);
+    x.sp_mat_get_size = library_function<SpMatGetSizeFn>(lib, "cusparseSpMatGetSize", so);
+    x.csr_set_pointers = library_function<CsrSetPointersFn>(lib, "cusparseCsrSetPointers", so);
+    x.spgemm_create = library_function<SpGEMMCreateFn>(lib, "cusparseSpGEMM_createDescr", so);
+    x.spgemm_destroy = library_function<SpGEMMDestroyFn>(lib, "cusparseSpGEMM_destroyDescr", so);
+    x.spgemm_work_estimation = library_function<SpGEMMPhaseFn>(lib, "cusparseSpGEMM_workEstimation", so);
+    x.spgemm_compute = library_function<SpGEMMPhaseFn>(lib, "cusparseSpGEMM_compute", so);
+    x.spgemm_copy = library_function<SpGEMMCopyFn>(lib, "cusparseSpGEMM_copy", so);
     return x;
   }();
   return a;
@@ -94,14 +104,81 @@ cudaDataType data_type(DType d) {
   }
 }
 
-// Descriptors released however the call ends.
-struct Descriptors {
-  sp::SpMat a = nullptr;
+sp::IndexType index_type(DType d) { return d == DType::Int32 ? sp::INDEX_32I : sp::INDEX_64I; }
+
+// alpha = 1 and beta = 0 in a value dtype (host pointers: the handle's default pointer mode).
+const void* scalar(DType d, bool one) {
+  static const float f[2][2] = {{0.0f, 0.0f}, {1.0f, 0.0f}};
+  static const double g[2][2] = {{0.0, 0.0}, {1.0, 0.0}};
+  const bool single = d == DType::Float32 || d == DType::Complex64;
+  return single ? static_cast<const void*>(f[one]) : static_cast<const void*>(g[one]);
+}
+
+// A CSR descriptor holds only pointers, sizes and types, so the one built for the same arrays, sizes and
+// types is the same descriptor: each thread keeps its last few (no locks; cuSPARSE reads them as const),
+// which spares a product on an unchanged matrix the descriptor and work-size calls.
+struct CsrKey {
+  int device;
+  const void *indptr, *indices, *data;
+  std::int64_t rows, cols, nnz;
+  DType index, value;
+  auto tied() const { return std::tie(device, indptr, indices, data, rows, cols, nnz, index, value); }
+};
+
+struct CachedCsr {
+  CsrKey key;
+  sp::SpMat mat = nullptr;
+  std::size_t spmv_bytes = 0;
+  bool spmv_bytes_known = false;
+};
+
+constexpr std::size_t kCachedCsr = 16;
+
+struct CsrCache {
+  std::vector<CachedCsr> entries;  // least recently used first
+  ~CsrCache() {
+    for (CachedCsr& e : entries) {
+      try {
+        sp::api().destroy_sp_mat(e.mat);
+      } catch (...) {
+      }
+    }
+  }
+};
+
+thread_local CsrCache t_csr_cache;
+
+// The thread's descriptor of this CSR matrix, built on first use; valid until the thread's next call here.
+CachedCsr& csr_descriptor(const ArrayView& indptr, const ArrayView& indices, const ArrayView& data,
+                          std::int64_t rows, std::int64_t cols) {
+  const CsrKey key{data.device, indptr.data, indices.data, data.data, rows, cols, data.shape[0], indptr.dtype,
+                   data.dtype};
+  auto& entries = t_csr_cache.entries;
+  auto hit = std::find_if(entries.begin(), entries.end(),
+                          [&](const CachedCsr& e) { return e.key.tied() == key.tied(); });
+  if (hit != entries.end()) {
+    std::rotate(hit, hit + 1, entries.end());
+    return entries.back();
+  }
+  CachedCsr e{key};
+  check(sp::api().create_csr(&e.mat, rows, cols, key.nnz, indptr.data, indices.data, data.data,
+                             index_type(indptr.dtype), index_type(indptr.dtype), sp::INDEX_BASE_ZERO,
+                             data_type(data.dtype)),
+        "cusparseCreateCsr");
+  if (entries.size() == kCachedCsr) {
+    sp::api().destroy_sp_mat(entries.front().mat);
+    entries.erase(entries.begin());
+  }
+  entries.push_back(e);
+  return entries.back();
+}
+
+// Dense descriptors released however the call ends.
+struct DenseDescriptors {
   sp::DnVec xv = nullptr, yv = nullptr;
   sp::DnMat xm = nullptr, ym = nullptr;
-  ~Descriptors() {
+  ~DenseDescriptors() {
     const sp::Api& api = sp::api();
-    if (a) api.destroy_sp_mat(a);
     if (xv) api.destroy_dn_vec(xv);
     if (yv) api.destroy_dn_vec(yv);
     if (xm) api.destroy_dn_mat(xm);
@@ -215,42 +292,132 @@ void csr_matmul(const ArrayView& indptr, const ArrayView& indices, const ArrayVi
   const sp::Api& api = sp::api();
   sp::Handle h = bind(y.device, stream);
   const cudaDataType t = data_type(data.dtype);
-  const sp::IndexType it = indptr.dtype == DType::Int32 ? sp::INDEX_32I : sp::INDEX_64I;
-  // alpha = 1, beta = 0 in data's type (host pointers: the handle's default pointer mode).
-  const float one_f[2] = {1.0f, 0.0f}, zero_f[2] = {0.0f, 0.0f};
-  const double one_d[2] = {1.0, 0.0}, zero_d[2] = {0.0, 0.0};
-  const bool single = data.dtype == DType::Float32 || data.dtype == DType::Complex64;
-  const void* alpha = single ? static_cast<const void*>(one_f) : static_cast<const void*>(one_d);
-  const void* beta = single ? static_cast<const void*>(zero_f) : static_cast<const void*>(zero_d);
-
-  Descriptors d;
-  check(api.create_csr(&d.a, rows, cols, nnz, indptr.data, indices.data, data.data, it, it, sp::INDEX_BASE_ZERO, t),
-        "cusparseCreateCsr");
+  const void* alpha = scalar(data.dtype, true);
+  const void* beta = scalar(data.dtype, false);
+  CachedCsr& a = csr_descriptor(indptr, indices, data, rows, cols);
+  DenseDescriptors d;
   std::size_t bytes = 0;
   if (x.ndim == 1) {
     check(api.create_dn_vec(&d.xv, cols, x.data, t), "cusparseCreateDnVec");
     check(api.create_dn_vec(&d.yv, rows, y.data, t), "cusparseCreateDnVec");
-    check(api.spmv_buffer(h, sp::OP_NON_TRANSPOSE, alpha, d.a, d.xv, beta, d.yv, t, sp::SPMV_CSR_ALG1, &bytes),
-          "cusparseSpMV_bufferSize");
-    DeviceBuffer work(static_cast<std::int64_t>(std::max<std::size_t>(bytes, 16)), y.device, stream);
-    check(api.spmv(h, sp::OP_NON_TRANSPOSE, alpha, d.a, d.xv, beta, d.yv, t, sp::SPMV_CSR_ALG1, work.data()),
+    if (!a.spmv_bytes_known) {
+      check(api.spmv_buffer(h, sp::OP_NON_TRANSPOSE, alpha, a.mat, d.xv, beta, d.yv, t, sp::SPMV_CSR_ALG1,
+                            &a.spmv_bytes),
+            "cusparseSpMV_bufferSize");
+      a.spmv_bytes_known = true;
+    }
+    DeviceBuffer work(static_cast<std::int64_t>(std::max<std::size_t>(a.spmv_bytes, 16)), y.device, stream);
+    check(api.spmv(h, sp::OP_NON_TRANSPOSE, alpha, a.mat, d.xv, beta, d.yv, t, sp::SPMV_CSR_ALG1, work.data()),
           "cusparseSpMV");
   } else {
     check(api.create_dn_mat(&d.xm, cols, k, k, x.data, t, sp::ORDER_ROW), "cusparseCreateDnMat");
     check(api.create_dn_mat(&d.ym, rows, k, k, y.data, t, sp::ORDER_ROW), "cusparseCreateDnMat");
     // CSR_ALG2 is the row-major algorithm; the default where a library version does not offer it.
     sp::SpMMAlg alg = sp::SPMM_CSR_ALG2;
-    if (api.spmm_buffer(h, sp::OP_NON_TRANSPOSE, sp::OP_NON_TRANSPOSE, alpha, d.a, d.xm, beta, d.ym, t, alg, &bytes) !=
-        sp::STATUS_SUCCESS) {
+    if (api.spmm_buffer(h, sp::OP_NON_TRANSPOSE, sp::OP_NON_TRANSPOSE, alpha, a.mat, d.xm, beta, d.ym, t, alg,
+                        &bytes) != sp::STATUS_SUCCESS) {
       alg = sp::SPMM_ALG_DEFAULT;
-      check(
-          api.spmm_buffer(h, sp::OP_NON_TRANSPOSE, sp::OP_NON_TRANSPOSE, alpha, d.a, d.xm, beta, d.ym, t, alg, &bytes),
-          "cusparseSpMM_bufferSize");
+      check(api.spmm_buffer(h, sp::OP_NON_TRANSPOSE, sp::OP_NON_TRANSPOSE, alpha, a.mat, d.xm, beta, d.ym, t, alg,
+                            &bytes),
+            "cusparseSpMM_bufferSize");
     }
     DeviceBuffer work(static_cast<std::int64_t>(std::max<std::size_t>(bytes, 16)), y.device, stream);
-    check(api.spmm(h, sp::OP_NON_TRANSPOSE, sp::OP_NON_TRANSPOSE, alpha, d.a, d.xm, beta, d.ym, t, alg, work.data()),
+    check(api.spmm(h, sp::OP_NON_TRANSPOSE, sp::OP_NON_TRANSPOSE, alpha, a.mat, d.xm, beta, d.ym, t, alg,
+                   work.data()),
           "cusparseSpMM");
   }
+}
+
+namespace {
+
+// cuSPARSE's SpGEMM in its three phases: work estimation and compute in the constructor (C's size is then
+// known), copy into the caller's arrays in write(). The product owns its descriptors (not the per-thread
+// cache's: write() may come from another thread). C's row offsets go to a buffer of the product's own, since
+// the library versions differ in which phase fills them, and are copied to the caller's indptr at the end.
+class CudaProduct final : public CsrProduct::State {
+ public:
+  CudaProduct(const ArrayView& a_indptr, const ArrayView& a_indices, const ArrayView& a_data,
+              const ArrayView& b_indptr, const ArrayView& b_indices, const ArrayView& b_data, std::int64_t n_cols,
+              StreamHandle stream)
+      : device_(a_data.device), stream_(stream), value_(a_data.dtype), index_(a_indptr.dtype),
+        rows_(a_indptr.shape[0] - 1) {
+    if (a_data.shape[0] == 0 || b_data.shape[0] == 0) return;  // no products: cuSPARSE is not asked
+    const sp::Api& api = sp::api();
+    const std::int64_t inner = b_indptr.shape[0] - 1;
+    const sp::IndexType it = index_type(index_);
+    const cudaDataType t = data_type(value_);
+    check(api.create_csr(&a_, rows_, inner, a_data.shape[0], a_indptr.data, a_indices.data, a_data.data, it, it,
+                         sp::INDEX_BASE_ZERO, t),
+          "cusparseCreateCsr");
+    check(api.create_csr(&b_, inner, n_cols, b_data.shape[0], b_indptr.data, b_indices.data, b_data.data, it, it,
+                         sp::INDEX_BASE_ZERO, t),
+          "cusparseCreateCsr");
+    offsets_ = std::make_unique<DeviceBuffer>((rows_ + 1) * itemsize(index_), device_, stream_);
+    check(api.create_csr(&c_, rows_, n_cols, 0, offsets_->data(), nullptr, nullptr, it, it, sp::INDEX_BASE_ZERO, t),
+          "cusparseCreateCsr");
+    check(api.spgemm_create(&descr_), "cusparseSpGEMM_createDescr");
+    sp::Handle h = bind(device_, stream_);
+    const void* one = scalar(value_, true);
+    const void* zero = scalar(value_, false);
+    std::size_t bytes = 0;
+    auto phase = [&](sp::SpGEMMPhaseFn fn, const char* call, std::unique_ptr<DeviceBuffer>& buffer) {
+      check(fn(h, sp::OP_NON_TRANSPOSE, sp::OP_NON_TRANSPOSE, one, a_, b_, zero, c_, t, sp::SPGEMM_DEFAULT, descr_,
+               &bytes, nullptr),
+            call);
+      buffer = std::make_unique<DeviceBuffer>(static_cast<std::int64_t>(std::max<std::size_t>(bytes, 16)), device_,
+                                              stream_);
+      check(fn(h, sp::OP_NON_TRANSPOSE, sp::OP_NON_TRANSPOSE, one, a_, b_, zero, c_, t, sp::SPGEMM_DEFAULT, descr_,
+               &bytes, buffer->data()),
+            call);
+    };
+    phase(api.spgemm_work_estimation, "cusparseSpGEMM_workEstimation", work_);
+    phase(api.spgemm_compute, "cusparseSpGEMM_compute", compute_);
+    std::int64_t rows = 0, cols = 0;
+    check(api.sp_mat_get_size(c_, &rows, &cols, &nnz_), "cusparseSpMatGetSize");
+  }
+
+  ~CudaProduct() override {
+    const sp::Api& api = sp::api();
+    if (descr_) api.spgemm_destroy(descr_);
+    for (sp::SpMat m : {a_, b_, c_})
+      if (m) api.destroy_sp_mat(m);
+  }
+
+  std::int64_t nnz() const override { return nnz_; }
+
+  void write(const ArrayView& indptr, const ArrayView& indices, const ArrayView& data) override {
+    auto s = static_cast<cudaStream_t>(stream_);
+    const auto offset_bytes = static_cast<std::size_t>((rows_ + 1) * itemsize(index_));
+    if (nnz_ == 0) {
+      NPGPU_CUDA_TRY(cudaMemsetAsync(indptr.data, 0, offset_bytes, s));
+      return;
+    }
+    const sp::Api& api = sp::api();
+    check(api.csr_set_pointers(c_, offsets_->data(), indices.data, data.data), "cusparseCsrSetPointers");
+    check(api.spgemm_copy(bind(device_, stream_), sp::OP_NON_TRANSPOSE, sp::OP_NON_TRANSPOSE, scalar(value_, true),
+                          a_, b_, scalar(value_, false), c_, data_type(value_), sp::SPGEMM_DEFAULT, descr_),
+          "cusparseSpGEMM_copy");
+    NPGPU_CUDA_TRY(cudaMemcpyAsync(indptr.data, offsets_->data(), offset_bytes, cudaMemcpyDeviceToDevice, s));
+    work_.reset(), compute_.reset(), offsets_.reset();
+  }
+
+ private:
+  int device_;
+  StreamHandle stream_;
+  DType value_, index_;
+  std::int64_t rows_, nnz_ = 0;
+  sp::SpMat a_ = nullptr, b_ = nullptr, c_ = nullptr;
+  sp::SpGEMMDescr descr_ = nullptr;
+  std::unique_ptr<DeviceBuffer> offsets_, work_, compute_;
+};
+
+}  // namespace
+
+std::unique_ptr<CsrProduct::State> csr_product(const ArrayView& a_indptr, const ArrayView& a_indices,
+                                               const ArrayView& a_data, const ArrayView& b_indptr,
+                                               const ArrayView& b_indices, const ArrayView& b_data,
+                                               std::int64_t n_cols, StreamHandle stream) {
+  return std::make_unique<CudaProduct>(a_indptr, a_indices, a_data, b_indptr, b_indices, b_data, n_cols, stream);
 }
 
 }  // namespace cuda

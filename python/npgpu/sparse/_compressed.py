@@ -566,8 +566,10 @@ def _empty(cls, shape, dtype, device):
 def spgemm(a, b):
     """C = A @ B for CSR matrices on one device.
 
-    The products of each stored A[i, k] with row k of B are expanded by gathers and their duplicates summed by
-    a sort on (row, column), on either device (cuSPARSE's SpGEMM is not wired in yet).
+    Float and complex values go to the compiled product (cuSPARSE's SpGEMM on a GPU, OpenMP rows on the host),
+    after summing the duplicates of an operand that has them. Other dtypes, and builds or GPUs without it,
+    expand the products of each stored A[i, k] with row k of B by gathers and sum their duplicates by a sort
+    on (row, column).
 
     Parameters
     ----------
@@ -577,7 +579,8 @@ def spgemm(a, b):
     Returns
     -------
     csr_matrix or csr_array
-        Canonical CSR of A's kind, of dtype result_type(A, B).
+        Canonical CSR of A's kind, of dtype result_type(A, B). Products that cancel are kept as stored zeros
+        (SciPy drops them; ``eliminate_zeros()`` does too).
 
     Examples
     --------
@@ -593,6 +596,12 @@ def spgemm(a, b):
     cls = a._cls("csr")
     if a.nnz == 0 or b.nnz == 0:
         return _empty(cls, (m, n), dt, a.device)
+    kern = u.kernels()
+    if kern is not None and dt in u.KERNEL_DTYPES:
+        try:
+            return _compiled_spgemm(kern, a, b, dt, cls)
+        except npgpu.GPUUnavailableError:
+            pass  # this cuSPARSE lacks the product for these types: the composed one below
     dev = a.device
     rows_a = a._major_index()
     cols_a = a.indices
@@ -611,6 +620,30 @@ def spgemm(a, b):
     cols = npgpu.take(b.indices, bpos)
     vals = npgpu.take(a.data, ent).astype(dt) * npgpu.take(b.data, bpos).astype(dt)
     return cls._build_from_triples(rows, cols, vals, (m, n))
+
+
+def _compiled_spgemm(kern, a, b, dt, cls):
+    """spgemm through npgpu._sparse.csr_product: canonical operands of one index and one value dtype."""
+    operands = []
+    for mat in (a, b):
+        if not mat.has_canonical_format:
+            mat = mat.copy()
+            mat.sum_duplicates()
+        operands.append(mat)
+    idx = np.promote_types(a.indices.dtype, b.indices.dtype)
+    while True:
+        arrays = []
+        for mat in operands:
+            arrays += [_contiguous(v.astype(t, copy=False))
+                       for v, t in ((mat.indptr, idx), (mat.indices, idx), (mat.data, dt))]
+        try:
+            indptr, indices, data = kern.csr_product(*arrays, b.shape[1])
+            break
+        except ValueError:
+            if idx == np.int64:
+                raise
+            idx = np.dtype(np.int64)  # more entries than int32 indices address
+    return cls((data, indices, indptr), shape=(a.shape[0], b.shape[1]), _trusted=True, _flags=(True, True))
 
 
 class csr_matrix(_csr_base):
