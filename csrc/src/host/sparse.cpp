@@ -6,11 +6,23 @@
 #include <utility>
 #include <vector>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 #include "common/complex.hpp"
 #include "common/sparse_backends.hpp"
 
 namespace npgpu::host {
 namespace {
+
+std::size_t max_threads() {
+#ifdef _OPENMP
+  return static_cast<std::size_t>(std::max(omp_get_max_threads(), 1));
+#else
+  return 1;
+#endif
+}
 
 template <class I, class T>
 void matmul(const I* indptr, const I* indices, const T* data, std::int64_t rows, std::int64_t k, const T* x,
@@ -61,32 +73,33 @@ void matmul_values(const ArrayView& indptr, const ArrayView& indices, const Arra
   }
 }
 
-// C = A @ B a row at a time: row r's products are gathered, stably sorted by column and summed per column,
-// so each entry adds its products in A's row order (as SciPy) without a dense accumulator of C's width per
-// thread. The constructor only counts each row's distinct columns; write() forms the products.
+// C = A @ B a row at a time, as SciPy's csr_matmat: each thread marks the columns of its current row in arrays
+// as wide as C and sums each column's products there in A's row order; the row's distinct columns are then
+// sorted (SciPy leaves them unsorted). The constructor only counts each row's columns; write() sums them.
 template <class I, class T>
 class HostProduct final : public CsrProduct::State {
  public:
   HostProduct(const ArrayView& a_indptr, const ArrayView& a_indices, const ArrayView& a_data, const ArrayView& b_indptr,
-              const ArrayView& b_indices, const ArrayView& b_data)
+              const ArrayView& b_indices, const ArrayView& b_data, std::int64_t n_cols)
       : ap_(static_cast<const I*>(a_indptr.data)),
         ai_(static_cast<const I*>(a_indices.data)),
         bp_(static_cast<const I*>(b_indptr.data)),
         bi_(static_cast<const I*>(b_indices.data)),
         ax_(static_cast<const T*>(a_data.data)),
         bx_(static_cast<const T*>(b_data.data)),
+        n_cols_(static_cast<std::size_t>(n_cols)),
         counts_(static_cast<std::size_t>(a_indptr.shape[0] - 1)) {
     const auto rows = static_cast<std::int64_t>(counts_.size());
-#pragma omp parallel if (rows > 256)
+#pragma omp parallel num_threads(threads(sizeof(I))) if (rows > 256)
     {
-      std::vector<I> cols;
+      std::vector<std::int64_t> mark(n_cols_, -1);  // the last row that met each column
 #pragma omp for schedule(dynamic, 256)
       for (std::int64_t r = 0; r < rows; ++r) {
-        cols.clear();
+        std::int64_t count = 0;
         for (I p = ap_[r]; p < ap_[r + 1]; ++p)
-          for (I q = bp_[ai_[p]]; q < bp_[ai_[p] + 1]; ++q) cols.push_back(bi_[q]);
-        std::sort(cols.begin(), cols.end());
-        counts_[r] = std::unique(cols.begin(), cols.end()) - cols.begin();
+          for (I q = bp_[ai_[p]]; q < bp_[ai_[p] + 1]; ++q)
+            if (mark[bi_[q]] != r) mark[bi_[q]] = r, ++count;
+        counts_[r] = count;
       }
     }
     for (std::int64_t c : counts_) nnz_ += c;
@@ -101,30 +114,43 @@ class HostProduct final : public CsrProduct::State {
     const auto rows = static_cast<std::int64_t>(counts_.size());
     cp[0] = 0;
     for (std::int64_t r = 0; r < rows; ++r) cp[r + 1] = static_cast<I>(cp[r] + counts_[r]);
-#pragma omp parallel if (rows > 256)
+#pragma omp parallel num_threads(threads(sizeof(std::int64_t) + sizeof(T))) if (rows > 256)
     {
-      std::vector<std::pair<I, T>> products;
+      std::vector<std::int64_t> mark(n_cols_, -1);
+      std::vector<T> sums(n_cols_);
+      std::vector<I> cols;
 #pragma omp for schedule(dynamic, 256)
       for (std::int64_t r = 0; r < rows; ++r) {
-        products.clear();
-        for (I p = ap_[r]; p < ap_[r + 1]; ++p)
-          for (I q = bp_[ai_[p]]; q < bp_[ai_[p] + 1]; ++q) products.emplace_back(bi_[q], ax_[p] * bx_[q]);
-        std::stable_sort(products.begin(), products.end(),
-                         [](const std::pair<I, T>& x, const std::pair<I, T>& y) { return x.first < y.first; });
-        std::int64_t out = cp[r];
-        for (std::size_t i = 0; i < products.size();) {
-          const I col = products[i].first;
-          T sum(0);
-          for (; i < products.size() && products[i].first == col; ++i) sum = sum + products[i].second;
-          ci[out] = col, cx[out] = sum, ++out;
+        cols.clear();
+        for (I p = ap_[r]; p < ap_[r + 1]; ++p) {
+          for (I q = bp_[ai_[p]]; q < bp_[ai_[p] + 1]; ++q) {
+            const I j = bi_[q];
+            const T v = ax_[p] * bx_[q];
+            if (mark[j] != r) {
+              mark[j] = r, sums[j] = T(0) + v;
+              cols.push_back(j);
+            } else {
+              sums[j] = sums[j] + v;
+            }
+          }
         }
+        std::sort(cols.begin(), cols.end());
+        std::int64_t out = cp[r];
+        for (I j : cols) ci[out] = j, cx[out] = sums[j], ++out;
       }
     }
   }
 
  private:
+  // Threads whose per-thread arrays of C's width (bytes_per_column each) fit 1 GiB together; at least one.
+  int threads(std::size_t bytes_per_column) const {
+    const std::size_t per_thread = std::max<std::size_t>(n_cols_ * bytes_per_column, 1);
+    return static_cast<int>(std::clamp<std::size_t>((std::size_t{1} << 30) / per_thread, 1, max_threads()));
+  }
+
   const I *ap_, *ai_, *bp_, *bi_;
   const T *ax_, *bx_;
+  std::size_t n_cols_;
   std::vector<std::int64_t> counts_;
   std::int64_t nnz_ = 0;
 };
@@ -134,25 +160,19 @@ class HostProduct final : public CsrProduct::State {
 std::unique_ptr<CsrProduct::State> csr_product(const ArrayView& a_indptr, const ArrayView& a_indices,
                                                const ArrayView& a_data, const ArrayView& b_indptr,
                                                const ArrayView& b_indices, const ArrayView& b_data,
-                                               std::int64_t /*n_cols*/) {
+                                               std::int64_t n_cols) {
   std::unique_ptr<CsrProduct::State> state;
   detail::dispatch_index(a_indptr.dtype, [&](auto itag) {
     using I = decltype(itag);
+    auto make = [&](auto vtag) {
+      state = std::make_unique<HostProduct<I, decltype(vtag)>>(a_indptr, a_indices, a_data, b_indptr, b_indices, b_data,
+                                                               n_cols);
+    };
     switch (a_data.dtype) {
-      case DType::Float32:
-        state = std::make_unique<HostProduct<I, float>>(a_indptr, a_indices, a_data, b_indptr, b_indices, b_data);
-        break;
-      case DType::Float64:
-        state = std::make_unique<HostProduct<I, double>>(a_indptr, a_indices, a_data, b_indptr, b_indices, b_data);
-        break;
-      case DType::Complex64:
-        state = std::make_unique<HostProduct<I, detail::complex64>>(a_indptr, a_indices, a_data, b_indptr, b_indices,
-                                                                    b_data);
-        break;
-      default:
-        state = std::make_unique<HostProduct<I, detail::complex128>>(a_indptr, a_indices, a_data, b_indptr, b_indices,
-                                                                     b_data);
-        break;
+      case DType::Float32: make(float{}); break;
+      case DType::Float64: make(double{}); break;
+      case DType::Complex64: make(detail::complex64{}); break;
+      default: make(detail::complex128{}); break;
     }
   });
   return state;
