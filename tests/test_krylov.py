@@ -95,6 +95,35 @@ def test_reproducible(array_device, rng):
         np.testing.assert_array_equal(a, b)
 
 
+_STEP_SCRIPT = """
+import numpy as np, npgpu
+from npgpu import _krylov
+rng = np.random.default_rng(5)
+v = [rng.standard_normal(300_001) for _ in range(4)]
+x, r, p, q = (npgpu.asarray(a, device="cpu") for a in v)
+state = npgpu.asarray(np.full(_krylov.cg_state_size(300_001), np.nan), device="cpu")
+_krylov.cg_start(r, 0.0, state)
+_krylov.cg_step(x, r, p, q, state, 0)
+print(state.get()[:2 * _krylov.CG_SLOT].tobytes().hex(), x.get().tobytes().hex()[:64])
+"""
+
+
+def test_host_sums_same_bits_for_any_thread_count():
+    # the host backend's dot products add fixed chunks in order, whatever the number of OpenMP threads
+    import os
+    import subprocess
+    import sys
+
+    outs = set()
+    for threads in ("1", "2", "3"):
+        env = dict(os.environ, OMP_NUM_THREADS=threads, NPGPU_BACKEND="cpu")
+        done = subprocess.run([sys.executable, "-c", _STEP_SCRIPT], env=env, capture_output=True, text=True,
+                              timeout=120)
+        assert done.returncode == 0, done.stderr
+        outs.add(done.stdout)
+    assert len(outs) == 1
+
+
 def test_bad_arguments(array_device):
     n = 10
     x, r, p, q = (npgpu.ones(n, device=array_device) for _ in range(4))

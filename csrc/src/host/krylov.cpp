@@ -1,7 +1,10 @@
-// Host backend of the Krylov steps: the CUDA passes' arithmetic in OpenMP loops (float64 accumulators; the
-// reductions' order is fixed for a given thread count). The state's partial sums are not used here.
+// Host backend of the Krylov steps: the CUDA passes' arithmetic in OpenMP loops (float64 accumulators summed
+// in fixed chunks, added in order: the same bits for any thread count). The state's partial sums are not used
+// here.
+#include <algorithm>
 #include <complex>
 #include <cstdint>
+#include <vector>
 
 #include "common/complex.hpp"
 #include "common/krylov_backends.hpp"
@@ -45,17 +48,34 @@ Complex<R> scale(double b, Complex<R> v) {
   return {R(b) * v.re, R(b) * v.im};
 }
 
+// body(begin, end, s0, s1) over [0, n) in chunks of kChunk, in parallel; the chunks' two sums are added in
+// chunk order into out0 and out1 (an OpenMP reduction combines threads in an unspecified order).
+constexpr std::int64_t kChunk = 16384;
+
+template <class Body>
+void chunked_sums(std::int64_t n, double& out0, double& out1, Body&& body) {
+  const std::int64_t chunks = (n + kChunk - 1) / kChunk;
+  std::vector<double> s0(static_cast<std::size_t>(chunks)), s1(static_cast<std::size_t>(chunks));
+#pragma omp parallel for schedule(static) if (n > 65536)
+  for (std::int64_t c = 0; c < chunks; ++c) {
+    double a = 0.0, b = 0.0;
+    body(c * kChunk, std::min(n, (c + 1) * kChunk), a, b);
+    s0[c] = a, s1[c] = b;
+  }
+  out0 = out1 = 0.0;
+  for (std::int64_t c = 0; c < chunks; ++c) out0 += s0[c], out1 += s1[c];
+}
+
 // sum of conj(a_i) b_i, as (real, imaginary)
 template <class T>
 void dot(const T* a, const T* b, std::int64_t n, double& out_re, double& out_im) {
-  double sr = 0.0, si = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : sr, si) if (n > 65536)
-  for (std::int64_t i = 0; i < n; ++i) {
-    const double ar = re(a[i]), ai = im(a[i]), br = re(b[i]), bi = im(b[i]);
-    sr += ar * br + ai * bi;
-    si += ar * bi - ai * br;
-  }
-  out_re = sr, out_im = si;
+  chunked_sums(n, out_re, out_im, [&](std::int64_t begin, std::int64_t end, double& sr, double& si) {
+    for (std::int64_t i = begin; i < end; ++i) {
+      const double ar = re(a[i]), ai = im(a[i]), br = re(b[i]), bi = im(b[i]);
+      sr += ar * br + ai * bi;
+      si += ar * bi - ai * br;
+    }
+  });
 }
 
 template <class T>
@@ -77,13 +97,14 @@ void step(T* x, T* r, T* p, const T* q, std::int64_t n, double* state, int parit
     const std::complex<double> a = rho / std::complex<double>(pr, pi);
     alpha = from<T>(a.real(), a.imag());
   }
-  double rr = 0.0;
-#pragma omp parallel for schedule(static) reduction(+ : rr) if (n > 65536)
-  for (std::int64_t i = 0; i < n; ++i) {
-    x[i] = x[i] + alpha * p[i];
-    r[i] = r[i] - alpha * q[i];
-    rr += re(r[i]) * re(r[i]) + im(r[i]) * im(r[i]);
-  }
+  double rr = 0.0, unused = 0.0;
+  chunked_sums(n, rr, unused, [&](std::int64_t begin, std::int64_t end, double& sum, double&) {
+    for (std::int64_t i = begin; i < end; ++i) {
+      x[i] = x[i] + alpha * p[i];
+      r[i] = r[i] - alpha * q[i];
+      sum += re(r[i]) * re(r[i]) + im(r[i]) * im(r[i]);
+    }
+  });
   const bool done = was_done || rr < tol2;
   const double beta = done ? 0.0 : rr / rho;
 #pragma omp parallel for schedule(static) if (n > 65536)
