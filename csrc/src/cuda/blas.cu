@@ -23,6 +23,7 @@
 #include "common/cublas_api.hpp"
 #include "common/cuda_check.hpp"
 #include "common/dynlib.hpp"
+#include "cuda/sm_threads.cuh"
 #include "npgpu/errors.hpp"
 #include "npgpu/memory.hpp"
 
@@ -243,7 +244,7 @@ struct alignas(sizeof(T) * V) VecT {
 // Step 1 (Weighted = false): y (float64) = column sums. Step 2 (Weighted = true): y (T) = w^T X.
 // blockDim = (TX, TY); dynamic shared memory: TY * TX * V doubles.
 template <class T, int V, bool Weighted>
-__global__ void __launch_bounds__(kColsThreads, Weighted ? 6 : 8) cols_kernel(const T* __restrict__ x, std::int64_t rows,
+__global__ void __launch_bounds__(kColsThreads, min_blocks_per_sm(Weighted ? 6 : 8, kColsThreads)) cols_kernel(const T* __restrict__ x, std::int64_t rows,
                                                              std::int64_t cols, std::int64_t sr,
                                                              const double* __restrict__ w,
                                                              double* __restrict__ partial,

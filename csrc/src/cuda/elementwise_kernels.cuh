@@ -24,6 +24,7 @@
 #include "common/elementwise_loops.hpp"
 #include "common/strided.hpp"
 #include "cuda/driver_launch.hpp"
+#include "cuda/sm_threads.cuh"
 
 namespace npgpu::cuda::ew_detail {
 
@@ -268,9 +269,10 @@ __device__ __forceinline__ void tiled_body(Op op, const StridedPlan<1 + sizeof..
 
 // Blocks per SM the tiled kernel is compiled for. Left to itself the compiler spends 80 registers on a float32
 // add (hoisted tile addresses: 3 blocks per SM); capped at 32 (8 blocks) the add runs close to the contiguous
-// one per byte (docs/performance-notes.md). 8-byte types get 64 registers.
+// one per byte (docs/performance-notes.md). 8-byte types get 64 registers. GPUs that hold fewer threads per SM
+// get as many blocks as fit.
 template <class... Ts>
-constexpr int kTiledMinBlocks = max_size<Ts...>() <= 4 ? 8 : 4;
+constexpr int kTiledMinBlocks = min_blocks_per_sm(max_size<Ts...>() <= 4 ? 8 : 4, kThreads);
 
 template <class Op, class R, class... Ts>
 __global__ void __launch_bounds__(kThreads, kTiledMinBlocks<R, Ts...>)
