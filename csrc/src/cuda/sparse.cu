@@ -330,6 +330,19 @@ void csr_matmul(const ArrayView& indptr, const ArrayView& indices, const ArrayVi
 
 namespace {
 
+// The descriptors of one SpGEMM, released however it ends (a constructor that throws runs no destructor of
+// its own class, but does run its members').
+struct SpGEMMDescriptors {
+  sp::SpMat a = nullptr, b = nullptr, c = nullptr;
+  sp::SpGEMMDescr descr = nullptr;
+  ~SpGEMMDescriptors() {
+    const sp::Api& api = sp::api();
+    if (descr) api.spgemm_destroy(descr);
+    for (sp::SpMat m : {a, b, c})
+      if (m) api.destroy_sp_mat(m);
+  }
+};
+
 // cuSPARSE's SpGEMM in its three phases: work estimation and compute in the constructor (C's size is then
 // known), copy into the caller's arrays in write(). The product owns its descriptors (not the per-thread
 // cache's: write() may come from another thread). C's row offsets go to a buffer of the product's own, since
@@ -346,41 +359,34 @@ class CudaProduct final : public CsrProduct::State {
     const std::int64_t inner = b_indptr.shape[0] - 1;
     const sp::IndexType it = index_type(index_);
     const cudaDataType t = data_type(value_);
-    check(api.create_csr(&a_, rows_, inner, a_data.shape[0], a_indptr.data, a_indices.data, a_data.data, it, it,
+    check(api.create_csr(&d_.a, rows_, inner, a_data.shape[0], a_indptr.data, a_indices.data, a_data.data, it, it,
                          sp::INDEX_BASE_ZERO, t),
           "cusparseCreateCsr");
-    check(api.create_csr(&b_, inner, n_cols, b_data.shape[0], b_indptr.data, b_indices.data, b_data.data, it, it,
+    check(api.create_csr(&d_.b, inner, n_cols, b_data.shape[0], b_indptr.data, b_indices.data, b_data.data, it, it,
                          sp::INDEX_BASE_ZERO, t),
           "cusparseCreateCsr");
     offsets_ = std::make_unique<DeviceBuffer>((rows_ + 1) * itemsize(index_), device_, stream_);
-    check(api.create_csr(&c_, rows_, n_cols, 0, offsets_->data(), nullptr, nullptr, it, it, sp::INDEX_BASE_ZERO, t),
+    check(api.create_csr(&d_.c, rows_, n_cols, 0, offsets_->data(), nullptr, nullptr, it, it, sp::INDEX_BASE_ZERO, t),
           "cusparseCreateCsr");
-    check(api.spgemm_create(&descr_), "cusparseSpGEMM_createDescr");
+    check(api.spgemm_create(&d_.descr), "cusparseSpGEMM_createDescr");
     sp::Handle h = bind(device_, stream_);
     const void* one = scalar(value_, true);
     const void* zero = scalar(value_, false);
     std::size_t bytes = 0;
     auto phase = [&](sp::SpGEMMPhaseFn fn, const char* call, std::unique_ptr<DeviceBuffer>& buffer) {
-      check(fn(h, sp::OP_NON_TRANSPOSE, sp::OP_NON_TRANSPOSE, one, a_, b_, zero, c_, t, sp::SPGEMM_DEFAULT, descr_,
+      check(fn(h, sp::OP_NON_TRANSPOSE, sp::OP_NON_TRANSPOSE, one, d_.a, d_.b, zero, d_.c, t, sp::SPGEMM_DEFAULT, d_.descr,
                &bytes, nullptr),
             call);
       buffer = std::make_unique<DeviceBuffer>(static_cast<std::int64_t>(std::max<std::size_t>(bytes, 16)), device_,
                                               stream_);
-      check(fn(h, sp::OP_NON_TRANSPOSE, sp::OP_NON_TRANSPOSE, one, a_, b_, zero, c_, t, sp::SPGEMM_DEFAULT, descr_,
+      check(fn(h, sp::OP_NON_TRANSPOSE, sp::OP_NON_TRANSPOSE, one, d_.a, d_.b, zero, d_.c, t, sp::SPGEMM_DEFAULT, d_.descr,
                &bytes, buffer->data()),
             call);
     };
     phase(api.spgemm_work_estimation, "cusparseSpGEMM_workEstimation", work_);
     phase(api.spgemm_compute, "cusparseSpGEMM_compute", compute_);
     std::int64_t rows = 0, cols = 0;
-    check(api.sp_mat_get_size(c_, &rows, &cols, &nnz_), "cusparseSpMatGetSize");
-  }
-
-  ~CudaProduct() override {
-    const sp::Api& api = sp::api();
-    if (descr_) api.spgemm_destroy(descr_);
-    for (sp::SpMat m : {a_, b_, c_})
-      if (m) api.destroy_sp_mat(m);
+    check(api.sp_mat_get_size(d_.c, &rows, &cols, &nnz_), "cusparseSpMatGetSize");
   }
 
   std::int64_t nnz() const override { return nnz_; }
@@ -393,9 +399,9 @@ class CudaProduct final : public CsrProduct::State {
       return;
     }
     const sp::Api& api = sp::api();
-    check(api.csr_set_pointers(c_, offsets_->data(), indices.data, data.data), "cusparseCsrSetPointers");
+    check(api.csr_set_pointers(d_.c, offsets_->data(), indices.data, data.data), "cusparseCsrSetPointers");
     check(api.spgemm_copy(bind(device_, stream_), sp::OP_NON_TRANSPOSE, sp::OP_NON_TRANSPOSE, scalar(value_, true),
-                          a_, b_, scalar(value_, false), c_, data_type(value_), sp::SPGEMM_DEFAULT, descr_),
+                          d_.a, d_.b, scalar(value_, false), d_.c, data_type(value_), sp::SPGEMM_DEFAULT, d_.descr),
           "cusparseSpGEMM_copy");
     NPGPU_CUDA_TRY(cudaMemcpyAsync(indptr.data, offsets_->data(), offset_bytes, cudaMemcpyDeviceToDevice, s));
     work_.reset(), compute_.reset(), offsets_.reset();
@@ -406,8 +412,7 @@ class CudaProduct final : public CsrProduct::State {
   StreamHandle stream_;
   DType value_, index_;
   std::int64_t rows_, nnz_ = 0;
-  sp::SpMat a_ = nullptr, b_ = nullptr, c_ = nullptr;
-  sp::SpGEMMDescr descr_ = nullptr;
+  SpGEMMDescriptors d_;
   std::unique_ptr<DeviceBuffer> offsets_, work_, compute_;
 };
 
