@@ -243,15 +243,6 @@ void rowmajor_spmm(const ArrayView& indptr, const ArrayView& indices, const Arra
   NPGPU_CHECK_LAUNCH("csr_matmul");
 }
 
-template <class I>
-void rowmajor_spmm_values(const ArrayView& indptr, const ArrayView& indices, const ArrayView& data, std::int64_t rows,
-                          std::int64_t k, const ArrayView& x, const ArrayView& y, cudaStream_t s) {
-  if (data.dtype == DType::Float32)
-    rowmajor_spmm<I, float>(indptr, indices, data, rows, k, x, y, s);
-  else
-    rowmajor_spmm<I, double>(indptr, indices, data, rows, k, x, y, s);
-}
-
 }  // namespace
 
 void csr_matmul(const ArrayView& indptr, const ArrayView& indices, const ArrayView& data, std::int64_t rows,
@@ -283,10 +274,13 @@ void csr_matmul(const ArrayView& indptr, const ArrayView& indices, const ArrayVi
   const bool real = data.dtype == DType::Float32 || data.dtype == DType::Float64;
   if (real && x.ndim == 2) {
     auto s = static_cast<cudaStream_t>(stream);
-    if (indptr.dtype == DType::Int32)
-      rowmajor_spmm_values<std::int32_t>(indptr, indices, data, rows, k, x, y, s);
-    else
-      rowmajor_spmm_values<std::int64_t>(indptr, indices, data, rows, k, x, y, s);
+    detail::dispatch_index(indptr.dtype, [&](auto itag) {
+      using I = decltype(itag);
+      if (data.dtype == DType::Float32)
+        rowmajor_spmm<I, float>(indptr, indices, data, rows, k, x, y, s);
+      else
+        rowmajor_spmm<I, double>(indptr, indices, data, rows, k, x, y, s);
+    });
     return;
   }
   const sp::Api& api = sp::api();
