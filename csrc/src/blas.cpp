@@ -20,6 +20,7 @@
 #include "common/blas_backends.hpp"
 #include "common/cuda_check.hpp"
 #include "common/staging.hpp"
+#include "host/openmp.hpp"
 #include "npgpu/elementwise.hpp"
 #include "npgpu/errors.hpp"
 #include "npgpu/memory.hpp"
@@ -474,14 +475,6 @@ cuda::ReduceOperand reduce_operand(const ArrayView& X, bool transpose, std::uniq
   return op;
 }
 
-int host_max_threads() {
-#ifdef _OPENMP
-  return omp_get_max_threads();
-#else
-  return 1;
-#endif
-}
-
 void set_host_threads(int n) {
 #ifdef _OPENMP
   omp_set_num_threads(std::max(1, n));
@@ -589,7 +582,7 @@ void matmul_reduce_from_host(const ArrayView& a, const ArrayView& b, int axis, c
   const ArrayView x2d = make_contiguous_view(dx2.data(), x2.dtype, 2, x2.shape, dev);
   // Both halves stream host memory; run together, each gets part of the host's threads (oversubscribed,
   // they slow each other down). NPGPU_MATMUL_REDUCE_HOST_THREADS: the summing share (0: one after the other).
-  const int cores = host_max_threads();
+  const int cores = host::max_threads();
   int share = cores / 2;
   if (const char* v = std::getenv("NPGPU_MATMUL_REDUCE_HOST_THREADS")) share = std::clamp(std::atoi(v), 0, cores - 1);
   if (share <= 0) {

@@ -222,14 +222,15 @@ void step_passes(const ArrayView& x, const ArrayView& r, const ArrayView& p, con
     auto* vr = static_cast<T*>(r.data);
     auto* vp = static_cast<T*>(p.data);
     const auto* vq = static_cast<const T*>(q.data);
+    const unsigned blocks = grid<T>(n);
     if (!product_done) {
-      dot_pass<T><<<grid<T>(n), kThreads, 0, s>>>(vp, vq, n, st + krylov_layout::kProductPartials);
+      dot_pass<T><<<blocks, kThreads, 0, s>>>(vp, vq, n, st + krylov_layout::kProductPartials);
       NPGPU_CHECK_LAUNCH("cg_step");
     }
     double* norms = st + krylov_layout::norm_partials(n);
-    update_pass<T><<<grid<T>(n), kThreads, 0, s>>>(vx, vr, vp, vq, n, st, parity, norms);
+    update_pass<T><<<blocks, kThreads, 0, s>>>(vx, vr, vp, vq, n, st, parity, norms);
     NPGPU_CHECK_LAUNCH("cg_step");
-    direction_pass<T><<<grid<T>(n), kThreads, 0, s>>>(vr, vp, n, st, parity, norms);
+    direction_pass<T><<<blocks, kThreads, 0, s>>>(vr, vp, n, st, parity, norms);
     NPGPU_CHECK_LAUNCH("cg_step");
   });
 }

@@ -106,6 +106,17 @@ cudaDataType data_type(DType d) {
 
 sp::IndexType index_type(DType d) { return d == DType::Int32 ? sp::INDEX_32I : sp::INDEX_64I; }
 
+// A rows x cols CSR descriptor over the three arrays (nnz = data's length).
+sp::SpMat create_csr(const ArrayView& indptr, const ArrayView& indices, const ArrayView& data, std::int64_t rows,
+                     std::int64_t cols) {
+  sp::SpMat m = nullptr;
+  check(sp::api().create_csr(&m, rows, cols, data.shape[0], indptr.data, indices.data, data.data,
+                             index_type(indptr.dtype), index_type(indptr.dtype), sp::INDEX_BASE_ZERO,
+                             data_type(data.dtype)),
+        "cusparseCreateCsr");
+  return m;
+}
+
 // alpha = 1 and beta = 0 in a value dtype (host pointers: the handle's default pointer mode).
 const void* scalar(DType d, bool one) {
   static const float f[2][2] = {{0.0f, 0.0f}, {1.0f, 0.0f}};
@@ -161,10 +172,7 @@ CachedCsr& csr_descriptor(const ArrayView& indptr, const ArrayView& indices, con
     return entries.back();
   }
   CachedCsr e{key};
-  check(sp::api().create_csr(&e.mat, rows, cols, key.nnz, indptr.data, indices.data, data.data,
-                             index_type(indptr.dtype), index_type(indptr.dtype), sp::INDEX_BASE_ZERO,
-                             data_type(data.dtype)),
-        "cusparseCreateCsr");
+  e.mat = create_csr(indptr, indices, data, rows, cols);
   if (entries.size() == kCachedCsr) {
     sp::api().destroy_sp_mat(entries.front().mat);
     entries.erase(entries.begin());
@@ -353,12 +361,8 @@ class CudaProduct final : public CsrProduct::State {
     const std::int64_t inner = b_indptr.shape[0] - 1;
     const sp::IndexType it = index_type(index_);
     const cudaDataType t = data_type(value_);
-    check(api.create_csr(&d_.a, rows_, inner, a_data.shape[0], a_indptr.data, a_indices.data, a_data.data, it, it,
-                         sp::INDEX_BASE_ZERO, t),
-          "cusparseCreateCsr");
-    check(api.create_csr(&d_.b, inner, n_cols, b_data.shape[0], b_indptr.data, b_indices.data, b_data.data, it, it,
-                         sp::INDEX_BASE_ZERO, t),
-          "cusparseCreateCsr");
+    d_.a = create_csr(a_indptr, a_indices, a_data, rows_, inner);
+    d_.b = create_csr(b_indptr, b_indices, b_data, inner, n_cols);
     offsets_ = std::make_unique<DeviceBuffer>((rows_ + 1) * itemsize(index_), device_, stream_);
     check(api.create_csr(&d_.c, rows_, n_cols, 0, offsets_->data(), nullptr, nullptr, it, it, sp::INDEX_BASE_ZERO, t),
           "cusparseCreateCsr");

@@ -18,19 +18,13 @@
 #include "common/reduce_backends.hpp"
 #include "common/strided.hpp"
 #include "host/cpu_clones.hpp"
+#include "host/openmp.hpp"
 
 namespace npgpu::host {
 namespace {
 
 using detail::StridedPlan;
 
-int max_threads() {
-#ifdef _OPENMP
-  return omp_get_max_threads();
-#else
-  return 1;
-#endif
-}
 
 template <class R>
 inline constexpr bool is_plain_minmax =

@@ -6,23 +6,13 @@
 #include <utility>
 #include <vector>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 #include "common/complex.hpp"
 #include "common/sparse_backends.hpp"
+#include "host/openmp.hpp"
 
 namespace npgpu::host {
 namespace {
 
-std::size_t max_threads() {
-#ifdef _OPENMP
-  return static_cast<std::size_t>(std::max(omp_get_max_threads(), 1));
-#else
-  return 1;
-#endif
-}
 
 template <class I, class T>
 void matmul(const I* indptr, const I* indices, const T* data, std::int64_t rows, std::int64_t k, const T* x,
@@ -145,7 +135,8 @@ class HostProduct final : public CsrProduct::State {
   // Threads whose per-thread arrays of C's width (bytes_per_column each) fit 1 GiB together; at least one.
   int threads(std::size_t bytes_per_column) const {
     const std::size_t per_thread = std::max<std::size_t>(n_cols_ * bytes_per_column, 1);
-    return static_cast<int>(std::clamp<std::size_t>((std::size_t{1} << 30) / per_thread, 1, max_threads()));
+    const auto most = static_cast<std::size_t>(std::max(max_threads(), 1));
+    return static_cast<int>(std::clamp<std::size_t>((std::size_t{1} << 30) / per_thread, 1, most));
   }
 
   const I *ap_, *ai_, *bp_, *bi_;
