@@ -17,6 +17,8 @@ PY="${PYTHON:-python3}"
 export PYTHONUNBUFFERED=1
 export NPGPU_CUDA_ARCHITECTURES="${NPGPU_CUDA_ARCHITECTURES:-native}"
 export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-16}"
+# Source lines in the device code, so compute-sanitizer's reports name them.
+export NPGPU_CUDA_LINEINFO="${NPGPU_CUDA_LINEINFO:-ON}"
 SUMMARY="$OUT_DIR/summary.txt"
 : >"$SUMMARY"
 say() { echo "$*" >>"$SUMMARY"; }
