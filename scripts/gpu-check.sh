@@ -94,12 +94,27 @@ if phase sanitizer; then
     [ "$1" = synccheck ] && [ "$(basename "$2")" = test_linalg.py ] && k="$k and not solve and not inv and not power"
     # The concurrency tests' threads, iterations and repeats are cut: a sanitizer checks each call, and at the
     # default budget the 8-thread tests run past any timeout (every launch is serialised and instrumented).
+    # Shortly before the timeout, py-spy (carried in .whl/) takes the native stacks of the tested process, so a
+    # run that stalls says where its threads wait (scripts/sanitizer_triage.py --stall).
+    local stacks="${log%.log}-stacks.txt" spy dog=""
+    spy=$(command -v py-spy || ls /tmp/npgpu-site/bin/py-spy 2>/dev/null)
+    if [ -n "$spy" ] && [ "$limit" -gt 30 ]; then
+      (sleep $((limit - 20))
+       for p in $(pgrep -f -- "pytest $2 "); do
+         case "$(cat "/proc/$p/comm" 2>/dev/null)" in python*) "$spy" dump --native --pid "$p" ;; esac
+       done >"$stacks" 2>&1) </dev/null >/dev/null 2>&1 &
+      dog=$!
+    fi
     NPGPU_RELIABILITY_THREADS=4 NPGPU_RELIABILITY_ITERATIONS=2 NPGPU_RELIABILITY_REPEATS=30 \
       NPGPU_BACKEND=cuda timeout "$limit" compute-sanitizer --tool "$1" --error-exitcode 99 \
       --target-processes all --report-api-errors no --print-limit 100000 \
       "$PY" -m pytest "$2" -q -p no:cacheprovider -m "$m" -k "$k${SAN_K:+ and $SAN_K}" \
       --params-per-test "${SAN_PARAMS:-3}" >"$log" 2>&1
     local r=$? triage=""
+    [ -n "$dog" ] && { pkill -P "$dog" 2>/dev/null; kill "$dog" 2>/dev/null; }
+    # A timeout stays a failure; the summary says whether the threads waited in npgpu or in the driver/tool.
+    [ $r -eq 124 ] && [ -s "$stacks" ] &&
+      triage=" [stalled: $("$PY" "$SRC/scripts/sanitizer_triage.py" --stall "$stacks"); $(basename "$stacks")]"
     [ $r -eq 5 ] && r=0  # no GPU test in that file
     # Reports from inside cuBLAS/cuSOLVER/cuSPARSE kernels and copies are listed, not counted as failures
     # (docs/reliability.md); the tests themselves must still pass.

@@ -1,12 +1,21 @@
-"""Sort the reports of a compute-sanitizer log into npgpu's own and those inside NVIDIA's libraries.
+"""Sort the reports of a compute-sanitizer log into npgpu's own and those inside NVIDIA's libraries; or, with
+--stall, say where the threads of a stalled run wait.
 
     python scripts/sanitizer_triage.py LOG
+    python scripts/sanitizer_triage.py --stall STACKS
 
 Prints one line, ``ours=N library=M (libcusolver.so.12: 24, ...)``, and exits 1 when a report is npgpu's
 (or cannot be placed, or was not printed), 0 when every report comes from a library kernel or a library's
 own copy. A report belongs to the library whose code is the innermost host frame with a shared object (the launch of the
 kernel, or the API call), or, for racecheck hazards, which print no host frames, to the library whose
 namespace the kernel is in. The library reports seen so far are listed in docs/reliability.md.
+
+STACKS is `py-spy dump --native` of the stalled process (scripts/gpu-check.sh takes it shortly before the
+timeout). Each thread is placed by its innermost frame that names a shared object: the CUDA driver or
+compute-sanitizer's libraries, npgpu (its library, extension modules or OpenMP), or another. A thread with no
+such frame (the C library's and the interpreter's do not count) waits in Python, as the main thread does
+while it joins the workers. Prints one line, ``threads=5 driver_or_tool=4 npgpu=0 other=0 python=1``, and
+exits 1 when a thread waits in npgpu's code (a lock of ours may be involved) or no thread was found, else 0.
 """
 
 import re
@@ -48,6 +57,42 @@ def owner(block):
     return f"{m.group(1)} kernel" if m else None
 
 
+THREAD = re.compile(r"^Thread \d+ ")
+SHARED_OBJECT = re.compile(r"\(([^()]*?)([\w+.-]+\.so[\d.]*)\)\s*$")  # (directory/, name) of a native frame
+DRIVER_OR_TOOL = re.compile(r"^lib(cuda|sanitizer-[\w-]+)\.so")
+
+
+def stall_place(frames):
+    """Where one thread of a py-spy dump waits: driver_or_tool, npgpu, other or python."""
+    for frame in frames:
+        m = SHARED_OBJECT.search(frame)
+        if not m or m.group(2).startswith(("libc.so", "libpthread.so", "libpython")):
+            continue
+        directory, name = m.groups()
+        if DRIVER_OR_TOOL.match(name):
+            return "driver_or_tool"
+        ours = name.startswith(("libnpgpu.so", "libgomp.so")) or directory.endswith("npgpu/")
+        return "npgpu" if ours else "other"
+    return "python"
+
+
+def stall(path):
+    with open(path, errors="replace") as f:
+        lines = f.read().splitlines()
+    places, frames = [], None
+    for line in lines + ["Thread 0 (end)"]:
+        if THREAD.match(line):
+            if frames is not None:
+                places.append(stall_place(frames))
+            frames = []
+        elif frames is not None and line.startswith(" "):
+            frames.append(line.strip())
+    count = Counter(places)
+    print(f"threads={len(places)} " + " ".join(f"{k}={count[k]}" for k in ("driver_or_tool", "npgpu", "other",
+                                                                             "python")))
+    return 1 if count["npgpu"] or not places else 0
+
+
 def main(path):
     with open(path, errors="replace") as f:
         text = f.read()
@@ -63,4 +108,6 @@ def main(path):
 
 
 if __name__ == "__main__":
+    if sys.argv[1] == "--stall":
+        sys.exit(stall(sys.argv[2]))
     sys.exit(main(sys.argv[1]))

@@ -54,3 +54,57 @@ def test_a_report_of_ours_fails(tmp_path, others):
 def test_unprinted_reports_fail(tmp_path):
     rc, out = triage(tmp_path, CUSOLVER + "========= ERROR SUMMARY: 188 errors were not printed.\n")
     assert rc == 1 and out.startswith("unprinted reports")
+
+
+MAIN_JOINING = """\
+Process 2104: python3 -m pytest tests/test_blas.py
+Python v3.12.3 (/usr/bin/python3.12)
+
+Thread 2104 (idle): "MainThread"
+    0x7f97db698e51 (libc.so.6)
+    PyThread_acquire_lock_timed (python3.12)
+    lock_PyThread_acquire_lock (libpython3.12.so.1.0)
+    Thread.join (threading.py:1147)
+    test_device_streams_and_threads (test_blas.py:454)
+"""
+IN_DRIVER = """\
+Thread 2133 (idle): "Thread-1 (work)"
+    pthread_rwlock_wrlock (libc.so.6)
+    0x7f97d6151bb4 (libcuda.so.580.159.04)
+    0x7f97dbf33bad (libsanitizer-collection.so)
+    cuStreamSynchronize (libcuda.so.580.159.04)
+    npgpu::copy_to_host_staged (libnpgpu.so)
+    0x7f97d0ba8b6f (npgpu/_array.cpython-312-x86_64-linux-gnu.so)
+    work (test_blas.py:446)
+"""
+IN_NPGPU = """\
+Thread 2135 (idle): "Thread-3 (work)"
+    __lll_lock_wait (libc.so.6)
+    pthread_mutex_lock (libc.so.6)
+    npgpu::detail::run_staged (libnpgpu.so)
+    cuStreamSynchronize (libcuda.so.580.159.04)
+    0x7f97d0ba8b6f (npgpu/_array.cpython-312-x86_64-linux-gnu.so)
+    work (test_blas.py:446)
+"""
+
+
+def stall(tmp_path, text):
+    stacks = tmp_path / "stacks.txt"
+    stacks.write_text(text)
+    r = subprocess.run([sys.executable, str(SCRIPT), "--stall", str(stacks)], capture_output=True, text=True)
+    return r.returncode, r.stdout.strip()
+
+
+def test_a_stall_inside_the_driver_or_the_tool_is_named_so(tmp_path):
+    assert stall(tmp_path, MAIN_JOINING + IN_DRIVER + IN_DRIVER) == (
+        0, "threads=3 driver_or_tool=2 npgpu=0 other=0 python=1")
+
+
+def test_a_thread_waiting_in_npgpu_fails(tmp_path):
+    # innermost frame first: the mutex inside libnpgpu is what it waits on, whatever the driver does above it
+    assert stall(tmp_path, MAIN_JOINING + IN_DRIVER + IN_NPGPU) == (
+        1, "threads=3 driver_or_tool=1 npgpu=1 other=0 python=1")
+
+
+def test_stacks_without_threads_fail(tmp_path):
+    assert stall(tmp_path, "Error: Failed to find python version from target process\n")[0] == 1
