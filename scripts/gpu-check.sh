@@ -92,8 +92,6 @@ if phase sanitizer; then
     # cusolverDnXgetrs by solve, inv and negative matrix powers), and the broken context would fail every later
     # test of the file: those tests are left out of synccheck.
     [ "$1" = synccheck ] && [ "$(basename "$2")" = test_linalg.py ] && k="$k and not solve and not inv and not power"
-    # The concurrency tests' threads, iterations and repeats are cut: a sanitizer checks each call, and at the
-    # default budget the 8-thread tests run past any timeout (every launch is serialised and instrumented).
     # Shortly before the timeout, py-spy (carried in .whl/) takes the native stacks of the tested process, so a
     # run that stalls says where its threads wait (scripts/sanitizer_triage.py --stall).
     local stacks="${log%.log}-stacks.txt" spy dog=""
@@ -105,6 +103,8 @@ if phase sanitizer; then
        done >"$stacks" 2>&1) </dev/null >/dev/null 2>&1 &
       dog=$!
     fi
+    # The concurrency tests' threads, iterations and repeats are cut: a sanitizer checks each call, and at the
+    # default budget the 8-thread tests run past any timeout (every launch is serialised and instrumented).
     NPGPU_RELIABILITY_THREADS=4 NPGPU_RELIABILITY_ITERATIONS=2 NPGPU_RELIABILITY_REPEATS=30 \
       NPGPU_BACKEND=cuda timeout "$limit" compute-sanitizer --tool "$1" --error-exitcode 99 \
       --target-processes all --report-api-errors no --print-limit 100000 \
