@@ -13,7 +13,7 @@ namespace the kernel is in. The library reports seen so far are listed in docs/r
 STACKS is `py-spy dump --native` of the stalled process (scripts/gpu-check.sh takes it shortly before the
 timeout). Each thread is placed by its innermost frame that names a shared object: the CUDA driver or
 compute-sanitizer's libraries, npgpu (its library, extension modules or OpenMP), or another. A thread with no
-such frame (the C library's and the interpreter's do not count) waits in Python, as the main thread does
+such frame (the C and C++ runtimes' and the interpreter's do not count) waits in Python, as the main thread does
 while it joins the workers. Prints one line, ``threads=5 driver_or_tool=4 npgpu=0 other=0 python=1``, and
 exits 1 when a thread waits in npgpu's code (a lock of ours may be involved) or no thread was found, else 0.
 """
@@ -66,7 +66,7 @@ def stall_place(frames):
     """Where one thread of a py-spy dump waits: driver_or_tool, npgpu, other or python."""
     for frame in frames:
         m = SHARED_OBJECT.search(frame)
-        if not m or m.group(2).startswith(("libc.so", "libpthread.so", "libpython")):
+        if not m or m.group(2).startswith(("libc.so", "libpthread.so", "libstdc++.so", "libgcc_s.so", "libpython")):
             continue
         directory, name = m.groups()
         if DRIVER_OR_TOOL.match(name):

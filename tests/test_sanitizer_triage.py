@@ -80,7 +80,8 @@ Thread 2133 (idle): "Thread-1 (work)"
 IN_NPGPU = """\
 Thread 2135 (idle): "Thread-3 (work)"
     __lll_lock_wait (libc.so.6)
-    pthread_mutex_lock (libc.so.6)
+    pthread_cond_wait (libc.so.6)
+    std::condition_variable::wait (libstdc++.so.6)
     npgpu::detail::run_staged (libnpgpu.so)
     cuStreamSynchronize (libcuda.so.580.159.04)
     0x7f97d0ba8b6f (npgpu/_array.cpython-312-x86_64-linux-gnu.so)
