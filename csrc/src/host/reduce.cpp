@@ -25,7 +25,6 @@ namespace {
 
 using detail::StridedPlan;
 
-
 template <class R>
 inline constexpr bool is_plain_minmax =
     std::is_same_v<R, detail::MaxR<double>> || std::is_same_v<R, detail::MinR<double>> ||

@@ -13,7 +13,6 @@
 namespace npgpu::host {
 namespace {
 
-
 template <class I, class T>
 void matmul(const I* indptr, const I* indices, const T* data, std::int64_t rows, std::int64_t k, const T* x,
             T* y) {
