@@ -297,6 +297,22 @@ def test_diffusion_bit_identical(boundary, chunks, k):
     np.testing.assert_array_equal(r.get(), want)
 
 
+@pytest.mark.parametrize("boundary", ["zero", "periodic", "reflect"])
+@pytest.mark.parametrize("shape,chunks,k", [((23, 17), (8, 6), 3), ((23, 17), (-1, -1), 4), ((23, 17), (13, 6), 1),
+                                            ((31, 29), (4, 5), 3), ((40, 30), (20, -1), 7), ((5, 9), (5, 3), 2)])
+def test_diffusion_numpy_chunks_bit_identical(boundary, shape, chunks, k):
+    # NumPy chunks take their own rounds (pieces uploaded into one device buffer, no host concatenation)
+    f = np.random.default_rng(sum(shape) + k).random(shape).astype(np.float32) + 0.5
+    want = npgpu.diffusion(f, 12, coeff=0.24, boundary=boundary)
+    d = nd.diffusion(da.from_array(f, chunks=chunks), 12, coeff=0.24, boundary=boundary, steps_per_exchange=k)
+    assert not [name for name in d.dask.layers if name.startswith(("overlap", "concatenate"))]
+    blocks = d.to_delayed().ravel()
+    assert all(type(b) is np.ndarray for b in dask.compute(*blocks))
+    got = d.compute()
+    assert type(got) is np.ndarray and got.dtype == np.float32
+    np.testing.assert_array_equal(got, want)
+
+
 def test_diffusion_numpy_chunks_and_float64():
     f = _field((19, 21), np.float64)
     want = npgpu.diffusion(f, 9, boundary="reflect")

@@ -29,6 +29,8 @@ import operator
 import dask
 import dask.array as da
 import numpy as np
+from dask.base import tokenize
+from dask.highlevelgraph import HighLevelGraph
 
 import npgpu
 from npgpu import _dask_registration, _random
@@ -312,6 +314,70 @@ def _diffuse_block(block, steps, coeff, boundary, unstable_ok):
     return out
 
 
+def _neighbour(i, step, count, depth, periodic):
+    """Index of the block `step` (-1, 0, 1) away from block i along an axis of `count` blocks, or None where
+    that side gets no halo (no depth along the axis, or the field's border without 'periodic')."""
+    if step == 0:
+        return i
+    if depth == 0:
+        return None
+    j = i + step
+    if 0 <= j < count:
+        return j
+    return j % count if periodic else None
+
+
+def _diffuse_pieces(rows, top, left, steps, coeff, boundary, unstable_ok):
+    # rows: the block and its halo pieces, a list of rows of NumPy arrays; (top, left): the block's corner in
+    # the assembled field. Each piece is uploaded into its place in one device buffer and only the block's
+    # own cells come back: no host copy of the whole halo'd block is made.
+    h = sum(row[0].shape[0] for row in rows)
+    w = sum(p.shape[1] for p in rows[0])
+    centre = rows[1 if top else 0][1 if left else 0]
+    buf = npgpu.empty((h, w), dtype=centre.dtype)
+    r0 = 0
+    for row in rows:
+        c0 = 0
+        for p in row:
+            buf[r0:r0 + p.shape[0], c0:c0 + p.shape[1]] = p
+            c0 += p.shape[1]
+        r0 += row[0].shape[0]
+    out = npgpu.diffusion(buf, steps, coeff=coeff, boundary=boundary, unstable_ok=unstable_ok)
+    del buf
+    return out[top:top + centre.shape[0], left:left + centre.shape[1]].get()
+
+
+def _halo_round_host(x, depth, periodic, steps, coeff, block_boundary, unstable_ok):
+    # One round on NumPy chunks. map_overlap would concatenate each block with its halos in host memory (a
+    # copy of the whole block per round, which two workers then make at once); here each task uploads the
+    # pieces straight into one device buffer (_diffuse_pieces). Same halos as map_overlap's, same cells.
+    name = "npgpu-diffusion-round-" + tokenize(x.name, depth, periodic, steps, coeff, block_boundary, unstable_ok)
+    nb = x.numblocks
+    side = {-1: lambda d: slice(-d, None), 0: lambda d: slice(None), 1: lambda d: slice(0, d)}
+    dsk = {}
+    for i in range(nb[0]):
+        for j in range(nb[1]):
+            rows = []
+            for di in (-1, 0, 1):
+                ii = _neighbour(i, di, nb[0], depth[0], periodic)
+                if ii is None:
+                    continue
+                row = []
+                for dj in (-1, 0, 1):
+                    jj = _neighbour(j, dj, nb[1], depth[1], periodic)
+                    if jj is None:
+                        continue
+                    key = (x.name, ii, jj)
+                    row.append(key if di == dj == 0 else
+                               (operator.getitem, key, (side[di](depth[0]), side[dj](depth[1]))))
+                rows.append(row)
+            top = depth[0] if _neighbour(i, -1, nb[0], depth[0], periodic) is not None else 0
+            left = depth[1] if _neighbour(j, -1, nb[1], depth[1], periodic) is not None else 0
+            dsk[(name, i, j)] = (_diffuse_pieces, rows, top, left, steps, coeff, block_boundary, unstable_ok)
+    graph = HighLevelGraph.from_collections(name, dsk, dependencies=[x])
+    return da.Array(graph, name, chunks=x.chunks, meta=x._meta)
+
+
 def _map_overlap(x, depth, dask_boundary, steps, coeff, block_boundary, unstable_ok):
     # The halo of `depth` >= steps cells keeps every cell a chunk owns exact after `steps` steps: a wrong
     # value at the halo's outer edge moves one cell per step. Sides on the field's border get no halo for
@@ -429,9 +495,13 @@ def diffusion(field, steps, coeff=0.25, boundary="zero", steps_per_exchange=None
     done = 0
     while done < steps:
         s = min(k, steps - done)
-        x = _map_overlap(x, {ax: (s if ax in halo_axes else 0) for ax in range(2)},
-                         "periodic" if boundary == "periodic" else "none", s, coeff,
-                         "zero" if boundary == "periodic" else boundary, unstable_ok)
+        depth = {ax: (s if ax in halo_axes else 0) for ax in range(2)}
+        block_boundary = "zero" if boundary == "periodic" else boundary
+        if isinstance(x._meta, np.ndarray):
+            x = _halo_round_host(x, depth, boundary == "periodic", s, coeff, block_boundary, unstable_ok)
+        else:
+            x = _map_overlap(x, depth, "periodic" if boundary == "periodic" else "none", s, coeff, block_boundary,
+                             unstable_ok)
         done += s
     return x
 
@@ -648,7 +718,7 @@ def _draw(method, size, seed, chunks, dtype, device, args, counter=0):
                              f"run of the C-ordered values), got chunks {normalized}; rechunk the result instead")
     w = _words(dt)
     row = int(np.prod(shape[1:], dtype=np.int64)) if len(shape) > 1 else 1
-    name = f"npgpu-{method}-" + dask.base.tokenize(method, shape, key, counter, normalized, dt, device, args)
+    name = f"npgpu-{method}-" + tokenize(method, shape, key, counter, normalized, dt, device, args)
     layer = {}
     start = 0
     for i, rows in enumerate(normalized[0] if shape else ()):
