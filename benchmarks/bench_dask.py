@@ -75,14 +75,16 @@ def _field_n(gpus):
     return n
 
 
-def _cluster(gpus):
+def _cluster(gpus, n):
     from distributed import Client
 
     import npgpu.dask as nd
 
     # memory_limit=0: no spilling. The benchmark sizes its data to the machine, and a 27 GB NumPy chunk
-    # spilled to disk (distributed's target is 60 % of a worker's share) would time the disk.
-    cluster = nd.gpu_cluster(gpus, memory_limit=0)  # dask_cuda.LocalCUDACluster where installed
+    # spilled to disk (distributed's target is 60 % of a worker's share) would time the disk. The pinned
+    # cache keeps the NumPy-chunk rounds' two live n x n float32 results for reuse (docs/dask.md).
+    env = {"NPGPU_PINNED_CACHE_BYTES": str(3 * n * n * 4)}
+    cluster = nd.gpu_cluster(gpus, memory_limit=0, env=env)  # dask_cuda.LocalCUDACluster where installed
     client = Client(cluster)
     nd.register_worker_plugin(client)
     return cluster, client
@@ -128,8 +130,10 @@ def _dask_diffusion_s(client, nd, n, rows, steps, k, seed, numpy_chunks=False):
     field = client.persist(field)
     wait(field)
     # one round as warm-up, with another coefficient: with k == steps the same graph would have the same
-    # keys, and the timed run would find its result already computed
-    warm = nd.diffusion(field, min(k, steps), coeff=0.2, steps_per_exchange=min(k, steps))
+    # keys, and the timed run would find its result already computed. NumPy chunks: two rounds, as a round's
+    # result and the next one's are alive together: both pinned blocks are then in the cache.
+    warm_steps = min(2 * k if numpy_chunks else k, steps)
+    warm = nd.diffusion(field, warm_steps, coeff=0.2, steps_per_exchange=min(k, steps))
     _timed(client, warm)
     del warm
     s, _ = _timed(client, nd.diffusion(field, steps, steps_per_exchange=k))
@@ -184,7 +188,7 @@ def bench_dask(repeat):
     direct = _direct_diffusion_s(n, _STEPS, seed)
     k_weak = _round_steps(direct)
     # dask on one GPU against the direct call
-    cluster, client = _cluster(1)
+    cluster, client = _cluster(1, n)
     try:
         one = _dask_diffusion_s(client, nd, n, None, _STEPS, k_weak, seed)
         res.append(Result(f"diffusion {n}^2 f32 x{_STEPS}: dask on 1 GPU / direct call", one / direct, "x",
@@ -205,7 +209,7 @@ def bench_dask(repeat):
         res.append(_not_measured("monte_carlo_pi 2^40, 2 GPUs / 1", why))
         res.append(_not_measured("matmul_reduce by rows, 2 GPUs / 1 (throughput)", why))
         return res
-    cluster, client = _cluster(gpus)
+    cluster, client = _cluster(gpus, n)
     try:
         rows = -(-n // gpus)
         for k in _SWEEP:
@@ -232,7 +236,7 @@ def bench_dask(repeat):
         cluster.close()
     if "numpy" not in _PARTS:
         return res
-    cluster, client = _cluster(1)
+    cluster, client = _cluster(1, n)
     try:
         weak1_np = _dask_diffusion_s(client, nd, n, None, _STEPS, k_weak, seed, numpy_chunks=True)
         res.append(Result(f"diffusion weak scaling ({gpus} x {n}^2 blocks), NumPy chunks: efficiency",

@@ -25,6 +25,7 @@ import functools
 import math
 import numbers
 import operator
+import os
 
 import dask
 import dask.array as da
@@ -344,7 +345,25 @@ def _diffuse_pieces(rows, top, left, steps, coeff, boundary, unstable_ok):
         r0 += row[0].shape[0]
     out = npgpu.diffusion(buf, steps, coeff=coeff, boundary=boundary, unstable_ok=unstable_ok)
     del buf
-    return out[top:top + centre.shape[0], left:left + centre.shape[1]].get()
+    return _download(out[top:top + centre.shape[0], left:left + centre.shape[1]])
+
+
+def _pinned_cache_bytes():
+    # NPGPU_PINNED_CACHE_BYTES as csrc/src/memory.cpp reads it (default 1 GiB)
+    try:
+        return int(os.environ.get("NPGPU_PINNED_CACHE_BYTES", 1 << 30))
+    except ValueError:
+        return 1 << 30
+
+
+def _download(block):
+    """A round's block as a NumPy array. From a GPU, into pinned memory when released pinned memory of its
+    size can be kept for reuse (NPGPU_PINNED_CACHE_BYTES): the download is then one DMA, and so is the next
+    round's upload of it. A block larger than that cache is re-pinned every round, which costs more than the
+    driver's staging of an ordinary array, so it comes back in pageable memory."""
+    if block.device_id < 0 or block.nbytes > _pinned_cache_bytes():
+        return block.get()
+    return block.get(out=npgpu.empty_pinned(block.shape, block.dtype))
 
 
 def _halo_round_host(x, depth, periodic, steps, coeff, block_boundary, unstable_ok):
