@@ -3091,7 +3091,11 @@ def empty_pinned(shape, dtype=np.float64):
     cdef ArrayView v = make_contiguous_view(NULL, dtype_code(dtype), nd, dims, kHostDevice)
     cdef int64_t nbytes = v.size() * dtype.itemsize
     cdef _PinnedOwner owner = _PinnedOwner.__new__(_PinnedOwner)
-    owner.buf.reset(new PinnedBuffer(nbytes))
+    cdef PinnedBuffer* buf
+    # Pinning pages takes seconds per GB-scale block: other Python threads (a dask worker's event loop) run
+    with nogil:
+        buf = new PinnedBuffer(nbytes)
+    owner.buf.reset(buf)
     owner._iface = {"shape": shape, "typestr": dtype.str, "version": 3,
                     "data": (<uintptr_t>owner.buf.get().data() if nbytes else 0, False)}
     return np.asarray(owner)
