@@ -22,10 +22,12 @@ Every dask call here passes ``meta=`` (a zero-size npgpu array on the host: no C
 so dask never runs a function on zero-size inputs to infer it.
 """
 import functools
+import logging
 import math
 import numbers
 import operator
 import os
+import time
 
 import dask
 import dask.array as da
@@ -43,6 +45,7 @@ __all__ = ["diffusion", "from_array", "gpu_cluster", "integers", "matmul_reduce"
            "random", "register", "register_worker_plugin", "standard_normal", "to_device", "uniform"]
 
 register = _dask_registration.register
+_log = logging.getLogger("npgpu.dask")
 
 
 # ------------------------------------------------------------------------------------------------ chunks
@@ -363,7 +366,12 @@ def _download(block):
     driver's staging of an ordinary array, so it comes back in pageable memory."""
     if block.device_id < 0 or block.nbytes > _pinned_cache_bytes():
         return block.get()
-    return block.get(out=npgpu.empty_pinned(block.shape, block.dtype))
+    t0 = time.perf_counter()
+    host = npgpu.empty_pinned(block.shape, block.dtype)
+    took = time.perf_counter() - t0
+    if took > 1.0:  # not from the cache: the round paid for pinning (a worker's log shows how often)
+        _log.warning("npgpu.dask: pinned a %.2f GB block in %.1f s", block.nbytes / 1e9, took)
+    return block.get(out=host)
 
 
 def _halo_round_host(x, depth, periodic, steps, coeff, block_boundary, unstable_ok):
@@ -417,7 +425,9 @@ def diffusion(field, steps, coeff=0.25, boundary="zero", steps_per_exchange=None
     in one ``npgpu.diffusion`` call per chunk, then exchanges halos (``map_overlap``,
     ``allow_rechunk=False``); the last round runs the steps left. The result equals ``npgpu.diffusion`` on
     the whole field bit for bit, for every boundary: each cell goes through the same operations on the same
-    values.
+    values. NumPy chunks skip map_overlap's host concatenation: each task uploads the block and its halo
+    pieces into one device buffer and downloads only the block's cells (into pinned memory when
+    ``NPGPU_PINNED_CACHE_BYTES`` can keep such a block for the next round; see docs/dask.md).
 
     Parameters
     ----------
