@@ -313,6 +313,23 @@ def test_diffusion_numpy_chunks_bit_identical(boundary, shape, chunks, k):
     np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.gpu
+def test_diffusion_numpy_chunks_reuse_pinned_blocks():
+    # On a GPU each round's blocks come back into pinned memory, released into the pinned cache and taken
+    # from it by the next run: after the first run no more host memory is pinned.
+    f = np.random.default_rng(3).random((256, 64)).astype(np.float32)
+    d = nd.diffusion(da.from_array(f, chunks=(128, -1)), 6, steps_per_exchange=3)
+    want = npgpu.diffusion(f, 6)
+    blocks = dask.compute(*d.to_delayed().ravel(), scheduler="synchronous")
+    assert all(type(b) is np.ndarray for b in blocks)
+    np.testing.assert_array_equal(np.concatenate(blocks), want)
+    del blocks
+    held = npgpu.memory_info()["pinned_bytes"]
+    for _ in range(3):
+        np.testing.assert_array_equal(d.compute(scheduler="synchronous"), want)
+    assert npgpu.memory_info()["pinned_bytes"] == held
+
+
 def test_diffusion_numpy_chunks_and_float64():
     f = _field((19, 21), np.float64)
     want = npgpu.diffusion(f, 9, boundary="reflect")
