@@ -1106,3 +1106,19 @@ def test_complex_extrema_in_lexicographic_order(array_device, rng, name):
     np.testing.assert_array_equal(out.get(), getattr(np, name)(y, axis=0))
     with pytest.raises(ValueError):
         getattr(npgpu, name)(npgpu.asarray(np.zeros((0, 3), np.complex64), device=array_device), axis=0)
+
+
+@pytest.mark.parametrize("rows", [7, 8, 13, 1001])
+def test_host_float32_axis0_sum_accuracy(rows):
+    # The host's axis-0 float32 sums add eight rows in float32 before float64 accumulation: each result stays
+    # within a few float32 roundings of the exact sum, where NumPy's running float32 sum drifts with the rows.
+    rng = np.random.default_rng(rows)
+    x = (rng.random((rows, 67)) * 10.0 ** rng.integers(-3, 4, (rows, 67))).astype(np.float32)
+    x[rng.random(x.shape) < 0.3] *= -1
+    got = np.asarray(npgpu.sum(npgpu.asarray(x, device="cpu"), axis=0))
+    exact = x.astype(np.float64).sum(axis=0)
+    bound = 4 * np.finfo(np.float32).eps * np.abs(x).astype(np.float64).sum(axis=0) + np.abs(exact) * 2.0 ** -24
+    assert got.dtype == np.float32
+    assert np.all(np.abs(got.astype(np.float64) - exact) <= bound)
+    view = npgpu.asarray(x, device="cpu")[:, ::3]  # columns a stride apart
+    np.testing.assert_allclose(np.asarray(npgpu.sum(view, axis=0)), exact[::3], rtol=1e-5)
