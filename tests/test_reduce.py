@@ -1122,3 +1122,29 @@ def test_host_float32_axis0_sum_accuracy(rows):
     assert np.all(np.abs(got.astype(np.float64) - exact) <= bound)
     view = npgpu.asarray(x, device="cpu")[:, ::3]  # columns a stride apart
     np.testing.assert_allclose(np.asarray(npgpu.sum(view, axis=0)), exact[::3], rtol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int64, np.uint64, np.float32])
+@pytest.mark.parametrize("n", [31, 32, 33, 100, 4097, 70001])
+def test_host_flat_extrema_vector_loops(dtype, n):
+    # The host's flat max/min/argmax/argmin run vector loops of 32 elements and more (AVX-512 where the CPU
+    # has it, for 64-bit types): values at the extremes of the dtype, ties, NaNs at the edges and in the tail.
+    rng = np.random.default_rng(n)
+    if np.issubdtype(dtype, np.integer):
+        info = np.iinfo(dtype)
+        x = rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True)
+        x[rng.integers(0, n, 3)] = info.max
+        x[rng.integers(0, n, 3)] = info.min
+    else:
+        x = (rng.standard_normal(n) * 1e3).astype(dtype)
+        x[rng.integers(0, n, 3)] = x.max()
+    cases = [x]
+    if np.issubdtype(dtype, np.floating):
+        for where in (0, n // 2, n - 1):
+            y = x.copy()
+            y[where] = np.nan
+            cases.append(y)
+    for c in cases:
+        a = npgpu.asarray(c, device="cpu")
+        for name in ("max", "min", "argmax", "argmin"):
+            np.testing.assert_array_equal(np.asarray(getattr(npgpu, name)(a)), getattr(np, name)(c), err_msg=name)

@@ -11,9 +11,16 @@
 // CPU model, not its features.
 #define NPGPU_HAVE_AVX2_FMA_TARGET 1
 #define NPGPU_AVX2_FMA_TARGET __attribute__((target("avx2,fma")))
+// AVX-512F, for loops written with its intrinsics (picked with cpu_has_avx512f()).
+#define NPGPU_HAVE_AVX512F_TARGET 1
+#define NPGPU_AVX512F_TARGET __attribute__((target("avx512f")))
 namespace npgpu::host {
 inline bool cpu_has_avx2_fma() {
   static const bool yes = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return yes;
+}
+inline bool cpu_has_avx512f() {
+  static const bool yes = __builtin_cpu_supports("avx512f");
   return yes;
 }
 }  // namespace npgpu::host
