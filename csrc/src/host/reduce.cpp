@@ -145,35 +145,37 @@ NPGPU_AVX2_CLONE float min_float(const float* p, std::int64_t n, bool* nan) {
 // 1.2x behind NumPy's AVX-512 loops single-threaded, and GCC's 64-byte vector-extension selects become
 // per-lane moves. Same results as minmax_typed: the later of equal values per lane, lanes folded in order,
 // NaNs ORed into a mask of their own.
+// GCC 12's AVX-512 headers fill unused lanes from a self-initialised variable, which -Wmaybe-uninitialized
+// reports in every caller.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 template <bool IsMax, class T>
 NPGPU_AVX512F_TARGET T minmax64_avx512(const T* p, std::int64_t n, bool* saw_nan) {
   static_assert(sizeof(T) == 8);
   constexpr bool is_double = std::is_same_v<T, double>;
-  using V = std::conditional_t<is_double, __m512d, __m512i>;
   constexpr int U = 4, W = 8;
-  V acc[U];
+  __m512d accd[U];
+  __m512i acci[U];
+  for (int u = 0; u < U; ++u) {
+    accd[u] = _mm512_set1_pd(static_cast<double>(p[0]));
+    acci[u] = _mm512_set1_epi64(static_cast<long long>(p[0]));
+  }
   __mmask8 bad = 0;
   std::int64_t i = 0;
-  if (n >= U * W) {
+  for (; i + U * W <= n; i += U * W) {
+    const char* ahead = reinterpret_cast<const char*>(p + i) + 8192;
+    for (int k = 0; k < U * W * 8; k += 64) __builtin_prefetch(ahead + k);
     for (int u = 0; u < U; ++u) {
-      if constexpr (is_double) acc[u] = _mm512_set1_pd(p[0]);
-      else acc[u] = _mm512_set1_epi64(static_cast<long long>(p[0]));
-    }
-    for (; i + U * W <= n; i += U * W) {
-      const char* ahead = reinterpret_cast<const char*>(p + i) + 8192;
-      for (int k = 0; k < U * W * 8; k += 64) __builtin_prefetch(ahead + k);
-      for (int u = 0; u < U; ++u) {
-        if constexpr (is_double) {
-          const __m512d v = _mm512_loadu_pd(p + i + u * W);
-          bad |= _mm512_cmp_pd_mask(v, v, _CMP_UNORD_Q);
-          acc[u] = IsMax ? _mm512_max_pd(acc[u], v) : _mm512_min_pd(acc[u], v);  // equal: the second, v
-        } else if constexpr (std::is_signed_v<T>) {
-          const __m512i v = _mm512_loadu_si512(p + i + u * W);
-          acc[u] = IsMax ? _mm512_max_epi64(acc[u], v) : _mm512_min_epi64(acc[u], v);
-        } else {
-          const __m512i v = _mm512_loadu_si512(p + i + u * W);
-          acc[u] = IsMax ? _mm512_max_epu64(acc[u], v) : _mm512_min_epu64(acc[u], v);
-        }
+      if constexpr (is_double) {
+        const __m512d v = _mm512_loadu_pd(p + i + u * W);
+        bad |= _mm512_cmp_pd_mask(v, v, _CMP_UNORD_Q);
+        accd[u] = IsMax ? _mm512_max_pd(accd[u], v) : _mm512_min_pd(accd[u], v);  // equal: the second, v
+      } else if constexpr (std::is_signed_v<T>) {
+        const __m512i v = _mm512_loadu_si512(p + i + u * W);
+        acci[u] = IsMax ? _mm512_max_epi64(acci[u], v) : _mm512_min_epi64(acci[u], v);
+      } else {
+        const __m512i v = _mm512_loadu_si512(p + i + u * W);
+        acci[u] = IsMax ? _mm512_max_epu64(acci[u], v) : _mm512_min_epu64(acci[u], v);
       }
     }
   }
@@ -182,8 +184,8 @@ NPGPU_AVX512F_TARGET T minmax64_avx512(const T* p, std::int64_t n, bool* saw_nan
   if (i > 0) {
     alignas(64) T lanes[U * W];
     for (int u = 0; u < U; ++u) {
-      if constexpr (is_double) _mm512_store_pd(lanes + u * W, acc[u]);
-      else _mm512_store_si512(lanes + u * W, acc[u]);
+      if constexpr (is_double) _mm512_store_pd(lanes + u * W, accd[u]);
+      else _mm512_store_si512(lanes + u * W, acci[u]);
     }
     for (int l = 0; l < U * W; ++l) m = IsMax ? (lanes[l] >= m ? lanes[l] : m) : (lanes[l] <= m ? lanes[l] : m);
   }
@@ -195,6 +197,7 @@ NPGPU_AVX512F_TARGET T minmax64_avx512(const T* p, std::int64_t n, bool* saw_nan
   *saw_nan = nan;
   return m;
 }
+#pragma GCC diagnostic pop
 #endif
 
 NPGPU_AVX2_CLONE double max_double(const double* p, std::int64_t n, bool* nan) {
