@@ -209,6 +209,35 @@ cdef Array new_array_like_view(const ArrayView& like, object dtype, DType dt, St
 cdef ArrayView host_view(object arr, bint writable) except *:
     """A view of a NumPy array's memory (device = host)."""
     cdef ArrayView v
+    cdef Py_buffer b
+    # One buffer request gives the address, shape, strides and read-only flag in C: reading them as Python
+    # attributes was much of a small call's cost.
+    try:
+        PyObject_GetBuffer(arr, &b, PyBUF_STRIDES)
+    except (BufferError, TypeError, ValueError):
+        return _host_view_attributes(arr, writable)
+    if b.ndim > 32:
+        PyBuffer_Release(&b)
+        raise ValueError(f"npgpu supports at most 32 dimensions, got {b.ndim}")
+    if writable and b.readonly:
+        PyBuffer_Release(&b)
+        raise ValueError("output array is read-only")
+    v.ndim = b.ndim
+    v.device = kHostDevice
+    v.readonly = b.readonly
+    cdef bint empty = False
+    for i in range(b.ndim):
+        v.shape[i] = b.shape[i]
+        v.strides[i] = b.strides[i]
+        empty = empty or b.shape[i] == 0
+    v.data = NULL if empty else b.buf
+    PyBuffer_Release(&b)
+    v.dtype = dtype_code(arr.dtype)
+    return v
+
+
+cdef ArrayView _host_view_attributes(object arr, bint writable) except *:
+    cdef ArrayView v
     cdef int nd = arr.ndim
     if nd > 32:
         raise ValueError(f"npgpu supports at most 32 dimensions, got {nd}")
