@@ -76,6 +76,7 @@ def _field_n(gpus):
 
 
 def _cluster(gpus, n):
+    import dask
     from distributed import Client
 
     import npgpu.dask as nd
@@ -84,7 +85,6 @@ def _cluster(gpus, n):
     # spilled to disk (distributed's target is 60 % of a worker's share) would time the disk. The pinned
     # cache keeps the NumPy-chunk rounds' two live n x n float32 results for reuse (docs/dask.md).
     env = {"NPGPU_PINNED_CACHE_BYTES": str(3 * n * n * 4)}
-    import dask
     dask.config.set({"distributed.comm.timeouts.connect": "120s"})  # workers pinning 27 GB blocks answer late
     cluster = nd.gpu_cluster(gpus, memory_limit=0, env=env)  # dask_cuda.LocalCUDACluster where installed
     client = Client(cluster)

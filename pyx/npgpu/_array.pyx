@@ -3121,7 +3121,7 @@ def empty_pinned(shape, dtype=np.float64):
     cdef int64_t nbytes = v.size() * dtype.itemsize
     cdef _PinnedOwner owner = _PinnedOwner.__new__(_PinnedOwner)
     cdef PinnedBuffer* buf
-    # Pinning pages takes seconds per GB-scale block: other Python threads (a dask worker's event loop) run
+    # Pinning takes seconds for a block of some GB: other Python threads (a dask worker's event loop) run meanwhile
     with nogil:
         buf = new PinnedBuffer(nbytes)
     owner.buf.reset(buf)
