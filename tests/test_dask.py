@@ -20,6 +20,7 @@ da = pytest.importorskip("dask.array")
 import npgpu  # noqa: E402
 import npgpu.dask as nd  # noqa: E402
 from dask.callbacks import Callback  # noqa: E402
+from dask.core import get_dependencies  # noqa: E402
 
 RNG = np.random.default_rng(26)
 X = RNG.random((13, 11))          # odd sizes: uneven chunks
@@ -311,6 +312,30 @@ def test_diffusion_numpy_chunks_bit_identical(boundary, shape, chunks, k):
     got = d.compute()
     assert type(got) is np.ndarray and got.dtype == np.float32
     np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("boundary", ["zero", "periodic"])
+def test_diffusion_numpy_chunks_move_only_halos(boundary):
+    # A round task's inputs from other blocks are halo pieces cut where those blocks live: on a cluster only
+    # the pieces travel between workers, never a neighbour's whole block.
+    f = np.random.default_rng(5).random((60, 60)).astype(np.float32)
+    d = nd.diffusion(da.from_array(f, chunks=(20, 20)), 8, boundary=boundary, steps_per_exchange=4)
+    graph = dict(d.__dask_graph__())
+    deps = {k: get_dependencies(graph, k) for k in graph}
+    rounds = [k for k in graph if k[0].startswith("npgpu-diffusion-round-")]
+    assert rounds
+    values = dict(zip(graph, dask.get(graph, list(graph))))
+    for k in rounds:
+        pieces = [p for p in deps[k] if p[0].startswith("npgpu-diffusion-halo-")]
+        assert len(deps[k]) == len(pieces) + 1  # its own block, and halo pieces
+        i, j = k[1:]
+        sides = 9 if boundary == "periodic" else (1 + (i > 0) + (i < 2)) * (1 + (j > 0) + (j < 2))
+        assert len(pieces) == sides - 1
+        for p in pieces:
+            assert len(deps[p]) == 1  # a piece comes from one block
+            assert max(values[p].shape) <= 20 and min(values[p].shape) <= 4
+            assert values[p].base is None  # a copy: it keeps its block alive nowhere
+    np.testing.assert_array_equal(np.asarray(d.compute()), npgpu.diffusion(f, 8, boundary=boundary))
 
 
 @pytest.mark.gpu

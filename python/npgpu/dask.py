@@ -375,11 +375,20 @@ def _download(block):
     return block.get(out=host)
 
 
+def _halo_piece(block, index):
+    # a copy: a view would keep the neighbour's whole block alive (and pinned) while the piece waits
+    return np.array(block[index], copy=True)
+
+
 def _halo_round_host(x, depth, periodic, steps, coeff, block_boundary, unstable_ok):
     # One round on NumPy chunks. map_overlap would concatenate each block with its halos in host memory (a
     # copy of the whole block per round, which two workers then make at once); here each task uploads the
     # pieces straight into one device buffer (_diffuse_pieces). Same halos as map_overlap's, same cells.
-    name = "npgpu-diffusion-round-" + tokenize(x.name, depth, periodic, steps, coeff, block_boundary, unstable_ok)
+    token = tokenize(x.name, depth, periodic, steps, coeff, block_boundary, unstable_ok)
+    name = "npgpu-diffusion-round-" + token
+    # A halo piece is a task of its own, so it is cut where its block lives and only the piece travels; inside
+    # the consuming task, the getitem would make the scheduler ship the neighbour's whole block.
+    halo = "npgpu-diffusion-halo-" + token
     nb = x.numblocks
     side = {-1: lambda d: slice(-d, None), 0: lambda d: slice(None), 1: lambda d: slice(0, d)}
     dsk = {}
@@ -396,8 +405,11 @@ def _halo_round_host(x, depth, periodic, steps, coeff, block_boundary, unstable_
                     if jj is None:
                         continue
                     key = (x.name, ii, jj)
-                    row.append(key if di == dj == 0 else
-                               (operator.getitem, key, (side[di](depth[0]), side[dj](depth[1]))))
+                    if not di == dj == 0:
+                        piece = (halo, ii, jj, -di, -dj)  # the side of block (ii, jj) that faces this block
+                        dsk[piece] = (_halo_piece, key, (side[di](depth[0]), side[dj](depth[1])))
+                        key = piece
+                    row.append(key)
                 rows.append(row)
             top = depth[0] if _neighbour(i, -1, nb[0], depth[0], periodic) is not None else 0
             left = depth[1] if _neighbour(j, -1, nb[1], depth[1], periodic) is not None else 0
