@@ -8,7 +8,8 @@ import npgpu
 
 pytestmark = pytest.mark.gpu
 
-KEYS = {"pool_used", "cached_bytes", "pool_reserved", "pinned_bytes", "device_free", "device_total"}
+KEYS = {"pool_used", "cached_bytes", "pool_reserved", "pinned_bytes", "pinned_cache_limit", "device_free",
+        "device_total"}
 MiB = 1 << 20
 
 
@@ -217,3 +218,16 @@ def test_zero_size_device_arrays_create_no_context():
     r = subprocess.run([sys.executable, "-c", _PRIMARY_CONTEXT_PROBE], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr[-2000:]
     assert r.stdout.split() == ["0", "1"], r.stdout
+
+
+def test_pinned_cache_limit_reads_environment():
+    # the limit the C++ cache applies, as read once per process from NPGPU_PINNED_CACHE_BYTES
+    import os
+    import subprocess
+    import sys
+    code = 'import npgpu; print(npgpu.memory_info()["pinned_cache_limit"])'
+    for env, want in (({"NPGPU_PINNED_CACHE_BYTES": "12345678"}, 12345678), ({}, 1 << 30)):
+        e = {k: v for k, v in os.environ.items() if k != "NPGPU_PINNED_CACHE_BYTES"} | env
+        p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=e)
+        assert p.returncode == 0, p.stderr
+        assert int(p.stdout) == want

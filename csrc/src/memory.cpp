@@ -322,6 +322,7 @@ PinnedBuffer::~PinnedBuffer() {
 MemoryInfo memory_info(int device) {
   MemoryInfo info;
   info.pinned_bytes = g_pinned_bytes.load();
+  info.pinned_cache_limit = pinned_cache().limit;
   activate_device(device);
   ensure_pool_configured(device);
   cudaMemPool_t pool = nullptr;

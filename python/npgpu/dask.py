@@ -26,7 +26,6 @@ import logging
 import math
 import numbers
 import operator
-import os
 import time
 
 import dask
@@ -351,22 +350,17 @@ def _diffuse_pieces(rows, top, left, steps, coeff, boundary, unstable_ok):
     return _download(out[top:top + centre.shape[0], left:left + centre.shape[1]])
 
 
-def _pinned_cache_bytes():
-    # NPGPU_PINNED_CACHE_BYTES as csrc/src/memory.cpp reads it (default 1 GiB)
-    try:
-        return int(os.environ.get("NPGPU_PINNED_CACHE_BYTES", 1 << 30))
-    except ValueError:
-        return 1 << 30
-
-
 def _download(block):
     """A round's block as a NumPy array. From a GPU, into pinned memory when released pinned memory of its
     size can be kept for reuse (NPGPU_PINNED_CACHE_BYTES): the download is then one DMA, and so is the next
     round's upload of it. A block larger than that cache is re-pinned every round, which costs more than the
     driver's staging of an ordinary array, so it comes back in pageable memory."""
-    if block.device_id < 0 or block.nbytes > _pinned_cache_bytes():
+    if block.device_id < 0:
         return block.get()
-    held = npgpu.memory_info(block.device_id)["pinned_bytes"]
+    info = npgpu.memory_info(block.device_id)
+    if block.nbytes > info["pinned_cache_limit"]:
+        return block.get()
+    held = info["pinned_bytes"]
     t0 = time.perf_counter()
     host = npgpu.empty_pinned(block.shape, block.dtype)
     if npgpu.memory_info(block.device_id)["pinned_bytes"] > held:  # not from the cache: the round paid for pinning

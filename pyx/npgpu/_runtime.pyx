@@ -951,8 +951,9 @@ def memory_info(device=None):
     dict
         In bytes: ``pool_used`` (bytes in live npgpu arrays), ``cached_bytes`` (small freed blocks kept for
         reuse), ``pool_reserved`` (bytes the stream-ordered pool holds from the driver), ``pinned_bytes``
-        (pinned host memory npgpu holds, cached blocks included), ``device_free`` and ``device_total`` (the
-        driver's figures for the whole device).
+        (pinned host memory npgpu holds, cached blocks included), ``pinned_cache_limit`` (at most this many
+        bytes of released pinned memory are kept for reuse: ``NPGPU_PINNED_CACHE_BYTES``, default 1 GiB),
+        ``device_free`` and ``device_total`` (the driver's figures for the whole device).
 
     Raises
     ------
@@ -975,7 +976,8 @@ def memory_info(device=None):
     """
     cdef int d = resolve_device(device)
     cdef MemoryInfo m = c_memory_info(d)
-    return {"pool_used": m.pool_used, "cached_bytes": m.cached_bytes, "pool_reserved": m.pool_reserved, "pinned_bytes": m.pinned_bytes,
+    return {"pool_used": m.pool_used, "cached_bytes": m.cached_bytes, "pool_reserved": m.pool_reserved,
+            "pinned_bytes": m.pinned_bytes, "pinned_cache_limit": m.pinned_cache_limit,
             "device_free": m.device_free, "device_total": m.device_total}
 
 

@@ -58,6 +58,7 @@ struct MemoryInfo {
   std::int64_t cached_bytes = 0;   // small freed blocks kept for reuse on their stream
   std::int64_t pool_reserved = 0;  // bytes the pool holds from the driver
   std::int64_t pinned_bytes = 0;   // pinned host bytes held by npgpu (buffers and staging ring)
+  std::int64_t pinned_cache_limit = 0;  // released pinned bytes kept for reuse at most (NPGPU_PINNED_CACHE_BYTES)
   std::int64_t device_free = 0;
   std::int64_t device_total = 0;
 };

@@ -27,6 +27,7 @@ cdef extern from "npgpu/memory.hpp" namespace "npgpu" nogil:
         int64_t cached_bytes
         int64_t pool_reserved
         int64_t pinned_bytes
+        int64_t pinned_cache_limit
         int64_t device_free
         int64_t device_total
 
