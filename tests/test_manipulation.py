@@ -591,13 +591,410 @@ def test_pad_errors(array_device):
         npgpu.pad(npgpu.zeros((0, 2)), 1, mode="wrap")
 
 
+# ------------------------------------------------------------------------------------------------ rot90, rollaxis
+
+def test_fliplr_flipud_views(array_device, same, pair, random_array):
+    h, x = pair
+    for got, want in [(npgpu.fliplr(x), np.fliplr(h)), (npgpu.flipud(x), np.flipud(h)),
+                      (npgpu.fliplr(x[0]), np.fliplr(h[0])), (npgpu.flipud(x[0, 0]), np.flipud(h[0, 0]))]:
+        same(got, want)
+        assert shares_memory(got, x)  # views
+    one = random_array((1, 1), np.int8)
+    same(npgpu.fliplr(npgpu.asarray(one)), np.fliplr(one))
+    same(npgpu.flipud(npgpu.zeros((0, 3), dtype=np.uint16)), np.flipud(np.zeros((0, 3), np.uint16)))
+    same(npgpu.fliplr(one), np.fliplr(one))  # NumPy input converted
+    with pytest.raises(ValueError, match=">= 2-d"):
+        npgpu.fliplr(x[0, 0])
+    with pytest.raises(ValueError, match=">= 1-d"):
+        npgpu.flipud(x[0, 0, 0])
+
+
+@pytest.mark.parametrize("axes", [(0, 1), (1, 0), (0, 2), (2, -3), (-1, 1), (1, 2)])
+def test_rot90(array_device, same, pair, axes):
+    h, x = pair
+    for k in range(-5, 6):
+        got = npgpu.rot90(x, k, axes)
+        same(got, np.rot90(h, k, axes))
+        assert shares_memory(got, x)  # views
+    same(npgpu.rot90(x, np.int64(3), list(axes)), np.rot90(h, 3, axes))
+
+
+def test_rot90_shapes_and_errors(array_device, same, random_array):
+    for shape in [(1, 1), (0, 4), (3, 0, 2), (2, 5)]:
+        h = random_array(shape, np.complex64)
+        same(npgpu.rot90(npgpu.asarray(h)), np.rot90(h))
+    x = npgpu.ones((2, 3))
+    with pytest.raises(ValueError, match="len\\(axes\\) must be 2"):
+        npgpu.rot90(x, 1, (0,))
+    with pytest.raises(ValueError, match="Axes must be different"):
+        npgpu.rot90(x, 1, (1, 1))
+    with pytest.raises(ValueError, match="Axes must be different"):
+        npgpu.rot90(x, 1, (0, -2))  # the same axis, counted from the end
+    with pytest.raises(ValueError, match="out of range"):
+        npgpu.rot90(x, 1, (0, 3))
+    with pytest.raises(ValueError, match="Axes must be different"):
+        npgpu.rot90(npgpu.ones(3))  # 1-D: axes 0 and 1 are one axis
+    with pytest.raises(TypeError):
+        npgpu.rot90(x, 1, 5)
+    with pytest.raises(TypeError):
+        npgpu.rot90(x, 1.5)
+
+
+@pytest.mark.parametrize("axis,start", [(0, 0), (0, 4), (3, 1), (1, 4), (-1, 0), (2, -1), (1, -4), (2, 2), (2, 3),
+                                        (0, 1)])
+def test_rollaxis(array_device, same, random_array, axis, start):
+    h, x = both(random_array((2, 3, 4, 5), np.float32), lambda a: a[:, ::-1, :, 1:])
+    got = npgpu.rollaxis(x, axis, start)
+    same(got, np.rollaxis(h, axis, start))
+    assert shares_memory(got, x)  # a view
+
+
+def test_rollaxis_errors(array_device, same):
+    x = npgpu.ones((2, 3, 4))
+    same(npgpu.rollaxis(npgpu.ones(3), 0, 1), np.ones(3))
+    for start in (5, -5):
+        with pytest.raises(AxisError, match="'start' arg requires -3 <= start < 4"):
+            npgpu.rollaxis(x, 0, start)
+    with pytest.raises(AxisError):
+        npgpu.rollaxis(x, 3)
+    with pytest.raises(AxisError):
+        npgpu.rollaxis(x, -4, 0)
+    with pytest.raises(TypeError):
+        npgpu.rollaxis(x, 0, 1.0)
+
+
+# ------------------------------------------------------------------------------------------------ hvdsplit
+
+@pytest.mark.parametrize("name,shape", [("hsplit", (6,)), ("hsplit", (3, 6)), ("hsplit", (2, 6, 3)),
+                                        ("vsplit", (6, 2)), ("vsplit", (6, 4, 2)), ("dsplit", (2, 3, 6)),
+                                        ("dsplit", (1, 2, 6, 3))])
+def test_hvdsplit(array_device, same, random_array, name, shape):
+    h, x = both(random_array(shape, np.int16), lambda a: a[::-1])
+    for ios in (2, 3, [1, 4], [-2], [], [0, 6, 9], np.array([2])):
+        got, want = getattr(npgpu, name)(x, ios), getattr(np, name)(h, ios)
+        assert isinstance(got, list) and len(got) == len(want)
+        for g, w in zip(got, want):
+            same(g, w)
+            assert g.size == 0 or shares_memory(g, x)  # views
+    with pytest.raises(ValueError, match="equal division"):
+        getattr(npgpu, name)(x, 4)
+
+
+def test_hvdsplit_errors(array_device):
+    with pytest.raises(ValueError, match="hsplit only works on arrays of 1 or more dimensions"):
+        npgpu.hsplit(npgpu.asarray(1.0), 1)
+    with pytest.raises(ValueError, match="vsplit only works on arrays of 2 or more dimensions"):
+        npgpu.vsplit(npgpu.ones(4), 2)
+    with pytest.raises(ValueError, match="dsplit only works on arrays of 3 or more dimensions"):
+        npgpu.dsplit(npgpu.ones((2, 4)), 2)
+    with pytest.raises(ValueError, match="larger than 0"):
+        npgpu.hsplit(npgpu.ones((2, 4)), -1)
+
+
+# ------------------------------------------------------------------------------------------------ insert, delete
+
+def test_append(array_device, same, random_array):
+    a, b = random_array((3, 4), np.int8), random_array((2, 4), np.float32)
+    (ha, xa), (hb, xb) = both(a, lambda v: v[::-1]), both(b, lambda v: v[:, ::-1])
+    same(npgpu.append(xa, xb), np.append(ha, hb))
+    same(npgpu.append(xa, xb, axis=0), np.append(ha, hb, axis=0))
+    same(npgpu.append(xa, xb[:, :3].T[:, :2].T.T, axis=-1), np.append(ha, hb[:, :3].T[:, :2].T.T, axis=-1))
+    same(npgpu.append(xa, 7), np.append(ha, 7))  # a Python int: an int64 array, as NumPy converts it
+    same(npgpu.append(xa, [1.5, 2.5]), np.append(ha, [1.5, 2.5]))
+    same(npgpu.append(xa, hb, axis=0), np.append(ha, hb, axis=0))  # a NumPy array joins xa's device
+    same(npgpu.append(ha, xb, axis=0), np.append(ha, hb, axis=0))
+    same(npgpu.append(npgpu.asarray(np.float64(2.0)), npgpu.zeros((0, 2))), np.append(2.0, np.zeros((0, 2))))
+    same(npgpu.append(npgpu.zeros((0, 4), dtype=np.int8), xa, axis=0), np.append(np.zeros((0, 4), np.int8), ha, 0))
+    with pytest.raises(ValueError, match="dimension"):
+        npgpu.append(xa, xb[0], axis=0)
+    with pytest.raises(ValueError, match="zero-dimensional"):
+        npgpu.append(npgpu.asarray(1), 2, axis=0)
+    with pytest.raises(AxisError):
+        npgpu.append(xa, xa, axis=2)
+
+
+INSERT_OBJS = [0, 2, -1, -5, 5, np.int64(3), np.array(1), [2], [-5], [0, 0, 5, -1, 3, 3], slice(1, 4), slice(None),
+               slice(None, None, -2), slice(4, 1), [], np.array([True, False, True, False, False]),
+               [4, 1, 2, 0, 3, 5, 2, 1, 0, 5, 4, 3]]  # the last: too many runs for slice copies (scatters)
+
+
+@pytest.mark.parametrize("obj", INSERT_OBJS, ids=repr)
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_insert(array_device, same, random_array, obj, axis):
+    # Axis length 5 on every axis used here, so each obj applies to each axis.
+    h, x = both(random_array((5, 5, 5), np.float32), lambda a: a[::-1, :, ::-1])
+    for values in (np.float64(7.25), np.array([1.0, 2.0, 3.0, 4.0, 5.0])):
+        try:
+            want = np.insert(h, obj, values, axis=axis)
+        except ValueError:  # values that do not fit this obj's slices
+            with pytest.raises(ValueError):
+                npgpu.insert(x, obj, values, axis=axis)
+            continue
+        same(npgpu.insert(x, obj, values, axis=axis), want)
+        same(npgpu.insert(x, obj, npgpu.asarray(values), axis=axis), want)  # values on the device
+    same(npgpu.insert(x, obj, -3.5), np.insert(h, obj, -3.5))  # axis None: flattened
+
+
+def test_insert_values_and_dtypes(array_device, same, random_array):
+    h, x = both(random_array((3, 4), np.int16), lambda a: a.T)  # (4, 3), F-ordered
+    cases = [(1, [7, 8, 9, 10], 1), (1, [[7], [8], [9], [10]], 1), ([1], [[7], [8], [9], [10]], 1),
+             ([1], [[7, 8, 9, 10]], 1), (-1, [[7, 8, 9, 10]], -1),
+             (1, [[1, 2, 3], [4, 5, 6]], 0), (np.array(2), [[1, 2, 3], [4, 5, 6]], 0),
+             ([0, 2], [[1, 2, 3], [4, 5, 6]], 0), ([3, 0], [[7], [8], [9], [10]], 1), (0, [[[5]]], 0),
+             (4, 2.7, 0), ([1, 1, 1], -2.7, -1), (slice(None), [1, 2, 3], 0)]
+    for obj, values, axis in cases:
+        want = np.insert(h, obj, values, axis=axis)
+        assert want.dtype == np.int16  # floats truncated into arr's dtype
+        same(npgpu.insert(x, obj, values, axis=axis), want)
+    same(npgpu.insert(x, 1, npgpu.asarray(np.array([1.9, -1.9, 3.0, 1e3])), axis=1),
+         np.insert(h, 1, np.array([1.9, -1.9, 3.0, 1e3]), axis=1))
+    same(npgpu.insert(x, npgpu.asarray(np.array([0, 3])), 5, axis=1), np.insert(h, [0, 3], 5, axis=1))  # obj read back
+    same(npgpu.insert(h, 2, x[0]), np.insert(h, 2, h[0]))  # NumPy arr joins the values' device
+    for shape in [(0,), (0, 3), (2, 0)]:
+        e = np.zeros(shape, np.uint16)
+        same(npgpu.insert(npgpu.asarray(e), 0, 9, axis=-1), np.insert(e, 0, 9, axis=-1))
+        same(npgpu.insert(npgpu.asarray(e), [0, 0], 9, axis=0), np.insert(e, [0, 0], 9, axis=0))
+    z = np.array(5.5)
+    same(npgpu.insert(npgpu.asarray(z), 0, [1, 2]), np.insert(z, 0, [1, 2]))  # 0-d: flattened
+    same(npgpu.insert(npgpu.asarray(z), [1], [[1.5]]), np.insert(z, [1], [[1.5]]))  # leading 1s ignored
+    one = np.array([True])
+    same(npgpu.insert(npgpu.asarray(one), 1, False), np.insert(one, 1, False))
+
+
+def test_insert_errors(array_device):
+    x = npgpu.asarray(np.arange(12, dtype=np.int8).reshape(3, 4))
+    for obj in (5, -6, [5], [0, 6], [-6, 0]):
+        with pytest.raises(IndexError, match="out of bounds"):
+            npgpu.insert(x, obj, 1, axis=1)
+    with pytest.raises(IndexError, match="integer"):
+        npgpu.insert(x, [1.0, 2.0], 1)
+    with pytest.raises(IndexError, match="integer"):
+        npgpu.insert(x, np.array([], dtype=np.float64), 1)
+    with pytest.raises(TypeError):
+        npgpu.insert(x, 1.0, 1)
+    with pytest.raises(TypeError):
+        npgpu.insert(x, None, 1)
+    with pytest.raises(ValueError, match="one dimensional or scalar"):
+        npgpu.insert(x, [[1]], 1)
+    with pytest.raises(ValueError, match="boolean array argument obj to insert must be one dimensional"):
+        npgpu.insert(x, np.array(True), 1)
+    with pytest.raises(ValueError, match="broadcast"):
+        npgpu.insert(x, 1, [1, 2], axis=1)
+    with pytest.raises(ValueError, match="broadcast"):
+        npgpu.insert(x, [1, 2], [1, 2, 3], axis=0)
+    with pytest.raises(OverflowError):
+        npgpu.insert(x, 1, 300)
+    with pytest.raises(AxisError):
+        npgpu.insert(x, 1, 1, axis=2)
+    with pytest.raises(AxisError):
+        npgpu.insert(npgpu.asarray(1.0), 0, 1, axis=0)
+
+
+DELETE_OBJS = [0, 3, -1, -6, np.int64(2), np.array([4]), np.array(1), [1], [], [0, 0, -1, 2], [[0, 5], [3, 3]],
+               slice(1, 4), slice(None), slice(None, None, -2), slice(4, 1), slice(-100, 100, 3),
+               np.array([True, False, True, True, False, False]), [True, False, False, False, False, True],
+               [0, 2, 4], np.arange(6)]
+
+
+@pytest.mark.parametrize("obj", DELETE_OBJS, ids=repr)
+@pytest.mark.parametrize("axis", [0, 1, -1, None])
+def test_delete(array_device, same, random_array, obj, axis):
+    h, x = both(random_array((6, 6, 6), np.complex64), lambda a: a[:, ::-1].transpose(1, 0, 2))
+    if axis is None and np.asarray(obj).dtype == bool:  # a mask of the wrong length for the flattened array
+        with pytest.raises(ValueError, match="match the axis length of 216"):
+            npgpu.delete(x, obj, axis=axis)
+        return
+    got = npgpu.delete(x, obj, axis=axis)
+    same(got, np.delete(h, obj, axis=axis))
+    assert not shares_memory(got, x)  # a copy, also when nothing is deleted
+
+
+def test_delete_many_runs_and_dtypes(array_device, same, random_array):
+    for dt in DTYPES:
+        h = random_array((50, 3), dt)
+        x = npgpu.asarray(h)
+        mask = np.arange(50) % 3 == 1  # 17 runs kept: one gather
+        for obj, axis in [(mask, 0), (np.flatnonzero(mask), 0), (slice(None, None, 2), None), ([0, 2], -1)]:
+            same(npgpu.delete(x, obj, axis=axis), np.delete(h, obj, axis=axis))
+    h = random_array(7, np.int64)
+    same(npgpu.delete(npgpu.asarray(h), npgpu.asarray(np.array([1, 5]))), np.delete(h, [1, 5]))  # read back
+    same(npgpu.delete(npgpu.asarray(h), npgpu.asarray(np.arange(7) > 3)), np.delete(h, np.arange(7) > 3))
+    same(npgpu.delete(h, 0), np.delete(h, 0))  # NumPy input converted
+    for e in (np.zeros(0), np.zeros((0, 3)), np.zeros((3, 0))):
+        same(npgpu.delete(npgpu.asarray(e), [], axis=-1), np.delete(e, [], axis=-1))
+        same(npgpu.delete(npgpu.asarray(e), slice(None), axis=0), np.delete(e, slice(None), axis=0))
+    z = np.array(2.5)
+    same(npgpu.delete(npgpu.asarray(z), 0), np.delete(z, 0))  # 0-d: flattened
+    same(npgpu.delete(npgpu.asarray(z), []), np.delete(z, []))
+
+
+def test_delete_errors(array_device):
+    x = npgpu.asarray(np.arange(12.0).reshape(3, 4))
+    for obj in (4, -5, [4], np.array([-5]), [0, 9]):
+        with pytest.raises(IndexError, match="out of bounds"):
+            npgpu.delete(x, obj, axis=1)
+    for obj in (1.0, [1.0], np.array([], dtype=np.float64), None, "1"):
+        with pytest.raises(IndexError, match="integer"):
+            npgpu.delete(x, obj, axis=1)
+    for obj in (True, [True, False], np.ones((2, 2), bool)):
+        with pytest.raises(ValueError, match="match the axis length of 4"):
+            npgpu.delete(x, obj, axis=1)
+    with pytest.raises(AxisError):
+        npgpu.delete(x, 0, axis=-3)
+    with pytest.raises(AxisError):
+        npgpu.delete(npgpu.asarray(1.0), 0, axis=0)
+
+
+# ------------------------------------------------------------------------------------------------ resize
+
+@pytest.mark.parametrize("new_shape", [(2, 3), 7, (5, 4), (3, 2, 5), (1,), (), (0,), (4, 0), 1, 24, 25, np.int64(9)],
+                         ids=str)
+@pytest.mark.parametrize("dtype", ["bool", "int8", "float64", "complex64"])
+def test_resize(array_device, same, random_array, new_shape, dtype):
+    h, x = both(random_array((3, 4), dtype), lambda a: a.T[::-1])
+    got = npgpu.resize(x, new_shape)
+    same(got, np.resize(h, new_shape))
+    assert not shares_memory(got, x)
+
+
+def test_resize_edges_and_errors(array_device, same, random_array):
+    for shape in [(0,), (2, 0)]:
+        e = np.zeros(shape, np.int16)
+        same(npgpu.resize(npgpu.asarray(e), (2, 3)), np.resize(e, (2, 3)))  # zeros
+    s = random_array((), np.uint16)
+    same(npgpu.resize(npgpu.asarray(s), (2, 2)), np.resize(s, (2, 2)))
+    same(npgpu.resize(npgpu.asarray(s), [3]), np.resize(s, [3]))
+    same(npgpu.resize([1, 2, 3], 5), np.resize([1, 2, 3], 5))  # a list converted
+    x = npgpu.ones(3)
+    for bad in (-1, (2, -1)):
+        with pytest.raises(ValueError, match="non-negative"):
+            npgpu.resize(x, bad)
+    for bad in (2.5, (2, 1.5), "ab"):
+        with pytest.raises(TypeError):
+            npgpu.resize(x, bad)
+
+
+# ------------------------------------------------------------------------------------------------ trim_zeros
+
+@pytest.mark.parametrize("trim", ["fb", "f", "b", "BF", "F"])
+def test_trim_zeros_1d(array_device, same, trim):
+    for values in ([0, 0, 1, 2, 0, 3, 0, 0], [5], [0], [0, 0, 0], [], [1, 0, 0], [0, 0, 1], [0.0, np.nan, -0.0],
+                   [False, True, False], [0j, 1j, 0j]):
+        h = np.array(values)
+        x = npgpu.asarray(h, copy=True)
+        got = npgpu.trim_zeros(x, trim)
+        same(got, np.trim_zeros(h, trim))
+        assert got.size == 0 or shares_memory(got, x)  # a view
+    h = np.array([0, 0, 4, 0, 7, 0], np.int32)[::-1]
+    same(npgpu.trim_zeros(npgpu.asarray(h, copy=True)[::-1], trim), np.trim_zeros(h[::-1], trim))
+    same(npgpu.trim_zeros(h, trim), np.trim_zeros(h, trim))  # NumPy input converted
+
+
+@pytest.mark.parametrize("axis", [None, 0, 1, -1, (0, 2), (2, 0, 1)])
+@pytest.mark.parametrize("trim", ["fb", "f", "b"])
+def test_trim_zeros_nd(array_device, same, random_array, axis, trim):
+    h = np.zeros((5, 6, 7), np.float32)
+    h[1:3, 2, 3:6] = random_array((2, 3), np.float32)
+    h[2, 4, 1] = 1.0
+    x = npgpu.asarray(h, copy=True)
+    got = npgpu.trim_zeros(x, trim, axis=axis)
+    same(got, np.trim_zeros(h, trim, axis=axis))
+    assert shares_memory(got, x)  # a view
+    z = np.zeros((3, 4))
+    same(npgpu.trim_zeros(npgpu.asarray(z), trim, axis=axis if axis is None or np.ndim(axis) == 0 or
+                          max(axis) < 2 else 1),
+         np.trim_zeros(z, trim, axis=axis if axis is None or np.ndim(axis) == 0 or max(axis) < 2 else 1))
+
+
+def test_trim_zeros_edges_and_errors(array_device, same):
+    s = npgpu.asarray(0.0)
+    assert npgpu.trim_zeros(s) is s  # no axis to trim: the input itself, as NumPy
+    same(npgpu.trim_zeros(npgpu.zeros((0, 3))), np.trim_zeros(np.zeros((0, 3))))
+    x = npgpu.asarray([0, 1, 0])
+    with pytest.raises(ValueError, match="unexpected character"):
+        npgpu.trim_zeros(x, "x")
+    with pytest.raises(ValueError, match="unexpected character"):
+        npgpu.trim_zeros(x, "")
+    with pytest.raises(TypeError, match="str"):
+        npgpu.trim_zeros(x, 5)
+    with pytest.raises(ValueError, match="repeated axis"):
+        npgpu.trim_zeros(npgpu.ones((2, 2)), axis=(0, -2))
+    with pytest.raises(AxisError):
+        npgpu.trim_zeros(x, axis=1)
+
+
+# ------------------------------------------------------------------------------------------------ block
+
+def test_block(array_device, same, random_array):
+    a, b = random_array((2, 2), np.int8), random_array((2, 5), np.float32)
+    c, d = random_array((3, 5), np.int64), random_array(5, np.uint16)
+    (ha, xa), (hb, xb) = both(a, lambda v: v.T), both(b, lambda v: v[::-1, ::-2])
+    hc, hd = c, d
+    xc, xd = npgpu.asarray(c), npgpu.asarray(d)
+    cases = [
+        ([[xa, xb], [xc]], [[ha, hb], [hc]]),
+        ([xd, xd, 3], [hd, hd, 3]),
+        ([[xd], [xd]], [[hd], [hd]]),
+        ([[xd[0], 1], [2, xd[1]]], [[hd[0], 1], [2, hd[1]]]),  # scalars
+        ([[[xa]]], [[[ha]]]),  # depth above the arrays' ndim: leading axes added
+        ([[xa[None], xa[None]], [xa[None], xa[None]]], [[ha[None], ha[None]], [ha[None], ha[None]]]),  # 3-D
+        ([[xa, xb]], [[ha, hb]]), ([xb], [hb]),
+        ([[xa, hb], [hc]], [[ha, hb], [hc]]),  # NumPy blocks join the arrays' device
+        ([[npgpu.zeros((2, 0), dtype=np.int8), xa]], [[np.zeros((2, 0), np.int8), ha]]),  # 0-size blocks
+        ([npgpu.zeros(0), npgpu.zeros(0)], [np.zeros(0), np.zeros(0)]),
+    ]
+    for got_in, want_in in cases:
+        same(npgpu.block(got_in), np.block(want_in))
+    single = npgpu.block(xa)
+    same(single, np.block(ha))
+    assert not shares_memory(single, xa)  # a copy, as NumPy
+    same(npgpu.block(7.5), np.block(7.5))
+    same(np.block([[xa, xb]]), np.block([[ha, hb]]))  # __array_function__
+
+
+def test_block_errors(array_device):
+    x = npgpu.ones((2, 2))
+    with pytest.raises(TypeError, match="arrays is a tuple"):
+        npgpu.block((x, x))
+    with pytest.raises(TypeError, match=r"arrays\[1\] is a tuple"):
+        npgpu.block([x, (x,)])
+    with pytest.raises(ValueError, match=r"List depths are mismatched.*depth 1 \(arrays\[1\]\)"):
+        npgpu.block([[x], x])
+    with pytest.raises(ValueError, match=r"List at arrays\[0\] cannot be empty"):
+        npgpu.block([[], [x]])
+    with pytest.raises(ValueError, match="List at arrays cannot be empty"):
+        npgpu.block([])
+    with pytest.raises(ValueError, match="Mismatched array shapes in block along axis 0"):
+        npgpu.block([[x, x], [x]])
+    with pytest.raises(ValueError, match="Mismatched array shapes in block along axis 1"):
+        npgpu.block([x, npgpu.ones((3, 2))])
+    with pytest.raises(TypeError):
+        npgpu.block([x, "text"])
+
+
+# ------------------------------------------------------------------------------------------------ __array_function__
+
+def test_new_functions_through_numpy(array_device, same, random_array):
+    h = random_array((4, 6), np.int32)
+    x = npgpu.asarray(h)
+    for name, args, kw in [("fliplr", (), {}), ("flipud", (), {}), ("rot90", (3,), {"axes": (1, 0)}),
+                           ("rollaxis", (1,), {}), ("insert", ([1, 2], 0), {"axis": 1}),
+                           ("delete", (slice(1, 3),), {"axis": 0}), ("append", (x,), {"axis": 1}),
+                           ("resize", ((5, 5),), {}), ("trim_zeros", (), {"trim": "f"})]:
+        hargs = tuple(h if a is x else a for a in args)
+        same(getattr(np, name)(x, *args, **kw), getattr(np, name)(h, *hargs, **kw))  # runs npgpu's function
+    for g, w in zip(np.vsplit(x, 2), np.vsplit(h, 2)):
+        same(g, w)
+
+
 # ------------------------------------------------------------------------------------------------ devices
 
 def test_numpy_inputs_join_the_arrays_device(array_device, same, random_array):
     h = random_array((2, 3), np.float32)
     x = npgpu.asarray(h, device="cpu")  # wherever the default device is, NumPy inputs follow x
     for got in (npgpu.concatenate([h, x]), npgpu.stack([h, x]), npgpu.broadcast_arrays(h, x)[0],
-                npgpu.meshgrid(h[0], x[0])[0], npgpu.column_stack([h, x])):
+                npgpu.meshgrid(h[0], x[0])[0], npgpu.column_stack([h, x]), npgpu.append(h, x),
+                npgpu.insert(h, 1, x[0], axis=0), npgpu.block([[h], [x]])):
         assert str(got.device) == "cpu"
 
 
@@ -608,7 +1005,8 @@ def test_mixed_devices_refused(random_array):
     for call in (lambda: npgpu.concatenate([c, g]), lambda: npgpu.stack([g, c]),
                  lambda: npgpu.broadcast_arrays(c, g), lambda: npgpu.vstack([c, g]),
                  lambda: npgpu.meshgrid(c[0], g[0]), lambda: npgpu.concatenate([c], out=npgpu.empty_like(g)),
-                 lambda: npgpu.linspace(c, g, 3), lambda: npgpu.full_like(c, g[0])):
+                 lambda: npgpu.linspace(c, g, 3), lambda: npgpu.full_like(c, g[0]),
+                 lambda: npgpu.append(c, g), lambda: npgpu.insert(c, 0, g[0]), lambda: npgpu.block([[c, g]])):
         with pytest.raises(ValueError, match="device"):
             call()
     same_dev = npgpu.concatenate([g, h])  # a NumPy array beside GPU arrays goes to the GPU

@@ -7,7 +7,8 @@ run of equal counts).
 Inputs that are not npgpu.Arrays (NumPy arrays, lists, scalars) are converted with ``npgpu.asarray`` onto the
 device of the npgpu.Arrays beside them (the default device when there are none); npgpu.Arrays on different
 devices raise ValueError. Shapes, axes and counts live on the host, so no function here reads array data back
-from the device except `repeat` with an npgpu.Array of counts (the output shape depends on them)."""
+from the device except where the output's shape depends on it: an npgpu.Array of counts (`repeat`) or indices
+(`array_split`, `insert`, `delete`) is read back, and `trim_zeros` reads back the bounds of the non-zero part."""
 import itertools
 import math
 import operator
@@ -15,12 +16,13 @@ import operator
 import numpy as np
 from numpy.exceptions import AxisError
 
-from npgpu import _array
+from npgpu import _array, _indexing
 
 __all__ = ["concat", "concatenate", "stack", "unstack", "split", "array_split", "hstack", "vstack", "dstack",
            "column_stack", "broadcast_to", "broadcast_arrays", "broadcast_shapes", "expand_dims", "squeeze",
            "flip", "roll", "moveaxis", "swapaxes", "permute_dims", "transpose", "repeat", "tile", "pad",
-           "reshape", "ravel", "atleast_1d", "atleast_2d", "atleast_3d"]
+           "reshape", "ravel", "atleast_1d", "atleast_2d", "atleast_3d", "fliplr", "flipud", "rot90", "rollaxis",
+           "hsplit", "vsplit", "dsplit", "append", "insert", "delete", "resize", "trim_zeros", "block"]
 
 
 # ------------------------------------------------------------------------------------------------ helpers
@@ -1692,4 +1694,876 @@ def pad(x, pad_width, mode="constant", **kwargs):
                 else:
                     s_end = s0 + step * cnt
                     dst[...] = roi[_key(out.ndim, ax, slice(s0, s_end if s_end >= 0 else None, step))]
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ rearranging
+
+def fliplr(m):
+    """Reverse the order of the columns (the second axis) of an array, as numpy.fliplr.
+
+    Parameters
+    ----------
+    m : npgpu.Array or array_like
+        The input, at least 2-D; other inputs than npgpu.Arrays are converted with ``npgpu.asarray`` onto the
+        default device.
+
+    Returns
+    -------
+    npgpu.Array
+        A view of `m`: ``m[:, ::-1]``.
+
+    Raises
+    ------
+    ValueError
+        `m` has fewer than 2 dimensions.
+
+    See Also
+    --------
+    flipud, flip, rot90
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[1, 2, 3], [4, 5, 6]], device="cpu")
+    >>> npgpu.fliplr(a)
+    Array([[3, 2, 1],
+           [6, 5, 4]])
+    """
+    m = _one(m)
+    if m.ndim < 2:
+        raise ValueError("Input must be >= 2-d.")
+    return m[:, ::-1]
+
+
+def flipud(m):
+    """Reverse the order of the rows (the first axis) of an array, as numpy.flipud.
+
+    Parameters
+    ----------
+    m : npgpu.Array or array_like
+        The input, at least 1-D; other inputs than npgpu.Arrays are converted with ``npgpu.asarray`` onto the
+        default device.
+
+    Returns
+    -------
+    npgpu.Array
+        A view of `m`: ``m[::-1, ...]``.
+
+    Raises
+    ------
+    ValueError
+        `m` is 0-d.
+
+    See Also
+    --------
+    fliplr, flip, rot90
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[1, 2], [3, 4], [5, 6]], device="cpu")
+    >>> npgpu.flipud(a)
+    Array([[5, 6],
+           [3, 4],
+           [1, 2]])
+    >>> npgpu.flipud(npgpu.arange(4, device="cpu"))
+    Array([3, 2, 1, 0])
+    """
+    m = _one(m)
+    if m.ndim < 1:
+        raise ValueError("Input must be >= 1-d.")
+    return m[::-1]
+
+
+def rot90(m, k=1, axes=(0, 1)):
+    """Rotate an array by 90 degrees in the plane of two axes, as numpy.rot90.
+
+    Parameters
+    ----------
+    m : npgpu.Array or array_like
+        The input, at least 2-D; other inputs than npgpu.Arrays are converted with ``npgpu.asarray`` onto the
+        default device.
+    k : int, optional
+        The number of quarter turns (default 1); negative turns the other way.
+    axes : pair of ints, optional
+        The plane of the rotation (default (0, 1)): the rotation turns the first axis towards the second.
+
+    Returns
+    -------
+    npgpu.Array
+        A view of `m` (axes swapped and one reversed).
+
+    Raises
+    ------
+    ValueError
+        `axes` not of length 2, the same axis twice, or an axis out of range.
+    TypeError
+        `k` or an axis that is not an integer, or `axes` not a sequence.
+
+    See Also
+    --------
+    flip, fliplr, flipud, transpose
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[1, 2], [3, 4]], device="cpu")
+    >>> npgpu.rot90(a)
+    Array([[2, 4],
+           [1, 3]])
+    >>> npgpu.rot90(a, 2)
+    Array([[4, 3],
+           [2, 1]])
+    >>> npgpu.rot90(a, axes=(1, 0))
+    Array([[3, 1],
+           [4, 2]])
+    """
+    try:
+        axes = tuple(axes)
+    except TypeError:
+        raise TypeError(f"rot90: axes must be a pair of ints, not {type(axes).__name__}") from None
+    if len(axes) != 2:
+        raise ValueError("len(axes) must be 2.")
+    m = _one(m)
+    a0, a1 = operator.index(axes[0]), operator.index(axes[1])
+    if a0 == a1 or abs(a0 - a1) == m.ndim:
+        raise ValueError("Axes must be different.")
+    if not (-m.ndim <= a0 < m.ndim and -m.ndim <= a1 < m.ndim):
+        raise ValueError(f"Axes={axes} out of range for array of ndim={m.ndim}.")
+    k = operator.index(k) % 4
+    if k == 0:
+        return m[...]
+    if k == 2:
+        return flip(m, (a0, a1))
+    perm = list(range(m.ndim))
+    perm[a0], perm[a1] = perm[a1], perm[a0]
+    if k == 1:
+        return flip(m, a1).transpose(perm)
+    return flip(m.transpose(perm), a1)
+
+
+def rollaxis(a, axis, start=0):
+    """Move one axis of an array to a position, as numpy.rollaxis (moveaxis says the same more plainly).
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        The input; other inputs than npgpu.Arrays are converted with ``npgpu.asarray`` onto the default device.
+    axis : int
+        The axis moved.
+    start : int, optional
+        The axis moves to just before the axis that is at position `start` in `a` (default 0); ``a.ndim``
+        moves it to the end. Negative counts from the end.
+
+    Returns
+    -------
+    npgpu.Array
+        A view of `a`.
+
+    Raises
+    ------
+    numpy.exceptions.AxisError
+        `axis` out of range, or `start` outside ``[-a.ndim, a.ndim]``.
+
+    See Also
+    --------
+    moveaxis, transpose
+
+    Examples
+    --------
+    >>> x = npgpu.zeros((3, 4, 5, 6), device="cpu")
+    >>> npgpu.rollaxis(x, 3, 1).shape
+    (3, 6, 4, 5)
+    >>> npgpu.rollaxis(x, 1, 4).shape
+    (3, 5, 6, 4)
+    """
+    a = _one(a)
+    n = a.ndim
+    axis = _axis(axis, n)
+    start = operator.index(start)
+    if start < 0:
+        start += n
+    if not 0 <= start < n + 1:
+        raise AxisError(f"'start' arg requires {-n} <= start < {n + 1}, but {start} was passed in")
+    if axis < start:
+        start -= 1  # the axis is taken out before it is put back
+    if axis == start:
+        return a[...]
+    order = [d for d in range(n) if d != axis]
+    order.insert(start, axis)
+    return a.transpose(order)
+
+
+# ------------------------------------------------------------------------------------------------ splitting by axis
+
+def hsplit(ary, indices_or_sections):
+    """Split an array horizontally (along the second axis, the first for 1-D arrays), as numpy.hsplit.
+
+    Parameters
+    ----------
+    ary : npgpu.Array or array_like
+        The input, at least 1-D; other inputs than npgpu.Arrays are converted with ``npgpu.asarray`` onto the
+        default device.
+    indices_or_sections : int or sequence of ints
+        As in split: N equal parts, or the pieces between the given indices.
+
+    Returns
+    -------
+    list of npgpu.Array
+        Views of `ary`.
+
+    Raises
+    ------
+    ValueError
+        `ary` is 0-d, and split's errors.
+
+    See Also
+    --------
+    split, vsplit, dsplit, hstack
+
+    Examples
+    --------
+    >>> a = npgpu.reshape(npgpu.arange(8, device="cpu"), (2, 4))
+    >>> npgpu.hsplit(a, 2)
+    [Array([[0, 1],
+           [4, 5]]), Array([[2, 3],
+           [6, 7]])]
+    >>> npgpu.hsplit(npgpu.arange(4, device="cpu"), [1])
+    [Array([0]), Array([1, 2, 3])]
+    """
+    ary = _one(ary)
+    if ary.ndim == 0:
+        raise ValueError("hsplit only works on arrays of 1 or more dimensions")
+    return split(ary, indices_or_sections, 1 if ary.ndim > 1 else 0)
+
+
+def vsplit(ary, indices_or_sections):
+    """Split an array vertically (along the first axis), as numpy.vsplit.
+
+    Parameters
+    ----------
+    ary : npgpu.Array or array_like
+        The input, at least 2-D; other inputs than npgpu.Arrays are converted with ``npgpu.asarray`` onto the
+        default device.
+    indices_or_sections : int or sequence of ints
+        As in split: N equal parts, or the pieces between the given indices.
+
+    Returns
+    -------
+    list of npgpu.Array
+        Views of `ary`.
+
+    Raises
+    ------
+    ValueError
+        `ary` has fewer than 2 dimensions, and split's errors.
+
+    See Also
+    --------
+    split, hsplit, dsplit, vstack
+
+    Examples
+    --------
+    >>> a = npgpu.reshape(npgpu.arange(6, device="cpu"), (3, 2))
+    >>> npgpu.vsplit(a, [1])
+    [Array([[0, 1]]), Array([[2, 3],
+           [4, 5]])]
+    """
+    ary = _one(ary)
+    if ary.ndim < 2:
+        raise ValueError("vsplit only works on arrays of 2 or more dimensions")
+    return split(ary, indices_or_sections, 0)
+
+
+def dsplit(ary, indices_or_sections):
+    """Split an array along the third axis (depth), as numpy.dsplit.
+
+    Parameters
+    ----------
+    ary : npgpu.Array or array_like
+        The input, at least 3-D; other inputs than npgpu.Arrays are converted with ``npgpu.asarray`` onto the
+        default device.
+    indices_or_sections : int or sequence of ints
+        As in split: N equal parts, or the pieces between the given indices.
+
+    Returns
+    -------
+    list of npgpu.Array
+        Views of `ary`.
+
+    Raises
+    ------
+    ValueError
+        `ary` has fewer than 3 dimensions, and split's errors.
+
+    See Also
+    --------
+    split, hsplit, vsplit, dstack
+
+    Examples
+    --------
+    >>> a = npgpu.reshape(npgpu.arange(8, device="cpu"), (1, 2, 4))
+    >>> [p.shape for p in npgpu.dsplit(a, 2)]
+    [(1, 2, 2), (1, 2, 2)]
+    """
+    ary = _one(ary)
+    if ary.ndim < 3:
+        raise ValueError("dsplit only works on arrays of 3 or more dimensions")
+    return split(ary, indices_or_sections, 2)
+
+
+# ------------------------------------------------------------------------------------------------ inserting, deleting
+
+# Up to this many slice copies assemble insert's and delete's output; beyond it one scatter or gather (one
+# kernel launch and an index upload on a GPU) is cheaper than a launch per run.
+_FEW_RUNS = 8
+
+
+def _step_runs(dst, src):
+    """(dst_start, src_start, count) for each run where both host index arrays `dst` and `src` step by 1."""
+    if not len(dst):
+        return []
+    cut = np.flatnonzero((np.diff(dst) != 1) | (np.diff(src) != 1)) + 1
+    starts = np.concatenate(([0], cut))
+    counts = np.diff(np.concatenate((starts, [len(dst)])))
+    return list(zip(dst[starts].tolist(), src[starts].tolist(), counts.tolist()))
+
+
+def _drop_leading_ones(values, ndim):
+    """`values` without leading length-1 axes beyond `ndim` dimensions, as NumPy's assignment ignores them."""
+    lead = 0
+    while values.ndim - lead > ndim and values.shape[lead] == 1:
+        lead += 1
+    return values.reshape(values.shape[lead:]) if lead else values
+
+
+def _host_index(obj):
+    """An index argument as host data: an npgpu.Array is read back (the output's shape depends on it)."""
+    return obj.get() if isinstance(obj, _array.Array) else obj
+
+
+def append(arr, values, axis=None):
+    """Append values to the end of an array, as numpy.append.
+
+    Parameters
+    ----------
+    arr : npgpu.Array or array_like
+        The array appended to.
+    values : npgpu.Array or array_like
+        The values appended: of arr's shape except along `axis` when `axis` is given (any shape otherwise).
+        npgpu.Arrays decide the device; other inputs are converted onto it with ``npgpu.asarray`` (the default
+        device when there is no npgpu.Array).
+    axis : int, optional
+        The axis appended along; default (None): both flattened, giving a 1-D result.
+
+    Returns
+    -------
+    npgpu.Array
+        A new array, of NumPy's promotion of the two dtypes.
+
+    Raises
+    ------
+    ValueError
+        With `axis`: numbers of dimensions or sizes off `axis` that differ, or 0-d inputs; npgpu.Arrays on
+        different devices.
+    numpy.exceptions.AxisError
+        `axis` out of range.
+
+    See Also
+    --------
+    concatenate, insert, delete
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[1, 2], [3, 4]], device="cpu")
+    >>> npgpu.append(a, [5, 6])
+    Array([1, 2, 3, 4, 5, 6])
+    >>> npgpu.append(a, [[5, 6]], axis=0)
+    Array([[1, 2],
+           [3, 4],
+           [5, 6]])
+    >>> npgpu.append(npgpu.asarray([1, 2], device="cpu"), 2.5)
+    Array([1. , 2. , 2.5])
+    """
+    arr, values = _on_one_device([arr, values], "append")
+    return concatenate([arr, values], axis=axis)
+
+
+def insert(arr, obj, values, axis=None):
+    """Insert values before given indices of an array, as numpy.insert.
+
+    Parameters
+    ----------
+    arr : npgpu.Array or array_like
+        The input.
+    obj : int, slice or sequence of ints
+        The indices (along `axis`, in ``[-n, n]`` for an axis of length n) before which values go: one int, a
+        slice (the indices it selects), a 1-D sequence of ints (several values before one index keep their
+        order), or a 1-D boolean mask (the indices where it is True). An npgpu.Array is read back to the host
+        (the output's layout depends on it).
+    values : npgpu.Array or array_like
+        The values, cast to arr's dtype. With one int `obj`, `values` (at least arr.ndim dimensions, leading
+        length-1 axes added) has its first axis moved to `axis`, and its length along `axis` is the number
+        of slices inserted; otherwise it broadcasts to arr's shape with `axis` of length len(obj). npgpu.Arrays
+        decide the device; other inputs are converted onto it with ``npgpu.asarray``.
+    axis : int, optional
+        The axis inserted along; default (None): `arr` flattened first.
+
+    Returns
+    -------
+    npgpu.Array
+        A new array of arr's dtype.
+
+    Raises
+    ------
+    IndexError
+        An index outside ``[-n, n]``, or indices that are not integers (or booleans).
+    TypeError
+        One index that is not an integer.
+    ValueError
+        `obj` of more than one dimension (or a 0-d boolean), `values` that do not broadcast to the inserted
+        slices, npgpu.Arrays on different devices.
+    OverflowError
+        A Python integer in `values` out of the range of arr's dtype.
+    numpy.exceptions.AxisError
+        `axis` out of range.
+
+    See Also
+    --------
+    append, delete, concatenate
+
+    Notes
+    -----
+    One allocation, then slice copies (one int `obj`: three); with many indices, where that would take more
+    than a few copies, one scatter of `arr` and one of the values.
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[1, 1], [2, 2], [3, 3]], device="cpu")
+    >>> npgpu.insert(a, 1, 5)
+    Array([1, 5, 1, 2, 2, 3, 3])
+    >>> npgpu.insert(a, 1, [7, 8, 9], axis=1)
+    Array([[1, 7, 1],
+           [2, 8, 2],
+           [3, 9, 3]])
+    >>> npgpu.insert(npgpu.arange(4, device="cpu"), [1, 1, -1], [10, 20, 30])
+    Array([ 0, 10, 20,  1,  2, 30,  3])
+    >>> npgpu.insert(npgpu.arange(4, device="cpu"), slice(0, 4, 2), 9.7)
+    Array([9, 0, 1, 9, 2, 3])
+    """
+    if isinstance(values, _array.Array):
+        arr, values = _on_one_device([arr, values], "insert")
+        values = values.astype(arr.dtype, copy=False)
+    else:
+        arr = _one(arr)
+        values = _array.asarray(values, dtype=arr.dtype, device=arr.device)
+    if axis is None:
+        arr = arr.reshape(-1)
+        axis = 0
+    else:
+        axis = _axis(axis, arr.ndim)
+    nd, n = arr.ndim, arr.shape[axis]
+    if isinstance(obj, slice):
+        indices = np.arange(*obj.indices(n), dtype=np.intp)
+    else:
+        indices = np.array(_host_index(obj))
+        if indices.dtype == bool:
+            if indices.ndim != 1:
+                raise ValueError("boolean array argument obj to insert must be one dimensional")
+            indices = np.flatnonzero(indices)
+        elif indices.ndim > 1:
+            raise ValueError("index array argument obj to insert must be one dimensional or scalar")
+    if indices.size == 1:
+        if indices.dtype.kind not in "iu":
+            raise TypeError(f"insert: the index must be an integer, not {indices.dtype} ({obj!r})")
+        index = int(indices.item())
+        if not -n <= index <= n:
+            raise IndexError(f"index {obj} is out of bounds for axis {axis} with size {n}")
+        if index < 0:
+            index += n
+        if values.ndim < nd:
+            values = values.reshape((1,) * (nd - values.ndim) + values.shape)
+        if indices.ndim == 0:
+            # As NumPy: the values' first axis goes along `axis`, as for a[:, i:i+1] = values.
+            values = moveaxis(values, 0, axis)
+        k = values.shape[axis]
+        shape = arr.shape[:axis] + (n + k,) + arr.shape[axis + 1:]
+        out = _array.empty(shape, dtype=arr.dtype, device=arr.device)
+        out[_key(nd, axis, slice(index, index + k))] = _drop_leading_ones(values, nd)
+        if index:
+            out[_key(nd, axis, slice(None, index))] = arr[_key(nd, axis, slice(None, index))]
+        if index < n:
+            out[_key(nd, axis, slice(index + k, None))] = arr[_key(nd, axis, slice(index, None))]
+        return out
+    if indices.size == 0 and not isinstance(obj, (np.ndarray, _array.Array)):
+        indices = indices.astype(np.intp)  # an empty list inserts nothing
+    if indices.dtype.kind not in "iu":
+        raise IndexError("arrays used as indices must be of integer (or boolean) type")
+    indices = indices.astype(np.intp)
+    bad = (indices < -n) | (indices > n)
+    if bad.any():
+        raise IndexError(f"index {indices[bad][0]} is out of bounds for axis {axis} with size {n}")
+    indices[indices < 0] += n
+    k = len(indices)
+    # Output positions: the values of equal indices in their given order (stable), each after those before it.
+    order = np.argsort(indices, kind="stable")
+    pos = np.empty(k, dtype=np.intp)
+    pos[order] = indices[order] + np.arange(k)
+    old_mask = np.ones(n + k, dtype=bool)
+    old_mask[pos] = False
+    old_pos = np.flatnonzero(old_mask)
+    sub_shape = arr.shape[:axis] + (k,) + arr.shape[axis + 1:]
+    try:
+        values = _array.broadcast_to(_drop_leading_ones(values, nd), sub_shape)
+    except ValueError:
+        raise ValueError(f"shape mismatch: value array of shape {values.shape} could not be broadcast to "
+                         f"indexing result of shape {sub_shape}") from None
+    out = _array.empty(arr.shape[:axis] + (n + k,) + arr.shape[axis + 1:], dtype=arr.dtype, device=arr.device)
+    old_runs = _step_runs(old_pos, np.arange(n))
+    new_runs = _step_runs(pos[order], order)
+    if len(old_runs) + len(new_runs) <= _FEW_RUNS:
+        for src, runs in ((arr, old_runs), (values, new_runs)):
+            for d, s, c in runs:
+                out[_key(nd, axis, slice(d, d + c))] = src[_key(nd, axis, slice(s, s + c))]
+    else:
+        out[_key(nd, axis, _array.asarray(old_pos, device=arr.device))] = arr
+        out[_key(nd, axis, _array.asarray(pos, device=arr.device))] = values
+    return out
+
+
+def delete(arr, obj, axis=None):
+    """A copy of an array without the given indices along an axis, as numpy.delete.
+
+    Parameters
+    ----------
+    arr : npgpu.Array or array_like
+        The input; other inputs than npgpu.Arrays are converted with ``npgpu.asarray`` onto the default device.
+    obj : int, slice, sequence of ints or boolean mask
+        What is removed along `axis`: an index, a slice, a sequence of indices (repeats allowed; any shape), or
+        a 1-D boolean mask of the axis's length (True: removed). Negative indices count from the end. An
+        npgpu.Array is read back to the host (the output's shape depends on it).
+    axis : int, optional
+        The axis deleted along; default (None): `arr` flattened first.
+
+    Returns
+    -------
+    npgpu.Array
+        A new array (also when nothing is deleted).
+
+    Raises
+    ------
+    IndexError
+        An index out of range, or indices that are not integers (or booleans).
+    ValueError
+        A boolean mask of another shape than ``(n,)`` (or a bool scalar).
+    numpy.exceptions.AxisError
+        `axis` out of range.
+
+    See Also
+    --------
+    insert, append
+
+    Notes
+    -----
+    One allocation and one slice copy per run of kept slices; one gather where there are more than a few runs.
+
+    Examples
+    --------
+    >>> a = npgpu.reshape(npgpu.arange(12, device="cpu"), (3, 4))
+    >>> npgpu.delete(a, 1, axis=0)
+    Array([[ 0,  1,  2,  3],
+           [ 8,  9, 10, 11]])
+    >>> npgpu.delete(a, slice(None, None, 2), axis=1)
+    Array([[ 1,  3],
+           [ 5,  7],
+           [ 9, 11]])
+    >>> npgpu.delete(a, [1, 3, 5])
+    Array([ 0,  2,  4,  6,  7,  8,  9, 10, 11])
+    >>> npgpu.delete(npgpu.arange(4, device="cpu"), [True, False, False, True])
+    Array([1, 2])
+    """
+    arr = _one(arr)
+    if axis is None:
+        arr = arr.reshape(-1)
+        axis = 0
+    else:
+        axis = _axis(axis, arr.ndim)
+    nd, n = arr.ndim, arr.shape[axis]
+    keep = np.ones(n, dtype=bool)
+    if isinstance(obj, slice):
+        keep[obj] = False
+    else:
+        obj = _host_index(obj)
+        single = isinstance(obj, (int, np.integer)) and not isinstance(obj, (bool, np.bool_))
+        if not single:
+            given = obj
+            obj = np.asarray(obj)
+            if obj.size == 0 and not isinstance(given, np.ndarray):
+                obj = obj.astype(np.intp)  # an empty list deletes nothing
+            elif obj.size == 1 and obj.dtype.kind in "ui":
+                obj, single = obj.item(), True
+        if single:
+            if not -n <= obj < n:
+                raise IndexError(f"index {obj} is out of bounds for axis {axis} with size {n}")
+            keep[obj] = False
+        elif obj.dtype == bool:
+            if obj.shape != (n,):
+                raise ValueError(f"boolean array argument obj to delete must be one dimensional and match the "
+                                 f"axis length of {n}")
+            keep = ~obj
+        else:
+            keep[obj,] = False  # NumPy's IndexError for indices out of range or not integers
+    kept = np.flatnonzero(keep)
+    runs = _step_runs(np.arange(len(kept)), kept)
+    if len(runs) > _FEW_RUNS:
+        return _indexing.take(arr, _array.asarray(kept, device=arr.device), axis=axis)
+    out = _array.empty(arr.shape[:axis] + (len(kept),) + arr.shape[axis + 1:], dtype=arr.dtype,
+                       device=arr.device)
+    for d, s, c in runs:
+        out[_key(nd, axis, slice(d, d + c))] = arr[_key(nd, axis, slice(s, s + c))]
+    return out
+
+
+def resize(a, new_shape):
+    """An array of a new shape filled with an array's elements repeated cyclically, as numpy.resize.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        The input, read in C order; other inputs than npgpu.Arrays are converted with ``npgpu.asarray`` onto
+        the default device.
+    new_shape : int or sequence of ints
+        The shape of the result.
+
+    Returns
+    -------
+    npgpu.Array
+        A new array of a's dtype: a's elements (flattened) repeated as often as needed, the last repetition cut
+        short; zeros when `a` is empty.
+
+    Raises
+    ------
+    ValueError
+        A negative size in `new_shape`.
+    TypeError
+        `new_shape` holds something other than integers.
+
+    See Also
+    --------
+    reshape, tile, repeat
+
+    Notes
+    -----
+    One allocation and two copies: the whole repetitions as one broadcast copy, then the cut-short one.
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[0, 1], [2, 3]], device="cpu")
+    >>> npgpu.resize(a, (2, 3))
+    Array([[0, 1, 2],
+           [3, 0, 1]])
+    >>> npgpu.resize(a, 3)
+    Array([0, 1, 2])
+    >>> npgpu.resize(npgpu.asarray([], device="cpu"), (1, 2))
+    Array([[0., 0.]])
+    """
+    a = _one(a)
+    try:
+        shape = (operator.index(new_shape),)
+    except TypeError:
+        shape = tuple(operator.index(d) for d in new_shape)
+    if any(d < 0 for d in shape):
+        raise ValueError("all elements of `new_shape` must be non-negative")
+    size = math.prod(shape)
+    if a.size == 0 or size == 0:
+        return _array.zeros(shape, dtype=a.dtype, device=a.device)
+    flat = a.reshape(-1)
+    n = flat.shape[0]
+    whole, rest = divmod(size, n)
+    out = _array.empty((size,), dtype=a.dtype, device=a.device)
+    if whole:
+        out[:whole * n].reshape(whole, n)[...] = flat  # broadcast over the repetitions
+    if rest:
+        out[whole * n:] = flat[:rest]
+    return out.reshape(shape)
+
+
+def trim_zeros(filt, trim="fb", axis=None):
+    """Trim the leading and/or trailing zeros of an array, as numpy.trim_zeros.
+
+    Parameters
+    ----------
+    filt : npgpu.Array or array_like
+        The input; other inputs than npgpu.Arrays are converted with ``npgpu.asarray`` onto the default device.
+    trim : {"fb", "f", "b"}, optional
+        Trim the front ("f"), the back ("b") or both (default "fb"; "bf" too; any case).
+    axis : int or sequence of ints, optional
+        The axes trimmed (default: all): the result is the smallest box along them that holds every non-zero
+        element (NaN counts as non-zero). An all-zero input gives length 0 along them.
+
+    Returns
+    -------
+    npgpu.Array
+        A view of `filt` (`filt` itself when there is no axis to trim, e.g. a 0-d input).
+
+    Raises
+    ------
+    ValueError
+        A `trim` other than those above, or a repeated axis.
+    TypeError
+        `trim` is not a str.
+    numpy.exceptions.AxisError
+        An axis out of range.
+
+    See Also
+    --------
+    nonzero, flatnonzero
+
+    Notes
+    -----
+    The bounds must be known on the host to slice: per trimmed axis, the positions of the non-zero slices are
+    found on the array's device and only the first and last of them read back.
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([0, 0, 1, 2, 0, 3, 0], device="cpu")
+    >>> npgpu.trim_zeros(x)
+    Array([1, 2, 0, 3])
+    >>> npgpu.trim_zeros(x, "b")
+    Array([0, 0, 1, 2, 0, 3])
+    >>> npgpu.trim_zeros(npgpu.asarray([[0, 0, 0], [0, 5, 0]], device="cpu"))
+    Array([[5]])
+    """
+    filt = _one(filt)
+    if not isinstance(trim, str):
+        raise TypeError(f"trim_zeros: trim must be a str, not {type(trim).__name__}")
+    trim = trim.lower()
+    if trim not in ("fb", "bf", "f", "b"):
+        raise ValueError(f"unexpected character(s) in `trim`: {trim!r}")
+    nd = filt.ndim
+    axes = tuple(range(nd)) if axis is None else _axes(axis, nd, "axis")
+    if not axes:
+        return filt
+    nonzero = filt != 0
+    key = [slice(None)] * nd
+    for ax in axes:
+        others = tuple(d for d in range(nd) if d != ax)
+        along = nonzero.any(axis=others) if others else nonzero
+        found = _indexing.flatnonzero(along)
+        if found.size == 0:  # all zero: empty along every trimmed axis
+            for d in axes:
+                key[d] = slice(0, 0)
+            break
+        lo = int(found[0]) if "f" in trim else None  # one value read back from the device
+        hi = int(found[-1]) + 1 if "b" in trim else None  # and one more
+        key[ax] = slice(lo, hi)
+    return filt[tuple(key)]
+
+
+# ------------------------------------------------------------------------------------------------ block
+
+def _block_index(index):
+    return "arrays" + "".join(f"[{i}]" for i in index if i is not None)
+
+
+def _block_leaves(arrays, index, leaves):
+    """The index of a bottom element of nested lists `arrays` (ending in None for an empty list); checks that
+    all the list depths match (NumPy's rules and messages) and appends the leaves, depth first, to `leaves`."""
+    if isinstance(arrays, tuple):
+        raise TypeError(f"{_block_index(index)} is a tuple. Only lists can be used to arrange blocks, and "
+                        f"np.block does not allow implicit conversion from tuple to ndarray.")
+    if not isinstance(arrays, list):
+        leaves.append(arrays)
+        return index
+    if not arrays:
+        return index + [None]
+    first = None
+    for i, sub in enumerate(arrays):
+        bottom = _block_leaves(sub, index + [i], leaves)
+        if first is None:
+            first = bottom
+            continue
+        if len(bottom) != len(first):
+            raise ValueError(f"List depths are mismatched. First element was at depth {len(first)}, but there is "
+                             f"an element at depth {len(bottom)} ({_block_index(bottom)})")
+        if bottom[-1] is None:
+            first = bottom
+    return first
+
+
+def _block_layout(arrays, leaves, depth, list_ndim, result_ndim):
+    """(shape, [(slices, leaf)]) of the nested lists `arrays`; leaves taken in order from the iterator."""
+    if depth == list_ndim:
+        leaf = next(leaves)
+        leaf = leaf.reshape((1,) * (result_ndim - leaf.ndim) + leaf.shape)
+        return leaf.shape, [((), leaf)]
+    parts = [_block_layout(sub, leaves, depth + 1, list_ndim, result_ndim) for sub in arrays]
+    axis = result_ndim - list_ndim + depth
+    first = parts[0][0]
+    if any(s[:axis] != first[:axis] or s[axis + 1:] != first[axis + 1:] for s, _ in parts):
+        raise ValueError(f"Mismatched array shapes in block along axis {axis}.")
+    placed, pos = [], 0
+    for s, sub in parts:
+        placed += [((slice(pos, pos + s[axis]),) + sl, leaf) for sl, leaf in sub]
+        pos += s[axis]
+    return first[:axis] + (pos,) + first[axis + 1:], placed
+
+
+def block(arrays):
+    """Assemble an array from nested lists of blocks, as numpy.block.
+
+    The innermost lists are joined along the last axis, the lists holding them along the one before, and so
+    on; each block first gets leading length-1 axes up to the result's number of dimensions (the largest of
+    the blocks' numbers of dimensions and the list depth).
+
+    Parameters
+    ----------
+    arrays : nested list of npgpu.Array or array_like, or npgpu.Array or array_like
+        The blocks, in lists (not tuples) nested to one depth throughout. npgpu.Arrays decide the device; other
+        blocks are converted onto it with ``npgpu.asarray`` (the default device when there is no npgpu.Array).
+        A single block (no list) gives a copy of it.
+
+    Returns
+    -------
+    npgpu.Array
+        A new array, of NumPy's promotion of the blocks' dtypes.
+
+    Raises
+    ------
+    ValueError
+        List depths that differ, an empty list, blocks whose shapes do not fit together, npgpu.Arrays on
+        different devices.
+    TypeError
+        A tuple where a list or block belongs.
+
+    See Also
+    --------
+    concatenate, stack, hstack, vstack
+
+    Notes
+    -----
+    One allocation and one slice copy per block.
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[1, 2], [3, 4]], device="cpu")
+    >>> npgpu.block([[a, npgpu.zeros((2, 1), dtype=a.dtype, device="cpu")], [np.array([[5, 6, 7]])]])
+    Array([[1, 2, 0],
+           [3, 4, 0],
+           [5, 6, 7]])
+    >>> npgpu.block([npgpu.arange(3, device="cpu"), 10, np.array([20, 30])])
+    Array([ 0,  1,  2, 10, 20, 30])
+    """
+    leaves = []
+    bottom = _block_leaves(arrays, [], leaves)
+    if bottom and bottom[-1] is None:
+        raise ValueError(f"List at {_block_index(bottom)} cannot be empty")
+    leaves = _on_one_device(leaves, "block")
+    list_ndim = len(bottom)
+    if list_ndim == 0:
+        return leaves[0].copy()
+    result_ndim = max(list_ndim, *(a.ndim for a in leaves))
+    shape, placed = _block_layout(arrays, iter(leaves), 0, list_ndim, result_ndim)
+    out = _array.empty(shape, dtype=np.result_type(*[a.dtype for a in leaves]), device=leaves[0].device)
+    for sl, leaf in placed:
+        if leaf.size:
+            out[(Ellipsis,) + sl] = leaf
     return out
