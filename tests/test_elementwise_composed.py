@@ -642,3 +642,323 @@ def test_all_names_exported():
         assert exported is getattr(composed, name) or isinstance(exported, npgpu.ufunc), name
         assert getattr(composed, name).__doc__, name
     assert npgpu.around is npgpu.round
+
+
+# --------------------------------------------------------------------------------------------- angle .. unwrap
+
+def _close(got, want, rtol=1e-12):
+    """got (an npgpu.Array) against NumPy's want: dtype and shape equal, values in float64 within rtol."""
+    assert isinstance(got, npgpu.Array), type(got)
+    g = got.get()
+    assert g.dtype == want.dtype and g.shape == want.shape, (g.dtype, want.dtype, g.shape, want.shape)
+    np.testing.assert_allclose(g.astype(np.complex128 if g.dtype.kind == "c" else np.float64),
+                               want.astype(np.complex128 if want.dtype.kind == "c" else np.float64),
+                               rtol=rtol, atol=0, equal_nan=True)
+
+
+@pytest.mark.parametrize("dtype", REALS + ["complex64", "complex128"])
+def test_angle_fix_sinc_isinf_signed(array_device, dtype):
+    a = sample(dtype)
+    with np.errstate(all="ignore"):
+        want = np.sinc(a)
+        tol = TRANSCENDENTAL_RTOL.get(want.dtype.name, TRANSCENDENTAL_RTOL["float32"])
+        check(npgpu.angle(dev(a)), np.angle(a), rtol=tol, device=array_device)
+        check(npgpu.angle(dev(a), deg=True), np.angle(a, deg=True), rtol=tol)
+    check(npgpu.sinc(dev(a)), want, rtol=tol, zero_sign=False)
+    if dtype.startswith("complex"):
+        for fn in ("fix", "isposinf", "isneginf"):
+            with pytest.raises(TypeError):
+                getattr(npgpu, fn)(dev(a))
+        return
+    check(npgpu.fix(dev(a)), np.fix(a), device=array_device)
+    check(npgpu.isposinf(dev(a)), np.isposinf(a))
+    check(npgpu.isneginf(dev(a)), np.isneginf(a))
+
+
+def test_angle_zero_conventions_and_0d(array_device):
+    z = np.array([0.0, -0.0, complex(0.0, -0.0), complex(-0.0, -0.0), 1j, -1 - 1j])
+    check(npgpu.angle(dev(z)), np.angle(z))
+    r = np.array([0.0, -0.0, -np.inf, np.nan])
+    check(npgpu.angle(dev(r)), np.angle(r))
+    check(npgpu.angle(dev(np.array(-0.0))), np.asarray(np.angle(np.array(-0.0))))
+    check(npgpu.angle(dev(np.zeros((0, 3), np.complex64))), np.angle(np.zeros((0, 3), np.complex64)))
+
+
+def test_fix_and_isinf_signed_out(array_device):
+    a = special("float32").reshape(4, 5)
+    out = dev(np.zeros((4, 5), np.float32))
+    assert npgpu.fix(dev(a), out=out) is out
+    check(out, np.fix(a))
+    for fn in ("isposinf", "isneginf"):
+        o = dev(np.full((4, 5), 7, np.int32))  # a numeric out: 0 and 1
+        assert getattr(npgpu, fn)(dev(a), o) is o
+        check(o, getattr(np, fn)(a, np.zeros((4, 5), np.int32)))
+    with pytest.raises(TypeError, match="cannot mix a host array"):
+        npgpu.fix(dev(a), out=np.zeros((4, 5), np.float32))
+    with pytest.raises(TypeError, match="ambiguous"):
+        npgpu.isposinf(dev(np.array([1j])))
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "int64", "float16", "float32", "float64"])
+def test_i0(array_device, dtype):
+    a = sample(dtype) if dtype[0] in "bui" else np.concatenate(
+        [special(dtype), np.linspace(-30, 30, 121).astype(dtype), np.array([8.0, -8.0, 7.99, 8.01], dtype)])
+    with np.errstate(all="ignore"):
+        want = np.i0(a)
+    tol = {"float16": 2e-3, "float32": 1e-5}.get(want.dtype.name, 1e-14)
+    check(npgpu.i0(dev(a)), want, rtol=tol, device=array_device)
+    check(npgpu.i0(dev(a[:6].reshape(2, 3))), want[:6].reshape(2, 3), rtol=tol)
+    check(npgpu.i0(dev(np.array(1.5, a.dtype))), np.asarray(np.i0(np.array(1.5, a.dtype))), rtol=tol)
+    check(npgpu.i0(dev(a[:0])), np.i0(a[:0]))
+    with pytest.raises(TypeError, match="complex"):
+        npgpu.i0(dev(np.array([1j])))
+
+
+@pytest.mark.parametrize("dtype", REALS + ["complex64", "complex128"])
+def test_iscomplex_isreal_and_obj(array_device, dtype):
+    a = sample(dtype).reshape(4, 5)
+    check(npgpu.iscomplex(dev(a)), np.iscomplex(a), device=array_device)
+    check(npgpu.isreal(dev(a)), np.isreal(a), device=array_device)
+    check(npgpu.iscomplex(dev(a[0, 0])), np.asarray(np.iscomplex(a[0, 0])))
+    check(npgpu.isreal(dev(a[:0])), np.isreal(a[:0]))
+    assert npgpu.iscomplexobj(dev(a)) is np.iscomplexobj(a)
+    assert npgpu.isrealobj(dev(a)) is np.isrealobj(a)
+    assert npgpu.iscomplexobj(dev(a)) is (np.dtype(dtype).kind == "c")
+
+
+def test_iscomplexobj_any_object():
+    for obj in ([1, 2], [1j], 3.0, 1j, np.complex64(1), "str", None, object(), np.zeros(2, np.complex64)):
+        assert npgpu.iscomplexobj(obj) is np.iscomplexobj(obj), obj
+        assert npgpu.isrealobj(obj) is np.isrealobj(obj), obj
+    with pytest.raises(ValueError):
+        npgpu.iscomplexobj([[1], [1, 2]])  # NumPy's own error for a ragged list
+
+
+def test_real_if_close(array_device):
+    for dt in ("complex64", "complex128"):
+        eps = np.finfo(np.dtype(dt)).eps
+        for imag, tol in ((50 * eps, 100), (150 * eps, 100), (0.0, 100), (1e-3, 0.5), (0.6, 0.5), (-0.0, 1)):
+            a = np.array([1.5 + 1j * imag, -2.0 + 0j], dt)
+            want = np.real_if_close(a, tol=tol)
+            got = npgpu.real_if_close(dev(a), tol=tol)
+            check(got, want, device=array_device)
+        check(npgpu.real_if_close(dev(np.zeros((0, 2), dt))), np.real_if_close(np.zeros((0, 2), dt)))
+        check(npgpu.real_if_close(dev(np.array(1 + 0j, dt))), np.real_if_close(np.array(1 + 0j, dt)))
+    x = dev(np.arange(3))
+    assert npgpu.real_if_close(x) is x  # real input: the array itself, as NumPy
+    check(npgpu.real_if_close(dev(np.array([np.nan + 0j]))), np.real_if_close(np.array([np.nan + 0j])))
+
+
+@pytest.mark.parametrize("fn", ["nancumsum", "nancumprod"])
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint32", "int64", "float32", "float64", "complex128"])
+def test_nancumsum_nancumprod(array_device, fn, dtype):
+    a = sample(dtype)
+    if dtype[0] in "fc":
+        a = a.copy()
+        a[a == np.inf], a[a == -np.inf] = 2, -3  # keep the products finite
+        if dtype[0] == "c":
+            a[::4] = complex(np.nan, 1)
+        else:
+            a[np.abs(a) > 1e3] = 0.5
+    a = a.reshape(4, 5)
+    rtol = 1e-6 if dtype == "float32" else 1e-12
+    with np.errstate(all="ignore"):
+        _close(getattr(npgpu, fn)(dev(a)), getattr(np, fn)(a), rtol)
+        for axis in (0, 1, -1):
+            _close(getattr(npgpu, fn)(dev(a), axis=axis), getattr(np, fn)(a, axis=axis), rtol)
+        wide = np.complex128 if dtype[0] == "c" else np.float64
+        _close(getattr(npgpu, fn)(dev(a), axis=1, dtype=wide), getattr(np, fn)(a, axis=1, dtype=wide), rtol)
+        want = getattr(np, fn)(a, axis=0)
+        out = dev(np.zeros(want.shape, want.dtype))
+        assert getattr(npgpu, fn)(dev(a), axis=0, out=out) is out
+        _close(out, want, rtol)
+        _close(getattr(npgpu, fn)(dev(a[0, 0])), getattr(np, fn)(a[0, 0]), rtol)  # 0-d: 1-d result
+        _close(getattr(npgpu, fn)(dev(a[0, 0]), axis=0), getattr(np, fn)(a[0, 0], axis=0), rtol)
+        _close(getattr(npgpu, fn)(dev(a[:0]), axis=1), getattr(np, fn)(a[:0], axis=1))
+    with pytest.raises(np.exceptions.AxisError):
+        getattr(npgpu, fn)(dev(a), axis=2)
+
+
+def test_nancumsum_nan_positions(array_device):
+    a = np.array([np.nan, 1.0, np.nan, -0.0, np.inf, 2.0])
+    with np.errstate(invalid="ignore"):  # -0.0 * inf
+        check(npgpu.nancumsum(dev(a)), np.nancumsum(a))
+        check(npgpu.nancumprod(dev(a)), np.nancumprod(a))
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int64", "float32", "float64", "complex128"])
+@pytest.mark.parametrize("edge_order", [1, 2])
+def test_gradient_matches_numpy(array_device, rng, dtype, edge_order):
+    a = (rng.standard_normal((4, 5, 6)) * 20).astype(dtype) if dtype[0] in "fc" else \
+        rng.integers(0, 100, (4, 5, 6)).astype(dtype)
+    rtol = 1e-5 if dtype == "float32" else 1e-12
+    x0 = np.array([0.0, 1.0, 3.0, 3.5])
+    x2 = np.cumsum(rng.random(6)) + 1
+    cases = [((), {}), ((2.0,), {}), ((np.float32(0.5),), {"axis": -1}), ((1.0, 2, 3.0), {}), ((), {"axis": 1}),
+             ((), {"axis": (0, -1)}), ((x0, 2.0, x2), {}), ((x0,), {"axis": 0}), ((np.arange(6) * 3,), {"axis": 2})]
+    for args, kw in cases:
+        want = np.gradient(a, *args, edge_order=edge_order, **kw)
+        got = npgpu.gradient(dev(a), *[dev(v) if isinstance(v, np.ndarray) else v for v in args],
+                             edge_order=edge_order, **kw)
+        if isinstance(want, np.ndarray):
+            _close(got, want, rtol)
+        else:
+            assert type(got) is tuple and len(got) == len(want)
+            for g, w in zip(got, want):
+                _close(g, w, rtol)
+
+
+def test_gradient_special_values_and_uniform_coordinates(array_device):
+    # equal coordinate steps take NumPy's uniform formula: an inf in the middle does not leak into its neighbour
+    f = np.array([1.0, np.inf, 3.0, np.nan, -0.0, 5.0, 6.0])
+    with np.errstate(invalid="ignore"):
+        for coords in (np.arange(7.0) * 0.5, np.array([0.0, 1, 2, 4, 5, 6, 8])):
+            for eo in (1, 2):
+                check(npgpu.gradient(dev(f), dev(coords), edge_order=eo), np.gradient(f, coords, edge_order=eo),
+                      rtol=1e-15, zero_sign=False)
+        check(npgpu.gradient(dev(f), dev(np.array(0.25))), np.gradient(f, np.array(0.25)), rtol=1e-15)
+    assert npgpu.gradient(dev(np.array(1.0))) == np.gradient(np.array(1.0)) == ()
+
+
+def test_gradient_errors(array_device):
+    f = dev(np.ones((3, 4)))
+    with pytest.raises(TypeError, match="invalid number of arguments"):
+        npgpu.gradient(f, 1.0, 2.0, 3.0)
+    with pytest.raises(ValueError, match="greater than 2"):
+        npgpu.gradient(f, edge_order=3)
+    with pytest.raises(ValueError, match="too small"):
+        npgpu.gradient(dev(np.ones((2, 4))), edge_order=2)
+    with pytest.raises(ValueError, match="too small"):
+        npgpu.gradient(dev(np.ones((0, 4))))
+    with pytest.raises(ValueError, match="must match the length"):
+        npgpu.gradient(f, dev(np.arange(4.0)), axis=0)
+    with pytest.raises(ValueError, match="scalars or 1d"):
+        npgpu.gradient(f, dev(np.ones((3, 4))), axis=0)
+    with pytest.raises(np.exceptions.AxisError):
+        npgpu.gradient(f, axis=2)
+    with pytest.raises(ValueError, match="repeated axis"):
+        npgpu.gradient(f, axis=(0, 0))
+    with pytest.raises(TypeError, match="boolean subtract"):
+        npgpu.gradient(dev(np.array([True, False, True])))
+    with pytest.raises(TypeError, match="cannot mix a host array"):
+        npgpu.gradient(f, np.arange(3.0), 1.0)
+    r = npgpu.gradient(np.arange(5.0) ** 2, 0.5)  # NumPy in, NumPy out
+    assert type(r) is np.ndarray
+    check(r, np.gradient(np.arange(5.0) ** 2, 0.5))
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int64", "float32", "float64", "complex64"])
+def test_ediff1d(array_device, dtype):
+    a = sample(dtype)[:12].reshape(3, 4)
+    with np.errstate(all="ignore"):
+        check(npgpu.ediff1d(dev(a)), np.ediff1d(a), device=array_device)
+        three = np.dtype(dtype).type(3)
+        check(npgpu.ediff1d(dev(a), to_begin=three), np.ediff1d(a, to_begin=three))
+        end = np.array([[1, 2]], np.int8 if dtype[0] in "ifc" else np.uint8)  # converted to a's dtype
+        check(npgpu.ediff1d(dev(a), to_end=dev(end), to_begin=np.uint8(1)),
+              np.ediff1d(a, to_end=end, to_begin=np.uint8(1)))
+        check(npgpu.ediff1d(dev(a[:1, :1]), to_end=three), np.ediff1d(a[:1, :1], to_end=three))
+        check(npgpu.ediff1d(dev(a[0, 0])), np.ediff1d(a[0, 0]))
+        check(npgpu.ediff1d(dev(a[:0])), np.ediff1d(a[:0]))
+
+
+def test_ediff1d_casts_and_errors(array_device):
+    a = np.array([1, 2, 5], np.int8)
+    check(npgpu.ediff1d(dev(a), to_begin=300), np.ediff1d(a, to_begin=300))  # NumPy's unsafe cast: 44
+    with pytest.raises(TypeError, match="same_kind"):
+        npgpu.ediff1d(dev(a), to_begin=1.5)
+    with pytest.raises(TypeError, match="same_kind"):
+        npgpu.ediff1d(dev(a), to_end=dev(np.array([1.5])))
+    with pytest.raises(TypeError, match="boolean subtract"):
+        npgpu.ediff1d(dev(np.array([True, False])))
+    with pytest.raises(TypeError, match="cannot mix a host array"):
+        npgpu.ediff1d(dev(a), to_end=np.array([1]))
+    r = npgpu.ediff1d([1, 4, 9], to_begin=0)
+    assert type(r) is np.ndarray
+    check(r, np.ediff1d([1, 4, 9], to_begin=0))
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "int32", "uint8", "float32", "float64"])
+def test_unwrap(array_device, rng, dtype):
+    if dtype == "bool":
+        p = rng.random((4, 7)) < 0.5
+    elif dtype[0] in "iu":
+        p = rng.integers(0, 12, (4, 7)).astype(dtype)
+    else:
+        p = (rng.random((4, 7)) * 20 - 10).astype(dtype)
+    rtol = 1e-5 if dtype == "float32" else 1e-12
+    with np.errstate(all="ignore"):
+        for kw in ({}, {"axis": 0}, {"axis": -1, "discont": 1.0}, {"period": 4}, {"period": 5, "axis": 0},
+                   {"period": 3.5, "discont": 5.0}, {"period": 360}):
+            try:
+                want = np.unwrap(p, **kw)
+            except OverflowError:  # -period/2 does not fit a narrow integer dtype: NumPy's error
+                with pytest.raises(OverflowError, match="out of bounds"):
+                    npgpu.unwrap(dev(p), **kw)
+                continue
+            _close(npgpu.unwrap(dev(p), **kw), want, rtol)
+
+
+def test_unwrap_boundaries_and_errors(array_device):
+    # differences of exactly period/2: their sign decides, as NumPy's correction does
+    p = np.array([0.0, np.pi, 0.0, -np.pi, 2 * np.pi, 7.0, np.nan, 1.0, np.inf])
+    with np.errstate(all="ignore"):
+        check(npgpu.unwrap(dev(p)), np.unwrap(p), rtol=1e-15, zero_sign=False)
+    q = np.array([0, 2, 0, -2, 4, 1], np.int16)
+    check(npgpu.unwrap(dev(q), period=4), np.unwrap(q, period=4))
+    check(npgpu.unwrap(dev(np.zeros((3, 0)))), np.unwrap(np.zeros((3, 0))))
+    with pytest.raises(ValueError, match="at least one dimensional"):
+        npgpu.unwrap(dev(np.array(1.0)))
+    with pytest.raises(np.exceptions.AxisError):
+        npgpu.unwrap(dev(np.ones((2, 3))), axis=2)
+    r = npgpu.unwrap([0.0, 6.0, 12.5])
+    assert type(r) is np.ndarray
+    check(r, np.unwrap([0.0, 6.0, 12.5]))
+
+
+NEW = ["angle", "fix", "sinc", "i0", "isneginf", "isposinf", "iscomplex", "isreal", "real_if_close", "nancumsum",
+       "nancumprod", "gradient", "ediff1d", "unwrap"]
+
+
+@pytest.mark.parametrize("fn", NEW)
+def test_new_functions_numpy_in_numpy_out(fn):
+    a = np.array([[0.5, -1.5, 2.0], [np.nan, -0.0, 7.0]])
+    with np.errstate(all="ignore"):
+        want = getattr(np, fn)(a)
+        got = getattr(npgpu, fn)(a)
+    if fn == "gradient":  # one array per axis
+        assert type(got) is tuple and len(got) == 2
+        got, want = got[1], want[1]
+    assert type(got) is np.ndarray
+    check(got, want)
+
+
+@pytest.mark.parametrize("fn", NEW)
+def test_new_functions_keep_device_and_0size(array_device, fn):
+    a = np.zeros((0, 3))
+    if fn in ("gradient", "unwrap", "ediff1d"):
+        a = np.zeros((3, 3))
+    with np.errstate(all="ignore"):
+        want = getattr(np, fn)(a)
+        got = getattr(npgpu, fn)(dev(a))
+    got, want = (got, want) if isinstance(want, np.ndarray) else (got[0], want[0])
+    check(got, want, device=array_device)
+
+
+@pytest.mark.parametrize("fn", ["nancumsum", "nancumprod"])
+def test_nan_scans_refuse_out_of_another_shape(array_device, fn):
+    a = np.arange(4.0).reshape(2, 2)
+    with pytest.raises(ValueError, match="out has shape"):  # NumPy 2.4 itself crashes here
+        getattr(npgpu, fn)(a, out=np.array(1.5))
+    out = np.zeros(4)
+    assert getattr(npgpu, fn)(a, out=out) is out
+    np.testing.assert_array_equal(out, getattr(np, fn)(a))
+    with pytest.raises(ValueError):
+        getattr(npgpu, fn)(dev(a), out=dev(np.array(1.5)))
+
+
+@pytest.mark.parametrize("fn", ["angle", "sinc"])
+def test_object_input_is_a_type_error(fn):
+    for bad in (None, object(), 2**64, np.array([1, "a"], dtype=object)):
+        with pytest.raises(TypeError, match="numbers are needed"):  # NumPy's own: an AttributeError
+            getattr(npgpu, fn)(bad)

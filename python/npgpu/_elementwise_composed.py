@@ -1,7 +1,8 @@
 """Elementwise and statistical functions composed of npgpu's ufuncs, scans and views, so they run on every
 device, with NumPy 2's dtype rules: cumulative_sum/prod, diff, copysign, signbit, nextafter, logaddexp(2),
 round/around, isclose/allclose, fmax/fmin, heaviside, fabs, float_power, deg2rad/rad2deg (radians/degrees),
-and clip with both NumPy's and the Array API's keywords.
+clip with both NumPy's and the Array API's keywords, and NumPy's angle, fix, sinc, i0, isposinf/isneginf,
+iscomplex/isreal(obj), real_if_close, nancumsum/nancumprod, gradient, ediff1d and unwrap.
 
 npgpu.Array operands give an npgpu.Array on their device. Calls with no npgpu.Array operand (NumPy arrays,
 scalars) are NumPy's own function, NumPy in and NumPy out: composing them of npgpu's NumPy-input ufuncs would
@@ -17,7 +18,9 @@ from npgpu import _array, _elementwise, _reduce
 
 __all__ = ["cumulative_sum", "cumulative_prod", "diff", "copysign", "signbit", "nextafter", "logaddexp",
            "logaddexp2", "round", "around", "isclose", "allclose", "fmax", "fmin", "heaviside", "fabs",
-           "float_power", "deg2rad", "rad2deg", "degrees", "radians", "clip"]
+           "float_power", "deg2rad", "rad2deg", "degrees", "radians", "clip", "angle", "fix", "sinc", "i0",
+           "isneginf", "isposinf", "iscomplex", "isreal", "iscomplexobj", "isrealobj", "real_if_close",
+           "nancumsum", "nancumprod", "gradient", "ediff1d", "unwrap"]
 
 _Array = _array.Array
 _ew = _elementwise
@@ -407,3 +410,834 @@ def _edge(v, x, ax):
         shape[ax] = 1
         v = _array.broadcast_to(v, tuple(shape))
     return v
+
+
+def _numeric_host(name, x):
+    """`x` as a NumPy array of numbers: NumPy's functions written in Python fail with an AttributeError on
+    object arrays (None, a Python int beyond 64 bits), a TypeError here."""
+    a = np.asanyarray(x)
+    if a.dtype.kind not in "biufc":
+        raise TypeError(f"{name}: unsupported input of dtype {a.dtype} (numbers are needed)")
+    return a
+
+
+def angle(z, deg=False):
+    """The counterclockwise angle of complex numbers from the positive real axis, as numpy.angle.
+
+    ``arctan2(z.imag, z.real)``, so the zeros follow arctan2's convention (``angle(-0.0)`` is pi); real input
+    is ``arctan2(0, z)``.
+
+    Parameters
+    ----------
+    z : npgpu.Array or array_like
+        Complex or real values.
+    deg : bool, optional
+        Degrees instead of radians (default False).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        The angles in (-pi, pi]: the real dtype of a complex `z`; for real `z` the dtype of ``arctan2(0, z)``
+        (float64 for bool and 64- or 32-bit integers, float16 for 8-bit ones, as NumPy).
+
+    Raises
+    ------
+    TypeError
+        Input that is not numbers (NumPy's own angle raises AttributeError for object arrays).
+
+    See Also
+    --------
+    arctan2, absolute
+
+    Examples
+    --------
+    >>> npgpu.angle(npgpu.asarray([1.0, 1j, -1 - 1j, -0.0], device="cpu"))
+    Array([ 0.        ,  1.57079633, -2.35619449,  3.14159265])
+    >>> npgpu.angle(npgpu.asarray([1 + 1j], device="cpu"), deg=True)
+    Array([45.])
+    """
+    if _is_numpy_call("angle", z):
+        return np.angle(_numeric_host("angle", z), deg=deg)
+    if z.dtype.kind == "c":
+        a = _ew.arctan2(_ew.imag(z), _ew.real(z))
+    else:
+        a = _ew.arctan2(0, z)  # a weak 0, as NumPy's: the dtype is z's
+    if deg:
+        a = _ew.multiply(a, 180 / np.pi)  # NumPy's in-place ``a *= 180 / pi``: a's dtype kept
+    return a
+
+
+def fix(x, out=None):
+    """Round to the nearest integer towards zero, as numpy.fix (which is numpy.trunc in NumPy 2).
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        Real values; integers and booleans are returned as they are (in a new array).
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the result (an npgpu.Array for an npgpu.Array `x`); it is returned.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        Of x's dtype; `out` when given.
+
+    Raises
+    ------
+    TypeError
+        Complex `x`; `out` of a dtype the result cannot be cast to; a host `out` beside an npgpu.Array.
+
+    See Also
+    --------
+    trunc, floor, ceil, rint
+
+    Examples
+    --------
+    >>> npgpu.fix(npgpu.asarray([2.1, 2.9, -2.1, -2.9, -0.5], device="cpu"))
+    Array([ 2.,  2., -2., -2., -0.])
+    """
+    if _is_numpy_call("fix", x, out):
+        return np.fix(x, out=out)
+    return _ew.trunc(x, out=out)
+
+
+def sinc(x):
+    """The normalized sinc function ``sin(pi x) / (pi x)``, 1 at 0, as numpy.sinc.
+
+    As NumPy, zeros of ``pi * x`` are replaced by the dtype's epsilon (1e-20 for complex) before dividing.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        Real or complex values.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        Of the dtype of ``pi * x`` (float64 for integers and bool, x's for floats and complex).
+
+    Raises
+    ------
+    TypeError
+        Input that is not numbers (NumPy's own sinc raises AttributeError for object arrays).
+
+    See Also
+    --------
+    sin
+
+    Examples
+    --------
+    >>> npgpu.sinc(npgpu.asarray([0.0, 0.5, 1.0, -1.5], device="cpu"))
+    Array([ 1.        ,  0.63661977,  0.        , -0.21220659])
+    """
+    if _is_numpy_call("sinc", x):
+        return np.sinc(_numeric_host("sinc", x))
+    x = _ew.multiply(np.pi, x)
+    eps = np.finfo(x.dtype).eps if x.dtype.kind == "f" else 1e-20
+    y = _ew.where(_ew.not_equal(x, 0), x, eps)
+    return _ew.true_divide(_ew.sin(y), y)
+
+
+# Chebyshev coefficients of exp(-x) I0(x) on [0, 8] and of exp(-x) sqrt(x) I0(x) on (8, inf), NumPy's (Cephes').
+_I0A = [-4.41534164647933937950E-18, 3.33079451882223809783E-17, -2.43127984654795469359E-16,
+        1.71539128555513303061E-15, -1.16853328779934516808E-14, 7.67618549860493561688E-14,
+        -4.85644678311192946090E-13, 2.95505266312963983461E-12, -1.72682629144155570723E-11,
+        9.67580903537323691224E-11, -5.18979560163526290666E-10, 2.65982372468238665035E-9,
+        -1.30002500998624804212E-8, 6.04699502254191894932E-8, -2.67079385394061173391E-7,
+        1.11738753912010371815E-6, -4.41673835845875056359E-6, 1.64484480707288970893E-5,
+        -5.75419501008210370398E-5, 1.88502885095841655729E-4, -5.76375574538582365885E-4,
+        1.63947561694133579842E-3, -4.32430999505057594430E-3, 1.05464603945949983183E-2,
+        -2.37374148058994688156E-2, 4.93052842396707084878E-2, -9.49010970480476444210E-2,
+        1.71620901522208775349E-1, -3.04682672343198398683E-1, 6.76795274409476084995E-1]
+_I0B = [-7.23318048787475395456E-18, -4.83050448594418207126E-18, 4.46562142029675999901E-17,
+        3.46122286769746109310E-17, -2.82762398051658348494E-16, -3.42548561967721913462E-16,
+        1.77256013305652638360E-15, 3.81168066935262242075E-15, -9.55484669882830764870E-15,
+        -4.15056934728722208663E-14, 1.54008621752140982691E-14, 3.85277838274214270114E-13,
+        7.18012445138366623367E-13, -1.79417853150680611778E-12, -1.32158118404477131188E-11,
+        -3.14991652796324136454E-11, 1.18891471078464383424E-11, 4.94060238822496958910E-10,
+        3.39623202570838634515E-9, 2.26666899049817806459E-8, 2.04891858946906374183E-7,
+        2.89137052083475648297E-6, 6.88975834691682398426E-5, 3.36911647825569408990E-3,
+        8.04490411014108831608E-1]
+
+
+def _chbevl(x, vals):
+    # NumPy's Clenshaw recurrence step for step (the coefficients weak Python floats), so float32 and float16
+    # round as NumPy's does.
+    b0, b1, b2 = vals[0], 0.0, 0.0
+    for v in vals[1:]:
+        b2, b1 = b1, b0
+        b0 = _ew.add(_ew.subtract(_ew.multiply(x, b1), b2), v)
+    return _ew.multiply(_ew.subtract(b0, b2), 0.5)
+
+
+def i0(x):
+    """The modified Bessel function of the first kind, order 0, as numpy.i0.
+
+    NumPy's algorithm (Clenshaw's recurrence on Cephes' Chebyshev series for ``|x| <= 8`` and beyond), both
+    series evaluated everywhere and the right one selected per element.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        Real values.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        Of x's float dtype (float64 for integers and bool). Infinities and NaNs give NaN, as NumPy.
+
+    Raises
+    ------
+    TypeError
+        Complex `x` (as NumPy).
+
+    See Also
+    --------
+    exp
+
+    Examples
+    --------
+    >>> npgpu.i0(npgpu.asarray([0.0, 1.0, -2.5, 10.0], device="cpu"))
+    Array([   1.        ,    1.26606588,    3.28983914, 2815.71662847])
+    """
+    if _is_numpy_call("i0", x):
+        return np.i0(x)
+    if x.dtype.kind == "c":
+        raise TypeError("i0 not supported for complex values")
+    if x.dtype.kind != "f":
+        x = x.astype(np.float64)
+    x = _ew.absolute(x)
+    small = _ew.multiply(_ew.exp(x), _chbevl(_ew.subtract(_ew.true_divide(x, 2.0), 2), _I0A))
+    large = _ew.true_divide(_ew.multiply(_ew.exp(x), _chbevl(_ew.subtract(_ew.true_divide(32.0, x), 2.0), _I0B)),
+                            _ew.sqrt(x))
+    return _ew.where(_ew.less_equal(x, 8.0), small, large)
+
+
+def _isinf_signed(name, x, out, negative):
+    if _is_numpy_call(name, x, out):
+        return getattr(np, name)(x, out)
+    if x.dtype.kind == "c":
+        raise TypeError(f"This operation is not supported for {x.dtype} values because it would be ambiguous.")
+    sign = signbit(x)
+    return _ew.logical_and(_ew.isinf(x), sign if negative else _ew.logical_not(sign), out=out)
+
+
+def isposinf(x, out=None):
+    """True where `x` is positive infinity, as numpy.isposinf.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        Real values (integers and booleans are never infinite).
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the result (of a numeric dtype: 0 and 1); it is returned.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        Booleans of x's shape; `out` when given.
+
+    Raises
+    ------
+    TypeError
+        Complex `x` (ambiguous, as NumPy); a host `out` beside an npgpu.Array.
+
+    See Also
+    --------
+    isneginf, isinf, isfinite, isnan
+
+    Examples
+    --------
+    >>> npgpu.isposinf(npgpu.asarray([-np.inf, 0.0, np.inf, np.nan], device="cpu"))
+    Array([False, False,  True, False])
+    """
+    return _isinf_signed("isposinf", x, out, negative=False)
+
+
+def isneginf(x, out=None):
+    """True where `x` is negative infinity, as numpy.isneginf.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        Real values (integers and booleans are never infinite).
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the result (of a numeric dtype: 0 and 1); it is returned.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        Booleans of x's shape; `out` when given.
+
+    Raises
+    ------
+    TypeError
+        Complex `x` (ambiguous, as NumPy); a host `out` beside an npgpu.Array.
+
+    See Also
+    --------
+    isposinf, isinf, isfinite, isnan
+
+    Examples
+    --------
+    >>> npgpu.isneginf(npgpu.asarray([-np.inf, 0.0, np.inf, np.nan], device="cpu"))
+    Array([ True, False, False, False])
+    """
+    return _isinf_signed("isneginf", x, out, negative=True)
+
+
+def iscomplex(x):
+    """True where an element has a nonzero imaginary part, as numpy.iscomplex.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        Input values.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        Booleans of x's shape: all False for a real dtype.
+
+    See Also
+    --------
+    isreal, iscomplexobj
+
+    Examples
+    --------
+    >>> npgpu.iscomplex(npgpu.asarray([1 + 1j, 1 + 0j, 4.5 - 0j], device="cpu"))
+    Array([ True, False, False])
+    """
+    if _is_numpy_call("iscomplex", x):
+        return np.iscomplex(x)
+    if x.dtype.kind == "c":
+        return _ew.not_equal(_ew.imag(x), 0)
+    return _array.zeros(x.shape, dtype=np.bool_, device=x.device)
+
+
+def isreal(x):
+    """True where an element's imaginary part is zero, as numpy.isreal.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        Input values.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        Booleans of x's shape: all True for a real dtype.
+
+    See Also
+    --------
+    iscomplex, isrealobj
+
+    Examples
+    --------
+    >>> npgpu.isreal(npgpu.asarray([1 + 1j, 1 + 0j, 4.5 - 0j], device="cpu"))
+    Array([False,  True,  True])
+    """
+    if _is_numpy_call("isreal", x):
+        return np.isreal(x)
+    if x.dtype.kind == "c":
+        return _ew.equal(_ew.imag(x), 0)
+    return _array.full(x.shape, True, dtype=np.bool_, device=x.device)
+
+
+def _complex_type(x):
+    # NumPy's rule: the dtype of anything with one (npgpu.Array included: no data is read), else of
+    # numpy.asarray(x). np.iscomplexobj itself would dispatch an npgpu.Array back here.
+    try:
+        type_ = x.dtype.type
+    except AttributeError:
+        type_ = np.asarray(x).dtype.type
+    return issubclass(type_, np.complexfloating)
+
+
+def iscomplexobj(x):
+    """Whether `x` has a complex dtype, whatever its values, as numpy.iscomplexobj.
+
+    Parameters
+    ----------
+    x : any
+        An object with a ``dtype`` (npgpu.Array, NumPy array or scalar; not read), or anything
+        numpy.asarray takes.
+
+    Returns
+    -------
+    bool
+
+    See Also
+    --------
+    isrealobj, iscomplex
+
+    Examples
+    --------
+    >>> npgpu.iscomplexobj(npgpu.asarray([1 + 0j], device="cpu"))
+    True
+    >>> npgpu.iscomplexobj([1.0, 2.0])
+    False
+    """
+    return _complex_type(x)
+
+
+def isrealobj(x):
+    """Whether `x` has a non-complex dtype, whatever its values, as numpy.isrealobj.
+
+    Parameters
+    ----------
+    x : any
+        An object with a ``dtype`` (npgpu.Array, NumPy array or scalar; not read), or anything
+        numpy.asarray takes.
+
+    Returns
+    -------
+    bool
+
+    See Also
+    --------
+    iscomplexobj, isreal
+
+    Examples
+    --------
+    >>> npgpu.isrealobj(npgpu.asarray([1 + 0j], device="cpu"))
+    False
+    >>> npgpu.isrealobj(npgpu.asarray([1, 2], device="cpu"))
+    True
+    """
+    return not _complex_type(x)
+
+
+def real_if_close(a, tol=100):
+    """The real parts of a complex array whose imaginary parts are all within `tol` of zero, else the array,
+    as numpy.real_if_close.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Input values.
+    tol : float, optional
+        The tolerance in machine epsilons of a's dtype when greater than 1, else an absolute tolerance
+        (default 100).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        ``a.real`` (of the matching real dtype) when every ``|a.imag| < tol``; `a` itself otherwise, and for
+        real `a`.
+
+    See Also
+    --------
+    real, imag, angle
+
+    Examples
+    --------
+    >>> npgpu.real_if_close(npgpu.asarray([2.1 + 4e-14j, 5.2 + 3e-15j], device="cpu"), tol=1000)
+    Array([2.1, 5.2])
+    >>> npgpu.real_if_close(npgpu.asarray([2.1 + 4e-13j, 5.2 + 3e-15j], device="cpu"), tol=1000)  # kept complex
+    Array([2.1+0.j, 5.2+0.j])
+    """
+    if _is_numpy_call("real_if_close", a):
+        return np.real_if_close(a, tol=tol)
+    if a.dtype.kind != "c":
+        return a
+    if tol > 1:
+        tol = np.finfo(a.dtype).eps * tol
+    # Which array comes back depends on the values: one boolean is read, as NumPy's own function reads it.
+    if builtins.bool(_reduce.all(_ew.less(_ew.absolute(_ew.imag(a)), tol))):
+        return _ew.real(a)
+    return a
+
+
+def _nan_to(a, value):
+    """`a` with NaNs (complex: either part NaN) replaced by `value` in a's dtype; integers and booleans as
+    they are (NumPy's _replace_nan). A 0-d `a` becomes 1-d, as NumPy's scans take it."""
+    if a.ndim == 0:
+        a = a.reshape(1)
+    if a.dtype.kind not in "fc":
+        return a
+    return _ew.where(_ew.isnan(a), a.dtype.type(value), a)
+
+
+def _numpy_nan_scan(fn, a, axis, dtype, out):
+    """NumPy's nancumsum/nancumprod, after checking the shape of `out`: NumPy 2.4 crashes (a segmentation
+    fault) on a 0-d `out` for a larger scan."""
+    if out is not None:
+        if not isinstance(out, np.ndarray):
+            raise TypeError(f"{fn.__name__}: out must be a numpy.ndarray for NumPy input, not {type(out).__name__}")
+        shape = np.shape(a)
+        want = (int(np.prod(shape)),) if axis is None or not shape else shape
+        if out.shape != want:
+            raise ValueError(f"{fn.__name__}: out has shape {out.shape}, the result {want}")
+    return fn(a, axis=axis, dtype=dtype, out=out)
+
+
+def nancumsum(a, axis=None, dtype=None, out=None):
+    """Cumulative sums along `axis` with NaNs counted as zero, as numpy.nancumsum.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Input values.
+    axis : int, optional
+        The axis summed along; None (default): the flattened array.
+    dtype : dtype, optional
+        The result's dtype; default as cumsum (int64/uint64 for narrower integers and bool).
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the result; it is returned.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        Of a's shape (1-D with ``axis=None``); leading NaNs give zeros.
+
+    Raises
+    ------
+    numpy.exceptions.AxisError
+        `axis` outside [-a.ndim, a.ndim).
+    TypeError
+        A host `out` beside an npgpu.Array, or the reverse.
+    ValueError
+        `out` of another shape than the result.
+
+    See Also
+    --------
+    cumsum, nansum, nancumprod
+
+    Examples
+    --------
+    >>> npgpu.nancumsum(npgpu.asarray([[1.0, np.nan], [3.0, 4.0]], device="cpu"), axis=1)
+    Array([[1., 1.],
+           [3., 7.]])
+    """
+    if _is_numpy_call("nancumsum", a, out):
+        return _numpy_nan_scan(np.nancumsum, a, axis, dtype, out)
+    return _reduce.cumsum(_nan_to(a, 0), axis=axis, dtype=dtype, out=out)
+
+
+def nancumprod(a, axis=None, dtype=None, out=None):
+    """Cumulative products along `axis` with NaNs counted as one, as numpy.nancumprod.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Input values.
+    axis : int, optional
+        The axis multiplied along; None (default): the flattened array.
+    dtype : dtype, optional
+        The result's dtype; default as cumprod (int64/uint64 for narrower integers and bool).
+    out : npgpu.Array or numpy.ndarray, optional
+        Where to write the result; it is returned.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        Of a's shape (1-D with ``axis=None``); leading NaNs give ones.
+
+    Raises
+    ------
+    numpy.exceptions.AxisError
+        `axis` outside [-a.ndim, a.ndim).
+    TypeError
+        A host `out` beside an npgpu.Array, or the reverse.
+    ValueError
+        `out` of another shape than the result.
+
+    See Also
+    --------
+    cumprod, nanprod, nancumsum
+
+    Examples
+    --------
+    >>> npgpu.nancumprod(npgpu.asarray([2.0, np.nan, 3.0], device="cpu"))
+    Array([2., 2., 6.])
+    """
+    if _is_numpy_call("nancumprod", a, out):
+        return _numpy_nan_scan(np.nancumprod, a, axis, dtype, out)
+    return _reduce.cumprod(_nan_to(a, 1), axis=axis, dtype=dtype, out=out)
+
+
+def _ndim(v):
+    return v.ndim if isinstance(v, _Array) else np.ndim(v)
+
+
+def _spacing(distances, length):
+    """One axis's spacing for gradient: a scalar (or 0-d Array) as it is; coordinates as their differences,
+    or the first difference alone where all are equal (NumPy's uniform formula then applies)."""
+    if _ndim(distances) == 0:
+        return distances
+    if not isinstance(distances, _Array):
+        raise TypeError(f"gradient: coordinates beside npgpu device arrays must be npgpu.Arrays, not "
+                        f"{type(distances).__name__}; move them first with npgpu.asarray(x)")
+    if distances.ndim != 1:
+        raise ValueError("distances must be either scalars or 1d")
+    if distances.shape[0] != length:
+        raise ValueError("when 1d, distances must match the length of the corresponding dimension")
+    if distances.dtype.kind in "iu":
+        distances = distances.astype(np.float64)  # no modular arithmetic in the differences
+    dx = diff(distances)
+    # NumPy switches to its uniform formula when the differences are all equal; the choice changes the
+    # results (inf/NaN values at the middle point), so one boolean is read, as NumPy reads it.
+    if builtins.bool(_reduce.all(_ew.equal(dx, dx[0]))):
+        return dx[0]
+    return dx
+
+
+def gradient(f, *varargs, axis=None, edge_order=1):
+    """The gradient of an N-d array by second-order central differences inside and first- or second-order
+    one-sided differences at the boundaries, as numpy.gradient.
+
+    Parameters
+    ----------
+    f : npgpu.Array or array_like
+        Samples of a function (at least ``edge_order + 1`` along each axis differentiated).
+    *varargs : scalars or 1-D npgpu.Arrays, optional
+        The spacing: none (1 along every axis), one scalar for every axis, or one per axis, each a scalar
+        or the coordinates of the samples along that axis (as long as that axis).
+    axis : None, int or tuple of ints, optional
+        The axes differentiated; None (default): all.
+    edge_order : {1, 2}, optional
+        The order of the differences at the boundaries (default 1).
+
+    Returns
+    -------
+    npgpu.Array, numpy.ndarray or tuple of them
+        One array per axis differentiated (a single array when there is one), of f's shape: f's dtype for
+        floats and complex, float64 for integers.
+
+    Raises
+    ------
+    TypeError
+        A number of spacings other than 0, 1 or the number of axes; boolean `f` (NumPy's boolean
+        subtraction error); a host array beside an npgpu.Array.
+    ValueError
+        `edge_order` above 2; an axis shorter than ``edge_order + 1``; coordinates not 1-D or not as long
+        as their axis; repeated axes.
+    numpy.exceptions.AxisError
+        An axis outside [-f.ndim, f.ndim).
+
+    See Also
+    --------
+    diff, ediff1d
+
+    Examples
+    --------
+    >>> f = npgpu.asarray([1.0, 2.0, 4.0, 7.0, 11.0], device="cpu")
+    >>> npgpu.gradient(f)
+    Array([1. , 1.5, 2.5, 3.5, 4. ])
+    >>> npgpu.gradient(f, 2.0, edge_order=2)
+    Array([0.25, 0.75, 1.25, 1.75, 2.25])
+    >>> npgpu.gradient(f, npgpu.asarray([0.0, 1.0, 1.5, 3.5, 4.0], device="cpu"))
+    Array([1. , 3. , 3.5, 6.7, 8. ])
+    >>> npgpu.gradient(npgpu.asarray([[1, 2, 6], [3, 4, 5]], device="cpu"))
+    (Array([[ 2.,  2., -1.],
+           [ 2.,  2., -1.]]), Array([[1. , 2.5, 4. ],
+           [1. , 1. , 1. ]]))
+    """
+    if _is_numpy_call("gradient", f, *varargs):
+        return np.gradient(f, *varargs, axis=axis, edge_order=edge_order)
+    if not isinstance(f, _Array):
+        raise TypeError(f"gradient: f must be an npgpu.Array when a spacing is one, not {type(f).__name__}")
+    nd = f.ndim
+    axes = tuple(range(nd)) if axis is None else np.lib.array_utils.normalize_axis_tuple(axis, nd)
+    n = len(varargs)
+    if n == 0:
+        dx = [1.0] * len(axes)
+    elif n == 1 and _ndim(varargs[0]) == 0:
+        dx = list(varargs) * len(axes)
+    elif n == len(axes):
+        dx = [_spacing(d, f.shape[ax]) for d, ax in zip(varargs, axes)]
+    else:
+        raise TypeError("invalid number of arguments")
+    if edge_order > 2:
+        raise ValueError("'edge_order' greater than 2 not supported")
+    otype = f.dtype
+    if otype.kind not in "fc":
+        if otype.kind in "iu":
+            f = f.astype(np.float64)  # no modular arithmetic in the differences
+        otype = np.dtype(np.float64)
+
+    def at(ax, i):
+        return f[(slice(None),) * ax + (i,)]
+
+    outvals = []
+    for ax, h in zip(axes, dx):
+        if f.shape[ax] < edge_order + 1:
+            raise ValueError("Shape of array too small to calculate a numerical gradient, at least "
+                             "(edge_order + 1) elements are required.")
+        out = _array.empty(f.shape, dtype=otype, device=f.device)
+        inner = (slice(None),) * ax + (slice(1, -1),)
+        uniform = _ndim(h) == 0
+        # NumPy's expressions operation for operation, so that dtypes and rounding are its own.
+        if uniform:
+            out[inner] = (at(ax, slice(2, None)) - at(ax, slice(None, -2))) / (2. * h)
+        else:
+            dx1, dx2 = h[0:-1], h[1:]
+            shape = [1] * nd
+            shape[ax] = -1
+            a = (-(dx2) / (dx1 * (dx1 + dx2))).reshape(shape)
+            b = ((dx2 - dx1) / (dx1 * dx2)).reshape(shape)
+            c = (dx1 / (dx2 * (dx1 + dx2))).reshape(shape)
+            out[inner] = a * at(ax, slice(None, -2)) + b * at(ax, slice(1, -1)) + c * at(ax, slice(2, None))
+        first, last = (slice(None),) * ax + (0,), (slice(None),) * ax + (-1,)
+        if edge_order == 1:
+            out[first] = (at(ax, 1) - at(ax, 0)) / (h if uniform else h[0])
+            out[last] = (at(ax, -1) - at(ax, -2)) / (h if uniform else h[-1])
+        else:
+            if uniform:
+                a, b, c = -1.5 / h, 2. / h, -0.5 / h
+            else:
+                dx1, dx2 = h[0], h[1]
+                a = -(2. * dx1 + dx2) / (dx1 * (dx1 + dx2))
+                b = (dx1 + dx2) / (dx1 * dx2)
+                c = - dx1 / (dx2 * (dx1 + dx2))
+            out[first] = a * at(ax, 0) + b * at(ax, 1) + c * at(ax, 2)
+            if uniform:
+                a, b, c = 0.5 / h, -2. / h, 1.5 / h
+            else:
+                dx1, dx2 = h[-2], h[-1]
+                a = (dx2) / (dx1 * (dx1 + dx2))
+                b = - (dx2 + dx1) / (dx1 * dx2)
+                c = (2. * dx2 + dx1) / (dx2 * (dx1 + dx2))
+            out[last] = a * at(ax, -3) + b * at(ax, -2) + c * at(ax, -1)
+        outvals.append(out)
+    return outvals[0] if len(axes) == 1 else tuple(outvals)
+
+
+def _ediff_edge(name, v, dt, device):
+    """ediff1d's to_begin/to_end as a 1-D Array of dtype `dt` on `device`: NumPy's same_kind check, then
+    its unsafe cast (a Python 300 into int8 is 44)."""
+    vdt = v.dtype if isinstance(v, _Array) else np.asarray(v).dtype
+    if not np.can_cast(vdt, dt, casting="same_kind"):
+        raise TypeError(f"dtype of `{name}` must be compatible with input `ary` under the `same_kind` rule.")
+    if isinstance(v, _Array):
+        return v.reshape(-1).astype(dt)
+    return _array.asarray(np.asarray(v).reshape(-1).astype(dt), device=device)  # a host scalar
+
+
+def ediff1d(ary, to_end=None, to_begin=None):
+    """The differences between consecutive elements of the flattened array, with values put before and after,
+    as numpy.ediff1d.
+
+    Parameters
+    ----------
+    ary : npgpu.Array or array_like
+        Input values (flattened).
+    to_end : scalar or npgpu.Array, optional
+        Values appended after the differences (flattened).
+    to_begin : scalar or npgpu.Array, optional
+        Values put before the differences (flattened).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        1-D, of ary's dtype: ``to_begin``, ``ary[1:] - ary[:-1]``, ``to_end``.
+
+    Raises
+    ------
+    TypeError
+        `to_begin`/`to_end` of a dtype that cannot be cast to ary's under the same_kind rule; boolean
+        `ary` (NumPy's boolean subtraction error); a host array beside an npgpu.Array.
+
+    See Also
+    --------
+    diff, gradient
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([1, 2, 4, 7, 0], device="cpu")
+    >>> npgpu.ediff1d(x)
+    Array([ 1,  2,  3, -7])
+    >>> npgpu.ediff1d(x, to_begin=-99, to_end=npgpu.asarray([88, 99], device="cpu"))
+    Array([-99,   1,   2,   3,  -7,  88,  99])
+    """
+    if _is_numpy_call("ediff1d", ary, to_end, to_begin):
+        return np.ediff1d(ary, to_end=to_end, to_begin=to_begin)
+    if not isinstance(ary, _Array):
+        raise TypeError(f"ediff1d: ary must be an npgpu.Array when to_begin/to_end is one, not {type(ary).__name__}")
+    ary = ary.reshape(-1)
+    d = _ew.subtract(ary[1:], ary[:-1])
+    if to_begin is None and to_end is None:
+        return d
+    parts = [_ediff_edge("to_begin", to_begin, ary.dtype, ary.device)] if to_begin is not None else []
+    parts.append(d)
+    if to_end is not None:
+        parts.append(_ediff_edge("to_end", to_end, ary.dtype, ary.device))
+    from npgpu._manipulation import concatenate
+    return concatenate(parts)
+
+
+def _dtype_or_value(v):
+    return v.dtype if isinstance(v, _Array) else v
+
+
+def unwrap(p, discont=None, axis=-1, *, period=2 * np.pi):
+    """Unwrap by taking the complement of large deltas with respect to the period, as numpy.unwrap.
+
+    Differences along `axis` larger than `discont` (and at least ``period / 2``) are changed by multiples of
+    `period` to their equivalent in ``[-period/2, period/2]``; the result is the cumulative sum of the
+    corrected differences from the first element.
+
+    Parameters
+    ----------
+    p : npgpu.Array or array_like
+        Input values (at least 1-D).
+    discont : float, optional
+        The largest jump between values left as it is (default ``period / 2``; smaller values act as it).
+    axis : int, optional
+        The axis unwrapped (default the last).
+    period : float, optional
+        The range over which the input wraps (default 2 pi); integer periods with integer `p` keep the
+        integer dtype.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        Of p's shape, in ``result_type(diff(p), period)`` (float64 for bool).
+
+    Raises
+    ------
+    ValueError
+        0-d `p`.
+    numpy.exceptions.AxisError
+        `axis` outside [-p.ndim, p.ndim).
+
+    See Also
+    --------
+    diff, mod
+
+    Examples
+    --------
+    >>> phase = npgpu.asarray([0.0, 0.78539816, 1.57079633, 5.49778714, 6.28318531], device="cpu")
+    >>> npgpu.unwrap(phase)
+    Array([ 0.        ,  0.78539816,  1.57079633, -0.78539817,  0.        ])
+    >>> npgpu.unwrap(npgpu.asarray([1, 2, 3, 4, 5, 6, 1, 2, 3], device="cpu"), period=6)
+    Array([1, 2, 3, 4, 5, 6, 7, 8, 9])
+    """
+    if _is_numpy_call("unwrap", p):
+        return np.unwrap(p, discont=discont, axis=axis, period=period)
+    dd = diff(p, axis=axis)
+    if discont is None:
+        discont = period / 2
+    slice1 = [slice(None)] * p.ndim
+    slice1[axis] = slice(1, None)
+    slice1 = tuple(slice1)
+    dtype = np.result_type(dd.dtype, _dtype_or_value(period))
+    if dtype.kind in "iu":
+        interval_high, rem = divmod(period, 2)
+        boundary_ambiguous = rem == 0
+    else:
+        interval_high = period / 2
+        boundary_ambiguous = True
+    interval_low = -interval_high
+    ddmod = _ew.add(_ew.remainder(_ew.subtract(dd, interval_low), period), interval_low)
+    if boundary_ambiguous:
+        # where |dd| is exactly period/2 the line above gave -period/2; NumPy's sign(dd) * period/2 instead
+        high = _cast(interval_high, ddmod.dtype) if isinstance(interval_high, _Array) else \
+            ddmod.dtype.type(interval_high)
+        ddmod = _ew.where(_ew.logical_and(_ew.equal(ddmod, interval_low), _ew.greater(dd, 0)), high, ddmod)
+    ph_correct = _ew.subtract(ddmod, dd)
+    ph_correct = _ew.where(_ew.less(_ew.absolute(dd), discont), ph_correct.dtype.type(0), ph_correct)
+    up = p.astype(dtype, copy=True)
+    up[slice1] = _ew.add(p[slice1], _reduce.cumsum(ph_correct, axis=axis % p.ndim))
+    return up

@@ -1,14 +1,16 @@
 """histogram: counts in bins, as numpy.histogram. Uniform bins (an integer ``bins``) compute each element's bin
 by arithmetic, with NumPy's corrections at the edges, then count with bincount; explicit edges go through
-searchsorted. Composed of npgpu's elementwise operations, gathers and bincount, so it runs on either device;
-npgpu.Array in, npgpu.Arrays out; NumPy in, NumPy out."""
+searchsorted. histogram_bin_edges: the edges histogram uses. digitize: bin indices through searchsorted.
+Composed of npgpu's elementwise operations, gathers and bincount, so it runs on either device; npgpu.Array in,
+npgpu.Arrays out; NumPy in, NumPy out."""
 import operator
+import warnings
 
 import numpy as np
 
 from npgpu import _array, _creation, _elementwise, _indexing, _reduce, _set_functions
 
-__all__ = ["histogram"]
+__all__ = ["histogram", "histogram_bin_edges", "digitize"]
 
 
 def _range(x, range_, bt):
@@ -146,3 +148,270 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
         widths = (edges[1:] - edges[:-1]).astype(np.float64)
         counts = counts / widths / _reduce.sum(counts)
     return (counts.get(), edges.get()) if numpy_out else (counts, edges)
+
+
+def _ptp(x):
+    """max - min of non-empty `x` as NumPy's _ptp: exact for integers (Python ints), in x's dtype for floats."""
+    if x.dtype.kind in "iu":
+        return int(_reduce.max(x)) - int(_reduce.min(x))
+    return x.dtype.type(float(_reduce.max(x))) - x.dtype.type(float(_reduce.min(x)))
+
+
+def _scalar(v, dt):
+    """A reduction's 0-d result as a NumPy scalar of `dt` (one value read: the number of bins is a shape)."""
+    return dt.type(complex(v) if dt.kind == "c" else float(v))
+
+
+def _std(x):
+    dt = np.dtype(x.dtype if x.dtype.kind == "f" else np.float64)
+    return _scalar(_reduce.std(x), dt)
+
+
+def _width_sqrt(x):
+    return _ptp(x) / np.sqrt(x.size)
+
+
+def _width_sturges(x):
+    return _ptp(x) / (np.log2(x.size) + 1.0)
+
+
+def _width_rice(x):
+    return _ptp(x) / (2.0 * x.size ** (1.0 / 3))
+
+
+def _width_scott(x):
+    return (24.0 * np.pi**0.5 / x.size)**(1.0 / 3.0) * _std(x)
+
+
+def _width_doane(x):
+    if x.size > 2:
+        sg1 = np.sqrt(6.0 * (x.size - 2) / ((x.size + 1.0) * (x.size + 3)))
+        sigma = _std(x)
+        if sigma > 0.0:
+            dt = np.dtype(x.dtype if x.dtype.kind == "f" else np.float64)
+            temp = _elementwise.true_divide(_elementwise.subtract(x, _reduce.mean(x)), _reduce.std(x))
+            g1 = _scalar(_reduce.mean(_elementwise.power(temp, 3)), dt)
+            return _ptp(x) / (1.0 + np.log2(x.size) + np.log2(1.0 + np.absolute(g1) / sg1))
+    return 0.0
+
+
+def _width_fd(x):
+    from npgpu._statistics import percentile  # _statistics imports modules that import this one
+
+    q = percentile(x, [75, 25])
+    iqr = _scalar(q[0], q.dtype) - _scalar(q[1], q.dtype)
+    return 2.0 * iqr * x.size ** (-1.0 / 3.0)
+
+
+def _width_auto(x):
+    fd, sturges = _width_fd(x), _width_sturges(x)
+    return min(fd, sturges) if fd else sturges
+
+
+# NumPy's bin-width estimators, each from a few values read back (the extent, moments, quartiles): the
+# number of bins is a shape. 'stone' (a search over many histograms) is not among them.
+_WIDTHS = {"auto": _width_auto, "fd": _width_fd, "sqrt": _width_sqrt, "sturges": _width_sturges,
+           "rice": _width_rice, "scott": _width_scott, "doane": _width_doane}
+_UNSUPPORTED_ESTIMATORS = ("stone",)
+
+
+def _bins_from_estimator(x, name, range_, weights):
+    """The number of equal bins NumPy's estimator `name` gives for `x` within `range_`."""
+    if name in _UNSUPPORTED_ESTIMATORS:
+        raise NotImplementedError(f"the bin estimator {name!r} is not supported by npgpu (its supported "
+                                  f"estimators: {', '.join(map(repr, _WIDTHS))}); give a number of bins or edges")
+    if name not in _WIDTHS:
+        raise ValueError(f"{name!r} is not a valid estimator for `bins`")
+    if weights is not None:
+        raise TypeError("Automated estimation of the number of bins is not supported for weighted data")
+    first, last = _range(x, range_, np.dtype(x.dtype if x.dtype.kind == "f" else np.float64))
+    span = last - first
+    if range_ is None and x.dtype.kind in "iu" and x.size and first + 0.5 != last - 0.5:
+        span = _ptp(x)  # NumPy's edges keep the integer type here: the span is exact, beyond 2**53 too
+    if range_ is not None:
+        keep = _indexing.flatnonzero((x >= first) & (x <= last))
+        if keep.size != x.size:
+            x = _indexing.take(x, keep)
+    if x.size == 0:
+        return 1
+    width = _WIDTHS[name](x)
+    if not width:
+        return 1
+    if x.dtype.kind in "iu" and width < 1:
+        width = 1
+    return int(np.ceil(span / width))
+
+
+def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002  (NumPy's keyword)
+    """The bin edges numpy.histogram uses, as numpy.histogram_bin_edges.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Real input values (flattened); booleans are taken as uint8 with a RuntimeWarning, as NumPy.
+    bins : int, str or npgpu.Array or array_like, optional
+        An int: the number of equal-width bins over `range` or the data's extent (default 10). A sequence:
+        the bin edges, 1-D and monotonically increasing, returned as they are. A str: one of NumPy's bin
+        width estimators 'auto', 'fd', 'sqrt', 'sturges', 'rice', 'scott' or 'doane', over the data within
+        `range`.
+    range : (float, float), optional
+        The lower and upper edge of the uniform bins (ignored with explicit edges). Default: the data's
+        minimum and maximum ((0, 1) for empty data), widened by 0.5 each way where they are equal.
+    weights : npgpu.Array or array_like, optional
+        Of a's shape; not used for the edges (an estimator refuses them, as NumPy).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        The edges: for an integer `bins` or an estimator, ``bins + 1`` of them in the data's float dtype
+        (float64 for integers); explicit edges as given. An npgpu.Array on a's device for npgpu `a`, NumPy
+        for NumPy input.
+
+    Raises
+    ------
+    TypeError
+        Complex `a`; `bins` neither an integer, a string nor an array; `weights` with an estimator.
+    ValueError
+        `weights` of another shape than `a`; an integer `bins` < 1; `range` with min > max or not finite;
+        no `range` and data whose extent is not finite; explicit edges not 1-D or not increasing; an unknown
+        estimator name.
+    NotImplementedError
+        The estimator 'stone' (a search over many histograms).
+
+    See Also
+    --------
+    histogram
+
+    Examples
+    --------
+    >>> npgpu.histogram_bin_edges(npgpu.asarray([1, 2, 1, 4], device="cpu"), bins=3)
+    Array([1., 2., 3., 4.])
+    >>> npgpu.histogram_bin_edges(npgpu.asarray([0.5, 1.5, 7.0], device="cpu"), bins=2, range=(0, 2))
+    Array([0., 1., 2.])
+    >>> npgpu.histogram_bin_edges(npgpu.asarray([0.0, 1.0, 2.0, 3.0, 4.0, 9.0], device="cpu"), bins="sqrt")
+    Array([0., 3., 6., 9.])
+    """
+    x, numpy_out = _indexing._as_device_array(a)
+    x = x.reshape(-1)
+    if x.dtype.kind == "c":
+        raise TypeError("histogram_bin_edges of complex data is not supported (NumPy compares only the real parts)")
+    if weights is not None:
+        wshape = weights.shape if isinstance(weights, _array.Array) else np.shape(weights)
+        if tuple(wshape) != tuple(np.shape(a) if not isinstance(a, _array.Array) else a.shape):
+            raise ValueError("weights should have the same shape as a.")
+    if x.dtype.kind == "b":
+        warnings.warn(f"Converting input from {x.dtype} to {np.dtype(np.uint8)} for compatibility.",
+                      RuntimeWarning, stacklevel=2)
+        x = x.astype(np.uint8)
+    bt = np.dtype(x.dtype if x.dtype.kind == "f" else np.float64)
+    if isinstance(bins, str):
+        n = _bins_from_estimator(x, bins, range, weights)
+    elif (bins.ndim if isinstance(bins, _array.Array) else np.ndim(bins)) == 0:
+        try:
+            n = operator.index(bins)
+        except TypeError:
+            raise TypeError("`bins` must be an integer, a string, or an array") from None
+        if n < 1:
+            raise ValueError("`bins` must be positive, when an integer")
+    else:
+        edges = bins if isinstance(bins, _array.Array) else _array.asarray(np.asarray(bins), device=x.device)
+        if edges.ndim != 1:
+            raise ValueError("`bins` must be 1d, when an array")
+        if bool(_reduce.any(edges[1:] < edges[:-1])):
+            raise ValueError("`bins` must increase monotonically, when an array")
+        return _indexing._back(edges, numpy_out)
+    first, last = _range(x, range, bt)
+    edges = _creation.linspace(first, last, n + 1, dtype=bt, device=x.device)
+    return _indexing._back(edges, numpy_out)
+
+
+def _monotonicity(b):
+    """NumPy's check of digitize's bins, in float64: 1 increasing (or all equal), -1 decreasing, 0 neither.
+    The first pair that differs (NaN differs from everything) sets the direction; no later pair may go the
+    other way. One integer is read: the answer chooses the formula, or raises."""
+    if b.size < 2:
+        return 1
+    b = b.astype(np.float64)
+    lo, hi = b[:-1], b[1:]
+    differ, up, down = lo != hi, lo < hi, lo > hi
+    increasing = _elementwise.logical_or(_elementwise.logical_not(_reduce.any(differ)),
+                                         _indexing.take(up, _reduce.argmax(differ)))
+    broken = _elementwise.where(increasing, _reduce.any(down), _reduce.any(up))
+    return int(_elementwise.where(broken, 0, _elementwise.where(increasing, 1, -1)))
+
+
+def digitize(x, bins, right=False):
+    """The indices of the bins each value of `x` falls in, as numpy.digitize.
+
+    For increasing `bins`, ``bins[i-1] <= x < bins[i]`` gives i (``bins[i-1] < x <= bins[i]`` with `right`);
+    for decreasing `bins`, ``bins[i-1] > x >= bins[i]`` (``bins[i-1] >= x > bins[i]`` with `right`). Values
+    below or above every edge give 0 or ``len(bins)``; NaNs sort above every number, as in NumPy. One
+    searchsorted over `bins` (reversed when decreasing).
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        Real values of any shape.
+    bins : npgpu.Array or array_like
+        1-D edges, monotonically increasing or decreasing (repeats allowed).
+    right : bool, optional
+        Whether a bin includes its right edge instead of its left one (default False).
+
+    Returns
+    -------
+    npgpu.Array, numpy.ndarray or NumPy int64
+        int64 indices of x's shape: an npgpu.Array when `x` or `bins` is one (on its device; the other is
+        moved there); otherwise NumPy (a scalar for a scalar or 0-d `x`).
+
+    Raises
+    ------
+    TypeError
+        Complex `x`; `bins` of a dtype that does not cast safely to float64 (complex, as NumPy).
+    ValueError
+        `bins` not 1-D, or not monotonic.
+
+    See Also
+    --------
+    searchsorted, histogram, bincount
+
+    Examples
+    --------
+    >>> bins = npgpu.asarray([0.0, 1.0, 2.5, 4.0], device="cpu")
+    >>> npgpu.digitize(npgpu.asarray([0.2, 6.4, 3.0, 1.6, -1.0, 1.0], device="cpu"), bins)
+    Array([1, 4, 3, 2, 0, 2])
+    >>> npgpu.digitize(npgpu.asarray([1.0, 2.5, 4.0], device="cpu"), bins, right=True)
+    Array([1, 2, 3])
+    >>> npgpu.digitize(np.array([1.2, 10.0]), [10, 5, 1])
+    array([2, 0])
+    """
+    if isinstance(x, _array.Array):
+        xs, numpy_out = x, False
+    elif isinstance(bins, _array.Array):
+        _array.refuse_subclass(x, "digitize")
+        xs, numpy_out = _array.asarray(np.asarray(x), device=bins.device), False
+    else:
+        xs, numpy_out = _indexing._as_device_array(x)
+    if xs.dtype.kind == "c":
+        raise TypeError("x may not be complex")
+    if not isinstance(bins, _array.Array):
+        bins = np.asarray(bins)
+    if bins.ndim != 1:
+        raise ValueError("object of too small depth for desired array" if bins.ndim == 0 else
+                         "object too deep for desired array")
+    if not np.can_cast(bins.dtype, np.float64, casting="safe"):
+        raise TypeError(f"Cannot cast array data from {bins.dtype!r} to dtype('float64') according to the rule "
+                        "'safe'")
+    if not isinstance(bins, _array.Array):
+        bins = _array.asarray(bins, device=xs.device)
+    mono = _monotonicity(bins)
+    if mono == 0:
+        raise ValueError("bins must be monotonically increasing or decreasing")
+    side = "left" if right else "right"  # searchsorted's sides are the other way round
+    if mono == 1:
+        r = _indexing.searchsorted(bins, xs, side=side)
+    else:
+        r = bins.size - _indexing.searchsorted(bins[::-1], xs, side=side)
+    if not numpy_out:
+        return r
+    r = _indexing._back(r, True)
+    return r[()] if r.ndim == 0 else r
