@@ -428,6 +428,11 @@ def test_errors_as_numpy(array_device, random_array):
                 assert isinstance(e, ValueError)
             raises_as_numpy(lambda: f(a, n=2.0), lambda: g(ha, n=2.0))
             raises_as_numpy(lambda: f(a, axis=2), lambda: g(ha, axis=2))
+            # the axis and the length are checked before the norm, as NumPy does
+            raises_as_numpy(lambda: f(a, axis=2, norm="bad"), lambda: g(ha, axis=2, norm="bad"))
+            e = raises_as_numpy(lambda: f(a, n=0, norm="bad"), lambda: g(ha, n=0, norm="bad"))
+            with pytest.raises(ValueError, match=f"Invalid {str(e).split()[1]}"):  # the same check fails first
+                f(a, n=0, norm="bad")
             raises_as_numpy(lambda: f(a, n=3, axis=-3), lambda: g(ha, n=3, axis=-3))
         else:
             raises_as_numpy(lambda: f(a, axes=(0, 5)), lambda: g(ha, axes=(0, 5)))

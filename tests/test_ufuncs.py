@@ -358,6 +358,20 @@ def test_accumulate_out_and_errors(backend):
         npgpu.exp.accumulate(a)
 
 
+def test_reduce_checks_axes_before_initial(array_device):
+    # NumPy rejects the axes (several axes of a non-reorderable ufunc, a bad or repeated axis) before it
+    # converts `initial` to the loop dtype; an initial out of range only then raises OverflowError
+    x = npgpu.asarray(np.zeros((0, 0), np.uint8))
+    for uf, kw, err in ((npgpu.subtract, dict(axis=None, initial=-5), "not reorderable"),
+                        (npgpu.add, dict(axis=(0, 0), initial=-5), "duplicate"),
+                        (npgpu.add, dict(axis=5, initial=-5), "out of bounds"),
+                        (npgpu.add, dict(axis=0, initial=-5), "out of bounds for uint64")):  # add: uint8 sums in uint64
+        with pytest.raises(OverflowError if err.endswith("uint64") else ValueError, match=err):
+            uf.reduce(x, **kw)
+        with pytest.raises(OverflowError if err.endswith("uint64") else ValueError, match=err):
+            getattr(np, uf.__name__).reduce(np.zeros((0, 0), np.uint8), **kw)
+
+
 @pytest.mark.parametrize("name", ["add", "maximum", "bitwise_or", "subtract", "multiply"])
 def test_reduceat(array_device, name):
     npu, u = getattr(np, name), getattr(_ufuncs, name)

@@ -334,11 +334,6 @@ class ufunc:
                 raise ValueError("The 'out' tuple must have exactly one entry")
             out = out[0]
         rt = self._method_dtype("reduce", a.dtype, dtype)
-        if type(initial) in (int, float, complex):
-            # NumPy converts a Python number to the loop dtype first: OverflowError out of an integer's range
-            # (np.add.reduce(np.uint8([1]), initial=-5)), TypeError for complex into real, ValueError for NaN
-            with np.errstate(over="ignore"):
-                initial = rt.type(initial)
         nd = a.ndim
         if axis is None:
             axes = tuple(range(nd))
@@ -351,6 +346,11 @@ class ufunc:
         if len(axes) > 1 and not reorderable:
             raise ValueError(f"reduction operation '{name}' is not reorderable, so at most one axis may be "
                              "specified")
+        if type(initial) in (int, float, complex):
+            # NumPy then converts a Python number to the loop dtype: OverflowError out of an integer's range
+            # (np.add.reduce(np.uint8([1]), initial=-5)), TypeError for complex into real, ValueError for NaN
+            with np.errstate(over="ignore"):
+                initial = rt.type(initial)
         masked = not (where is True or (isinstance(where, (bool, np.bool_)) and where))
         empty_red = builtins.any(a.shape[ax] == 0 for ax in axes)
         if self.identity is None and initial is _NOVALUE:

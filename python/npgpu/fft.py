@@ -159,6 +159,14 @@ def _check_norm(norm):
         raise ValueError(f'Invalid norm value {norm}; should be "backward", "ortho" or "forward".')
 
 
+def _check_axis_then_norm(a, n, axis, norm):
+    # hfft/ihfft swap the norm's direction before the transform, so NumPy checks the norm after reading the
+    # axis's length (when n is omitted) and before checking n
+    if n is None:
+        _axis(axis, np.ndim(a))
+    _check_norm(norm)
+
+
 def _length(n):
     """`n` as an int, or None."""
     return None if n is None else operator.index(n)
@@ -376,7 +384,6 @@ def _transform(a, steps, norm, out, name, conj_input=False, conj_output=False):
     """Run NumPy's 1-D `steps` on `a` (see _plan) and scale per `norm`; conj_input/conj_output conjugate the
     input/result (hfft/ihfft). `steps` may be a function of the npgpu.Array, for arguments that depend on
     its shape."""
-    _check_norm(norm)
     x, numpy_out = _input(a)
     if callable(steps):
         steps = steps(x)
@@ -390,6 +397,8 @@ def _transform(a, steps, norm, out, name, conj_input=False, conj_output=False):
             out[...] = x
         return out
     groups, factor, shape, dtype = _plan(x, steps, norm)
+    # after the axes and lengths, as NumPy checks them (an empty axis list checks no norm there either)
+    _check_norm(norm)
     if out is not None:
         _check_out(out, shape, dtype, x, numpy_out, name)
     prims = _primitives(x.device)
@@ -609,7 +618,7 @@ def hfft(a, n=None, axis=-1, norm=None, out=None):
     >>> npgpu.fft.hfft(npgpu.asarray([1.0, 2.0, 3.0], device="cpu"))
     Array([ 8., -2.,  0., -2.])
     """
-    _check_norm(norm)
+    _check_axis_then_norm(a, n, axis, norm)
     return _transform(a, _one_axis(_C2R, n, axis), _SWAP[norm], out, "hfft", conj_input=True)
 
 
@@ -640,7 +649,7 @@ def ihfft(a, n=None, axis=-1, norm=None, out=None):
     >>> npgpu.fft.ihfft(npgpu.asarray([8.0, -2.0, 0.0, -2.0], device="cpu"))
     Array([1.-0.j, 2.-0.j, 3.-0.j])
     """
-    _check_norm(norm)
+    _check_axis_then_norm(a, n, axis, norm)
     return _transform(a, _one_axis(_R2C, n, axis), _SWAP[norm], out, "ihfft", conj_output=True)
 
 
