@@ -1,5 +1,7 @@
 """Creation functions of the namespace (npgpu._creation) against NumPy, on each device (array_device): dtype,
 shape and values exactly equal, results on the right device, NumPy's exceptions for bad input."""
+import math
+
 import numpy as np
 import pytest
 from numpy.exceptions import AxisError
@@ -334,3 +336,258 @@ def test_contiguous_fortran_copy_copyto(array_device):
     host = np.zeros(3)
     npgpu.copyto(host, npgpu.asarray([1.0, 2.0, 3.0]))
     np.testing.assert_array_equal(host, [1.0, 2.0, 3.0])
+
+
+# ------------------------------------------------------------------------------------------------ diag, diagflat, tri
+
+@pytest.fixture
+def same_all(same):
+    """same_all(got, want): same() for one array or element by element for tuples of them."""
+    def check(got, want, device=None):
+        if isinstance(want, tuple):
+            assert isinstance(got, tuple) and len(got) == len(want), (got, want)
+            for g, w in zip(got, want):
+                same(g, w, device)
+        else:
+            same(got, want, device)
+    return check
+
+
+@pytest.fixture
+def close(array_device):
+    """close(got, want): an npgpu.Array on the test's device with NumPy's dtype and shape, values within rounding."""
+    def check(got, want):
+        want = np.asarray(want)
+        rtol = 1e-5 if want.dtype in (np.float32, np.complex64) else 1e-12  # float32 power/log10 may round apart
+        assert isinstance(got, npgpu.Array) and str(got.device).startswith(array_device)
+        assert got.dtype == want.dtype and got.shape == want.shape, (got.dtype, got.shape, want.dtype, want.shape)
+        np.testing.assert_allclose(got.get().astype(np.complex128 if want.dtype.kind == "c" else np.float64),
+                                   want.astype(np.complex128 if want.dtype.kind == "c" else np.float64),
+                                   rtol=rtol, atol=0)
+    return check
+
+
+@pytest.mark.parametrize("shape", [(4,), (1,), (0,), (3, 5), (5, 3), (1, 1), (0, 3), (3, 0), (2, 2, 1), ()])
+@pytest.mark.parametrize("k", [-7, -2, -1, 0, 1, 3])
+def test_diag_diagflat(array_device, same, random_array, shape, k):
+    h = random_array(shape, np.int16)
+    x = npgpu.asarray(h)
+    if len(shape) in (1, 2):
+        got = npgpu.diag(x, k)
+        same(got, np.diag(h, k))
+        assert got.readonly == (len(shape) == 2)  # NumPy's diagonal of a matrix is a read-only view
+    else:
+        with pytest.raises(ValueError, match="1- or 2-d"):
+            npgpu.diag(x, k)
+    same(npgpu.diagflat(x, k), np.diagflat(h, k))
+
+
+def test_diag_of_a_matrix_is_a_view(array_device, same):
+    h = np.arange(12.0).reshape(3, 4)
+    x = npgpu.asarray(h.copy())  # the host device may share h's memory
+    d = npgpu.diag(x, 1)
+    x[...] = x * 2  # the view sees the change
+    same(d, np.diag(h * 2, 1))
+    with pytest.raises(ValueError, match="read-only"):
+        d[0] = 1
+    same(npgpu.diag(x.T, -1), np.diag(h.T * 2, -1))  # Fortran-ordered; then a list input
+    same(npgpu.diag([1.5, 2.5]), np.diag([1.5, 2.5]))
+    with pytest.raises(TypeError, match="integer"):
+        npgpu.diag(x, 0.5)
+
+
+@pytest.mark.parametrize("n, m", [(3, None), (3, 5), (5, 3), (1, 1), (0, 4), (4, 0), (-1, 2)])
+@pytest.mark.parametrize("k", [-2**62, -3, -1, 0, 2, 2**62])
+def test_tri(array_device, same, n, m, k):
+    same(npgpu.tri(n, m, k), np.tri(n, m, k))
+    for dtype in (bool, np.int32, np.complex64):
+        same(npgpu.tri(n, m, k, dtype=dtype), np.tri(n, m, k, dtype=dtype))
+    same(npgpu.tri(n, m, k, device="cpu"), np.tri(n, m, k), device="cpu")
+
+
+def test_tri_errors(array_device):
+    with pytest.raises(TypeError, match="integer"):
+        npgpu.tri(2.5)  # NumPy takes floats through arange; npgpu asks for integers
+    with pytest.raises(TypeError, match="integer"):
+        npgpu.tri(2, 2, 0.5)
+    with pytest.raises(TypeError):
+        npgpu.tri(2, dtype="nonsense")
+
+
+# ------------------------------------------------------------------------------------------------ index helpers
+
+@pytest.mark.parametrize("n, m", [(4, None), (3, 5), (5, 3), (1, 1), (0, 0), (3, 0), (-1, None)])
+@pytest.mark.parametrize("k", [-5, -1, 0, 1, 2, 10])
+def test_tril_triu_indices(array_device, same_all, random_array, n, m, k):
+    same_all(npgpu.tril_indices(n, k, m), np.tril_indices(n, k, m))
+    same_all(npgpu.triu_indices(n, k=k, m=m), np.triu_indices(n, k=k, m=m))
+    if n >= 0:
+        h = random_array((n, n if m is None else m), np.float32)
+        x = npgpu.asarray(h)
+        same_all(npgpu.tril_indices_from(x, k), np.tril_indices_from(h, k))
+        same_all(npgpu.triu_indices_from(x, k=k), np.triu_indices_from(h, k=k))
+        if h.size:  # the indices select NumPy's triangle
+            i, j = npgpu.triu_indices_from(x, k)
+            np.testing.assert_array_equal(x[i, j].get(), h[np.triu_indices_from(h, k)])
+
+
+def test_index_helpers_errors(array_device):
+    for f in (npgpu.tril_indices_from, npgpu.triu_indices_from):
+        for shape in [(3,), (2, 2, 2), ()]:
+            with pytest.raises(ValueError, match="2-d"):
+                f(npgpu.zeros(shape))
+    with pytest.raises(ValueError, match="at least 2-d"):
+        npgpu.diag_indices_from(npgpu.zeros(3))
+    with pytest.raises(ValueError, match="equal length"):
+        npgpu.diag_indices_from(npgpu.zeros((2, 3)))
+    with pytest.raises(TypeError, match="integer"):
+        npgpu.diag_indices(2.5)
+    with pytest.raises(TypeError, match="integer"):
+        npgpu.tril_indices(3, k=0.5)
+
+
+@pytest.mark.parametrize("n, ndim", [(3, 2), (4, 3), (1, 1), (0, 2), (-1, 2), (2, 0)])
+def test_diag_indices(array_device, same_all, n, ndim):
+    same_all(npgpu.diag_indices(n, ndim), np.diag_indices(n, ndim))
+    if n >= 0 and ndim >= 1:
+        same_all(npgpu.diag_indices_from(npgpu.zeros((n,) * max(ndim, 2))), np.diag_indices(n, max(ndim, 2)))
+
+
+@pytest.mark.parametrize("shape, val, wrap", [
+    ((3, 3), 5, False), ((5, 3), 1, False), ((5, 3), 1, True), ((3, 5), [1, 2], True), ((7, 3), range(10), True),
+    ((3, 3), [], False), ((3, 3), [[1, 2], [3, 4]], False), ((2, 2, 2), 7, False), ((3, 3, 3), [1, 2], False),
+    ((1, 1), 3, False), ((0, 0), [1], False), ((4, 0), 1, True), ((4, 4), np.float64(2.7), False),
+], ids=repr)
+@pytest.mark.parametrize("dtype", ["int64", "float32", "complex128"])
+@pytest.mark.parametrize("layout", ["C", "F"])
+def test_fill_diagonal(array_device, same, shape, val, wrap, dtype, layout):
+    h = np.arange(math.prod(shape), dtype=dtype).reshape(shape)
+    x = npgpu.asarray(h) if layout == "C" else npgpu.asarray(np.ascontiguousarray(h.T)).T
+    value = list(val) if isinstance(val, range) else val
+    assert npgpu.fill_diagonal(x, value, wrap=wrap) is None
+    np.fill_diagonal(h, value, wrap=wrap)
+    same(x, h)
+
+
+def test_fill_diagonal_values_and_errors(array_device, same):
+    x = npgpu.zeros((3, 3), dtype=np.int32)
+    npgpu.fill_diagonal(x, npgpu.asarray([1.5, -2.5, 3.5]))  # an npgpu.Array, truncated into int32
+    h = np.zeros((3, 3), dtype=np.int32)
+    np.fill_diagonal(h, [1.5, -2.5, 3.5])
+    same(x, h)
+    with pytest.raises(ValueError, match="at least 2-d"):
+        npgpu.fill_diagonal(npgpu.zeros(3), 1)
+    with pytest.raises(ValueError, match="equal length"):
+        npgpu.fill_diagonal(npgpu.zeros((2, 3, 2)), 1)
+    with pytest.raises(ValueError, match="read-only"):
+        npgpu.fill_diagonal(npgpu.broadcast_to(npgpu.asarray(1.0), (2, 2)), 0)
+    with pytest.raises(TypeError, match="npgpu.Array"):
+        npgpu.fill_diagonal(np.zeros((2, 2)), 1)
+
+
+@pytest.mark.parametrize("x, n", [([1, 2, 3], None), ([1, 2, 3], 5), ([2], 1), ([], 2), ([-1, 3], 0),
+                                  (np.array([True, False]), 3), (np.array([1.5, -2], np.float32), 4),
+                                  (np.array([7, -3], np.int8), 6), (np.array([1 + 1j, 2]), 3),
+                                  (np.array([3, 7], np.uint64), 3)], ids=repr)
+@pytest.mark.parametrize("increasing", [False, True])
+def test_vander(array_device, close, x, n, increasing):
+    got = npgpu.vander(npgpu.asarray(np.asarray(x)), n, increasing=increasing)
+    close(got, np.vander(x, n, increasing=increasing))
+    assert got.flags["C_CONTIGUOUS"]
+
+
+def test_vander_errors(array_device):
+    with pytest.raises(ValueError, match="one-dimensional"):
+        npgpu.vander(npgpu.ones((2, 2)))
+    with pytest.raises(ValueError, match="one-dimensional"):
+        npgpu.vander(5)
+    with pytest.raises(ValueError, match="negative"):
+        npgpu.vander(npgpu.ones(2), -1)
+    with pytest.raises(TypeError, match="integer"):
+        npgpu.vander(npgpu.ones(2), 2.5)
+
+
+@pytest.mark.parametrize("dims", [(2, 3), (4,), (), (0, 3), (2, 1, 3)], ids=repr)
+@pytest.mark.parametrize("dtype", [int, np.int32, np.float32])
+def test_indices(array_device, same, same_all, dims, dtype):
+    same(npgpu.indices(dims, dtype), np.indices(dims, dtype))
+    same_all(npgpu.indices(dims, dtype=dtype, sparse=True), np.indices(dims, dtype=dtype, sparse=True))
+    same_all(npgpu.indices((2, -1), sparse=True), np.indices((2, -1), sparse=True))  # as NumPy: an empty axis
+    with pytest.raises(ValueError, match="negative"):
+        npgpu.indices((2, -1))
+    with pytest.raises(TypeError, match="sequence"):
+        npgpu.indices(3)
+    with pytest.raises(TypeError, match="integer"):
+        npgpu.indices((2.5,))
+
+
+def test_ix(array_device, same_all, random_array):
+    h = random_array((4, 5, 3), np.float64)
+    x = npgpu.asarray(h)
+    rows, cols, deep = [3, 0, 3], np.array([True, False, False, True, True]), np.array([2], dtype=np.uint8)
+    want = np.ix_(rows, cols, deep)
+    got = npgpu.ix_(npgpu.asarray(rows), cols, deep)
+    same_all(got, want)
+    np.testing.assert_array_equal(x[got].get(), h[want])
+    same_all(npgpu.ix_([], np.array([], dtype=np.float64)), np.ix_([], np.array([], dtype=np.float64)))
+    same_all(npgpu.ix_(), np.ix_())
+    with pytest.raises(ValueError, match="1 dimensional"):
+        npgpu.ix_([[1, 2]])
+    with pytest.raises(ValueError, match="1 dimensional"):
+        npgpu.ix_(npgpu.asarray(True))
+
+
+# ------------------------------------------------------------------------------------------------ logspace, geomspace
+
+@pytest.mark.parametrize("args, kw", [
+    ((0, 3), {"num": 4}), ((-2, 2), {"num": 9, "endpoint": False}), ((0, 1), {"num": 0}), ((0, 1), {"num": 1}),
+    ((0, 10), {"num": 11, "base": 2}), ((0, 3), {"num": 4, "dtype": np.int32}),
+    ((np.float32(0), np.float32(2)), {"num": 5}), ((np.float32(0), np.float32(2)), {"num": 5, "base": np.float64(3)}),
+    ((np.float32(0), np.float32(2)), {"num": 5, "base": np.array(2.0)}),
+    ((0, 2), {"num": 3, "base": [2.0, 10.0], "axis": 1}), ((0, 2), {"num": 3, "base": [2.0, 10.0], "axis": -1}),
+    ((0, [1.0, 2.0]), {"num": 3, "endpoint": False}), ((0, 1), {"num": 3, "base": [[2.0], [3.0]]}),
+    ((np.array([0.0, 1.0]), 3), {"num": 4, "axis": 1}), ((1j, 2j), {"num": 3}),
+], ids=repr)
+def test_logspace(array_device, close, args, kw):
+    close(npgpu.logspace(*args, **kw), np.logspace(*args, **kw))
+    on_device = [npgpu.asarray(np.asarray(a)) if np.ndim(a) else a for a in args]  # array bounds as npgpu.Arrays
+    close(npgpu.logspace(*on_device, **kw), np.logspace(*args, **kw))
+
+
+def test_logspace_errors(array_device):
+    with pytest.raises(ValueError, match="non-negative"):
+        npgpu.logspace(0, 1, -1)
+    with pytest.raises(TypeError):
+        npgpu.logspace(0, 1, 2.5)
+    with pytest.raises(AxisError):
+        npgpu.logspace(0, 1, 3, axis=1)
+
+
+@pytest.mark.parametrize("args, kw", [
+    ((1, 1000), {"num": 4}), ((-1, -1000), {"num": 4}), ((1000, 1), {"num": 5, "endpoint": False}),
+    ((1, 1000), {"num": 4, "dtype": np.int64}), ((1, 1000), {"num": 0}), ((2, 5), {"num": 1}),
+    ((np.float32(1), 1000), {"num": 4}), ((np.float32(1), np.float32(1000)), {"num": 4, "dtype": np.float32}),
+    ((1j, 1000j), {"num": 4}), ((-1 + 0j, 1 + 0j), {"num": 5}), ((1 - 1j, 2 + 3j), {"num": 6}),
+    (([1.0, 10.0], [1000.0, 1e5]), {"num": 3, "axis": 1}), ((2, [[3.0], [-4.0]]), {"num": 3}),
+    ((0.5, 1e300), {"num": 7}),
+], ids=repr)
+def test_geomspace(array_device, close, args, kw):
+    with np.errstate(invalid="ignore"):
+        want = np.geomspace(*args, **kw)
+    close(npgpu.geomspace(*args, **kw), want)
+    on_device = [npgpu.asarray(np.asarray(a)) for a in args]
+    close(npgpu.geomspace(*on_device, **kw), want)
+    if kw.get("num", 50) > 1 and want.dtype.kind != "i":  # the end points exactly
+        got = npgpu.moveaxis(npgpu.geomspace(*args, **kw), kw.get("axis", 0), 0).get()
+        np.testing.assert_array_equal(got[0], np.broadcast_to(np.asarray(args[0], got.dtype), got[0].shape))
+
+
+def test_geomspace_errors(array_device):
+    with pytest.raises(ValueError, match="zero"):
+        npgpu.geomspace(0, 10, 3)
+    with pytest.raises(ValueError, match="zero"):
+        npgpu.geomspace(1, npgpu.asarray([2.0, 0.0]), 3)
+    with pytest.raises(ValueError, match="non-negative"):
+        npgpu.geomspace(1, 10, -1)
+    with pytest.raises(AxisError):
+        npgpu.geomspace(1, 10, 3, axis=1)

@@ -116,3 +116,141 @@ def test_matvec_and_vecmat_errors():
         npgpu.matvec(npgpu.asarray(np.ones(3)), npgpu.asarray(np.ones(3)))
     with pytest.raises(ValueError, match="at least two dimensions"):
         npgpu.vecmat(npgpu.asarray(np.float64(1.0)), npgpu.asarray(np.ones((2, 3))))
+
+
+# ------------------------------------------------------------------------------------------------ diagonal, trace
+
+DIAG_SHAPES = [(4, 4), (3, 5), (5, 3), (1, 1), (0, 3), (3, 0), (3, 4, 5), (2, 3, 4, 5), (0, 2, 2)]
+AXIS_PAIRS = [(0, 1), (1, 0), (-2, -1), (-1, -2), (0, -1), (-1, 0)]
+
+
+def _layouts(h):
+    """(npgpu.Array, its NumPy twin) for one C-contiguous, one Fortran-ordered and one strided copy of h."""
+    f = np.asfortranarray(h)
+    return [(npgpu.asarray(h), h), (npgpu.asarray(np.ascontiguousarray(f.T)).T, f),
+            (npgpu.asarray(h)[::-1], h[::-1])]
+
+
+@pytest.mark.parametrize("shape", DIAG_SHAPES, ids=str)
+@pytest.mark.parametrize("offset", [-7, -2, -1, 0, 1, 3, 2**31 - 1])  # NumPy takes a C int
+def test_diagonal_and_trace_match_numpy(random_array, shape, offset):
+    h = random_array(shape, np.float64)
+    for x, hx in _layouts(h):
+        for axes in AXIS_PAIRS:
+            got = npgpu.diagonal(x, offset, *axes)
+            _check(got, np.diagonal(hx, offset, *axes))
+            assert got.readonly  # as NumPy's
+            _check(npgpu.trace(x, offset, *axes), np.asarray(np.trace(hx, offset, *axes)))
+    if len(shape) == 4:  # axes that are not next to each other
+        _check(npgpu.diagonal(npgpu.asarray(h), offset, 3, 1), np.diagonal(h, offset, 3, 1))
+        _check(npgpu.trace(npgpu.asarray(h), offset, 0, 2), np.asarray(np.trace(h, offset, 0, 2)))
+
+
+def test_diagonal_is_a_view_where_it_can_be():
+    h = np.arange(60.0).reshape(3, 4, 5)
+    x = npgpu.asarray(h.copy())  # the host device may share h's memory
+    views = [npgpu.diagonal(x, 1), npgpu.diagonal(x, -1, 2, 1), npgpu.diagonal(x[1].T, 2),
+             npgpu.diagonal(x.T)]
+    copy = npgpu.diagonal(x, 0, 0, 2)
+    x[...] = x + 100
+    for d, want in zip(views, [np.diagonal(h, 1), np.diagonal(h, -1, 2, 1), np.diagonal(h[1].T, 2),
+                               np.diagonal(h.T)]):
+        _check(d, want + 100)
+    _check(copy, np.diagonal(h, 0, 0, 2))  # gathered before the write
+    with pytest.raises(ValueError, match="read-only"):
+        views[0][0, 0] = 1
+
+
+def test_diagonal_and_trace_errors():
+    x = npgpu.asarray(np.ones((2, 3)))
+    for f in (npgpu.diagonal, npgpu.trace):
+        with pytest.raises(ValueError, match="at least two dimensions"):
+            f(npgpu.asarray(np.ones(3)))
+        with pytest.raises(ValueError, match="cannot be the same"):
+            f(x, 0, 1, -1)
+        with pytest.raises(np.exceptions.AxisError, match="axis2"):
+            f(x, 0, 0, 2)
+        with pytest.raises(np.exceptions.AxisError, match="axis1"):
+            f(x, 0, -3, 1)
+        with pytest.raises(TypeError):
+            f(x, 0.5)
+    with pytest.raises(ValueError, match="shape"):
+        npgpu.trace(x, out=npgpu.asarray(np.zeros(3)))
+    with pytest.raises(TypeError, match="npgpu.Array"):
+        npgpu.trace(x, out=np.zeros(()))
+
+
+@pytest.mark.parametrize("dt", [np.int8, np.uint8, np.int32, np.bool_, np.float32, np.complex64])
+def test_trace_dtypes_and_out(random_array, dt):
+    h = random_array((3, 4, 4), dt)
+    rtol = 1e-5 if np.dtype(dt) in (np.float32, np.complex64) else 1e-12
+    _check(npgpu.trace(npgpu.asarray(h), 1, 1, 2), np.trace(h, 1, 1, 2), rtol)  # int8 sums in int64, uint8 uint64
+    _check(npgpu.trace(npgpu.asarray(h), dtype=np.complex128), np.trace(h, dtype=np.complex128), rtol)
+    out = npgpu.asarray(np.zeros(4, np.complex128))
+    got = npgpu.trace(npgpu.asarray(h), -1, 0, 2, out=out)
+    assert got is out
+    _check(out, np.trace(h, -1, 0, 2).astype(np.complex128), rtol)
+
+
+# ------------------------------------------------------------------------------------------------ kron
+
+@pytest.mark.parametrize("a_shape, b_shape", [
+    ((3,), (2,)), ((2, 3), (4, 5)), ((2,), (3, 2)), ((2, 1, 3), (4, 2)), ((1, 1), (1, 1)), ((2, 0), (3,)),
+    ((), (3,)), ((3,), ()), ((), ()),
+], ids=str)
+@pytest.mark.parametrize("dts", [(np.float64, np.float64), (np.int8, np.uint8), (np.int16, np.float32),
+                                 (np.complex64, np.int64)], ids=str)
+def test_kron_matches_numpy(random_array, a_shape, b_shape, dts):
+    a, b = random_array(a_shape, dts[0]), random_array(b_shape, dts[1])
+    want = np.asarray(np.kron(a, b))
+    rtol = 1e-6 if want.dtype in (np.float32, np.complex64) else 1e-12
+    _check(npgpu.kron(npgpu.asarray(a), npgpu.asarray(b)), want, rtol)
+    if a.ndim == 2:  # a strided operand, and a NumPy operand beside an npgpu.Array
+        _check(npgpu.kron(npgpu.asarray(a)[:, ::-1], b), np.asarray(np.kron(a[:, ::-1], b)), rtol)
+
+
+# ------------------------------------------------------------------------------------------------ cross
+
+@pytest.mark.parametrize("a_shape, b_shape, kw", [
+    ((3,), (3,), {}), ((4, 3), (3,), {}), ((4, 1, 3), (5, 3), {}), ((3, 4), (4, 3), {"axisa": 0}),
+    ((2, 3), (3, 2), {"axisa": 1, "axisb": 0, "axisc": 0}), ((3, 5), (3, 5), {"axis": 0}), ((0, 3), (3,), {}),
+    ((1, 3), (1, 3), {"axisc": -2}),
+], ids=str)
+@pytest.mark.parametrize("dts", [(np.float64, np.float64), (np.int8, np.int8), (np.int16, np.uint8),
+                                 (np.float32, np.complex64)], ids=str)
+def test_cross_matches_numpy(random_array, a_shape, b_shape, kw, dts):
+    a, b = random_array(a_shape, dts[0]), random_array(b_shape, dts[1])
+    want = np.cross(a, b, **kw)  # int8 wraps around, as npgpu's
+    rtol = 1e-5 if want.dtype in (np.float32, np.complex64) else 1e-12
+    _check(npgpu.cross(npgpu.asarray(a), npgpu.asarray(b), **kw), want, rtol)
+
+
+@pytest.mark.parametrize("a_shape, b_shape, kw", [
+    ((2,), (2,), {}), ((2,), (3,), {}), ((3,), (2,), {}), ((4, 2), (2,), {}), ((2, 4), (3, 4), {"axis": 0}),
+    ((5, 3), (5, 2), {"axisc": 0}),
+], ids=str)
+def test_cross_of_2_vectors_warns_as_numpy(random_array, a_shape, b_shape, kw):
+    a, b = random_array(a_shape, np.float64), random_array(b_shape, np.int32)
+    with pytest.warns(DeprecationWarning, match="2-dimensional vectors"):
+        want = np.asarray(np.cross(a, b, **kw))
+    with pytest.warns(DeprecationWarning, match="2-dimensional vectors"):
+        got = npgpu.cross(npgpu.asarray(a), npgpu.asarray(b), **kw)
+    _check(got, want)
+
+
+def test_cross_errors():
+    v = npgpu.asarray(np.ones(3))
+    with pytest.raises(ValueError, match="zero dimension"):
+        npgpu.cross(npgpu.asarray(np.float64(1.0)), v)
+    with pytest.raises(ValueError, match="incompatible dimensions"):
+        npgpu.cross(npgpu.asarray(np.ones(4)), v)
+    with pytest.raises(np.exceptions.AxisError, match="axisa"):
+        npgpu.cross(v, v, axisa=1)
+    with pytest.raises(np.exceptions.AxisError, match="axisb"):
+        npgpu.cross(v, v, axisb=-2)
+    with pytest.raises(np.exceptions.AxisError, match="axisc"):
+        npgpu.cross(v, v, axisc=1)
+    with pytest.raises(ValueError, match="broadcast"):
+        npgpu.cross(npgpu.asarray(np.ones((2, 3))), npgpu.asarray(np.ones((3, 3))))
+    with pytest.raises(TypeError, match="boolean"):
+        npgpu.cross(npgpu.asarray(np.array([True, False, True])), npgpu.asarray(np.array([True, True, False])))

@@ -1,6 +1,8 @@
-"""Array creation of the Array API standard and NumPy: arange, linspace, ones, eye, identity, the *_like
-functions, meshgrid, tril, triu. Written over npgpu.Array's primitives (allocation, views, slice assignment,
-the ufuncs, arange's fill kernel), so each runs on the GPU or the host, wherever its array lives.
+"""Array creation of the Array API standard and NumPy: arange, linspace, logspace, geomspace, ones, eye,
+identity, the *_like functions, meshgrid, tril, triu, tri, diag, diagflat, vander, indices, ix_ and the index
+helpers of diagonals and triangles (fill_diagonal writes in place). Written over npgpu.Array's primitives
+(allocation, views, slice assignment, the ufuncs, arange's fill kernel), so each runs on the GPU or the host,
+wherever its array lives.
 
 `device=` takes what ``npgpu.asarray`` takes (None: the default device; "cpu", "cuda", "cuda:N", an int, an
 npgpu.Device, another array's ``.device``). Dtypes follow NumPy 2 (NumPy decides them from the arguments'
@@ -10,13 +12,16 @@ import operator
 
 import numpy as np
 
-from npgpu import _array, _reduce
+from npgpu import _array, _indexing, _reduce
 from npgpu import _elementwise as _ew
-from npgpu._manipulation import _on_one_device, moveaxis
+from npgpu._linear_algebra import diagonal
+from npgpu._manipulation import _on_one_device, expand_dims, moveaxis, tile
 
 __all__ = ["arange", "linspace", "ones", "eye", "identity", "empty_like", "zeros_like", "ones_like",
            "full_like", "meshgrid", "tril", "triu", "array", "ascontiguousarray", "asfortranarray", "copy",
-           "copyto"]
+           "copyto", "diag", "diagflat", "tri", "tril_indices", "triu_indices", "tril_indices_from",
+           "triu_indices_from", "diag_indices", "diag_indices_from", "fill_diagonal", "vander", "indices", "ix_",
+           "logspace", "geomspace"]
 
 _PY_SCALARS = (bool, int, float, complex)
 
@@ -199,7 +204,7 @@ def linspace(start, stop, /, num=50, *, dtype=None, device=None, endpoint=True, 
     if any(isinstance(b, _array.Array) and b.ndim == 0 for b in (start, stop)):
         dev = _on_one_device([b for b in (start, stop) if isinstance(b, _array.Array)], "linspace", device)
         device = dev[0].device
-        start, stop = (_scalar(b, n) if isinstance(b, _array.Array) else b
+        start, stop = (_scalar(b, n) if isinstance(b, _array.Array) and b.ndim == 0 else b
                        for b, n in ((start, "start"), (stop, "stop")))
     if np.ndim(start) == 0 and np.ndim(stop) == 0 and not isinstance(start, _array.Array) \
             and not isinstance(stop, _array.Array):
@@ -996,3 +1001,832 @@ def copyto(dst, src, casting="same_kind", where=True):
         return
     values = _ew.where(where, src, dst)
     dst[...] = values
+
+
+# ------------------------------------------------------------------------------------------ diagonals, triangles
+
+def _int(x, name):
+    """An integer argument (Python or NumPy integer, anything with __index__); TypeError otherwise."""
+    try:
+        return operator.index(x)
+    except TypeError:
+        raise TypeError(f"{name} must be an integer, not {type(x).__name__}") from None
+
+
+def _diag_matrix(v, k):
+    """The square 2-D array with the 1-D Array v on its k-th diagonal: zeros, then one strided write."""
+    n = v.shape[0]
+    size = n + abs(k)
+    out = _array.zeros((size, size), dtype=v.dtype, device=v.device)
+    if n:
+        first = k if k >= 0 else -k * size
+        out.reshape(-1)[first:first + (n - 1) * (size + 1) + 1:size + 1] = v
+    return out
+
+
+def diag(v, k=0):
+    """Extract a diagonal of a matrix, or build a matrix with a vector on a diagonal, as numpy.diag.
+
+    Parameters
+    ----------
+    v : npgpu.Array or array_like
+        1-D: the values of the diagonal of a new matrix; 2-D: the matrix whose diagonal is taken. Other inputs
+        than npgpu.Arrays are converted onto the default device.
+    k : int, optional
+        The diagonal: 0 (default) the main one, k > 0 above it, k < 0 below it.
+
+    Returns
+    -------
+    npgpu.Array
+        For a 1-D `v` of length n, a new (n + |k|, n + |k|) array of v's dtype with `v` on its k-th diagonal
+        and zeros elsewhere. For a 2-D `v`, ``npgpu.diagonal(v, k)``: a read-only view of v's diagonal, as
+        NumPy's, where `v` is C- or Fortran-contiguous; a read-only copy otherwise.
+
+    Raises
+    ------
+    ValueError
+        `v` is neither 1-D nor 2-D.
+    TypeError
+        `k` is not an integer.
+
+    See Also
+    --------
+    diagflat : The same from the flattened input, whatever its dimensions.
+    diagonal : Diagonals of any two axes of an N-d array.
+
+    Examples
+    --------
+    >>> npgpu.diag(npgpu.asarray([1, 2], device="cpu"), k=1)
+    Array([[0, 1, 0],
+           [0, 0, 2],
+           [0, 0, 0]])
+    >>> a = npgpu.asarray([[1, 2, 3], [4, 5, 6]], device="cpu")
+    >>> npgpu.diag(a), npgpu.diag(a, k=-1)
+    (Array([1, 5]), Array([4]))
+    """
+    v = v if isinstance(v, _array.Array) else _array.asarray(v)
+    k = _int(k, "k")
+    if v.ndim == 1:
+        return _diag_matrix(v, k)
+    if v.ndim == 2:
+        return diagonal(v, k)
+    raise ValueError("Input must be 1- or 2-d.")
+
+
+def diagflat(v, k=0):
+    """A 2-D array with the flattened input on a diagonal, as numpy.diagflat.
+
+    Parameters
+    ----------
+    v : npgpu.Array or array_like
+        The values, of any number of dimensions, flattened in C order. Other inputs than npgpu.Arrays are
+        converted onto the default device.
+    k : int, optional
+        The diagonal: 0 (default) the main one, k > 0 above it, k < 0 below it.
+
+    Returns
+    -------
+    npgpu.Array
+        A new (n + |k|, n + |k|) array of v's dtype, n the size of `v`.
+
+    Raises
+    ------
+    TypeError
+        `k` is not an integer.
+
+    See Also
+    --------
+    diag
+
+    Examples
+    --------
+    >>> npgpu.diagflat(npgpu.asarray([[1, 2], [3, 4]], device="cpu"))
+    Array([[1, 0, 0, 0],
+           [0, 2, 0, 0],
+           [0, 0, 3, 0],
+           [0, 0, 0, 4]])
+    >>> npgpu.diagflat(npgpu.asarray([1.5, 2.5], device="cpu"), -1)
+    Array([[0. , 0. , 0. ],
+           [1.5, 0. , 0. ],
+           [0. , 2.5, 0. ]])
+    """
+    v = v if isinstance(v, _array.Array) else _array.asarray(v)
+    return _diag_matrix(v.reshape(-1), _int(k, "k"))
+
+
+def tri(N, M=None, k=0, dtype=float, *, device=None):
+    """An array with ones at and below a diagonal and zeros elsewhere, as numpy.tri.
+
+    Parameters
+    ----------
+    N : int
+        The number of rows (a negative number gives none, as NumPy).
+    M : int, optional
+        The number of columns (default: `N`).
+    k : int, optional
+        The diagonal at and below which the array is one: 0 (default) the main one, k > 0 above it, k < 0 below
+        it.
+    dtype : dtype, optional
+        The dtype (default float64).
+    device : optional
+        Where the array lives: what ``npgpu.asarray`` takes (None: the default device).
+
+    Returns
+    -------
+    npgpu.Array
+        Shape ``(N, M)``; element ``(i, j)`` is one where ``j - i <= k``.
+
+    Raises
+    ------
+    TypeError
+        `N`, `M` or `k` is not an integer (NumPy also takes floats there, through numpy.arange).
+
+    See Also
+    --------
+    tril, triu, tril_indices
+
+    Notes
+    -----
+    One comparison of two broadcast index vectors, then a cast to `dtype`.
+
+    Examples
+    --------
+    >>> npgpu.tri(3, 4, k=1, dtype=np.int32, device="cpu")
+    Array([[1, 1, 0, 0],
+           [1, 1, 1, 0],
+           [1, 1, 1, 1]], dtype=int32)
+    """
+    N = _int(N, "N")
+    M = N if M is None else _int(M, "M")
+    k = _int(k, "k")
+    dt = np.dtype(dtype)
+    N, M = max(N, 0), max(M, 0)
+    k = min(max(k, -N - 1), M + 1)  # beyond these k changes nothing; the clamp keeps the index vectors in int64
+    rows = arange(k, N + k, dtype=np.int64, device=device)[:, None]
+    cols = arange(M, dtype=np.int64, device=device)[None, :]
+    mask = _ew.less_equal(cols, rows)
+    return mask if dt == np.bool_ else mask.astype(dt)
+
+
+def tril_indices(n, k=0, m=None, *, device=None):
+    """The indices of the lower triangle of an (n, m) array, as numpy.tril_indices.
+
+    Parameters
+    ----------
+    n : int
+        The number of rows of the array the indices are for.
+    k : int, optional
+        The diagonal at and below which the indices lie: 0 (default) the main one, k > 0 above it, k < 0 below
+        it.
+    m : int, optional
+        The number of columns (default: `n`).
+    device : optional
+        Where the index arrays live: what ``npgpu.asarray`` takes (None: the default device).
+
+    Returns
+    -------
+    tuple of two npgpu.Array
+        The row and the column indices (int64), in row-major order.
+
+    Raises
+    ------
+    TypeError
+        `n`, `k` or `m` is not an integer.
+
+    See Also
+    --------
+    triu_indices, tril_indices_from, tri
+
+    Notes
+    -----
+    The nonzero positions of ``tri(n, m, k, dtype=bool)``: their count is read back from the device.
+
+    Examples
+    --------
+    >>> npgpu.tril_indices(3, device="cpu")
+    (Array([0, 1, 1, 2, 2, 2]), Array([0, 0, 1, 0, 1, 2]))
+    >>> npgpu.tril_indices(2, k=1, m=3, device="cpu")
+    (Array([0, 0, 1, 1, 1]), Array([0, 1, 0, 1, 2]))
+    """
+    return _indexing.nonzero(tri(n, m, k, dtype=bool, device=device))
+
+
+def triu_indices(n, k=0, m=None, *, device=None):
+    """The indices of the upper triangle of an (n, m) array, as numpy.triu_indices.
+
+    Parameters
+    ----------
+    n : int
+        The number of rows of the array the indices are for.
+    k : int, optional
+        The diagonal at and above which the indices lie: 0 (default) the main one, k > 0 above it, k < 0 below
+        it.
+    m : int, optional
+        The number of columns (default: `n`).
+    device : optional
+        Where the index arrays live: what ``npgpu.asarray`` takes (None: the default device).
+
+    Returns
+    -------
+    tuple of two npgpu.Array
+        The row and the column indices (int64), in row-major order.
+
+    Raises
+    ------
+    TypeError
+        `n`, `k` or `m` is not an integer.
+
+    See Also
+    --------
+    tril_indices, triu_indices_from
+
+    Notes
+    -----
+    The nonzero positions of ``~tri(n, m, k - 1, dtype=bool)``: their count is read back from the device.
+
+    Examples
+    --------
+    >>> npgpu.triu_indices(3, device="cpu")
+    (Array([0, 0, 0, 1, 1, 2]), Array([0, 1, 2, 1, 2, 2]))
+    >>> npgpu.triu_indices(3, k=1, m=2, device="cpu")
+    (Array([0]), Array([1]))
+    """
+    k = _int(k, "k")
+    return _indexing.nonzero(_ew.logical_not(tri(n, m, k - 1, dtype=bool, device=device)))
+
+
+def _array_arg(arr):
+    return arr if isinstance(arr, _array.Array) else _array.asarray(arr)
+
+
+def tril_indices_from(arr, k=0):
+    """The indices of the lower triangle of a 2-D array, as numpy.tril_indices_from.
+
+    Parameters
+    ----------
+    arr : npgpu.Array or array_like
+        2-D; only its shape (and, for an npgpu.Array, its device) is used. Other inputs than npgpu.Arrays are
+        converted onto the default device.
+    k : int, optional
+        The diagonal, as in tril_indices (default 0).
+
+    Returns
+    -------
+    tuple of two npgpu.Array
+        ``tril_indices(arr.shape[0], k, arr.shape[1])`` on arr's device.
+
+    Raises
+    ------
+    ValueError
+        `arr` is not 2-D.
+
+    See Also
+    --------
+    tril_indices, triu_indices_from
+
+    Examples
+    --------
+    >>> a = npgpu.zeros((3, 2), device="cpu")
+    >>> npgpu.tril_indices_from(a, k=-1)
+    (Array([1, 2, 2]), Array([0, 0, 1]))
+    """
+    arr = _array_arg(arr)
+    if arr.ndim != 2:
+        raise ValueError("input array must be 2-d")
+    return tril_indices(arr.shape[-2], k=k, m=arr.shape[-1], device=arr.device)
+
+
+def triu_indices_from(arr, k=0):
+    """The indices of the upper triangle of a 2-D array, as numpy.triu_indices_from.
+
+    Parameters
+    ----------
+    arr : npgpu.Array or array_like
+        2-D; only its shape (and, for an npgpu.Array, its device) is used. Other inputs than npgpu.Arrays are
+        converted onto the default device.
+    k : int, optional
+        The diagonal, as in triu_indices (default 0).
+
+    Returns
+    -------
+    tuple of two npgpu.Array
+        ``triu_indices(arr.shape[0], k, arr.shape[1])`` on arr's device.
+
+    Raises
+    ------
+    ValueError
+        `arr` is not 2-D.
+
+    See Also
+    --------
+    triu_indices, tril_indices_from
+
+    Examples
+    --------
+    >>> a = npgpu.zeros((2, 3), device="cpu")
+    >>> npgpu.triu_indices_from(a, k=1)
+    (Array([0, 0, 1]), Array([1, 2, 2]))
+    """
+    arr = _array_arg(arr)
+    if arr.ndim != 2:
+        raise ValueError("input array must be 2-d")
+    return triu_indices(arr.shape[-2], k=k, m=arr.shape[-1], device=arr.device)
+
+
+def diag_indices(n, ndim=2, *, device=None):
+    """The indices of the main diagonal of an n x n x ... array, as numpy.diag_indices.
+
+    Parameters
+    ----------
+    n : int
+        The length of each axis (a negative number gives empty indices, as NumPy).
+    ndim : int, optional
+        The number of dimensions (default 2).
+    device : optional
+        Where the index array lives: what ``npgpu.asarray`` takes (None: the default device).
+
+    Returns
+    -------
+    tuple of npgpu.Array
+        `ndim` times the same int64 array ``arange(n)`` (as NumPy, one array object repeated).
+
+    Raises
+    ------
+    TypeError
+        `n` or `ndim` is not an integer (NumPy takes a float `n`, through numpy.arange).
+
+    See Also
+    --------
+    diag_indices_from, fill_diagonal
+
+    Examples
+    --------
+    >>> a = npgpu.zeros((3, 3), dtype=np.int64, device="cpu")
+    >>> a[npgpu.diag_indices(3, device="cpu")] = 7
+    >>> a
+    Array([[7, 0, 0],
+           [0, 7, 0],
+           [0, 0, 7]])
+    """
+    n, ndim = _int(n, "n"), _int(ndim, "ndim")
+    return (arange(max(n, 0), dtype=np.int64, device=device),) * ndim
+
+
+def diag_indices_from(arr):
+    """The indices of the main diagonal of an array with axes all of one length, as numpy.diag_indices_from.
+
+    Parameters
+    ----------
+    arr : npgpu.Array or array_like
+        At least 2-D, its axes all equally long; only its shape (and, for an npgpu.Array, its device) is used.
+        Other inputs than npgpu.Arrays are converted onto the default device.
+
+    Returns
+    -------
+    tuple of npgpu.Array
+        ``diag_indices(arr.shape[0], arr.ndim)`` on arr's device.
+
+    Raises
+    ------
+    ValueError
+        `arr` has fewer than two dimensions, or axes of different lengths.
+
+    See Also
+    --------
+    diag_indices
+
+    Examples
+    --------
+    >>> npgpu.diag_indices_from(npgpu.zeros((2, 2, 2), device="cpu"))
+    (Array([0, 1]), Array([0, 1]), Array([0, 1]))
+    """
+    arr = _array_arg(arr)
+    if arr.ndim < 2:
+        raise ValueError("input array must be at least 2-d")
+    if len(set(arr.shape)) != 1:
+        raise ValueError("All dimensions of input must be of equal length")
+    return diag_indices(arr.shape[0], arr.ndim, device=arr.device)
+
+
+def fill_diagonal(a, val, wrap=False):
+    """Write a value (or values) into the main diagonal of an array, in place, as numpy.fill_diagonal.
+
+    Parameters
+    ----------
+    a : npgpu.Array
+        At least 2-D, written in place; with more than two dimensions its axes must be equally long (the
+        diagonal is then ``a[i, i, ..., i]``).
+    val : scalar, npgpu.Array or array_like
+        The value; an array is flattened and repeated cyclically along the diagonal, as NumPy's ``a.flat[...] =
+        val`` (an empty one writes nothing). Converted to a's dtype as assignment converts (a float into an
+        integer array truncates). Array input that is not an npgpu.Array is moved to a's device.
+    wrap : bool, optional
+        For a tall 2-D array (more rows than columns): whether the diagonal starts again N + 1 rows further down
+        (NumPy's flat positions ``0, N + 1, 2 (N + 1), ...`` on through the whole array) rather than stopping
+        after the first N rows (default False).
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    TypeError
+        `a` is not an npgpu.Array (numpy.fill_diagonal fills NumPy arrays).
+    ValueError
+        `a` has fewer than two dimensions, is N-d with axes of different lengths, or is read-only; `val` is an
+        npgpu.Array on another device.
+
+    See Also
+    --------
+    diag_indices, diagonal
+
+    Notes
+    -----
+    One strided write where `a` is C-contiguous; otherwise one write through index arrays.
+
+    Examples
+    --------
+    >>> a = npgpu.zeros((3, 3), dtype=np.int64, device="cpu")
+    >>> npgpu.fill_diagonal(a, 5)
+    >>> a
+    Array([[5, 0, 0],
+           [0, 5, 0],
+           [0, 0, 5]])
+    >>> b = npgpu.zeros((5, 2), device="cpu")
+    >>> npgpu.fill_diagonal(b, [1.0, 2.0], wrap=True)
+    >>> b
+    Array([[1., 0.],
+           [0., 2.],
+           [0., 0.],
+           [1., 0.],
+           [0., 2.]])
+    """
+    if not isinstance(a, _array.Array):
+        raise TypeError(f"fill_diagonal writes into an npgpu.Array in place, not a {type(a).__name__} "
+                        "(numpy.fill_diagonal fills NumPy arrays)")
+    if a.ndim < 2:
+        raise ValueError("array must be at least 2-d")
+    if a.ndim == 2:
+        step = a.shape[1] + 1
+        end = a.size if wrap else min(a.size, a.shape[1] * a.shape[1])  # not wrap: stop below the square
+    else:
+        if len(set(a.shape)) != 1:
+            raise ValueError("All dimensions of input must be of equal length")
+        step = 1 + sum(math.prod(a.shape[:i]) for i in range(1, a.ndim))
+        end = a.size
+    if a.readonly:
+        raise ValueError("assignment destination is read-only")
+    count = len(range(0, end, step))
+    values = val
+    if not isinstance(val, (_PY_SCALARS, np.generic)):
+        v = _on_one_device([a, val], "fill_diagonal")[1]
+        if v.ndim:
+            v = v.reshape(-1)
+            if v.size == 0:
+                return
+            # NumPy's flat assignment repeats the values cyclically along the diagonal
+            values = v[:count] if v.size >= count else tile(v, -(-count // v.size))[:count]
+        else:
+            values = v
+    if count == 0:
+        return
+    if a.flags["C_CONTIGUOUS"]:
+        a.reshape(-1)[0:end:step] = values
+    elif a.ndim == 2:
+        pos = arange(0, end, step, dtype=np.int64, device=a.device)  # the flat C-order positions
+        a[_ew.floor_divide(pos, a.shape[1]), _ew.remainder(pos, a.shape[1])] = values
+    else:
+        a[diag_indices(count, a.ndim, device=a.device)] = values
+
+
+def vander(x, N=None, increasing=False):
+    """The Vandermonde matrix of a vector, as numpy.vander.
+
+    Column j is ``x ** (N - 1 - j)`` (or ``x ** j`` with `increasing`), computed as NumPy computes it: a
+    running product along the row.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        1-D. Other inputs than npgpu.Arrays are converted onto the default device.
+    N : int, optional
+        The number of columns (default: ``len(x)``).
+    increasing : bool, optional
+        If True, the powers increase from left to right (default False: they decrease).
+
+    Returns
+    -------
+    npgpu.Array
+        Shape ``(len(x), N)``, of dtype ``promote_types(x.dtype, int64)`` (NumPy's: bool and integers give
+        int64, float32 gives float64), C-contiguous.
+
+    Raises
+    ------
+    ValueError
+        `x` is not 1-D, or `N` is negative.
+    TypeError
+        `N` is not an integer.
+
+    See Also
+    --------
+    npgpu.polyval
+
+    Notes
+    -----
+    The running product is npgpu's cumulative product along the rows; on a GPU its floating-point rounding may
+    differ from NumPy's in the last bits.
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([1, 2, 3], device="cpu")
+    >>> npgpu.vander(x)
+    Array([[1, 1, 1],
+           [4, 2, 1],
+           [9, 3, 1]])
+    >>> npgpu.vander(x, 4, increasing=True)
+    Array([[ 1,  1,  1,  1],
+           [ 1,  2,  4,  8],
+           [ 1,  3,  9, 27]])
+    """
+    x = _array_arg(x)
+    if x.ndim != 1:
+        raise ValueError("x must be a one-dimensional array or sequence.")
+    N = x.shape[0] if N is None else _int(N, "N")
+    if N < 0:
+        raise ValueError("negative dimensions are not allowed")
+    dt = np.promote_types(x.dtype, np.int64)
+    out = _array.empty((x.shape[0], N), dtype=dt, device=x.device)
+    powers = out if increasing else out[:, ::-1]  # NumPy fills the reversed view, keeping out C-contiguous
+    if N > 0:
+        powers[:, 0] = 1
+    if N > 1:
+        powers[:, 1:] = x[:, None]
+        powers[:, 1:] = powers[:, 1:].cumprod(axis=1, dtype=dt)
+    return out
+
+
+def indices(dimensions, dtype=int, sparse=False, *, device=None):
+    """An array of the indices of a grid, as numpy.indices.
+
+    Parameters
+    ----------
+    dimensions : sequence of ints
+        The shape of the grid.
+    dtype : dtype, optional
+        The dtype of the result (default int64).
+    sparse : bool, optional
+        If True, one array per axis with length-1 axes elsewhere, instead of one dense array (default False).
+    device : optional
+        Where the result lives: what ``npgpu.asarray`` takes (None: the default device).
+
+    Returns
+    -------
+    npgpu.Array or tuple of npgpu.Array
+        Dense: shape ``(len(dimensions),) + tuple(dimensions)``, ``result[i]`` the index along axis i. Sparse:
+        a tuple whose i-th array has shape ``(1, ..., dimensions[i], ..., 1)``.
+
+    Raises
+    ------
+    TypeError
+        `dimensions` is not a sequence of integers.
+    ValueError
+        A negative dimension (dense; sparse gives that axis length 0, as NumPy).
+
+    See Also
+    --------
+    meshgrid, ix_
+
+    Examples
+    --------
+    >>> npgpu.indices((2, 3), device="cpu")
+    Array([[[0, 0, 0],
+            [1, 1, 1]],
+    <BLANKLINE>
+           [[0, 1, 2],
+            [0, 1, 2]]])
+    >>> npgpu.indices((2, 3), sparse=True, device="cpu")
+    (Array([[0],
+           [1]]), Array([[0, 1, 2]]))
+    """
+    try:
+        dims = tuple(dimensions)
+    except TypeError:
+        raise TypeError(f"dimensions must be a sequence of integers, not {type(dimensions).__name__}") from None
+    dims = tuple(_int(d, "dimensions") for d in dims)
+    nd = len(dims)
+    shapes = [(1,) * i + (max(d, 0),) + (1,) * (nd - i - 1) for i, d in enumerate(dims)]
+    if sparse:
+        return tuple(arange(max(d, 0), dtype=dtype, device=device).reshape(s) for d, s in zip(dims, shapes))
+    if any(d < 0 for d in dims):
+        raise ValueError("negative dimensions are not allowed")
+    out = _array.empty((nd,) + dims, dtype=dtype, device=device)
+    for i, (d, s) in enumerate(zip(dims, shapes)):
+        out[i] = arange(d, dtype=dtype, device=device).reshape(s)
+    return out
+
+
+def ix_(*args):
+    """An open mesh of index vectors, for cross-product indexing, as numpy.ix_.
+
+    ``a[npgpu.ix_(rows, cols)]`` is the sub-array of the given rows and columns.
+
+    Parameters
+    ----------
+    *args : npgpu.Array or array_like
+        1-D index vectors: integers, or booleans (replaced by the positions of their True elements). npgpu.Arrays
+        decide the device; other inputs are converted onto it (the default device when there is none). An empty
+        sequence that is not an array gives int64, as NumPy's intp.
+
+    Returns
+    -------
+    tuple of npgpu.Array
+        The k-th input with shape ``(1, ..., n, ..., 1)``, n along axis k of ``len(args)`` axes (a view of a
+        contiguous input).
+
+    Raises
+    ------
+    ValueError
+        An input that is not 1-D; npgpu.Arrays on different devices.
+
+    See Also
+    --------
+    indices, meshgrid
+
+    Notes
+    -----
+    A boolean input's positions are counted on the device and the count read back.
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[1, 2, 3], [4, 5, 6]], device="cpu")
+    >>> rows, cols = npgpu.ix_(npgpu.asarray([1, 0], device="cpu"), [True, False, True])
+    >>> rows.shape, cols.shape
+    ((2, 1), (1, 2))
+    >>> a[rows, cols]
+    Array([[4, 6],
+           [1, 3]])
+    """
+    was_array = [isinstance(x, (_array.Array, np.ndarray)) for x in args]
+    xs = _on_one_device(args, "ix_")
+    out = []
+    for k, (x, arr) in enumerate(zip(xs, was_array)):
+        if not arr and x.size == 0:
+            x = x.astype(np.int64)  # NumPy types empty sequences as intp rather than float64
+        if x.ndim != 1:
+            raise ValueError("Cross index must be 1 dimensional")
+        if x.dtype == np.bool_:
+            x, = _indexing.nonzero(x)
+        out.append(x.reshape((1,) * k + (x.shape[0],) + (1,) * (len(xs) - k - 1)))
+    return tuple(out)
+
+
+# ------------------------------------------------------------------------------------------ logspace, geomspace
+
+def _shape_of(x):
+    return tuple(x.shape) if isinstance(x, _array.Array) else np.shape(x)
+
+
+def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0, *, device=None):
+    """Numbers evenly spaced on a log scale, as numpy.logspace: ``base ** linspace(start, stop, num)``.
+
+    Parameters
+    ----------
+    start, stop : scalar, npgpu.Array or array_like
+        The exponents of the first and last values; arrays broadcast against each other (and against `base`).
+    num : int, optional
+        The number of values (default 50).
+    endpoint : bool, optional
+        Whether ``base ** stop`` is the last value (default True).
+    base : scalar, npgpu.Array or array_like, optional
+        The base (default 10.0). A non-scalar base broadcasts with the bounds, as NumPy's, one sequence per
+        element.
+    dtype : dtype, optional
+        The output dtype. Default: NumPy's, that of ``power(base, linspace(start, stop))`` (a Python float base
+        keeps the exponents' dtype; a NumPy scalar or array base promotes).
+    axis : int, optional
+        The axis of the result along which the values run, for array arguments (default 0).
+    device : optional
+        Where the result lives for scalar arguments: what ``npgpu.asarray`` takes (None: the default device).
+        npgpu.Array arguments decide the device; a `device` given must then be theirs.
+
+    Returns
+    -------
+    npgpu.Array
+        Shape ``(num,)`` for scalar arguments; for array arguments ``(num,)`` followed by their broadcast shape,
+        that first axis moved to `axis`.
+
+    Raises
+    ------
+    ValueError
+        `num` is negative; npgpu.Arrays on different devices.
+    TypeError
+        `num` is not an integer.
+    numpy.exceptions.AxisError
+        `axis` is out of range for the result.
+
+    See Also
+    --------
+    linspace, geomspace
+
+    Examples
+    --------
+    >>> npgpu.logspace(0, 3, 4, device="cpu")
+    Array([   1.,   10.,  100., 1000.])
+    >>> npgpu.logspace(0, 2, 3, base=2.0, endpoint=False, device="cpu")
+    Array([1.        , 1.58740105, 2.5198421 ])
+    >>> npgpu.logspace(0, 2, 3, base=npgpu.asarray([2.0, 10.0], device="cpu"), axis=1)
+    Array([[  1.,   2.,   4.],
+           [  1.,  10., 100.]])
+    """
+    arrays = [b for b in (start, stop, base) if isinstance(b, _array.Array)]
+    if arrays:
+        device = _on_one_device(arrays, "logspace", device)[0].device
+    if not isinstance(base, (float, int)) and len(_shape_of(base)):
+        # A non-scalar base broadcasts with the bounds, so each argument gets the same number of dimensions.
+        ndmax = len(np.broadcast_shapes(_shape_of(start), _shape_of(stop), _shape_of(base)))
+        start, stop, base = (a.reshape((1,) * (ndmax - a.ndim) + tuple(a.shape)) if isinstance(a, _array.Array)
+                             else np.array(a, copy=None, ndmin=ndmax) for a in (start, stop, base))
+        base = expand_dims(_array.asarray(base, device=device), axis=axis)
+    y = linspace(start, stop, num=num, endpoint=endpoint, axis=axis, device=device)
+    if isinstance(base, np.ndarray):
+        base = _array.asarray(base, device=y.device)  # a 0-d NumPy array: a (strong) array, as in NumPy
+    out = _ew.power(base, y)
+    return out if dtype is None else out.astype(dtype, copy=False)
+
+
+def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0, *, device=None):
+    """Numbers evenly spaced on a log scale from one end point to the other, as numpy.geomspace.
+
+    Each value is a constant multiple of the one before. Negative real end points (both of one sign) give
+    negative values; complex end points give a spiral in the complex plane, NumPy's way: the sequence is
+    computed from ``start`` rotated onto the positive real axis, then rotated back. The end points are exact.
+
+    Parameters
+    ----------
+    start, stop : scalar, npgpu.Array or array_like
+        The first and last values (nonzero); arrays broadcast against each other. npgpu.Arrays decide the
+        device; other inputs are converted onto it (onto `device` when there is none).
+    num : int, optional
+        The number of values (default 50).
+    endpoint : bool, optional
+        Whether `stop` is the last value (default True).
+    dtype : dtype, optional
+        The output dtype. Default: ``result_type(start, stop, float(num))`` promoted to at least float64 (the
+        calculation's, NumPy's). With `dtype` given the calculation is in ``result_type(start, stop, float(num),
+        dtype)`` and the result cast to `dtype` (an integer dtype truncates).
+    axis : int, optional
+        The axis of the result along which the values run, for array end points (default 0).
+    device : optional
+        Where the result lives for scalar end points: what ``npgpu.asarray`` takes (None: the default device).
+
+    Returns
+    -------
+    npgpu.Array
+        Shape ``(num,)`` for scalar end points; for array end points ``(num,)`` followed by their broadcast
+        shape, that first axis moved to `axis`.
+
+    Raises
+    ------
+    ValueError
+        `start` or `stop` is (or holds) zero; `num` is negative; npgpu.Arrays on different devices.
+    TypeError
+        `num` is not an integer.
+    numpy.exceptions.AxisError
+        `axis` is out of range for the result.
+
+    See Also
+    --------
+    logspace, linspace
+
+    Notes
+    -----
+    The check for zeros reads one boolean back from the device.
+
+    Examples
+    --------
+    >>> npgpu.geomspace(1, 1000, 4, device="cpu")
+    Array([   1.,   10.,  100., 1000.])
+    >>> npgpu.geomspace(-1, -1000, 4, device="cpu")
+    Array([   -1.,   -10.,  -100., -1000.])
+    >>> npgpu.geomspace(1j, 1000j, 4, device="cpu")
+    Array([0.   +1.j, 0.  +10.j, 0. +100.j, 0.+1000.j])
+    """
+    start, stop = _on_one_device((start, stop), "geomspace", device)
+    if bool(_reduce.any(_ew.equal(start, 0))) or bool(_reduce.any(_ew.equal(stop, 0))):
+        raise ValueError("Geometric sequence cannot include zero")
+    calc = np.result_type(start.dtype, stop.dtype, float(num), np.dtype(np.float64 if dtype is None else dtype))
+    out_dtype = calc if dtype is None else np.dtype(dtype)
+    start, stop = start.astype(calc), stop.astype(calc)
+    # NumPy rotates start onto the positive real axis (negative and complex end points), and back at the end
+    sign = _ew.sign(start)
+    start, stop = _ew.divide(start, sign), _ew.divide(stop, sign)
+    out = logspace(_ew.log10(start), _ew.log10(stop), num=num, endpoint=endpoint, base=10.0, dtype=calc)
+    if num > 0:  # exact end points: 10 ** log10(x) need not be x
+        out[0] = start
+        if num > 1 and endpoint:
+            out[-1] = stop
+    _ew.multiply(out, sign, out=out)
+    if axis != 0:
+        out = moveaxis(out, 0, axis)
+    return out.astype(out_dtype, copy=False)

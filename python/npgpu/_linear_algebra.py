@@ -1,20 +1,32 @@
 """The Array API standard's linear algebra functions of the main namespace, beside ``matmul``:
-``matrix_transpose``, ``tensordot`` and ``vecdot``, and NumPy's ``matvec`` and ``vecmat`` (NumPy's semantics and
-dtype rules). Each one is a view or
-a reordering plus one matrix product or one reduction, so it runs where ``matmul`` and ``sum`` run: cuBLAS
-on a GPU, the host backend on the host device, exact wrap-around for integers.
+``matrix_transpose``, ``tensordot`` and ``vecdot``, and NumPy's ``matvec``, ``vecmat``, ``diagonal``, ``trace``,
+``kron`` and ``cross`` (NumPy's semantics and dtype rules). Each one is a view or
+a reordering plus one matrix product, one reduction or a few elementwise operations, so it runs where ``matmul``
+and ``sum`` run: cuBLAS on a GPU, the host backend on the host device, exact wrap-around for integers.
 
 Inputs that are not npgpu.Arrays are converted with ``npgpu.asarray`` onto the device of the npgpu.Arrays
 beside them; the results are npgpu.Arrays."""
 import math
 import operator
+import warnings
 
 import numpy as np
 
-from npgpu import _blas, _reduce
-from npgpu._manipulation import _axis, _on_one_device, _one, broadcast_arrays, permute_dims, reshape
+from npgpu import _array, _blas, _reduce
+from npgpu import _elementwise as _ew
+from npgpu._manipulation import (
+    _axis,
+    _on_one_device,
+    _one,
+    broadcast_arrays,
+    broadcast_to,
+    moveaxis,
+    permute_dims,
+    reshape,
+    stack,
+)
 
-__all__ = ["matrix_transpose", "tensordot", "vecdot", "matvec", "vecmat"]
+__all__ = ["matrix_transpose", "tensordot", "vecdot", "matvec", "vecmat", "diagonal", "trace", "kron", "cross"]
 
 
 def matrix_transpose(x, /):
@@ -269,3 +281,302 @@ def vecmat(x1, x2, /):
     if np.isdtype(vec.dtype, "complex floating"):
         vec = vec.conj()
     return _blas.matmul(vec[..., None, :], mat)[..., 0, :]
+
+
+def _index_vector(start, length, device):
+    """int64 ``arange(start, start + length)`` on `device`."""
+    v = _array.empty((length,), dtype=np.int64, device=device)
+    if length:
+        _array.fill_arange(v, start, 1)
+    return v
+
+
+def _diagonal_view(x, offset, a1, a2):
+    """The diagonal of axes a1, a2 of x, shape (other axes..., L), as a view by strided slicing; None where
+    slicing cannot give one (x neither C- nor Fortran-contiguous, or the two axes not next to each other)."""
+    nd = x.ndim
+    if x.flags["C_CONTIGUOUS"]:
+        base, b1, b2, flip = x, a1, a2, False
+    elif x.T.flags["C_CONTIGUOUS"]:
+        base, b1, b2, flip = x.T, nd - 1 - a1, nd - 1 - a2, True
+    else:
+        return None
+    if b1 == b2 + 1:  # the same elements, seen from the other axis: a[i + offset, i] is a.T[i, i + offset]
+        b1, b2, offset = b2, b1, -offset
+    if b2 != b1 + 1:
+        return None
+    m, n = base.shape[b1], base.shape[b2]
+    if offset >= 0:
+        start, length = offset, max(0, min(m, n - offset))
+    else:
+        start, length = -offset * n, max(0, min(m + offset, n))
+    flat = base.reshape(tuple(base.shape[:b1]) + (m * n,) + tuple(base.shape[b2 + 1:]))
+    step = slice(start, start + (length - 1) * (n + 1) + 1, n + 1) if length else slice(0, 0)
+    d = moveaxis(flat[(slice(None),) * b1 + (step,)], b1, -1)
+    if flip:  # x.T listed the other axes in reverse
+        d = permute_dims(d, tuple(range(nd - 3, -1, -1)) + (nd - 2,))
+    return d
+
+
+def diagonal(a, offset=0, axis1=0, axis2=1):
+    """The diagonal of two axes of an array, as numpy.diagonal.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        At least 2-D. Other input is converted with npgpu.asarray onto the default device.
+    offset : int, optional
+        The diagonal: 0 (default) the main one, positive above it (``a[i, i + offset]``), negative below it.
+    axis1, axis2 : int, optional
+        The axes of the 2-D sub-arrays whose diagonals are taken (default 0 and 1); axis1 indexes the rows.
+
+    Returns
+    -------
+    npgpu.Array
+        Read-only, as NumPy's: a's other axes, in order, then the diagonal, of length
+        ``max(0, min(M - max(-offset, 0), N - max(offset, 0)))`` for axes of lengths M and N. A view of `a`
+        where it is C- or Fortran-contiguous and the two axes are next to each other (a matrix, a stack of
+        matrices with ``axis1=-2, axis2=-1``); a copy otherwise (NumPy always gives a view).
+
+    Raises
+    ------
+    ValueError
+        `a` has fewer than two dimensions, or `axis1` and `axis2` are the same axis.
+    numpy.exceptions.AxisError
+        `axis1` or `axis2` is out of range.
+    TypeError
+        `offset` is not an integer.
+
+    See Also
+    --------
+    trace, npgpu.diag, npgpu.linalg.diagonal
+
+    Examples
+    --------
+    >>> a = npgpu.asarray(np.arange(9).reshape(3, 3), device="cpu")
+    >>> npgpu.diagonal(a), npgpu.diagonal(a, 1), npgpu.diagonal(a, -2)
+    (Array([0, 4, 8]), Array([1, 5]), Array([6]))
+    >>> b = npgpu.asarray(np.arange(8).reshape(2, 2, 2), device="cpu")
+    >>> npgpu.diagonal(b)  # b[i, i, :], the last axis first
+    Array([[0, 6],
+           [1, 7]])
+    >>> npgpu.diagonal(b, axis1=-2, axis2=-1)
+    Array([[0, 3],
+           [4, 7]])
+    """
+    a = _one(a)
+    if a.ndim < 2:
+        raise ValueError("diag requires an array of at least two dimensions")
+    a1, a2 = _axis(axis1, a.ndim, "axis1"), _axis(axis2, a.ndim, "axis2")
+    if a1 == a2:
+        raise ValueError("axis1 and axis2 cannot be the same")
+    offset = operator.index(offset)
+    d = _diagonal_view(a, offset, a1, a2)
+    if d is None:  # gather the diagonal through index arrays
+        y = moveaxis(a, (a1, a2), (-2, -1))
+        m, n = y.shape[-2:]
+        r0, c0 = max(-offset, 0), max(offset, 0)
+        length = max(0, min(m - r0, n - c0))
+        d = y[..., _index_vector(r0 if length else 0, length, a.device),
+              _index_vector(c0 if length else 0, length, a.device)]
+    return broadcast_to(d, d.shape)  # read-only, as NumPy's
+
+
+def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    """The sum along a diagonal of an array, as numpy.trace.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        At least 2-D. Other input is converted with npgpu.asarray onto the default device.
+    offset : int, optional
+        The diagonal summed, as in diagonal (default 0, the main one).
+    axis1, axis2 : int, optional
+        The axes of the 2-D sub-arrays whose diagonals are summed (default 0 and 1).
+    dtype : dtype, optional
+        The dtype of the sums, as in npgpu.sum (default: sum's for a's dtype: int64 for smaller signed integers
+        and bool, uint64 for smaller unsigned ones).
+    out : npgpu.Array, optional
+        Where to write the result, of its shape and on a's device: the sums (in `dtype`, or sum's default dtype)
+        are converted into out's dtype as assignment converts them (NumPy sums in out's dtype; results differ
+        only by rounding).
+
+    Returns
+    -------
+    npgpu.Array
+        a's other axes (0-d for a matrix); `out` when given.
+
+    Raises
+    ------
+    ValueError
+        `a` has fewer than two dimensions; `axis1` and `axis2` are the same axis; `out` has the wrong shape or
+        is on another device, or is read-only.
+    numpy.exceptions.AxisError
+        `axis1` or `axis2` is out of range.
+    TypeError
+        `out` is not an npgpu.Array.
+
+    See Also
+    --------
+    diagonal, npgpu.linalg.trace
+
+    Examples
+    --------
+    >>> a = npgpu.asarray(np.arange(9).reshape(3, 3), device="cpu")
+    >>> npgpu.trace(a), npgpu.trace(a, offset=-1)
+    (Array(12), Array(10))
+    >>> npgpu.trace(npgpu.asarray(np.arange(8).reshape(2, 2, 2), device="cpu"), axis1=1, axis2=2)
+    Array([ 3, 11])
+    >>> npgpu.trace(a, dtype=np.float32)
+    Array(12., dtype=float32)
+    """
+    sums = _reduce.sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
+    if out is None:
+        return sums
+    # written by assignment: npgpu.sum's own out= would convert negative integer sums through an unsigned type
+    if not isinstance(out, _array.Array):
+        raise TypeError(f"trace: out must be an npgpu.Array, not {type(out).__name__}")
+    if tuple(out.shape) != tuple(sums.shape):
+        raise ValueError(f"trace: out has shape {tuple(out.shape)}, the result {tuple(sums.shape)}")
+    _on_one_device([out, sums], "trace")
+    out[...] = sums
+    return out
+
+
+def kron(a, b):
+    """The Kronecker product of two arrays, as numpy.kron.
+
+    Blocks of `b` scaled by the elements of `a`: for 2-D inputs, ``result[i * P + k, j * Q + l] = a[i, j] *
+    b[k, l]`` with b of shape (P, Q).
+
+    Parameters
+    ----------
+    a, b : npgpu.Array or array_like
+        Any shapes; the one with fewer dimensions gets length-1 axes in front. Input that is not an npgpu.Array
+        is converted with npgpu.asarray onto the device of the npgpu.Array beside it.
+
+    Returns
+    -------
+    npgpu.Array
+        Shape the elementwise product of the two (padded) shapes; dtype NumPy's for ``a * b`` of arrays. A 0-d
+        input gives ``a * b``.
+
+    Raises
+    ------
+    ValueError
+        npgpu.Arrays on different devices.
+
+    See Also
+    --------
+    npgpu.outer
+
+    Notes
+    -----
+    One broadcast multiplication of the two inputs with their axes interleaved, then a reshape.
+
+    Examples
+    --------
+    >>> npgpu.kron(npgpu.asarray([1, 10, 100], device="cpu"), [5, 6, 7])
+    Array([  5,   6,   7,  50,  60,  70, 500, 600, 700])
+    >>> npgpu.kron(npgpu.eye(2, dtype=np.int64, device="cpu"), [[1, 2], [3, 4]])
+    Array([[1, 2, 0, 0],
+           [3, 4, 0, 0],
+           [0, 0, 1, 2],
+           [0, 0, 3, 4]])
+    """
+    a, b = _on_one_device((a, b), "kron")
+    if a.ndim == 0 or b.ndim == 0:
+        return _ew.multiply(a, b)
+    nd = max(a.ndim, b.ndim)
+    sa = (1,) * (nd - a.ndim) + tuple(a.shape)
+    sb = (1,) * (nd - b.ndim) + tuple(b.shape)
+    # a's axes at the even positions, b's at the odd ones: the product (p0, q0, p1, q1, ...) is the result
+    a = reshape(a, tuple(s for p in sa for s in (p, 1)))
+    b = reshape(b, tuple(s for q in sb for s in (1, q)))
+    return reshape(_ew.multiply(a, b), tuple(p * q for p, q in zip(sa, sb)))
+
+
+def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """The cross product of (arrays of) 2- or 3-element vectors, as numpy.cross.
+
+    Parameters
+    ----------
+    a, b : npgpu.Array or array_like
+        Vectors of 2 or 3 elements along `axisa` and `axisb`; the other axes broadcast. A 2-element vector has
+        a zero third element. Input that is not an npgpu.Array is converted with npgpu.asarray onto the device
+        of the npgpu.Array beside it.
+    axisa, axisb : int, optional
+        The axis of the vectors in `a` and in `b` (default -1).
+    axisc : int, optional
+        The axis of the vectors in the result (default -1); unused when both inputs are 2-vectors.
+    axis : int, optional
+        If given, `axisa`, `axisb` and `axisc` all.
+
+    Returns
+    -------
+    npgpu.Array
+        3-vectors along `axisc`, or for two 2-vector inputs the z-component alone (the broadcast shape of the
+        other axes); dtype ``promote_types(a.dtype, b.dtype)``, integers wrapping around as NumPy's.
+
+    Raises
+    ------
+    ValueError
+        A 0-d input; vectors of other than 2 or 3 elements; other axes that do not broadcast; npgpu.Arrays on
+        different devices.
+    numpy.exceptions.AxisError
+        `axisa`, `axisb` or `axisc` is out of range.
+    TypeError
+        Boolean inputs (NumPy's boolean subtraction is not supported).
+
+    Warns
+    -----
+    DeprecationWarning
+        For 2-element vectors, as NumPy 2.
+
+    See Also
+    --------
+    npgpu.linalg.cross : The Array API form, 3-vectors only.
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([1, 2, 3], device="cpu")
+    >>> npgpu.cross(x, [4, 5, 6])
+    Array([-3,  6, -3])
+    >>> npgpu.cross(npgpu.asarray([[1, 0, 0], [0, 1, 0]], device="cpu"), [0, 0, 1], axisc=0)
+    Array([[ 0,  1],
+           [-1,  0],
+           [ 0,  0]])
+    """
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    a, b = _on_one_device((a, b), "cross")
+    if a.ndim < 1 or b.ndim < 1:
+        raise ValueError("At least one array has zero dimension")
+    a = moveaxis(a, _axis(axisa, a.ndim, "axisa"), -1)
+    b = moveaxis(b, _axis(axisb, b.ndim, "axisb"), -1)
+    na, nb = a.shape[-1], b.shape[-1]
+    if na not in (2, 3) or nb not in (2, 3):
+        raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
+    if na == 2 or nb == 2:
+        warnings.warn("Arrays of 2-dimensional vectors are deprecated. Use arrays of 3-dimensional vectors "
+                      "instead. (deprecated in NumPy 2.0)", DeprecationWarning, stacklevel=2)
+    shape = np.broadcast_shapes(tuple(a.shape[:-1]), tuple(b.shape[:-1]))
+    if na == 3 or nb == 3:
+        axisc = _axis(axisc, len(shape) + 1, "axisc")
+    dt = np.promote_types(a.dtype, b.dtype)
+    a, b = a.astype(dt, copy=False), b.astype(dt, copy=False)
+    a0, a1, b0, b1 = a[..., 0], a[..., 1], b[..., 0], b[..., 1]
+    c2 = a0 * b1 - a1 * b0
+    if na == 2 and nb == 2:
+        return c2
+    # NumPy's operations, the missing third elements taken as zero
+    if na == 3 and nb == 3:
+        a2, b2 = a[..., 2], b[..., 2]
+        c0, c1 = a1 * b2 - a2 * b1, a2 * b0 - a0 * b2
+    elif na == 2:
+        b2 = b[..., 2]
+        c0, c1 = a1 * b2, _ew.negative(a0 * b2)
+    else:
+        a2 = a[..., 2]
+        c0, c1 = _ew.negative(a2 * b1), a2 * b0
+    return moveaxis(stack([c0, c1, c2], axis=-1), -1, axisc)
