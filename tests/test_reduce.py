@@ -140,6 +140,23 @@ def test_result_dtypes(backend):
     assert npgpu.any(np.arange(5)).dtype == np.bool_
 
 
+@pytest.mark.parametrize("name", ["sum", "prod", "nansum", "nanprod"])
+@pytest.mark.parametrize("out_dtype", [np.float64, np.float32, np.complex128])
+def test_signed_integer_sums_into_floating_out(array_device, poisoned, name, out_dtype):
+    # integer sums run in wrapping uint64: a negative int64 result must not come out as 2**64 - |x|
+    h = np.array([[-7, 3, 2], [5, -1, -4]], dtype=np.int32)
+    want = getattr(np, name)(h, axis=1, out=np.empty(2, out_dtype))
+    assert (want.real < 0).any()
+    got = getattr(npgpu, name)(h, axis=1, out=poisoned((2,), out_dtype))
+    np.testing.assert_array_equal(got, want)
+    x = npgpu.asarray(h)
+    out = npgpu.asarray(poisoned((), out_dtype))
+    assert getattr(npgpu, name)(x, out=out) is out
+    np.testing.assert_array_equal(out.get(), getattr(np, name)(h, out=np.empty((), out_dtype)))
+    u = np.array([2**63 + 5, 1], dtype=np.uint64)  # an unsigned sum past 2**63 stays positive
+    np.testing.assert_array_equal(npgpu.sum(u, out=poisoned((), np.float64)), np.sum(u, out=np.empty((), np.float64)))
+
+
 def test_out_poisoned(backend, rng, poisoned):
     x = rng.standard_normal((5, 6))
     for name in ("sum", "max", "mean", "std"):

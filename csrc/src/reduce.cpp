@@ -48,6 +48,7 @@ void set(ReduceArgs& a, RKind k, RType t, Pre p = Pre::None, Fin f = Fin::None) 
 }
 
 void plan_op(ReduceOp op, DType in, DType acc, ReduceArgs& a) {
+  a.fin.signed_int = is_signed_dt(acc);
   switch (op) {
     case ReduceOp::Sum: set(a, RKind::Add, acc_type(acc)); break;
     case ReduceOp::Prod: set(a, RKind::Mul, acc_type(acc)); break;

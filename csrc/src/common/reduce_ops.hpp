@@ -28,6 +28,9 @@ struct FinParams {
   Fin fin = Fin::None;
   double count = 0;   // elements per output (Mean)
   double ddof = 0;    // Var/Std
+  // Integer sums and products run in uint64 (wrapping); a signed accumulator dtype reads the result as int64
+  // when it is stored into a floating or complex output.
+  bool signed_int = false;
 };
 
 // ------------------------------------------------------------------------------------------------ loaders
@@ -273,6 +276,12 @@ NPGPU_HD void finish_store(void* p, DType od, const T& v, const FinParams& f, st
     if (f.fin == Fin::Mean) {
       store_as<double>(p, od, static_cast<double>(static_cast<std::int64_t>(v)) / f.count);
       return;
+    }
+    if constexpr (std::is_same_v<T, std::uint64_t>) {
+      if (f.signed_int) {
+        store_as<std::int64_t>(p, od, static_cast<std::int64_t>(v));
+        return;
+      }
     }
     store_as<T>(p, od, v);
   }
