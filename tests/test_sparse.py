@@ -1,6 +1,8 @@
 """npgpu.sparse against scipy.sparse: constructors, conversions, canonical format, arithmetic, products (with and
 without the compiled kernels of npgpu._sparse), validation errors. Runs on the host device and on the GPU
 (``array_device``)."""
+import re
+
 import numpy as np
 import pytest
 
@@ -871,3 +873,115 @@ def test_longest_row_is_kept_per_indptr(array_device):
     a.data, a.indices, a.indptr = b.data, b.indices, b.indptr
     assert a._longest_row() == 1
     assert ns.csr_matrix((3, 3))._longest_row() == 0
+
+
+SPARSE_CLASSES = ("csr_matrix", "csc_matrix", "coo_matrix", "csr_array", "csc_array", "coo_array")
+BROADCAST_SHAPES = [((1, 1), (2, 1)), ((2, 1), (1, 1)), ((1, 3), (2, 3)), ((2, 3), (1, 3)), ((2, 1), (2, 3)),
+                    ((2, 3), (2, 1)), ((1, 3), (2, 1)), ((2, 1), (1, 3)), ((2, 3), (1, 1)), ((1, 1), (2, 3)),
+                    ((1, 3), (1, 1)), ((1, 1), (1, 3)), ((4, 1), (1, 1)), ((1, 3), (0, 3)), ((0, 3), (1, 3)),
+                    ((1, 0), (3, 1)), ((3, 1), (1, 0)), ((0, 1), (0, 3))]
+
+
+def _broadcast_operand(cls, shape, dtype, rng, dups):
+    """A SciPy matrix of `cls` and an npgpu one from the same values (COO triples with duplicates if `dups`)."""
+    if dups and shape[0] * shape[1]:
+        k = 6
+        rows, cols = rng.integers(0, shape[0], k), rng.integers(0, shape[1], k)
+        vals = rng.integers(-3, 4, k).astype(dtype)
+        return getattr(sp, cls)((vals, (rows, cols)), shape=shape), getattr(ns, cls)((vals, (rows, cols)), shape=shape)
+    dense = (rng.integers(-3, 4, shape) * (rng.random(shape) < 0.6)).astype(dtype)
+    return getattr(sp, cls)(dense), getattr(ns, cls)(dense)
+
+
+def _same_as_scipy(got, want):
+    assert got.format == want.format and got.shape == want.shape and got.dtype == want.dtype
+    assert got._is_array == isinstance(want, sp.sparray), (type(got).__name__, type(want).__name__)
+    np.testing.assert_array_equal(got.toarray().get(), want.toarray())
+
+
+@pytest.mark.parametrize("shapes", BROADCAST_SHAPES, ids=str)
+def test_multiply_sparse_broadcasts_as_scipy(array_device, shapes):
+    # sparse * sparse elementwise broadcasts as SciPy's multiply: its shape, format, *_matrix / *_array kind,
+    # dtype (a (1, 1) left operand scales by its data's sum, of NumPy's sum dtype) and values
+    rng = np.random.default_rng(sum(shapes[0] + shapes[1]))
+    a_shape, b_shape = shapes
+    for ca in SPARSE_CLASSES:
+        for cb in SPARSE_CLASSES:
+            for da, db in ((np.float64, np.float32), (np.int64, np.complex128), (np.bool_, np.bool_),
+                           (np.int32, np.int32), (np.float32, np.bool_)):
+                dups = bool(rng.integers(0, 2))
+                ref_a, a = _broadcast_operand(ca, a_shape, da, rng, dups)
+                ref_b, b = _broadcast_operand(cb, b_shape, db, rng, dups)
+                got = a.multiply(b)
+                _same_as_scipy(got, ref_a.multiply(ref_b))
+                assert got.device == a.device
+
+
+def test_multiply_sparse_broadcast_examples(array_device):
+    # the shapes of the differential test's find: (1, 1) x (2, 1) and its kin, each value checked
+    col = np.array([[2.0], [-3.0]])
+    row = np.array([[1.0, 0.0, 4.0]])
+    full = np.array([[1.0, 2.0, 0.0], [0.0, -1.0, 5.0]])
+    cases = [(np.zeros((1, 1)), np.zeros((2, 1))), (np.array([[7.0]]), col), (row[:, :3], full), (col, full),
+             (row, col), (col, row), (full, row), (full, col), (full, np.array([[0.5]]))]
+    for x, y in cases:
+        for fa, fb in (("csr", "csr"), ("csc", "csr"), ("csr", "csc"), ("coo", "csc")):
+            got = getattr(ns, fa + "_matrix")(x).multiply(getattr(ns, fb + "_matrix")(y))
+            want = getattr(sp, fa + "_matrix")(x).multiply(getattr(sp, fb + "_matrix")(y))
+            _same_as_scipy(got, want)
+            np.testing.assert_array_equal(got.toarray().get(), x * y)
+
+
+def test_multiply_sparse_shapes_that_do_not_broadcast(array_device):
+    a = ns.csr_matrix(np.ones((2, 3)))
+    for shape in [(3, 2), (2, 2), (3, 3), (1, 2), (3, 1), (0, 3), (2, 0)]:
+        b = ns.csc_matrix(np.ones(shape))
+        with pytest.raises(ValueError, match=r"inconsistent shapes.*\(2, 3\).*" + re.escape(str(shape))):
+            a.multiply(b)
+        with pytest.raises(ValueError, match=r"inconsistent shapes.*" + re.escape(str(shape)) + r".*\(2, 3\)"):
+            b.multiply(a)
+        with pytest.raises(ValueError):
+            sp.csr_matrix(np.ones((2, 3))).multiply(sp.csc_matrix(np.ones(shape)))
+
+
+def test_multiply_dense_broadcast_reads_the_operand_in_place(array_device):
+    # a (1, n), (m, 1), (n,) or (1, 1) dense operand is read at each entry's position (no m x n copy)
+    s = _with_dups(30, 20, 60)
+    a = ns.csr_matrix(s)
+    rng = np.random.default_rng(5)
+    for shape in [(1, 20), (30, 1), (20,), (1, 1), (), (30, 20)]:
+        x = rng.uniform(-2, 2, shape)
+        want = s.multiply(x)
+        _close(a.multiply(x).toarray(), want.toarray())
+        _close(a.multiply(npgpu.asarray(x)).toarray(), want.toarray())
+    with pytest.raises(ValueError, match="inconsistent shapes"):
+        a.multiply(np.ones((2, 20)))
+    with pytest.raises(ValueError, match="inconsistent shapes"):
+        a.multiply(np.ones(19))
+
+
+@pytest.mark.parametrize("shapes", [((1, 1), (2, 1)), ((1, 1), (3,)), ((1, 1), (2, 3)), ((1, 3), (2, 3)),
+                                    ((1, 3), (4, 1)), ((3, 1), (1, 4)), ((3, 1), (3, 4)), ((3, 1), (4,)),
+                                    ((1, 3), (0, 3)), ((1, 1), (1, 1)), ((2, 3), (3,))], ids=str)
+def test_multiply_dense_broadcasts_the_matrix_as_scipy(array_device, shapes):
+    # a (1, n) row or (m, 1) column times a dense operand of more rows / columns: the broadcast shape, in the
+    # matrix's format and kind (SciPy gives COO); a (1, 1) matrix times more than one element: dense, as SciPy
+    m_shape, x_shape = shapes
+    rng = np.random.default_rng(7)
+    for cls in SPARSE_CLASSES:
+        for dt, xdt in ((np.float64, np.float64), (np.int32, np.float32), (np.bool_, np.int64)):
+            ref, a = _broadcast_operand(cls, m_shape, dt, rng, dups=cls.startswith("csr"))
+            x = rng.integers(-3, 4, x_shape).astype(xdt)
+            want = ref.multiply(x)
+            for operand in (x, npgpu.asarray(x)):
+                got = a.multiply(operand)
+                if sp.issparse(want):
+                    _same_as_scipy(got, want.asformat(a.format))
+                else:
+                    assert isinstance(got, npgpu.Array) and got.device == npgpu.asarray(x).device
+                    assert got.shape == want.shape and got.dtype == want.dtype
+                    np.testing.assert_array_equal(got.get(), want)
+    with pytest.raises(ValueError, match="inconsistent shapes"):
+        ns.csr_matrix(np.ones((1, 3))).multiply(np.ones((2, 2)))
+    with pytest.raises(ValueError, match="inconsistent shapes"):
+        ns.csr_matrix(np.ones((3, 1))).multiply(np.ones((2, 4)))

@@ -801,24 +801,38 @@ class _spbase:
         return self.toarray() + dense if sign > 0 else self.toarray() - dense
 
     def multiply(self, other):
-        """Elementwise product.
+        """Elementwise product, broadcasting as SciPy.
 
         Parameters
         ----------
         other : scalar, array_like, npgpu.Array or sparse matrix
-            A scalar; a dense array (at most 2-d, broadcast to the matrix's shape); or an npgpu.sparse matrix of the
-            same shape on the same device.
+            A scalar; a dense array (at most 2-d, broadcast with the matrix's shape); or an npgpu.sparse matrix on
+            the same device, of the same shape or of a shape that broadcasts with this one ((1, n), (m, 1) or
+            (1, 1) against (m, n), or a (1, n) row against an (m, 1) column, either way round).
 
         Returns
         -------
-        sparse matrix
-            With a scalar or a dense array: a sparse matrix of this format and this structure. With a sparse
-            matrix: a CSR matrix (CSC for a CSC matrix) holding the entries present in both.
+        sparse matrix or npgpu.Array
+            With a scalar or a dense array: a sparse matrix of this format and this structure; a (1, n) row or
+            an (m, 1) column is broadcast first to the operand's rows or columns (its entries repeated, the result
+            of this format and kind; SciPy gives COO); a (1, 1) matrix times an operand of more than one element
+            gives a dense npgpu.Array of the broadcast shape (its stored values' sum times the operand), as
+            SciPy. With a sparse matrix of the same shape: a CSR matrix (CSC for a CSC matrix) holding the
+            entries present in both.
+            With a sparse matrix that broadcasts: the broadcast shape, in the format and kind (*_matrix or
+            *_array) that SciPy gives:
+
+            - a (1, 1) `other` scales this matrix: this format (CSR for COO) and kind;
+            - a (1, 1) matrix scales `other` by the sum of its stored values: `other`'s format (COO too) and kind,
+              and the dtype of `other` times that sum (whose dtype is NumPy's sum's: int64 for bool or int32);
+            - an (m, 1) column with an (m, n) matrix: CSR, of this matrix's kind;
+            - a (1, n) row with an (m, n) matrix or with an (m, 1) column: the format (CSR for COO) and kind of
+              the (m, n) matrix or of the column.
 
         Raises
         ------
         ValueError
-            Inconsistent shapes, or operands on different devices.
+            Shapes that do not broadcast, or operands on different devices.
 
         Examples
         --------
@@ -829,13 +843,16 @@ class _spbase:
         >>> A.multiply(A).toarray()
         Array([[1., 0.],
                [4., 9.]])
+        >>> A.multiply(npgpu.sparse.csr_matrix(np.array([[10.0, 100.0]]))).toarray()
+        Array([[ 10.,   0.],
+               [ 20., 300.]])
         """
         if u.is_scalar(other):
             return self._scaled(other, lambda d, s: d * s)
         m, n = self.shape
         if isinstance(other, _spbase):
             if other.shape != self.shape:
-                raise ValueError(f"inconsistent shapes: {self.shape} and {other.shape}")
+                return self._multiply_broadcast(other)
             if not u.same_device(other.device, self.device):
                 raise ValueError(f"the operands are on devices {self.device} and {other.device}")
             a, b = self.tocsr(), other.tocsr()
@@ -860,16 +877,89 @@ class _spbase:
         dense = u.to_array(other, self.device, name="the dense operand")
         if dense.ndim > 2:
             raise ValueError(f"cannot multiply a sparse matrix elementwise by an array of shape {dense.shape}")
-        try:
-            full = npgpu.broadcast_to(dense, (m, n))
-        except ValueError:
-            raise ValueError(f"inconsistent shapes: {self.shape} and {tuple(dense.shape)}") from None
+        dr, dc = (1,) * (2 - dense.ndim) + tuple(dense.shape)
+        if dense.size != 1 and (m, n) == (1, 1):
+            # SciPy: np.multiply(self.data.sum(), other), a dense result of the broadcast shape
+            a = self.tocsr() if self.format == "coo" else self
+            return npgpu.multiply(npgpu.sum(a.data), dense).reshape(dr, dc)
+        if dense.size != 1 and ((m == 1 and dr != 1 and dc in (1, n)) or (n == 1 and dc != 1 and dr in (1, m))):
+            # a (1, n) row (m, 1) column broadcast to the operand's rows (columns) first, as SciPy
+            return self._broadcast_rows_or_cols(dr if m == 1 else m, n if m == 1 else dc).multiply(dense)
+        # the operand as (dr, dc) with dr in (1, m) and dc in (1, n), read at each entry's broadcast position
+        # (no m x n copy of a row, a column or a single value)
+        if dr not in (1, m) or dc not in (1, n):
+            raise ValueError(f"inconsistent shapes: {self.shape} and {tuple(dense.shape)}")
         rows, cols, data = self._triples()
         if data.shape[0] == 0:
             return self.astype(np.result_type(self.dtype, dense.dtype))
-        flat = rows.astype(np.int64) * n + cols.astype(np.int64)
-        vals = npgpu.take(full.copy().reshape(m * n), flat)
+        flat = rows.astype(np.int64) * (dc if dr != 1 else 0) + cols.astype(np.int64) * (1 if dc != 1 else 0)
+        vals = npgpu.take(dense.reshape(dr * dc), flat)
         return self._with_data(data * vals)
+
+    def _broadcast_rows_or_cols(self, rows_to, cols_to):
+        """This (1, n) row as a (rows_to, n) matrix, or this (m, 1) column as an (m, cols_to) one: its entries
+        repeated, in this format and kind (a COO's duplicates summed first, as SciPy's CSR conversion does; those
+        of a CSR / CSC kept)."""
+        a = self.tocsr() if self.format == "coo" else self
+        rows, cols, data = a._triples()
+        nnz, dev = data.shape[0], self.device
+        if self.shape[0] == 1:
+            rows = npgpu.repeat(npgpu.arange(rows_to, dtype=np.int64, device=dev), nnz)
+            cols, data = npgpu.tile(cols.astype(np.int64), rows_to), npgpu.tile(data, rows_to)
+        else:
+            rows, data = npgpu.repeat(rows.astype(np.int64), cols_to), npgpu.repeat(data, cols_to)
+            cols = npgpu.tile(npgpu.arange(cols_to, dtype=np.int64, device=dev), nnz)
+        return self._from_triples(self.format, rows, cols, data, (rows_to, cols_to), sum_dups=False)
+
+    def _multiply_broadcast(self, other):
+        """self.multiply(other) for sparse operands of different shapes that broadcast, as SciPy 1.17's
+        _multiply_2d_with_broadcasting: its case order, its result format and kind, its dtype."""
+        (sm, sn), (om, on) = self.shape, other.shape
+
+        if other.shape == (1, 1):
+            # SciPy: self._mul_scalar(other.toarray()[0, 0])
+            case, fmt, kind = "scale_self", None, self
+        elif self.shape == (1, 1):
+            # SciPy: other._mul_scalar(self.data.sum()), other's format as it is (COO too)
+            case, fmt, kind = "scale_other", other.format, other
+        elif sm == 1 and on == 1:
+            case, fmt, kind = "outer_other", None, other  # SciPy: other @ self.tocsc()
+        elif sn == 1 and om == 1:
+            case, fmt, kind = "outer_self", None, self  # SciPy: self @ other.tocsc()
+        elif om == 1 and sn == on:
+            case, fmt, kind = "dense_other", None, self  # SciPy: self @ diag(other row)
+        elif sm == 1 and sn == on:
+            case, fmt, kind = "dense_self", None, other  # SciPy: other @ diag(self row)
+        elif on == 1 and sm == om:
+            case, fmt, kind = "dense_other", "csr", self  # SciPy: diag(other column) @ self
+        elif sn == 1 and sm == om:
+            case, fmt, kind = "dense_self", "csr", self  # SciPy: diag(self column) @ other
+        else:
+            raise ValueError(f"inconsistent shapes: {self.shape} and {other.shape}")
+        if not u.same_device(other.device, self.device):
+            raise ValueError(f"the operands are on devices {self.device} and {other.device}")
+        # SciPy converts a COO operand to CSR (summing its duplicates) before any of these, but the one it scales
+        # in the "scale_other" case; for a bool matrix the sum matters (True + True is True, then multiplied)
+        a = self.tocsr() if self.format == "coo" else self
+        b = other.tocsr() if other.format == "coo" else other
+        if case == "scale_self":
+            res = a._scaled(b.toarray()[0, 0], lambda d, s: d * s)
+        elif case == "scale_other":
+            # the sum of the stored values (SciPy's data.sum(): duplicates of a CSR / CSC counted as stored, a
+            # COO's summed by its conversion), so the dtype is the sum's, as SciPy's (int64 for bool, int32)
+            res = other._scaled(npgpu.sum(a.data), lambda d, s: d * s)
+        elif case == "outer_other":
+            res = b._matmul(a)  # (m, 1) @ (1, n): the sparse outer product, no dense intermediate
+        elif case == "outer_self":
+            res = a._matmul(b)
+        elif case == "dense_other":
+            res = a.multiply(b.toarray())  # b is (1, n), (m, 1): its small dense form, read where a has entries
+        else:
+            res = b.multiply(a.toarray())
+        res = res.asformat(fmt or ("csr" if kind.format == "coo" else kind.format))
+        if res._is_array != kind._is_array:
+            res = res._cls(res.format, kind._is_array)(res)
+        return res
 
     # ------------------------------------------------------------------ products
     def __matmul__(self, other):
