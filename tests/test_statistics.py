@@ -104,6 +104,70 @@ def test_empty_inputs():
         npgpu.ptp(npgpu.asarray(np.ones(0)))
 
 
+def _one_axis_at_a_time(fn, x, axes, keepdims):
+    """NumPy's `fn` (median / nanmedian) over `axes` of x, one axis at a time (the last first)."""
+    r = x
+    for ax in sorted(axes, reverse=True):
+        r = fn(r, axis=ax, keepdims=True)
+    return r if keepdims else np.squeeze(r, axis=tuple(axes))
+
+
+@pytest.mark.usefixtures("array_device")
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int32])
+@pytest.mark.parametrize("shape, axis", [((0, 0, 0), (0, 1)), ((2, 3, 0), (0, 1)), ((0, 0, 0), (0, 2)),
+                                         ((0, 4, 0), (1, 2)), ((3, 0, 0, 2), (1, 3))])
+def test_empty_multi_axis_results(dt, shape, axis):
+    """Several axes reduced, a reduced slice empty and the result empty too: NumPy 2.4 raises ValueError
+    ("cannot reshape array of size 0 into shape (0,newaxis)"); npgpu gives the empty result of the right shape
+    and dtype, as NumPy does for one axis (deliberate difference, docs/numpy-differences.md)."""
+    a = np.zeros(shape, dt)
+    d = npgpu.asarray(a)
+    n = int(np.prod([shape[i] for i in axis]))
+    kept = tuple(s for i, s in enumerate(shape) if i not in axis)
+    kd = tuple(1 if i in axis else s for i, s in enumerate(shape))
+    # the same reduction on a reshaped array holding one value per slice, the reduced axes merged into one:
+    # the result's dtype and (keepdims or not) shape
+    stand_in = np.zeros((1,) + kept, dt)
+    # on a reshaped array: the reduced axes first, merged into one (NumPy accepts that when it is non-empty)
+    merged = np.moveaxis(a, axis, range(len(axis))).reshape((n,) + kept)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for keepdims in (False, True):
+            with pytest.raises(ValueError, match="cannot reshape"):
+                np.median(a, axis=axis, keepdims=keepdims)
+            for fn in ("median", "nanmedian"):
+                got = getattr(npgpu, fn)(d, axis=axis, keepdims=keepdims)
+                _check(got, _one_axis_at_a_time(getattr(np, fn), a, axis, keepdims))
+                assert got.size == 0
+                if not keepdims and n:
+                    _check(got, getattr(np, fn)(merged, axis=0))
+            for q in (0.0, [0.0, 0.5], np.array([[0.25], [1.0]])):
+                for method in ("linear", "inverted_cdf", "lower", "midpoint", "closest_observation"):
+                    kw = dict(axis=axis, keepdims=keepdims, method=method)
+                    with pytest.raises(ValueError, match="cannot reshape"):
+                        np.quantile(a, q, **kw)
+                    for fn, scale in (("quantile", 1), ("percentile", 100)):
+                        qq = np.multiply(q, scale) if np.ndim(q) else float(q * scale)
+                        got = getattr(npgpu, fn)(d, qq, **kw)
+                        # q's dimensions first, keepdims respected, NumPy's dtype (a Python-scalar q keeps
+                        # float32; an array q gives float64; 'lower' keeps integers)
+                        want = getattr(np, fn)(stand_in, qq, axis=0, method=method)
+                        _check(got, want.reshape(np.shape(q) + (kd if keepdims else kept)))
+                        assert got.size == 0
+                        if not keepdims and n:
+                            _check(got, getattr(np, fn)(merged, qq, axis=0, method=method))
+                        # the NaN-ignoring forms: NumPy gives nanmean's empty answer (q's dimensions left out)
+                        nfn = "nan" + fn
+                        _check(getattr(npgpu, nfn)(d, qq, **kw), getattr(np, nfn)(a, qq, **kw))
+    # a reduced slice empty but the result not: median NaN, quantile NumPy's IndexError, as NumPy
+    b = np.zeros((0, 0, 3), dt)
+    with pytest.warns(RuntimeWarning):
+        _check(npgpu.median(npgpu.asarray(b), axis=(0, 1)), np.full(3, np.nan, np.result_type(dt, np.float16)))
+    for mod in (np, npgpu):
+        with pytest.raises(IndexError):
+            mod.quantile(b if mod is np else npgpu.asarray(b), 0.5, axis=(0, 1))
+
+
 @pytest.mark.usefixtures("array_device")
 def test_quantile_errors():
     d = npgpu.asarray(np.array([1.5, 2.5, -3.0]))

@@ -313,7 +313,12 @@ def _quantile(x, q, weak, axis, method, keepdims, name):
     y, kept, kd = _reduced_last(x, axis)
     n = y.shape[-1]
     if n == 0:
-        raise IndexError("index -1 is out of bounds for axis 0 with size 0")
+        if math.prod(kept):
+            raise IndexError("index -1 is out of bounds for axis 0 with size 0")
+        # no slices at all: the empty result, as median's (NumPy raises IndexError for one axis and
+        # ValueError for several; docs/numpy-differences.md). One dummy value per (absent) slice gives the
+        # result's dtype and shape through the ordinary path.
+        y, n = _array.zeros(kept + (1,), dtype=y.dtype, device=y.device), 1
     y = _sorting.sort(y, axis=-1)
     qf = q.reshape(-1)
     if method in _STEP and weak and y.dtype.kind == "f":
@@ -433,7 +438,8 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", 
     ValueError
         q outside [0, 1] or of more than 2 dimensions; an unknown `method`; `out` of another shape.
     IndexError
-        The reduced axes hold no elements (as NumPy).
+        The reduced axes hold no elements while the result does (as NumPy). Where the result is empty too,
+        it is returned (of its shape and dtype), as median's; NumPy raises there.
     NotImplementedError
         `weights` given (NumPy's are for method='inverted_cdf' only).
 
@@ -498,7 +504,8 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
     ValueError
         q outside [0, 100] or of more than 2 dimensions; an unknown `method`; `out` of another shape.
     IndexError
-        The reduced axes hold no elements (as NumPy).
+        The reduced axes hold no elements while the result does (as NumPy). Where the result is empty too,
+        it is returned (of its shape and dtype), as median's; NumPy raises there.
     NotImplementedError
         `weights` given.
 
