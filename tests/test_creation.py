@@ -62,8 +62,10 @@ def test_arange_errors(array_device):
         npgpu.arange(0, np.nan)
     with pytest.raises(ValueError, match="size"):
         npgpu.arange(0, np.inf)
-    with pytest.raises(ValueError, match="bool"):
+    with pytest.raises(TypeError, match="booleans"):  # NumPy 2's type
         npgpu.arange(3, dtype=bool)
+    with pytest.raises(TypeError, match="booleans"):
+        np.arange(3, dtype=bool)
 
 
 # ------------------------------------------------------------------------------------------------ linspace

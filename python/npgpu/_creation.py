@@ -71,12 +71,12 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
     ------
     TypeError
         A bound or the step is complex (not supported by npgpu), not a number, or an array of one dimension or
-        more.
+        more; a bool dtype asked for more than two values (as NumPy 2).
     ZeroDivisionError
         `step` is zero.
     ValueError
-        The length cannot be computed (a bound or the step is NaN), a bound is infinite ("Maximum allowed size
-        exceeded"), or a bool dtype is asked for more than two values (no fill-function for the data-type).
+        The length cannot be computed (a bound or the step is NaN), or a bound is infinite ("Maximum allowed size
+        exceeded").
 
     See Also
     --------
@@ -112,7 +112,7 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
     # bounds gives float64), so ask it with values of the same types.
     dt = np.arange(type(start)(0), type(stop)(1), type(step)(1)).dtype if dtype is None else np.dtype(dtype)
     if dt.kind == "b" and n > 2:
-        raise ValueError("no fill-function for data-type (bool arange of more than two values)")
+        raise TypeError("arange() is only supported for booleans when the result has at most length 2.")
     out = _array.empty((n,), dtype=dt, device=device)
     if n:
         _array.fill_arange(out, start, step)

@@ -2151,10 +2151,14 @@ def insert(arr, obj, values, axis=None):
     """
     if isinstance(values, _array.Array):
         arr, values = _on_one_device([arr, values], "insert")
-        values = values.astype(arr.dtype, copy=False)
     else:
         arr = _one(arr)
-        values = _array.asarray(values, dtype=arr.dtype, device=arr.device)
+
+    def cast(values):  # after the axis and index checks, as NumPy converts the values only then
+        if isinstance(values, _array.Array):
+            return values.astype(arr.dtype, copy=False)
+        return _array.asarray(values, dtype=arr.dtype, device=arr.device)
+
     if axis is None:
         arr = arr.reshape(-1)
         axis = 0
@@ -2179,6 +2183,7 @@ def insert(arr, obj, values, axis=None):
             raise IndexError(f"index {obj} is out of bounds for axis {axis} with size {n}")
         if index < 0:
             index += n
+        values = cast(values)
         if values.ndim < nd:
             values = values.reshape((1,) * (nd - values.ndim) + values.shape)
         if indices.ndim == 0:
@@ -2202,6 +2207,7 @@ def insert(arr, obj, values, axis=None):
     if bad.any():
         raise IndexError(f"index {indices[bad][0]} is out of bounds for axis {axis} with size {n}")
     indices[indices < 0] += n
+    values = cast(values)
     k = len(indices)
     # Output positions: the values of equal indices in their given order (stable), each after those before it.
     order = np.argsort(indices, kind="stable")
