@@ -4,31 +4,35 @@
 #include <string>
 
 #include "common/indexing_backends.hpp"
+#include "common/lazy_message.hpp"
 #include "npgpu/errors.hpp"
 
 namespace npgpu {
 
 namespace {
 
-void require(bool ok, const std::string& what) {
-  if (!ok) throw InvalidArgument(what);
+template <class Msg>
+void require(bool ok, Msg&& what) {
+  if (!ok) throw InvalidArgument(detail::message_text(what));
 }
 
 // Checks shared by take and put: `data` is [outer, axis_len, inner], `moved` [outer, m, inner].
 void check_gather(const char* name, const ArrayView& data, std::int64_t outer, std::int64_t axis_len,
                   std::int64_t inner, const ArrayView& index, const ArrayView& moved) {
   const std::string n(name);
-  require(outer >= 0 && axis_len >= 0 && inner >= 0, n + ": negative extent");
+  require(outer >= 0 && axis_len >= 0 && inner >= 0, [&] { return n + ": negative extent"; });
   require(data.is_c_contiguous() && moved.is_c_contiguous() && index.is_c_contiguous(),
-          n + ": arrays must be C-contiguous");
-  require(index.dtype == DType::Int64, n + ": the index array must be int64, got " + index.describe());
-  require(data.dtype == moved.dtype, n + ": source and destination dtypes differ");
-  require(data.size() == outer * axis_len * inner,
-          n + ": " + data.describe() + " is not [outer, axis_len, inner] = [" + std::to_string(outer) + ", " +
-              std::to_string(axis_len) + ", " + std::to_string(inner) + "]");
+          [&] { return n + ": arrays must be C-contiguous"; });
+  require(index.dtype == DType::Int64, [&] { return n + ": the index array must be int64, got " + index.describe(); });
+  require(data.dtype == moved.dtype, [&] { return n + ": source and destination dtypes differ"; });
+  require(data.size() == outer * axis_len * inner, [&] {
+    return n + ": " + data.describe() + " is not [outer, axis_len, inner] = [" + std::to_string(outer) + ", " +
+           std::to_string(axis_len) + ", " + std::to_string(inner) + "]";
+  });
   require(moved.size() == outer * index.size() * inner,
-          n + ": " + moved.describe() + " does not hold [outer, index size, inner] elements");
-  require(data.device == moved.device && data.device == index.device, n + ": arrays on different devices");
+          [&] { return n + ": " + moved.describe() + " does not hold [outer, index size, inner] elements"; });
+  require(data.device == moved.device && data.device == index.device,
+          [&] { return n + ": arrays on different devices"; });
 }
 
 void raise_bad_index(std::int64_t bad, std::int64_t axis_len) {
@@ -89,12 +93,14 @@ void scatter_add(const ArrayView& dst, std::int64_t outer, std::int64_t axis_len
   require(outer >= 0 && axis_len >= 0 && inner >= 0, "scatter_add: negative extent");
   require(dst.is_c_contiguous() && values.is_c_contiguous() && index.is_c_contiguous(),
           "scatter_add: arrays must be C-contiguous");
-  require(index.dtype == DType::Int64, "scatter_add: the index array must be int64, got " + index.describe());
+  require(index.dtype == DType::Int64,
+          [&] { return "scatter_add: the index array must be int64, got " + index.describe(); });
   require(dst.dtype == values.dtype, "scatter_add: dst and values dtypes differ");
   require(dst.size() == outer * axis_len * inner,
-          "scatter_add: " + dst.describe() + " is not [outer, axis_len, inner]");
-  require(broadcast || values.size() == outer * index.size() * inner,
-          "scatter_add: " + values.describe() + " holds neither one element nor [outer, index size, inner]");
+          [&] { return "scatter_add: " + dst.describe() + " is not [outer, axis_len, inner]"; });
+  require(broadcast || values.size() == outer * index.size() * inner, [&] {
+    return "scatter_add: " + values.describe() + " holds neither one element nor [outer, index size, inner]";
+  });
   require(dst.device == values.device && dst.device == index.device, "scatter_add: arrays on different devices");
   require(!dst.readonly, "scatter_add: the destination is read-only");
   if (outer * index.size() * inner == 0) return;

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "common/krylov_backends.hpp"
+#include "common/lazy_message.hpp"
 #include "common/sparse_backends.hpp"
 #include "npgpu/errors.hpp"
 
@@ -10,8 +11,9 @@ namespace npgpu {
 
 namespace {
 
-void require(bool ok, const char* fn, const std::string& what) {
-  if (!ok) throw InvalidArgument(std::string(fn) + ": " + what);
+template <class Msg>
+void require(bool ok, const char* fn, Msg&& what) {
+  if (!ok) throw InvalidArgument(std::string(fn) + ": " + detail::message_text(what));
 }
 
 void check_vector(const char* fn, const char* name, const ArrayView& v, const ArrayView& like, bool written) {
@@ -22,21 +24,24 @@ void check_vector(const char* fn, const char* name, const ArrayView& v, const Ar
   if (v.dtype != like.dtype)
     throw TypeError(std::string(fn) + ": " + name + " " + v.describe() + " must have r's dtype " +
                     dtype_name(like.dtype));
-  require(v.ndim == 1 && v.shape[0] == like.shape[0], fn,
-          std::string(name) + " " + v.describe() + " must be 1-D with r's length " + std::to_string(like.shape[0]));
-  require(v.is_c_contiguous(), fn, std::string(name) + " must be contiguous, got " + v.describe());
-  require(v.device == like.device, fn, std::string(name) + " " + v.describe() + " is on another device than r");
-  require(!written || !v.readonly, fn, std::string(name) + " is read-only");
+  require(v.ndim == 1 && v.shape[0] == like.shape[0], fn, [&] {
+    return std::string(name) + " " + v.describe() + " must be 1-D with r's length " + std::to_string(like.shape[0]);
+  });
+  require(v.is_c_contiguous(), fn, [&] { return std::string(name) + " must be contiguous, got " + v.describe(); });
+  require(v.device == like.device, fn,
+          [&] { return std::string(name) + " " + v.describe() + " is on another device than r"; });
+  require(!written || !v.readonly, fn, [&] { return std::string(name) + " is read-only"; });
 }
 
 void check_state(const char* fn, const ArrayView& state, const ArrayView& r) {
   const std::int64_t need = cg_state_size(r.shape[0]);
   if (state.dtype != DType::Float64)
     throw TypeError(std::string(fn) + ": state must be float64, got " + state.describe());
-  require(state.ndim == 1 && state.shape[0] >= need && state.is_c_contiguous(), fn,
-          "state must be a contiguous 1-D array of at least " + std::to_string(need) + " elements, got " +
-              state.describe());
-  require(state.device == r.device, fn, "state " + state.describe() + " is on another device than r");
+  require(state.ndim == 1 && state.shape[0] >= need && state.is_c_contiguous(), fn, [&] {
+    return "state must be a contiguous 1-D array of at least " + std::to_string(need) + " elements, got " +
+           state.describe();
+  });
+  require(state.device == r.device, fn, [&] { return "state " + state.describe() + " is on another device than r"; });
   require(!state.readonly, fn, "state is read-only");
 }
 
@@ -70,7 +75,7 @@ void check_step(const char* fn, const ArrayView& x, const ArrayView& r, const Ar
   check_vector(fn, "p", p, r, true);
   check_vector(fn, "q", q, r, false);
   check_state(fn, state, r);
-  require(parity == 0 || parity == 1, fn, "parity must be 0 or 1, got " + std::to_string(parity));
+  require(parity == 0 || parity == 1, fn, [&] { return "parity must be 0 or 1, got " + std::to_string(parity); });
   const ArrayView* all[] = {&x, &r, &p, &q, &state};
   for (int i = 0; i < 5; ++i)
     for (int j = i + 1; j < 5; ++j) require(!overlap(*all[i], *all[j]), fn, "x, r, p, q and state must not overlap");

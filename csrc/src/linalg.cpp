@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "common/lazy_message.hpp"
 #include "npgpu/errors.hpp"
 
 namespace npgpu {
@@ -34,8 +35,9 @@ void qr_q(const ArrayView& a, std::int64_t m, std::int64_t ncols, std::int64_t k
 
 namespace {
 
-void require(bool ok, const char* fn, const std::string& what) {
-  if (!ok) throw InvalidArgument(std::string(fn) + ": " + what);
+template <class Msg>
+void require(bool ok, const char* fn, Msg&& what) {
+  if (!ok) throw InvalidArgument(std::string(fn) + ": " + detail::message_text(what));
 }
 
 bool is_float_type(DType d) {
@@ -53,21 +55,25 @@ DType complex_of(DType d) {
 // The number of rows x cols matrices `a` holds, after the checks every function shares.
 std::int64_t batch_of(const char* fn, const ArrayView& a, std::int64_t rows, std::int64_t cols) {
   require(!a.on_host(), fn, "takes device arrays (npgpu.linalg uses numpy.linalg for host arrays)");
-  require(is_float_type(a.dtype), fn, "needs float32, float64, complex64 or complex128, got " + a.describe());
+  require(is_float_type(a.dtype), fn,
+          [&] { return "needs float32, float64, complex64 or complex128, got " + a.describe(); });
   require(a.is_c_contiguous(), fn, "the matrices must be one contiguous column-major batch");
   require(rows > 0 && cols > 0, fn, "matrices must not be empty");
   require(!a.readonly, fn, "the matrices are written in place but read-only");
-  require(a.size() % (rows * cols) == 0, fn, a.describe() + " does not hold whole " + std::to_string(rows) +
-                                                 " x " + std::to_string(cols) + " matrices");
+  require(a.size() % (rows * cols) == 0, fn, [&] {
+    return a.describe() + " does not hold whole " + std::to_string(rows) + " x " + std::to_string(cols) + " matrices";
+  });
   return a.size() / (rows * cols);
 }
 
 void require_companion(const char* fn, const ArrayView& a, const ArrayView& x, DType dtype, std::int64_t size,
                        const char* name) {
-  require(x.device == a.device, fn, std::string(name) + " is on another device");
-  require(x.dtype == dtype, fn, std::string(name) + " must be " + dtype_name(dtype) + ", got " + x.describe());
-  require(x.is_c_contiguous() && x.size() == size && !x.readonly, fn,
-          std::string(name) + " must be a writeable contiguous array of " + std::to_string(size) + " elements");
+  require(x.device == a.device, fn, [&] { return std::string(name) + " is on another device"; });
+  require(x.dtype == dtype, fn,
+          [&] { return std::string(name) + " must be " + dtype_name(dtype) + ", got " + x.describe(); });
+  require(x.is_c_contiguous() && x.size() == size && !x.readonly, fn, [&] {
+    return std::string(name) + " must be a writeable contiguous array of " + std::to_string(size) + " elements";
+  });
 }
 
 }  // namespace
@@ -118,7 +124,8 @@ void solve_small_batched(const ArrayView& a, const ArrayView& b, const ArrayView
   require(a.ndim == 3 && a.shape[1] == a.shape[2] && a.is_c_contiguous(), fn,
           "a must be a C-contiguous (batch, n, n) stack");
   const std::int64_t batch = a.shape[0], n = a.shape[1];
-  require(n >= 1 && n <= kSmallSolveMaxN, fn, "n must be between 1 and " + std::to_string(kSmallSolveMaxN));
+  require(n >= 1 && n <= kSmallSolveMaxN, fn,
+          [&] { return "n must be between 1 and " + std::to_string(kSmallSolveMaxN); });
   require(b.ndim == 3 && b.shape[0] == batch && b.shape[1] == n && b.is_c_contiguous() && b.dtype == a.dtype, fn,
           "b must be a C-contiguous (batch, n, nrhs) stack of a's dtype");
   require(x.ndim == 3 && x.shape[0] == batch && x.shape[1] == n && x.shape[2] == b.shape[2] &&

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "common/lazy_message.hpp"
 #include "common/sparse_backends.hpp"
 #include "npgpu/errors.hpp"
 
@@ -21,8 +22,8 @@ void detail::check_csr_matmul(const char* fn, const ArrayView& indptr, const Arr
                               std::int64_t cols, const ArrayView& x, const ArrayView& y, std::int64_t* rows_out,
                               std::int64_t* k_out) {
   const std::string name(fn);
-  auto require = [&](bool ok, const std::string& what) {
-    if (!ok) throw InvalidArgument(name + ": " + what);
+  auto require = [&](bool ok, auto&& what) {
+    if (!ok) throw InvalidArgument(name + ": " + detail::message_text(what));
   };
   if (indptr.dtype != indices.dtype || (indptr.dtype != DType::Int32 && indptr.dtype != DType::Int64))
     throw TypeError(name + ": indptr and indices must both be int32 or both int64, got " + indptr.describe() + " and " +
@@ -32,20 +33,24 @@ void detail::check_csr_matmul(const char* fn, const ArrayView& indptr, const Arr
   if (x.dtype != data.dtype || y.dtype != data.dtype)
     throw TypeError(name + ": x " + x.describe() + " and y " + y.describe() + " must have data's dtype " +
                     dtype_name(data.dtype));
-  require(indptr.ndim == 1 && indptr.shape[0] >= 1, "indptr must be 1-D with rows + 1 >= 1 entries, got " +
-                                                        indptr.describe());
-  require(indices.ndim == 1 && data.ndim == 1 && indices.shape[0] == data.shape[0],
-          "indices " + indices.describe() + " and data " + data.describe() + " must be 1-D of one length (nnz)");
+  require(indptr.ndim == 1 && indptr.shape[0] >= 1,
+          [&] { return "indptr must be 1-D with rows + 1 >= 1 entries, got " + indptr.describe(); });
+  require(indices.ndim == 1 && data.ndim == 1 && indices.shape[0] == data.shape[0], [&] {
+    return "indices " + indices.describe() + " and data " + data.describe() + " must be 1-D of one length (nnz)";
+  });
   require(cols >= 0, "cols must be >= 0");
-  require(x.ndim == 1 || x.ndim == 2, "x must be 1-D or 2-D, got " + x.describe());
-  require(x.shape[0] == cols, "x " + x.describe() + " must have " + std::to_string(cols) + " rows (A's columns)");
+  require(x.ndim == 1 || x.ndim == 2, [&] { return "x must be 1-D or 2-D, got " + x.describe(); });
+  require(x.shape[0] == cols,
+          [&] { return "x " + x.describe() + " must have " + std::to_string(cols) + " rows (A's columns)"; });
   const std::int64_t rows = indptr.shape[0] - 1, k = x.ndim == 2 ? x.shape[1] : 1;
-  require(y.ndim == x.ndim && y.shape[0] == rows && (x.ndim == 1 || y.shape[1] == k),
-          "y " + y.describe() + " must have shape (" + std::to_string(rows) + (x.ndim == 2 ? ", " + std::to_string(k) : "") +
-              ")");
+  require(y.ndim == x.ndim && y.shape[0] == rows && (x.ndim == 1 || y.shape[1] == k), [&] {
+    return "y " + y.describe() + " must have shape (" + std::to_string(rows) +
+           (x.ndim == 2 ? ", " + std::to_string(k) : "") + ")";
+  });
   for (const ArrayView* v : {&indptr, &indices, &data, &x, &y}) {
-    require(v->is_c_contiguous(), "every operand must be C-contiguous, got " + v->describe());
-    require(v->device == y.device, "operands on different devices: " + v->describe() + " and " + y.describe());
+    require(v->is_c_contiguous(), [&] { return "every operand must be C-contiguous, got " + v->describe(); });
+    require(v->device == y.device,
+            [&] { return "operands on different devices: " + v->describe() + " and " + y.describe(); });
   }
   if (indptr.dtype == DType::Int32)
     require(cols <= INT32_MAX && rows <= INT32_MAX, "int32 indices cannot address a matrix this large");
@@ -70,8 +75,8 @@ CsrProduct::CsrProduct(const ArrayView& a_indptr, const ArrayView& a_indices, co
                        const ArrayView& b_indptr, const ArrayView& b_indices, const ArrayView& b_data,
                        std::int64_t n_cols, StreamHandle stream) {
   const std::string name = "CsrProduct";
-  auto require = [&](bool ok, const std::string& what) {
-    if (!ok) throw InvalidArgument(name + ": " + what);
+  auto require = [&](bool ok, auto&& what) {
+    if (!ok) throw InvalidArgument(name + ": " + detail::message_text(what));
   };
   const DType index = a_indptr.dtype;
   if ((index != DType::Int32 && index != DType::Int64) || a_indices.dtype != index || b_indptr.dtype != index ||
@@ -82,9 +87,10 @@ CsrProduct::CsrProduct(const ArrayView& a_indptr, const ArrayView& a_indices, co
     throw TypeError(name + ": a_data and b_data must share one of float32, float64, complex64, complex128, got " +
                     a_data.describe() + " and " + b_data.describe());
   for (const ArrayView* v : {&a_indptr, &a_indices, &a_data, &b_indptr, &b_indices, &b_data}) {
-    require(v->ndim == 1, "every array must be 1-D, got " + v->describe());
-    require(v->is_c_contiguous(), "every array must be C-contiguous, got " + v->describe());
-    require(v->device == a_data.device, "arrays on different devices: " + v->describe() + " and " + a_data.describe());
+    require(v->ndim == 1, [&] { return "every array must be 1-D, got " + v->describe(); });
+    require(v->is_c_contiguous(), [&] { return "every array must be C-contiguous, got " + v->describe(); });
+    require(v->device == a_data.device,
+            [&] { return "arrays on different devices: " + v->describe() + " and " + a_data.describe(); });
   }
   require(a_indptr.shape[0] >= 1 && b_indptr.shape[0] >= 1, "an indptr needs rows + 1 >= 1 entries");
   require(a_indices.shape[0] == a_data.shape[0] && b_indices.shape[0] == b_data.shape[0],
