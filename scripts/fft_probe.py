@@ -26,6 +26,20 @@ def main():
             out.append(s.elapsed_time(e))
         return float(np.median(out))
 
+    def host_us(fn, reps=20000):
+        import time
+        for _ in range(200):
+            fn()
+        torch.cuda.synchronize()
+        runs = []
+        for _ in range(5):
+            t = time.perf_counter()
+            for _ in range(reps // 5):
+                fn()
+            runs.append((time.perf_counter() - t) / (reps // 5) * 1e6)
+            torch.cuda.synchronize()
+        return float(np.median(runs))
+
     n = 4096
     rng = np.random.default_rng(3)
     xr = rng.standard_normal((n, n)).astype(np.float32)
@@ -54,8 +68,19 @@ def main():
             xr_d = npgpu.asarray(xr)
             cases["npgpu r2c over both axes (one 2-D plan)"] = lambda: _fft.r2c(xr_d, (0, 1))
             cases["npgpu r2c last + c2c axis 0"] = lambda: _fft.c2c(_fft.r2c(xr_d, (1,)), (0,), True)
+            small = npgpu.asarray(xc[0, :1024].copy())
+            for name, fn in (("npgpu.fft.fft 1024", lambda: npgpu.fft.fft(small)),
+                             ("npgpu._fft.direct_c2c 1024", lambda: _fft.direct_c2c(small, None, -1, None, None, True)),
+                             ("npgpu._fft.c2c 1024", lambda: _fft.c2c(small, (0,), True)),
+                             ("npgpu.multiply 1024 (a launch's host cost)", lambda: npgpu.multiply(small, 2))):
+                print(f"{name}: host cost {host_us(fn):.2f} us")
         for name, fn in cases.items():
             print(f"{name}: {timed(fn):.4f} ms")
+        # PyTorch may return its composed transforms in a permuted layout (the last step's axis innermost)
+        for name, fn in (("torch rfft2", lambda: torch.fft.rfft2(tr)),
+                         ("torch fft dim 0", lambda: torch.fft.fft(tc, dim=0))):
+            r = fn()
+            print(f"{name}: output strides {tuple(r.stride())}, contiguous {r.is_contiguous()}")
 
 
 if __name__ == "__main__":

@@ -56,19 +56,13 @@ def _fft_module():
 
 
 def _direct_c2c(a, n, axis, norm, out, forward):
-    """The one primitive call of fft/ifft of a whole complex axis of a device array with the default norm
-    and no out=, or None when the general path is needed: a small transform's time is mostly host work."""
-    if (n is not None or out is not None or norm not in (None, "backward") or type(a) is not _array.Array
-            or a.dtype not in (_C64, _C128) or a.device == _runtime.cpu or type(axis) is not int):
-        return None
-    nd = a.ndim
-    if not -nd <= axis < nd or a.shape[axis] == 0:
-        return None
-    module = _fft_module()
+    """fft/ifft's one primitive call for a whole complex axis of a device array with the default norm and no
+    out=, or None when the general path is needed."""
+    module = _GPU_MODULE[0] if _GPU_MODULE else _fft_module()
     if module is None:
         return None
-    y = module.c2c(a, (axis % nd,), forward)
-    if not forward:
+    y = module.direct_c2c(a, n, axis, norm, out, forward)
+    if y is not None and not forward:
         _elementwise.multiply(y, 1.0 / a.shape[axis], out=y)
     return y
 

@@ -13,10 +13,10 @@ import numpy as np
 from numpy.exceptions import AxisError
 
 from libc.stdint cimport INT64_MAX, int64_t
-from npgpu._array cimport Array, new_array
+from npgpu._array cimport Array, new_array, new_array_like_view
 from npgpu.lib.fft cimport (FftKind, FftPlanCacheInfo, clear_fft_plan_cache, fft as c_fft,
                             fft_plan_cache_info, set_fft_plan_cache_limits)
-from npgpu.lib.view cimport kHostDevice
+from npgpu.lib.view cimport DType, kHostDevice
 
 _COMPLEX_OF = {np.dtype(np.float32): np.dtype(np.complex64), np.dtype(np.float64): np.dtype(np.complex128)}
 _REAL_OF = {v: k for k, v in _COMPLEX_OF.items()}
@@ -68,6 +68,32 @@ cdef object _run(Array x, tuple ax, FftKind kind, bint forward, tuple out_shape,
         inverse[d] = i
     out[...] = tmp.transpose(*inverse)
     return out
+
+
+def direct_c2c(a, n, axis, norm, out, bint forward):
+    """fft / ifft of one whole axis of a complex device array with the default norm, n and out, unscaled
+    (the caller scales an inverse); None when the call needs npgpu.fft's general path. A small transform's
+    time is mostly host work, so this path does its checks in C."""
+    if n is not None or out is not None or type(a) is not Array or type(axis) is not int:
+        return None
+    if norm is not None and norm != "backward":
+        return None
+    cdef Array x = <Array>a
+    cdef DType dt = x.view.dtype
+    if x.view.device == kHostDevice or (dt != DType.Complex64 and dt != DType.Complex128):
+        return None
+    cdef int nd = x.view.ndim
+    if not -nd <= axis < nd:
+        return None
+    cdef int c_axes[1]
+    c_axes[0] = axis % nd
+    if x.view.shape[c_axes[0]] == 0:
+        return None
+    cdef Array y = new_array_like_view(x.view, x._dtype, dt, x.stream)
+    cdef bint done
+    with nogil:
+        done = c_fft(x.view, y.view, c_axes, 1, FftKind.C2C, forward, x.stream)
+    return y if done else None
 
 
 def c2c(Array x, axes, bint forward):
