@@ -1165,3 +1165,29 @@ def test_host_flat_extrema_vector_loops(dtype, n):
         a = npgpu.asarray(c, device="cpu")
         for name in ("max", "min", "argmax", "argmin"):
             np.testing.assert_array_equal(np.asarray(getattr(npgpu, name)(a)), getattr(np, name)(c), err_msg=name)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape,axis", [((20000, 8), 0), ((20000, 7), 0), ((3, 5000, 12), 1), ((9000, 1), 0)],
+                         ids=str)
+def test_column_extrema_and_arg_extrema_as_numpy(array_device, rng, dtype, shape, axis):
+    # Reductions down long columns (rows split over several blocks on a GPU): ties between rows of different
+    # slices keep the first index, the first NaN wins, a column of only -inf (+inf) gives index 0, and max/min
+    # give the later of equal zeros as NumPy.
+    x = rng.integers(-3, 4, shape).astype(dtype)
+    x[x == 0] = -0.0
+    flat = np.moveaxis(x, axis, 0).reshape(shape[axis], -1)
+    flat[:, 0] = -np.inf
+    if flat.shape[1] > 1:
+        flat[:, 1] = np.inf
+        flat[[4321, 77, 4500], 1] = [np.nan, 5, np.nan]
+    if flat.shape[1] > 2:
+        flat[:, 2] = np.where(np.arange(shape[axis]) % 2, 0.0, -0.0)
+    x = np.moveaxis(flat.reshape(np.moveaxis(x, axis, 0).shape), 0, axis).copy()
+    a = npgpu.asarray(x, device=array_device)
+    for name in ("argmax", "argmin", "max", "min"):
+        want = getattr(np, name)(x, axis=axis)
+        got = getattr(npgpu, name)(a, axis=axis).get()
+        np.testing.assert_array_equal(got, want, err_msg=name)
+        if name in ("max", "min"):
+            np.testing.assert_array_equal(np.signbit(got), np.signbit(want), err_msg=name)

@@ -192,81 +192,6 @@ __global__ void finalize_kernel(const typename R::Acc* __restrict__ vals, std::i
   }
 }
 
-constexpr int kColX = 32, kColY = 8;
-
-// Reduce an (A, Rn, C) view over Rn: blockIdx.x picks 32 * V columns, blockIdx.y a slice of rows, blockIdx.z
-// the outer index. Byte strides sA, sR, sC (sC == itemsize when V > 1).
-template <class R, class Src, int V>
-__global__ void __launch_bounds__(kColX* kColY)
-    column_kernel(Src src, std::int64_t A, std::int64_t Rn, std::int64_t C, std::int64_t sA, std::int64_t sR,
-                  std::int64_t sC, std::int64_t rows_per_split, int S, typename R::Acc* __restrict__ partial,
-                  StridedPlan<1> oplan, char* __restrict__ out, DType od, FinParams f, bool skip_nan) {
-  using Acc = typename R::Acc;
-  const R op{};
-  __shared__ Acc sm[kColY][kColX * V];
-  const int tx = threadIdx.x, ty = threadIdx.y;
-  const std::int64_t cb = static_cast<std::int64_t>(blockIdx.x) * (kColX * V);
-  const std::int64_t c0 = cb + static_cast<std::int64_t>(tx) * V;
-  const int s = blockIdx.y;
-  const std::int64_t r0 = static_cast<std::int64_t>(s) * rows_per_split;
-  const std::int64_t r1 = std::min(Rn, r0 + rows_per_split);
-  for (std::int64_t a = blockIdx.z; a < A; a += gridDim.z) {
-    Acc acc[V];
-#pragma unroll
-    for (int v = 0; v < V; ++v) acc[v] = R::identity();
-    if (c0 < C) {
-      const std::int64_t base = a * sA + c0 * sC;
-      if constexpr (V == 1) {
-#pragma unroll 4
-        for (std::int64_t r = r0 + ty; r < r1; r += kColY)
-          acc[0] = op(acc[0], detail::make_acc<R>(src.at(base + r * sR), r, skip_nan));
-      } else {
-#pragma unroll 4
-        for (std::int64_t r = r0 + ty; r < r1; r += kColY) {
-          const auto x = src.template vec<V>(base + r * sR);
-#pragma unroll
-          for (int v = 0; v < V; ++v)
-            acc[v] = op(acc[v], detail::make_acc<R>(static_cast<typename R::Val>(x.v[v]), r, skip_nan));
-        }
-      }
-    }
-#pragma unroll
-    for (int v = 0; v < V; ++v) sm[ty][tx * V + v] = acc[v];
-    __syncthreads();
-    for (int j = ty * kColX + tx; j < kColX * V; j += kColX * kColY) {
-      Acc t = sm[0][j];
-#pragma unroll
-      for (int y = 1; y < kColY; ++y) t = op(t, sm[y][j]);
-      const std::int64_t c = cb + j;
-      if (c < C) {
-        if (S == 1) {
-          std::int64_t off;
-          oplan.offsets(a * C + c, &off);
-          detail::finish_store(out + off, od, t, f, 0);
-        } else {
-          partial[(a * S + s) * C + c] = t;
-        }
-      }
-    }
-    __syncthreads();
-  }
-}
-
-template <class R>
-__global__ void column_finish(const typename R::Acc* __restrict__ partial, std::int64_t A, std::int64_t C, int S,
-                              StridedPlan<1> oplan, char* __restrict__ out, DType od, FinParams f) {
-  const R op{};
-  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  for (std::int64_t m = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; m < A * C; m += stride) {
-    const std::int64_t a = m / C, c = m - a * C;
-    typename R::Acc t = partial[a * S * C + c];
-    for (int s = 1; s < S; ++s) t = op(t, partial[(a * S + s) * C + c]);
-    std::int64_t off;
-    oplan.offsets(m, &off);
-    detail::finish_store(out + off, od, t, f, 0);
-  }
-}
-
 // ------------------------------------------------------------------------------------------ fast typed paths
 //
 // Hand-written kernels for contiguous float32 / float64 inputs of sum, min, max, argmin and argmax (whole arrays
@@ -357,6 +282,107 @@ __device__ void fix_index(Acc&, std::int64_t) {}
 __device__ inline void fix_index(detail::ArgPair<double>& a, std::int64_t first) {
   if (a.idx == std::numeric_limits<std::int64_t>::max()) a.idx = first;
 }
+
+// Column reductions that accumulate through Local (typed input; argmin/argmax and max/min, whose general
+// merge costs more than the load).
+template <class R, class Src>
+constexpr bool kColumnLocal =
+    is_typed<Src>::value &&
+    (std::is_same_v<R, detail::ArgMinR<double>> || std::is_same_v<R, detail::ArgMaxR<double>> ||
+     std::is_same_v<R, detail::ZeroSignExtremumR<true, false>> ||
+     std::is_same_v<R, detail::ZeroSignExtremumR<false, false>>);
+
+constexpr int kColX = 32, kColY = 8;
+
+// Reduce an (A, Rn, C) view over Rn: blockIdx.x picks 32 * V columns, blockIdx.y a slice of rows, blockIdx.z
+// the outer index. Byte strides sA, sR, sC (sC == itemsize when V > 1).
+template <class R, class Src, int V>
+__global__ void __launch_bounds__(kColX* kColY)
+    column_kernel(Src src, std::int64_t A, std::int64_t Rn, std::int64_t C, std::int64_t sA, std::int64_t sR,
+                  std::int64_t sC, std::int64_t rows_per_split, int S, typename R::Acc* __restrict__ partial,
+                  StridedPlan<1> oplan, char* __restrict__ out, DType od, FinParams f, bool skip_nan) {
+  using Acc = typename R::Acc;
+  const R op{};
+  __shared__ Acc sm[kColY][kColX * V];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const std::int64_t cb = static_cast<std::int64_t>(blockIdx.x) * (kColX * V);
+  const std::int64_t c0 = cb + static_cast<std::int64_t>(tx) * V;
+  const int s = blockIdx.y;
+  const std::int64_t r0 = static_cast<std::int64_t>(s) * rows_per_split;
+  const std::int64_t r1 = std::min(Rn, r0 + rows_per_split);
+  for (std::int64_t a = blockIdx.z; a < A; a += gridDim.z) {
+    Acc acc[V];
+#pragma unroll
+    for (int v = 0; v < V; ++v) acc[v] = R::identity();
+    if (c0 < C) {
+      const std::int64_t base = a * sA + c0 * sC;
+      if constexpr (kColumnLocal<R, Src>) {
+        // Rows come in increasing order, so a typed Local compares in the input's type and needs none of the
+        // general merge's index comparisons.
+        using In = typename Src::in_type;
+        Local<R, In> loc[V];
+#pragma unroll 4
+        for (std::int64_t r = r0 + ty; r < r1; r += kColY) {
+          const auto x = src.template vec<V>(base + r * sR);
+#pragma unroll
+          for (int v = 0; v < V; ++v) loc[v].put(x.v[v], r);
+        }
+#pragma unroll
+        for (int v = 0; v < V; ++v) {
+          acc[v] = loc[v].get();
+          if (r0 + ty < r1) fix_index(acc[v], r0 + ty);
+        }
+      } else if constexpr (V == 1) {
+#pragma unroll 4
+        for (std::int64_t r = r0 + ty; r < r1; r += kColY)
+          acc[0] = op(acc[0], detail::make_acc<R>(src.at(base + r * sR), r, skip_nan));
+      } else {
+#pragma unroll 4
+        for (std::int64_t r = r0 + ty; r < r1; r += kColY) {
+          const auto x = src.template vec<V>(base + r * sR);
+#pragma unroll
+          for (int v = 0; v < V; ++v)
+            acc[v] = op(acc[v], detail::make_acc<R>(static_cast<typename R::Val>(x.v[v]), r, skip_nan));
+        }
+      }
+    }
+#pragma unroll
+    for (int v = 0; v < V; ++v) sm[ty][tx * V + v] = acc[v];
+    __syncthreads();
+    for (int j = ty * kColX + tx; j < kColX * V; j += kColX * kColY) {
+      Acc t = sm[0][j];
+#pragma unroll
+      for (int y = 1; y < kColY; ++y) t = op(t, sm[y][j]);
+      const std::int64_t c = cb + j;
+      if (c < C) {
+        if (S == 1) {
+          std::int64_t off;
+          oplan.offsets(a * C + c, &off);
+          detail::finish_store(out + off, od, t, f, 0);
+        } else {
+          partial[(a * S + s) * C + c] = t;
+        }
+      }
+    }
+    __syncthreads();
+  }
+}
+
+template <class R>
+__global__ void column_finish(const typename R::Acc* __restrict__ partial, std::int64_t A, std::int64_t C, int S,
+                              StridedPlan<1> oplan, char* __restrict__ out, DType od, FinParams f) {
+  const R op{};
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t m = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; m < A * C; m += stride) {
+    const std::int64_t a = m / C, c = m - a * C;
+    typename R::Acc t = partial[a * S * C + c];
+    for (int s = 1; s < S; ++s) t = op(t, partial[(a * S + s) * C + c]);
+    std::int64_t off;
+    oplan.offsets(m, &off);
+    detail::finish_store(out + off, od, t, f, 0);
+  }
+}
+
 
 // Thread t of `stride` threads accumulates its share of row[0, K) (indices relative to the row): the elements
 // before the first 16-byte boundary, the 16-byte vectors (U loads in flight), then the tail.
