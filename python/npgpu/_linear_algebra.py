@@ -6,6 +6,7 @@ and ``sum`` run: cuBLAS on a GPU, the host backend on the host device, exact wra
 
 Inputs that are not npgpu.Arrays are converted with ``npgpu.asarray`` onto the device of the npgpu.Arrays
 beside them; the results are npgpu.Arrays."""
+import functools
 import math
 import operator
 import warnings
@@ -496,6 +497,18 @@ def kron(a, b):
     return reshape(_ew.multiply(a, b), tuple(p * q for p, q in zip(sa, sb)))
 
 
+@functools.cache
+def _numpy_refuses_2_vectors():
+    """Whether the installed NumPy raises for 2-element vectors in cross (NumPy 2.0 to 2.4 warn)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        try:
+            np.cross([1, 0], [0, 1])
+        except ValueError:
+            return True
+    return False
+
+
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     """The cross product of (arrays of) 2- or 3-element vectors, as numpy.cross.
 
@@ -521,8 +534,8 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     Raises
     ------
     ValueError
-        A 0-d input; vectors of other than 2 or 3 elements; other axes that do not broadcast; npgpu.Arrays on
-        different devices.
+        A 0-d input; vectors of other than 2 or 3 elements (of other than 3 where the installed NumPy has
+        removed 2-element vectors); other axes that do not broadcast; npgpu.Arrays on different devices.
     numpy.exceptions.AxisError
         `axisa`, `axisb` or `axisc` is out of range.
     TypeError
@@ -531,7 +544,8 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     Warns
     -----
     DeprecationWarning
-        For 2-element vectors, as NumPy 2.
+        For 2-element vectors, as NumPy 2.0 to 2.4 (later NumPy raises ValueError, and so does npgpu beside
+        it).
 
     See Also
     --------
@@ -555,6 +569,9 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     a = moveaxis(a, _axis(axisa, a.ndim, "axisa"), -1)
     b = moveaxis(b, _axis(axisb, b.ndim, "axisb"), -1)
     na, nb = a.shape[-1], b.shape[-1]
+    if (na != 3 or nb != 3) and _numpy_refuses_2_vectors():
+        raise ValueError("Both input arrays must be (arrays of) 3-dimensional vectors, but they are "
+                         f"{na} and {nb} dimensional instead.")
     if na not in (2, 3) or nb not in (2, 3):
         raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
     if na == 2 or nb == 2:
