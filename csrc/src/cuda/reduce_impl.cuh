@@ -383,7 +383,6 @@ __global__ void column_finish(const typename R::Acc* __restrict__ partial, std::
   }
 }
 
-
 // Thread t of `stride` threads accumulates its share of row[0, K) (indices relative to the row): the elements
 // before the first 16-byte boundary, the 16-byte vectors (U loads in flight), then the tail.
 template <class R, class In, int U>
