@@ -22,7 +22,9 @@ compute-sanitizer phase of ``scripts/gpu-check.sh`` runs the GPU suite this way.
 Helpers are fixtures because the suite runs with ``--import-mode=importlib`` (no ``import conftest``).
 """
 import contextlib
+import pathlib
 import signal
+import sys
 import threading
 import time
 
@@ -30,6 +32,10 @@ import numpy as np
 import pytest
 
 import npgpu
+
+# The differential test files share tests/_differential.py; the importlib import mode (pyproject.toml) does not
+# put this folder on sys.path.
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
 
 HAS_GPU = npgpu.is_available()
 NO_GPU_REASON = "" if HAS_GPU else f"needs a CUDA GPU ({npgpu.unavailable_reason() or 'none found'})"

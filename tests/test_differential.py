@@ -19,25 +19,19 @@ Deterministic: Hypothesis derandomized (the examples are a function of the test'
 Input classes left out of the strategies because npgpu differs there on purpose or NumPy's own result is not
 defined are marked ``EXCLUDED:`` below, each with the disagreement it hides.
 """
-import os
-import warnings
 
 import numpy as np
-import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import npgpu
 
-EXAMPLES = int(os.environ.get("NPGPU_HYPOTHESIS_EXAMPLES", "25"))
-SETTINGS = settings(derandomize=True, database=None, max_examples=EXAMPLES, deadline=None,
-                    suppress_health_check=list(HealthCheck), print_blob=False)
+from _differential import KINDS, SETTINGS, npgpu_call, numpy_or_error, public_type, quiet
 
 DTYPES = tuple(np.dtype(d) for d in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
                                      "uint64", "float32", "float64", "complex64", "complex128"))
 LAYOUTS = ("C", "F", "reversed", "transposed", "strided")
-KINDS = ("numpy", "array")
 
 UNARY = ("negative positive absolute sign square reciprocal sqrt cbrt exp expm1 exp2 log log1p log2 log10 sin "
          "cos tan arcsin arccos arctan sinh cosh tanh arcsinh arccosh arctanh floor ceil trunc rint isnan isinf "
@@ -51,49 +45,6 @@ TRANSCENDENTAL = set("true_divide power hypot arctan2 sqrt cbrt exp expm1 exp2 l
 
 
 # ----------------------------------------------------------------------------------------------- helpers
-
-def _quiet():
-    """NumPy's (and npgpu's) floating-point warnings are not what is compared."""
-    class Quiet:
-        def __enter__(self):
-            self.err = np.errstate(all="ignore")
-            self.warn = warnings.catch_warnings()
-            self.err.__enter__()
-            self.warn.__enter__()
-            warnings.simplefilter("ignore")
-
-        def __exit__(self, *exc):
-            self.warn.__exit__(*exc)
-            self.err.__exit__(*exc)
-    return Quiet()
-
-
-def _public_type(exc):
-    """The exception type npgpu must raise for NumPy's `exc`: its own type when public (builtins,
-    numpy.exceptions), else the nearest builtin base (UFuncTypeError -> TypeError)."""
-    for t in type(exc).__mro__:
-        if t.__module__ in ("builtins", "numpy.exceptions", "numpy.linalg"):
-            return t
-    return Exception
-
-
-def numpy_or_error(fn, *args, **kwargs):
-    with _quiet():
-        try:
-            return fn(*args, **kwargs), None
-        except Exception as e:  # noqa: BLE001 (any NumPy error is what npgpu must match)
-            return None, _public_type(e)
-
-
-def npgpu_call(err, fn, *args, **kwargs):
-    """fn's result, or (when NumPy raised `err`) a check that fn raises it too; None then."""
-    with _quiet():
-        if err is not None:
-            with pytest.raises(err):
-                fn(*args, **kwargs)
-            return None
-        return fn(*args, **kwargs)
-
 
 def to_host(got, kind, want):
     """npgpu's result as NumPy's kind of object, after checking its type."""
@@ -183,7 +134,7 @@ def operands(draw, dtype, shape, special=True, lo=-1e3, hi=1e3, layout=None):
         base_shape, view = shape[:-1] + (2 * shape[-1],), (lambda b: b[..., ::2])
     else:
         base_shape, view = shape, (lambda b: b)
-    with _quiet():
+    with quiet():
         base = draw(hnp.arrays(dtype, base_shape, elements=elements(dtype, special, lo, hi)))
     if layout == "F":
         base = np.asfortranarray(base)
@@ -214,7 +165,7 @@ def upcast_reference(ref, args):
     """NumPy's complex64 result computed in complex128 and rounded: npgpu computes complex64 functions in
     double, more accurately than NumPy's float-precision ones (as test_elementwise.py)."""
     wide = [a.astype(np.complex128) if isinstance(a, np.ndarray) and a.dtype == np.complex64 else a for a in args]
-    with _quiet():
+    with quiet():
         return np.asarray(ref(*wide)).astype(np.complex64)
 
 
@@ -384,7 +335,7 @@ def reduction_tolerance(name, x, axis, want, dtype_kw):
     if name in ("min", "max"):
         return 0.0, None
     ax = axis
-    with _quiet():
+    with quiet():
         mag = np.abs(x.astype(np.complex128)).astype(np.float64)
         keep = name not in ("cumsum", "cumprod") and res.ndim == x.ndim and x.ndim > 0
         if name in ("cumsum",):
@@ -471,10 +422,10 @@ def test_reductions(array_device, data):
         if wkw.get("dtype") is not None:
             wkw["dtype"] = wide[np.dtype(wkw["dtype"]).kind]
         xw = x.astype(wide[x.dtype.kind]) if x.dtype.kind in "fc" else x
-        with _quiet():
+        with quiet():
             alt = np.asarray(ref(xw, **wkw)).astype(res_dtype)
     if name == "std" and rtol:
-        with _quiet():
+        with quiet():
             got, want = np.square(got), np.square(want)
             alt = None if alt is None else np.square(alt)
     assert_values(got, want, rtol, scale, what=f"{name}({kwargs})", alt=alt)
@@ -500,12 +451,12 @@ def test_views_and_basic_indexing(array_device, data):
     if want.ndim:
         key2 = (slice(None, None, -data.draw(st.integers(1, 3), label="step")),)
         assert_values(got[key2].get(), want[key2], what="view of a view")
-    with _quiet():
+    with quiet():
         assert_values(npgpu.negative(got).get() if dtype != np.bool_ else npgpu.logical_not(got).get(),
                       np.negative(want) if dtype != np.bool_ else np.logical_not(want), what="op on view")
     # set through the view: the base changes as NumPy's
     value = data.draw(elements(dtype, special=False), label="value")
-    with _quiet():
+    with quiet():
         base_np = a.copy()
         base_np[key] = value
         d[key] = value
@@ -566,7 +517,7 @@ def test_advanced_indexing_set(array_device, data):
     op = data.draw(operands(dtype, shape), label="x")
     key = data.draw(advanced_keys(shape), label="key")
     target = op.np.copy()
-    with _quiet():
+    with quiet():
         try:
             sel_shape = target[key].shape
         except IndexError:
@@ -588,12 +539,12 @@ def test_advanced_indexing_set(array_device, data):
     else:
         value = dvalue = data.draw(elements(dtype, special=False), label="value")
     d = op.make("array")
-    with _quiet():
+    with quiet():
         try:
             target[key] = value
             err = None
         except Exception as e:  # noqa: BLE001
-            err = _public_type(e)
+            err = public_type(e)
     npgpu_call(err, d.__setitem__, key, dvalue)
     if err is None:
         assert_values(d.get(), target, what=f"[{key}] = {value!r}")
@@ -683,7 +634,7 @@ def test_matmul(array_device, data):
     rtol = 0.0
     if w.dtype.kind in "fc":
         rtol = 10 * rtol_for(w.dtype)
-        with _quiet():
+        with quiet():
             scale = np.abs(a.np.astype(np.complex128)) @ np.abs(b.np.astype(np.complex128))
             scale = np.asarray(scale.real, dtype=np.float64)
     assert_values(got, want, rtol, scale, what=f"matmul {sa} @ {sb}")

@@ -23,12 +23,10 @@ Input classes left out because npgpu disagrees there (bugs in the compiled part,
 docs/numpy-differences.md) or NumPy's own answer is not defined are marked ``EXCLUDED:`` below.
 """
 import math
-import os
-import warnings
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import event, given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -36,62 +34,12 @@ import npgpu
 import npgpu.fft
 import npgpu.linalg
 
-EXAMPLES = int(os.environ.get("NPGPU_HYPOTHESIS_EXAMPLES", "25"))
-SETTINGS = settings(derandomize=True, database=None, max_examples=EXAMPLES, deadline=None,
-                    suppress_health_check=list(HealthCheck), print_blob=False)
+from _differential import KINDS, SETTINGS, npgpu_call, numpy_or_error, quiet
 
-KINDS = ("numpy", "array")
 kinds = st.sampled_from(KINDS)
 
 
 # ----------------------------------------------------------------------------------------------- helpers
-
-class _Quiet:
-    """NumPy's (and npgpu's) floating-point and deprecation warnings are not what is compared."""
-
-    def __enter__(self):
-        self.err = np.errstate(all="ignore")
-        self.warn = warnings.catch_warnings()
-        self.err.__enter__()
-        self.warn.__enter__()
-        warnings.simplefilter("ignore")
-
-    def __exit__(self, *exc):
-        self.warn.__exit__(*exc)
-        self.err.__exit__(*exc)
-
-
-def _quiet():
-    return _Quiet()
-
-
-def _public_type(exc):
-    """The exception type npgpu must raise for NumPy's `exc`: its own type when public (builtins,
-    numpy.exceptions, numpy.linalg), else the nearest such base (UFuncTypeError -> TypeError)."""
-    for t in type(exc).__mro__:
-        if t.__module__ in ("builtins", "numpy.exceptions", "numpy.linalg"):
-            return t
-    return Exception
-
-
-def numpy_or_error(fn, *args, **kwargs):
-    with _quiet():
-        try:
-            return fn(*args, **kwargs), None
-        except Exception as e:  # noqa: BLE001 (any NumPy error is what npgpu must match)
-            event(f"NumPy raises {_public_type(e).__name__}")
-            return None, _public_type(e)
-
-
-def npgpu_call(err, fn, *args, **kwargs):
-    """fn's result, or (when NumPy raised `err`) a check that fn raises it too; None then."""
-    with _quiet():
-        if err is not None:
-            with pytest.raises(err):
-                fn(*args, **kwargs)
-            return None
-        return fn(*args, **kwargs)
-
 
 def put(x, kind, device):
     """`x` as the test's kind of input: the NumPy array itself, or an npgpu.Array copy on `device`."""
@@ -132,7 +80,7 @@ def assert_values(got, want, rtol=0.0, scale=None, what=""):
     if want.dtype.kind not in "fc" or rtol == 0.0:
         assert np.array_equal(got, want, equal_nan=want.dtype.kind in "fc"), f"{what}: {got!r} vs NumPy's {want!r}"
         return
-    with _quiet():
+    with quiet():
         s = np.abs(want.astype(np.complex128)) if scale is None else np.asarray(scale, dtype=np.float64)
         s = np.broadcast_to(np.where(np.isfinite(s), s, 0.0), want.shape)
         s = np.maximum(s, np.finfo(np.float64).tiny)
@@ -150,7 +98,7 @@ def max_abs(x):
     x = np.asarray(x)
     if x.size == 0:
         return 1.0
-    with _quiet():
+    with quiet():
         m = float(np.nanmax(np.abs(x.astype(np.complex128)))) if not np.isnan(x).all() else 1.0
     return m if m > 0 and np.isfinite(m) else 1.0
 
@@ -1095,7 +1043,7 @@ def constant_variables(x, y, kw):
     dt = kw.get("dtype")
     if dt is None:
         dt = np.result_type(x, np.float64) if y is None else np.result_type(x, y, np.float64)
-    with _quiet():  # complex data with a real dtype=: NumPy's ComplexWarning
+    with quiet():  # complex data with a real dtype=: NumPy's ComplexWarning
         X = np.array(x, ndmin=2, dtype=dt)
         if not rowvar and x.ndim != 1:
             X = X.T
@@ -1161,7 +1109,7 @@ def test_cov_corrcoef(array_device, data):
             got[mask], want[mask] = 0, 0
         assert_values(got, want, 64 * eps, 1.0, what=f"corrcoef({kw})")
     else:
-        with _quiet():
+        with quiet():
             scale = max_abs(x) ** 2 * (1 + max_abs(want) / max(max_abs(x) ** 2, 1e-300))
         assert_values(got, want, 64 * eps, scale * nobs, what=f"cov({kw})")
 
@@ -1197,7 +1145,7 @@ def test_ptp_nanmean_nanvar(array_device, data):
     rtol, scale = stat_tolerance(x, want, factor=64)
     if name != "nanmean":
         scale = scale ** 2  # compared as variances
-        with _quiet():
+        with quiet():
             got, want = (np.square(got), np.square(want)) if name == "nanstd" else (got, want)
     if kw.get("dtype") is not None:
         rtol = max(rtol, 64 * eps_for(kw["dtype"]))
@@ -1333,7 +1281,7 @@ def test_ufunc_at(array_device, data):
         indices = data.draw(hnp.arrays(np.bool_, shape), label="mask")
     else:
         indices = slice(data.draw(st.integers(0, n0)), None, data.draw(st.sampled_from([1, 2, -1])))
-    with _quiet():
+    with quiet():
         sel_shape = a[indices].shape if form != "oob" or (indices < n0).all() else (len(indices),) + shape[1:]
     bform = data.draw(st.sampled_from(["scalar", "array", "broadcast"]), label="b form")
     bdt = data.draw(st.sampled_from([dtype, np.dtype(np.int64), np.dtype(np.float64)]), label="b dtype")
@@ -1445,7 +1393,7 @@ def test_sparse(array_device, data):
     def operand(x):
         return put(x, kind, array_device)
 
-    with _quiet():
+    with quiet():
         if op in ("matvec", "matmat", "rmatmul"):
             rows = m if op == "rmatmul" else n
             rows += mismatch

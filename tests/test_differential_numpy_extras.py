@@ -25,27 +25,22 @@ Deterministic: Hypothesis derandomized, no database. ``NPGPU_HYPOTHESIS_EXAMPLES
 Input classes left out because npgpu differs there on purpose, or NumPy's own answer is not defined, are marked
 ``EXCLUDED:`` below, each with the difference it hides.
 """
-import os
-import warnings
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import npgpu
 
-EXAMPLES = int(os.environ.get("NPGPU_HYPOTHESIS_EXAMPLES", "25"))
-SETTINGS = settings(derandomize=True, database=None, max_examples=EXAMPLES, deadline=None,
-                    suppress_health_check=list(HealthCheck), print_blob=False)
+from _differential import KINDS, SETTINGS, npgpu_call, numpy_or_error, quiet
 
 DTYPES = tuple(np.dtype(d) for d in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
                                      "uint64", "float32", "float64", "complex64", "complex128"))
 REAL_DTYPES = tuple(d for d in DTYPES if d.kind != "c")
 NUMERIC_DTYPES = tuple(d for d in DTYPES if d.kind != "b")
 LAYOUTS = ("C", "F", "reversed", "transposed", "strided")
-KINDS = ("numpy", "array")
 
 dtypes = st.sampled_from(DTYPES)
 kinds = st.sampled_from(KINDS)
@@ -53,53 +48,6 @@ shapes = hnp.array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=4)
 
 
 # ----------------------------------------------------------------------------------------------- helpers
-
-class _Quiet:
-    """NumPy's (and npgpu's) floating-point, deprecation and complex-cast warnings are not what is compared."""
-
-    def __enter__(self):
-        self.err = np.errstate(all="ignore")
-        self.warn = warnings.catch_warnings()
-        self.err.__enter__()
-        self.warn.__enter__()
-        warnings.simplefilter("ignore")
-
-    def __exit__(self, *exc):
-        self.warn.__exit__(*exc)
-        self.err.__exit__(*exc)
-
-
-def _quiet():
-    return _Quiet()
-
-
-def _public_type(exc):
-    """The exception type npgpu must raise for NumPy's `exc`: its own type when public (builtins,
-    numpy.exceptions), else the nearest such base (UFuncTypeError -> TypeError)."""
-    for t in type(exc).__mro__:
-        if t.__module__ in ("builtins", "numpy.exceptions", "numpy.linalg"):
-            return t
-    return Exception
-
-
-def numpy_or_error(fn, *args, **kwargs):
-    with _quiet():
-        try:
-            return fn(*args, **kwargs), None
-        except Exception as e:  # noqa: BLE001 (any NumPy error is what npgpu must match)
-            event(f"NumPy raises {_public_type(e).__name__}")
-            return None, _public_type(e)
-
-
-def npgpu_call(err, fn, *args, **kwargs):
-    """fn's result, or (when NumPy raised `err`) a check that fn raises it too; None then."""
-    with _quiet():
-        if err is not None:
-            with pytest.raises(err):
-                fn(*args, **kwargs)
-            return None
-        return fn(*args, **kwargs)
-
 
 def to_host(got, kind, want, convention):
     """npgpu's result as host values, after checking its type (recursing into tuples and lists).
@@ -140,7 +88,7 @@ def assert_values(got, want, rtol=0.0, scale=None, what=""):
     if want.dtype.kind not in "fc" or rtol == 0.0:
         assert np.array_equal(got, want, equal_nan=want.dtype.kind in "fc"), f"{what}: {got!r} vs NumPy's {want!r}"
         return
-    with _quiet():
+    with quiet():
         s = np.abs(want.astype(np.complex128)) if scale is None else np.asarray(scale, dtype=np.float64)
         s = np.broadcast_to(np.where(np.isfinite(s), s, 0.0), want.shape)
         s = np.maximum(s, np.finfo(np.float64).tiny)
@@ -158,7 +106,7 @@ def max_abs(x):
     x = np.asarray(x)
     if x.size == 0:
         return 1.0
-    with _quiet():
+    with quiet():
         a = np.abs(x.astype(np.complex128))
         m = float(np.max(np.where(np.isfinite(a), a, 0.0)))
     return m if m > 0 else 1.0
@@ -244,7 +192,7 @@ def operands(draw, dtype, shape, special=True, lo=-1e3, hi=1e3, zeros=False, lay
         base_shape, view = shape[:-1] + (2 * shape[-1],), (lambda b: b[..., ::2])
     else:
         base_shape, view = shape, (lambda b: b)
-    with _quiet():
+    with quiet():
         base = draw(hnp.arrays(np.dtype(dtype), base_shape, elements=elements(dtype, special, lo, hi, zeros)))
     if layout == "F":
         base = np.asfortranarray(base)
@@ -362,7 +310,7 @@ def test_insert(array_device, data):
 def _converts(v, dtype):
     """Whether NumPy converts the Python scalar `v` to `dtype` (no OverflowError / TypeError)."""
     try:
-        with _quiet():
+        with quiet():
             np.array(v, dtype=dtype)
         return True
     except (OverflowError, TypeError, ValueError):
@@ -376,10 +324,10 @@ def _converts(v, dtype):
     (np.array(0, np.int8), 0, 1j, 0, np.exceptions.AxisError),  # NumPy checks the axis first, too
 ])
 def test_insert_index_checked_before_values(array_device, arr, obj, value, axis, want):
-    with pytest.raises(want), _quiet():
+    with pytest.raises(want), quiet():
         np.insert(arr, obj, value, axis=axis)
     try:
-        with _quiet():
+        with quiet():
             npgpu.insert(arr, obj, value, axis=axis)
     except Exception as e:  # noqa: BLE001 (the type is what is compared)
         assert type(e) is want, f"npgpu raises {type(e).__name__}: {e}; NumPy {want.__name__}"
@@ -768,7 +716,7 @@ def test_trace(array_device, data):
         host = to_host(got, kind, want, "array")
         w = np.asarray(want)
         rtol = max(rtol_for(w.dtype), rtol_for(op.np.dtype)) * 4
-        with _quiet():
+        with quiet():
             scale = np.trace(np.abs(op.np.astype(np.complex128)), offset, axis1, axis2)
         assert_values(host, want, rtol, scale, "trace")
 
@@ -784,7 +732,7 @@ def test_kron(array_device, data):
     want, _ = numpy_or_error(np.kron, a.np, b.np)
     scale = None
     if want is not None and np.asarray(want).dtype.kind == "c":
-        with _quiet():
+        with quiet():
             scale = np.kron(np.abs(a.np.astype(np.complex128)), np.abs(b.np.astype(np.complex128)))
     check("kron", "array", (a.np, b.np), (a.make(kind), b.make(kind)), kind, rtol="dtype", scale=scale)
 
@@ -868,7 +816,7 @@ def test_sinc(array_device, data):
     x_np, x_dev = scalar_or_array(data, op, kind)
     if dtype.kind == "c" and not np.isfinite(op.np).all():
         return  # EXCLUDED: complex sin at infinities: signs / NaN-ness are the libm's (C99 leaves them open)
-    with _quiet():
+    with quiet():
         # sin(pi x) / (pi x): absolute errors of order eps next to the zeros at the integers; compared
         # relative to the envelope 1 / (1 + pi |x|)
         mag = np.abs(np.asarray(op.np).astype(np.complex128))
@@ -922,7 +870,7 @@ def test_nancumsum_nancumprod(array_device, data):
     sdtype = data.draw(st.sampled_from(NAN_SCAN_DTYPES), label="dtype kw")
     # EXCLUDED: out= of the wrong shape with NumPy input (npgpu raises ValueError; NumPy segfaults).
     x_np, x_dev = scalar_or_array(data, op, kind)
-    with _quiet():
+    with quiet():
         a = np.abs(np.asarray(op.np).astype(np.complex128))
         a = np.where(np.isnan(a), 0.0 if name == "nancumsum" else 1.0, a)
         ax = axis if axis is not None and -nd <= axis < nd else None
