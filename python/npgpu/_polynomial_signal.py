@@ -1,9 +1,13 @@
 """NumPy's 1-D signal and polynomial helpers, comparisons and einsum: convolve, correlate, interp, trapezoid,
-polyval, array_equal, array_equiv, nan_to_num, round_ (NumPy 1's name for round) and einsum.
+polyval, array_equal, array_equiv, nan_to_num, round_ (NumPy 1's name for round), einsum; NumPy's polynomial
+functions poly, roots, polyadd, polysub, polymul, polydiv, polyder, polyint and polyfit; and the window
+functions bartlett, blackman, hamming, hanning and kaiser.
 
-Each is composed of npgpu's gathers, matmul, searchsorted, reductions and elementwise operations, so it runs
-where they run. npgpu.Array in, npgpu.Array out on the same device; NumPy (array_like) in, NumPy out.
-Subclasses of numpy.ndarray (masked arrays, np.matrix) are refused with TypeError.
+Each is composed of npgpu's gathers, matmul, searchsorted, reductions, npgpu.linalg and elementwise operations,
+so it runs where they run. npgpu.Array in, npgpu.Array out on the same device; NumPy (array_like) in, NumPy out.
+Subclasses of numpy.ndarray (masked arrays, np.matrix) are refused with TypeError. The window functions take
+no array: they return an npgpu.Array on their `device=` keyword's device (None: the default device), as
+npgpu's creation functions do.
 """
 import builtins
 import math
@@ -17,7 +21,8 @@ from npgpu._manipulation import concatenate, permute_dims, reshape
 from npgpu._statistics import _back, _inputs
 
 __all__ = ["convolve", "correlate", "interp", "trapezoid", "polyval", "array_equal", "array_equiv",
-           "nan_to_num", "round_", "einsum"]
+           "nan_to_num", "round_", "einsum", "poly", "polyadd", "polysub", "polymul", "polydiv", "polyder", "polyint",
+           "polyfit", "roots", "bartlett", "blackman", "hamming", "hanning", "kaiser"]
 
 _ew = _elementwise
 _Array = _array.Array
@@ -763,3 +768,845 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order="K", casting="
         out[...] = r.get() if isinstance(out, np.ndarray) else r
         return out
     return _back(r, numpy_out)
+
+
+# ------------------------------------------------------------------------------------------------ polynomials
+
+def _rank1(x):
+    return x.reshape(1) if x.ndim == 0 else x
+
+
+def _first_true(mask):
+    """The index of the first True of the 1-D boolean Array `mask` (its length where there is none): one read."""
+    if mask.shape[0] == 0:
+        return 0
+    i = int(_reduce.argmax(mask))
+    return i if bool(mask[i]) else mask.shape[0]
+
+
+def _length(x):
+    if x.ndim == 0:
+        raise TypeError("len() of unsized object")
+    return x.shape[0]
+
+
+def _order(m, what):
+    m = int(m)
+    if m < 0:
+        raise ValueError(f"Order of {what} must be positive (see {'polyder' if what == 'integral' else 'polyint'})")
+    return m
+
+
+def poly(seq_of_zeros):
+    """The coefficients of the monic polynomial with the given roots, as numpy.poly.
+
+    ``(x - z[0]) * (x - z[1]) * ...``, highest power first, one root multiplied in at a time (NumPy's
+    convolution with ``[1, -z]``). For a square matrix, the roots are its eigenvalues (npgpu.linalg.eigvals):
+    its characteristic polynomial.
+
+    Parameters
+    ----------
+    seq_of_zeros : npgpu.Array or array_like
+        1-D: the roots; or a non-empty square 2-D matrix.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray or float
+        1-D, of length ``len(roots) + 1``: float64 for integer and bool roots, float32, complex64 and complex128
+        roots keep their dtype, except that complex coefficients whose roots come in complex-conjugate pairs are
+        returned real (as NumPy). No roots: 1.0 (a 0-d float64 npgpu.Array for npgpu input). An npgpu.Array on
+        the input's device for npgpu input; for NumPy (array_like) input a NumPy array.
+
+    Raises
+    ------
+    ValueError
+        The input is neither 1-D nor a non-empty square 2-D matrix.
+    TypeError
+        The input None, 0-d (a scalar, as NumPy) or a numpy.ndarray subclass.
+    numpy.linalg.LinAlgError
+        A matrix holding infs or NaNs.
+
+    See Also
+    --------
+    roots, polyval
+
+    Examples
+    --------
+    >>> npgpu.poly(npgpu.asarray([1.0, 2.0, 3.0], device="cpu"))
+    Array([ 1., -6., 11., -6.])
+    >>> npgpu.poly(np.array([[1.0, 2.0], [3.0, 4.0]]))
+    array([ 1., -5., -2.])
+    """
+    (z,), numpy_out = _inputs("poly", seq_of_zeros, required=("seq_of_zeros",))
+    if z.ndim == 0:  # NumPy's poly refuses scalars so too (its dispatcher needs an iterable)
+        raise TypeError("npgpu.poly: seq_of_zeros must be a sequence or an array of at least one dimension")
+    if z.ndim == 2 and z.shape[0] == z.shape[1] and z.shape[0] != 0:
+        from npgpu import linalg
+        z = linalg.eigvals(z)
+    elif z.ndim == 1:
+        z = z.astype(np.mintypecode(z.dtype.char), copy=False)
+    else:
+        raise ValueError("input must be 1d or non-empty square 2d array.")
+    if z.shape[0] == 0:
+        return 1.0 if numpy_out else _array.full((), 1.0, np.float64, z.device)
+    dt = z.dtype
+    a = _array.full((1,), 1, dt, z.device)
+    zero = _array.zeros((1,), dtype=dt, device=z.device)
+    for i in range(z.shape[0]):  # a * [1, -z[i]]: a[k] + a[k - 1] * (-z[i])
+        a = _ew.add(concatenate([a, zero]), _ew.multiply(concatenate([zero, a]), _ew.negative(z[i])))
+    if dt.kind == "c":  # roots in conjugate pairs: the coefficients are real
+        r = z.astype(np.complex128, copy=False)
+        if bool(_reduce.all(_ew.equal(_sorting.sort(r), _sorting.sort(_ew.conj(r))))):
+            a = _ew.real(a).copy()
+    return _back(a, numpy_out, scalar=False)
+
+
+def roots(p):
+    """The roots of a polynomial, as numpy.roots.
+
+    The eigenvalues (npgpu.linalg.eigvals) of the companion matrix of the polynomial stripped of its leading
+    and trailing zeros, followed by one zero root per trailing zero.
+
+    Parameters
+    ----------
+    p : npgpu.Array or array_like
+        1-D: the coefficients, highest power first.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        1-D: real where all roots are real, complex otherwise (float64 or complex128; float32 input gives float32
+        or complex64). Empty (float64) for a constant or all-zero polynomial. An npgpu.Array on the input's
+        device for npgpu input; for NumPy (array_like) input a NumPy array.
+
+    Raises
+    ------
+    ValueError
+        `p` has more than one dimension.
+    TypeError
+        `p` None, 0-d (a scalar, as NumPy) or a numpy.ndarray subclass; a dtype numpy.linalg does not support
+        (float16).
+    numpy.linalg.LinAlgError
+        Coefficients holding infs or NaNs.
+
+    See Also
+    --------
+    poly, polyval
+
+    Examples
+    --------
+    >>> npgpu.roots(npgpu.asarray([1.0, -3.0, 2.0, 0.0], device="cpu"))
+    Array([2., 1., 0.])
+    >>> npgpu.roots(np.array([1, 0, 4]))
+    array([-0.+2.j,  0.-2.j])
+    """
+    (pp,), numpy_out = _inputs("roots", p, required=("p",))
+    if pp.ndim == 0:  # NumPy's roots refuses scalars so too (its dispatcher needs an iterable)
+        raise TypeError("npgpu.roots: p must be a sequence or an array of at least one dimension")
+    if pp.ndim != 1:
+        raise ValueError("Input must be a rank-1 array.")
+    nz = pp != 0
+    n = pp.shape[0]
+    first = _first_true(nz)
+    if first == n:
+        return _back(_array.zeros((0,), dtype=np.float64, device=pp.device), numpy_out, scalar=False)
+    trailing = _first_true(nz[::-1])
+    pp = pp[first:n - trailing]
+    if pp.dtype.kind not in "fc":
+        pp = pp.astype(np.float64)
+    k = pp.shape[0]
+    if k > 1:
+        from npgpu import linalg
+        from npgpu._creation import eye
+        a = eye(k - 1, k=-1, dtype=pp.dtype, device=pp.device)
+        a[0, :] = _ew.divide(_ew.negative(pp[1:]), pp[0])
+        r = linalg.eigvals(a)
+    else:
+        r = _array.zeros((0,), dtype=np.float64, device=pp.device)
+    if trailing:
+        r = concatenate([r, _array.zeros((trailing,), dtype=r.dtype, device=r.device)])
+    return _back(r, numpy_out, scalar=False)
+
+
+def polyint(p, m=1, k=None):
+    """The antiderivative (indefinite integral) of a polynomial, as numpy.polyint.
+
+    Each integration divides the coefficients by their new powers and appends an integration constant.
+
+    Parameters
+    ----------
+    p : npgpu.Array or array_like
+        1-D: the coefficients, highest power first.
+    m : int, optional
+        The order of the antiderivative (default 1); 0 returns `p`.
+    k : npgpu.Array or array_like or scalar, optional
+        The integration constants: ``k[0]`` for the first integration, ``k[1]`` for the second, and so on; a
+        scalar (or one value) is used for all of them. Default zeros.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        1-D, of length ``len(p) + m``: float64 (complex128 for complex `p` or `k`). An npgpu.Array on the inputs'
+        device for npgpu input; for NumPy (array_like) input a NumPy array.
+
+    Raises
+    ------
+    ValueError
+        `m` negative; fewer than `m` constants in `k` (other than one); `p` or `k` of more than one dimension;
+        npgpu.Arrays on different devices.
+    TypeError
+        `p` None or 0-d; an input a numpy.ndarray subclass.
+
+    See Also
+    --------
+    polyder
+
+    Examples
+    --------
+    >>> npgpu.polyint(npgpu.asarray([3.0, 2.0, 1.0], device="cpu"))
+    Array([1., 1., 1., 0.])
+    >>> npgpu.polyint(np.array([6, 2]), m=2, k=[1, 5])
+    array([1., 1., 1., 5.])
+    """
+    m = _order(m, "integral")
+    (pp, kk), numpy_out = _inputs("polyint", p, k, required=("p",))
+    if kk is None:
+        kk = _array.zeros((m,), dtype=np.float64, device=pp.device)
+    kk = _rank1(kk)
+    if kk.ndim != 1:
+        raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
+    if kk.shape[0] == 1 and m > 1:
+        kk = _ew.multiply(kk[0], _array.full((m,), 1, np.float64, pp.device))
+    if kk.shape[0] < m:
+        raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
+    if m == 0:
+        return _back(pp, numpy_out, scalar=False)
+    if pp.ndim > 1:
+        raise ValueError("all the input arrays must have same number of dimensions")
+    y = pp
+    for i in range(m):
+        n = _length(y)
+        powers = _array.asarray(np.arange(n, 0, -1), device=y.device)
+        y = concatenate([_ew.true_divide(y, powers), kk[i:i + 1]])
+    return _back(y, numpy_out, scalar=False)
+
+
+def polyder(p, m=1):
+    """The derivative of a polynomial, as numpy.polyder.
+
+    Each differentiation multiplies the coefficients by their powers and drops the constant.
+
+    Parameters
+    ----------
+    p : npgpu.Array or array_like
+        1-D: the coefficients, highest power first.
+    m : int, optional
+        The order of the derivative (default 1); 0 returns `p`.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        1-D, of length ``max(len(p) - m, 0)``, in NumPy's promotion of p's dtype with int64 (integers and bool
+        give int64, float32 float64). An npgpu.Array on the input's device for npgpu input; for NumPy
+        (array_like) input a NumPy array.
+
+    Raises
+    ------
+    ValueError
+        `m` negative.
+    TypeError
+        `p` None, 0-d or a numpy.ndarray subclass.
+
+    See Also
+    --------
+    polyint
+
+    Examples
+    --------
+    >>> npgpu.polyder(npgpu.asarray([1.0, 1.0, 1.0, 1.0], device="cpu"))
+    Array([3., 2., 1.])
+    >>> npgpu.polyder(np.array([1, 1, 1, 1]), m=2)
+    array([6, 2])
+    """
+    m = _order(m, "derivative")
+    (pp,), numpy_out = _inputs("polyder", p, required=("p",))
+
+    def once(v):
+        n = _length(v) - 1
+        return _ew.multiply(v[:-1], _array.asarray(np.arange(n, 0, -1), device=v.device))
+
+    y = pp
+    for i in range(m + 1):
+        nxt = once(y)  # NumPy computes it at every level, the last one unused (its errors raised all the same)
+        if i == m or y.shape[0] == 0:  # an empty y stays so (and its next derivative cannot fail)
+            break
+        y = nxt
+    return _back(y, numpy_out, scalar=False)
+
+
+def _padded(a1, a2):
+    a1, a2 = _rank1(a1), _rank1(a2)
+    diff = a2.shape[0] - a1.shape[0]
+    if diff > 0:
+        a1 = concatenate([_array.zeros((diff,), dtype=a1.dtype, device=a1.device), a1])
+    elif diff < 0:
+        a2 = concatenate([_array.zeros((-diff,), dtype=a2.dtype, device=a2.device), a2])
+    return a1, a2
+
+
+def polyadd(a1, a2):
+    """The sum of two polynomials, as numpy.polyadd.
+
+    The shorter coefficient sequence is padded with leading zeros.
+
+    Parameters
+    ----------
+    a1, a2 : npgpu.Array or array_like
+        1-D: the coefficients, highest power first (a 0-d input is a constant).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        1-D, of the longer length, in the inputs' promoted dtype. An npgpu.Array on the inputs' device for npgpu
+        input; for NumPy (array_like) input a NumPy array.
+
+    Raises
+    ------
+    ValueError
+        Inputs of more than one dimension and different lengths; npgpu.Arrays on different devices.
+    TypeError
+        An input None or a numpy.ndarray subclass.
+
+    See Also
+    --------
+    polysub, polymul, polydiv
+
+    Examples
+    --------
+    >>> npgpu.polyadd(npgpu.asarray([1, 2], device="cpu"), npgpu.asarray([9, 5, 4], device="cpu"))
+    Array([9, 6, 6])
+    >>> npgpu.polyadd(np.array([1.5, 2.0]), 1)
+    array([1.5, 3. ])
+    """
+    (x, y), numpy_out = _inputs("polyadd", a1, a2, required=("a1", "a2"))
+    x, y = _padded(x, y)
+    return _back(_ew.add(x, y), numpy_out, scalar=False)
+
+
+def polysub(a1, a2):
+    """The difference of two polynomials, as numpy.polysub.
+
+    The shorter coefficient sequence is padded with leading zeros.
+
+    Parameters
+    ----------
+    a1, a2 : npgpu.Array or array_like
+        1-D: the coefficients, highest power first (a 0-d input is a constant); `a2` is subtracted from `a1`.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        1-D, of the longer length, in the inputs' promoted dtype. An npgpu.Array on the inputs' device for npgpu
+        input; for NumPy (array_like) input a NumPy array.
+
+    Raises
+    ------
+    ValueError
+        Inputs of more than one dimension and different lengths; npgpu.Arrays on different devices.
+    TypeError
+        An input None or a numpy.ndarray subclass; boolean inputs (as NumPy's subtract).
+
+    See Also
+    --------
+    polyadd, polymul, polydiv
+
+    Examples
+    --------
+    >>> npgpu.polysub(npgpu.asarray([2, 10, -2], device="cpu"), npgpu.asarray([3, 10, -4], device="cpu"))
+    Array([-1,  0,  2])
+    >>> npgpu.polysub(np.array([1.0, 2.0, 3.0]), np.array([1.0, 1.0]))
+    array([1., 1., 2.])
+    """
+    (x, y), numpy_out = _inputs("polysub", a1, a2, required=("a1", "a2"))
+    x, y = _padded(x, y)
+    return _back(_ew.subtract(x, y), numpy_out, scalar=False)
+
+
+def _trim_leading(a):
+    """poly1d's coefficients: 1-D, leading zeros dropped ([0] where nothing is left)."""
+    a = _rank1(a)
+    if a.ndim > 1:
+        raise ValueError("Polynomial must be 1d only.")
+    first = _first_true(a != 0)
+    if first == a.shape[0]:
+        return _array.zeros((1,), dtype=a.dtype, device=a.device)
+    return a[first:]
+
+
+def polymul(a1, a2):
+    """The product of two polynomials, as numpy.polymul.
+
+    The convolution (npgpu.convolve) of the coefficients, leading zeros dropped first.
+
+    Parameters
+    ----------
+    a1, a2 : npgpu.Array or array_like
+        1-D: the coefficients, highest power first (a 0-d input is a constant).
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        1-D, of length ``len(a1) + len(a2) - 1`` (without leading zeros), in the inputs' promoted dtype (bool:
+        as convolve's). An npgpu.Array on the inputs' device for npgpu input; for NumPy (array_like) input a
+        NumPy array.
+
+    Raises
+    ------
+    ValueError
+        An input of more than one dimension; npgpu.Arrays on different devices.
+    TypeError
+        An input None or a numpy.ndarray subclass.
+
+    See Also
+    --------
+    polyadd, polysub, polydiv, convolve
+
+    Examples
+    --------
+    >>> npgpu.polymul(npgpu.asarray([1, 2, 3], device="cpu"), npgpu.asarray([9, 5, 1], device="cpu"))
+    Array([ 9, 23, 38, 17,  3])
+    >>> npgpu.polymul(np.array([0.0, 1.0, 1.0]), np.array([1.0, -1.0]))
+    array([ 1.,  0., -1.])
+    """
+    (x, y), numpy_out = _inputs("polymul", a1, a2, required=("a1", "a2"))
+    return _back(convolve(_trim_leading(x), _trim_leading(y)), numpy_out, scalar=False)
+
+
+def polydiv(u, v):
+    """The quotient and remainder of polynomial division, as numpy.polydiv.
+
+    Long division as NumPy's (one row operation per quotient coefficient); leading remainder coefficients of
+    magnitude at most 1e-8 (``numpy.allclose(r[0], 0, rtol=1e-14)``) are then dropped, down to one.
+
+    Parameters
+    ----------
+    u : npgpu.Array or array_like
+        1-D: the dividend's coefficients, highest power first (a 0-d input is a constant).
+    v : npgpu.Array or array_like
+        1-D: the divisor's coefficients, highest power first.
+
+    Returns
+    -------
+    q : npgpu.Array or numpy.ndarray
+        The quotient's coefficients, of length ``max(len(u) - len(v) + 1, 1)``.
+    r : npgpu.Array or numpy.ndarray
+        The remainder's coefficients.
+        Both floating (float64 for integer and bool inputs), in the inputs' promoted dtype. npgpu.Arrays on the
+        inputs' device for npgpu input; for NumPy (array_like) input NumPy arrays.
+
+    Raises
+    ------
+    IndexError
+        An empty input.
+    ValueError
+        An input of more than one dimension (NumPy's own fails for most such inputs); npgpu.Arrays on different
+        devices.
+    TypeError
+        An input None or a numpy.ndarray subclass.
+
+    See Also
+    --------
+    polymul, polyadd, polysub
+
+    Examples
+    --------
+    >>> q, r = npgpu.polydiv(npgpu.asarray([3.0, 5.0, 2.0], device="cpu"), npgpu.asarray([2.0, 1.0], device="cpu"))
+    >>> q, r
+    (Array([1.5 , 1.75]), Array([0.25]))
+    >>> npgpu.polydiv(np.array([1, 0, -1]), np.array([1, 1]))
+    (array([ 1., -1.]), array([0.]))
+    """
+    (x, y), numpy_out = _inputs("polydiv", u, v, required=("u", "v"))
+    x, y = _ew.add(_rank1(x), 0.0), _ew.add(_rank1(y), 0.0)
+    if x.ndim > 1 or y.ndim > 1:
+        raise ValueError("polydiv: the polynomials must be 1-D")
+    if x.shape[0] == 0 or y.shape[0] == 0:
+        raise IndexError("index 0 is out of bounds for axis 0 with size 0")
+    dt = np.result_type(x.dtype, y.dtype)
+    m, n = x.shape[0] - 1, y.shape[0] - 1
+    scale = _ew.divide(1.0, y[0])
+    q = _array.zeros((builtins.max(m - n + 1, 1),), dtype=dt, device=x.device)
+    r = x.astype(dt)
+    for k in range(m - n + 1):
+        d = _ew.multiply(scale, r[k])
+        q[k] = d
+        r[k:k + n + 1] = _ew.subtract(r[k:k + n + 1], _ew.multiply(d, y))
+    # allclose(r[i], 0, rtol=1e-14): |r[i]| <= 1e-8, computed in double precision as NumPy's
+    close = _ew.less_equal(_ew.absolute(r.astype(np.result_type(r.dtype, np.float64), copy=False)), 1e-8)
+    first = builtins.min(_first_true(_ew.logical_not(close)), r.shape[0] - 1)
+    return _back(q, numpy_out, scalar=False), _back(r[first:], numpy_out, scalar=False)
+
+
+def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
+    """The least-squares polynomial fit of degree `deg` to points (x, y), as numpy.polyfit.
+
+    NumPy's method: the Vandermonde matrix (npgpu.vander), weighted by `w`, its columns scaled to unit norm,
+    solved by npgpu.linalg.lstsq; the covariance from npgpu.linalg.inv of the normal matrix.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        1-D, non-empty: the sample points.
+    y : npgpu.Array or array_like
+        (M,) or (M, K): the values at the sample points (K data sets fitted at once).
+    deg : int
+        The degree of the polynomial.
+    rcond : float, optional
+        Singular values at most ``rcond`` times the largest count as zero; default ``len(x) * eps`` of x's
+        (floating) dtype.
+    full : bool, optional
+        False (default): only the coefficients (and the covariance with `cov`); True: also lstsq's
+        diagnostics.
+    w : npgpu.Array or array_like, optional
+        1-D, of length M: weights applied to the residuals before squaring (1/sigma for Gaussian errors).
+    cov : bool or str, optional
+        With ``full=False``: also return the covariance matrix of the coefficients, scaled by
+        ``residuals / (M - deg - 1)``, or unscaled with ``cov="unscaled"``.
+
+    Returns
+    -------
+    p : npgpu.Array or numpy.ndarray
+        (deg + 1,) or (deg + 1, K): the coefficients, highest power first (float64 for integer input; float32
+        and complex inputs keep their dtype).
+    residuals, rank, singular_values, rcond
+        With ``full=True``: the sum of squared weighted residuals, the rank of the scaled Vandermonde matrix
+        (numpy.int32), its singular values, and `rcond` used.
+    V : npgpu.Array or numpy.ndarray
+        With `cov` and ``full=False``: (deg + 1, deg + 1), or (deg + 1, deg + 1, K) for 2-D `y`.
+        npgpu.Arrays on the inputs' device for npgpu input; for NumPy (array_like) input NumPy arrays.
+
+    Raises
+    ------
+    ValueError
+        `deg` negative; with `cov` (scaled), no more points than coefficients; npgpu.Arrays on different
+        devices.
+    TypeError
+        `x` not 1-D or empty; `y` not 1-D or 2-D; `x`, `y` or `w` of different lengths; `w` not 1-D; an input
+        None or a numpy.ndarray subclass.
+    numpy.linalg.LinAlgError
+        The least-squares problem does not converge.
+
+    Warns
+    -----
+    numpy.exceptions.RankWarning
+        The scaled Vandermonde matrix is rank deficient (not with ``full=True``).
+
+    See Also
+    --------
+    polyval, npgpu.linalg.lstsq
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([0.0, 1.0, 2.0, 3.0], device="cpu")
+    >>> npgpu.polyfit(x, 2 * x + 1, 1)
+    Array([2., 1.])
+    >>> c, V = npgpu.polyfit(np.array([0.0, 1.0, 2.0, 3.0]), np.array([1.0, 2.0, 5.0, 9.0]), 1, cov=True)
+    >>> c
+    array([2.7, 0.2])
+    """
+    import warnings
+
+    from npgpu import linalg
+    from npgpu._blas import matmul
+    from npgpu._creation import vander
+
+    order = int(deg) + 1
+    (xx, yy, ww), numpy_out = _inputs("polyfit", x, y, w, required=("x", "y"))
+    xx, yy = _ew.add(xx, 0.0), _ew.add(yy, 0.0)
+    if deg < 0:
+        raise ValueError("expected deg >= 0")
+    if xx.ndim != 1:
+        raise TypeError("expected 1D vector for x")
+    if xx.size == 0:
+        raise TypeError("expected non-empty vector for x")
+    if yy.ndim < 1 or yy.ndim > 2:
+        raise TypeError("expected 1D or 2D array for y")
+    if xx.shape[0] != yy.shape[0]:
+        raise TypeError("expected x and y to have same length")
+    if rcond is None:
+        rcond = xx.shape[0] * np.finfo(xx.dtype).eps
+    lhs = vander(xx, order)
+    rhs = yy
+    if ww is not None:
+        ww = _ew.add(ww, 0.0)
+        if ww.ndim != 1:
+            raise TypeError("expected a 1-d array for weights")
+        if ww.shape[0] != yy.shape[0]:
+            raise TypeError("expected w and y to have the same length")
+        lhs = _ew.multiply(lhs, ww[:, None]).astype(lhs.dtype, copy=False)
+        rhs = _ew.multiply(rhs, ww[:, None] if rhs.ndim == 2 else ww).astype(rhs.dtype, copy=False)
+    scale = _ew.sqrt(_reduce.sum(_ew.multiply(lhs, lhs), axis=0))
+    lhs = _ew.divide(lhs, scale)
+    c, resids, rank, s = linalg.lstsq(lhs, rhs, rcond)
+    c = _ew.divide(c.T, scale).T
+    if rank != order and not full:
+        warnings.warn("Polyfit may be poorly conditioned", np.exceptions.RankWarning, stacklevel=2)
+    if full:
+        return (_back(c, numpy_out, scalar=False), _back(resids, numpy_out, scalar=False), rank,
+                _back(s, numpy_out, scalar=False), rcond)
+    if not cov:
+        return _back(c, numpy_out, scalar=False)
+    vbase = linalg.inv(matmul(lhs.T, lhs))
+    vbase = _ew.divide(vbase, _ew.multiply(scale[:, None], scale[None, :]))
+    if cov == "unscaled":
+        fac = 1
+    else:
+        if xx.shape[0] <= order:
+            raise ValueError("the number of data points must exceed order to scale the covariance matrix")
+        fac = _ew.divide(resids, xx.shape[0] - order)
+    v = _ew.multiply(vbase, fac) if yy.ndim == 1 else _ew.multiply(vbase[:, :, None], fac)
+    return _back(c, numpy_out, scalar=False), _back(v, numpy_out, scalar=False)
+
+
+# ------------------------------------------------------------------------------------------------ windows
+
+def _window_values(name, *args):
+    """NumPy's ``np.array([0.0, M, ...])``: the window's parameters as host float64 scalars."""
+    for a in args:
+        if isinstance(a, _Array):
+            raise TypeError(f"npgpu.{name}: its parameters must be Python or NumPy numbers, not an npgpu.Array")
+    # Python integers as floats (NumPy's array of them is float64 up to 2**64, then object).
+    args = [float(a) if isinstance(a, int) and not isinstance(a, bool) else a for a in args]
+    try:
+        values = np.array([0.0, *args])
+    except ValueError as e:
+        raise TypeError(f"npgpu.{name}: its parameters must be real numbers ({e})") from None
+    if values.ndim != 1 or values.dtype.kind not in "biuf":
+        raise TypeError(f"npgpu.{name}: its parameters must be real numbers, not "
+                        f"{', '.join(type(a).__name__ for a in args)}")
+    values = values.astype(np.float64)
+    if values[1] > np.iinfo(np.intp).max:  # NumPy's arange of that many points refuses so (inf too)
+        raise ValueError("Maximum allowed size exceeded")
+    return values
+
+
+def _cosine_window(name, M, device, coefficients):
+    """sum_j c_j * cos(j * pi * n / (M - 1)) over n = 1 - M, 3 - M, ..., M - 1, in NumPy's order of
+    operations (``0.42 + 0.5 * cos(pi * n / (M - 1)) + 0.08 * cos(2.0 * pi * n / (M - 1))``)."""
+    from npgpu._creation import arange
+    M = _window_values(name, M)[1]
+    if M < 1:
+        return _array.zeros((0,), dtype=np.float64, device=device)
+    if M == 1:
+        return _array.full((1,), 1, np.float64, device)
+    n = arange(1 - M, M, 2, dtype=np.float64, device=device)
+    r = None
+    for j, c in enumerate(coefficients):
+        if j == 0:
+            r = c
+            continue
+        arg = _ew.divide(_ew.multiply(np.pi if j == 1 else j * np.pi, n), M - 1)
+        term = _ew.multiply(c, _ew.cos(arg))
+        r = _ew.add(r, term)
+    return r
+
+
+def bartlett(M, *, device=None):
+    """The Bartlett (triangular) window, as numpy.bartlett.
+
+    ``1 - |n| / (M - 1)`` for n = 1 - M, 3 - M, ..., M - 1: zero at both ends, one in the middle (odd M).
+
+    Parameters
+    ----------
+    M : int
+        The number of points; none for M < 1.
+    device : optional
+        npgpu's own keyword: where the result lives, what ``npgpu.asarray`` takes (None: the default device;
+        "cpu", "cuda", "cuda:N", an int, an npgpu.Device, another array's ``.device``).
+
+    Returns
+    -------
+    npgpu.Array
+        (max(M, 0),), float64, on `device`.
+
+    Raises
+    ------
+    TypeError
+        `M` not a real number (an npgpu.Array among them).
+    ValueError
+        `M` NaN or infinite; an unknown `device`.
+
+    See Also
+    --------
+    blackman, hamming, hanning, kaiser
+
+    Examples
+    --------
+    >>> npgpu.bartlett(5, device="cpu")
+    Array([0. , 0.5, 1. , 0.5, 0. ])
+    """
+    from npgpu._creation import arange
+    M = _window_values("bartlett", M)[1]
+    if M < 1:
+        return _array.zeros((0,), dtype=np.float64, device=device)
+    if M == 1:
+        return _array.full((1,), 1, np.float64, device)
+    n = arange(1 - M, M, 2, dtype=np.float64, device=device)
+    return _ew.where(_ew.less_equal(n, 0), _ew.add(1, _ew.divide(n, M - 1)), _ew.subtract(1, _ew.divide(n, M - 1)))
+
+
+def blackman(M, *, device=None):
+    """The Blackman window, as numpy.blackman.
+
+    ``0.42 + 0.5 * cos(pi * n / (M - 1)) + 0.08 * cos(2 * pi * n / (M - 1))`` for n = 1 - M, 3 - M, ...,
+    M - 1.
+
+    Parameters
+    ----------
+    M : int
+        The number of points; none for M < 1.
+    device : optional
+        npgpu's own keyword: where the result lives, what ``npgpu.asarray`` takes (None: the default device).
+
+    Returns
+    -------
+    npgpu.Array
+        (max(M, 0),), float64, on `device`.
+
+    Raises
+    ------
+    TypeError
+        `M` not a real number (an npgpu.Array among them).
+    ValueError
+        `M` NaN or infinite; an unknown `device`.
+
+    See Also
+    --------
+    bartlett, hamming, hanning, kaiser
+
+    Examples
+    --------
+    >>> npgpu.blackman(5, device="cpu")
+    Array([-0.  ,  0.34,  1.  ,  0.34, -0.  ])
+    """
+    return _cosine_window("blackman", M, device, (0.42, 0.5, 0.08))
+
+
+def hamming(M, *, device=None):
+    """The Hamming window, as numpy.hamming.
+
+    ``0.54 + 0.46 * cos(pi * n / (M - 1))`` for n = 1 - M, 3 - M, ..., M - 1.
+
+    Parameters
+    ----------
+    M : int
+        The number of points; none for M < 1.
+    device : optional
+        npgpu's own keyword: where the result lives, what ``npgpu.asarray`` takes (None: the default device).
+
+    Returns
+    -------
+    npgpu.Array
+        (max(M, 0),), float64, on `device`.
+
+    Raises
+    ------
+    TypeError
+        `M` not a real number (an npgpu.Array among them).
+    ValueError
+        `M` NaN or infinite; an unknown `device`.
+
+    See Also
+    --------
+    bartlett, blackman, hanning, kaiser
+
+    Examples
+    --------
+    >>> npgpu.hamming(5, device="cpu")
+    Array([0.08, 0.54, 1.  , 0.54, 0.08])
+    """
+    return _cosine_window("hamming", M, device, (0.54, 0.46))
+
+
+def hanning(M, *, device=None):
+    """The Hann window, as numpy.hanning.
+
+    ``0.5 + 0.5 * cos(pi * n / (M - 1))`` for n = 1 - M, 3 - M, ..., M - 1.
+
+    Parameters
+    ----------
+    M : int
+        The number of points; none for M < 1.
+    device : optional
+        npgpu's own keyword: where the result lives, what ``npgpu.asarray`` takes (None: the default device).
+
+    Returns
+    -------
+    npgpu.Array
+        (max(M, 0),), float64, on `device`.
+
+    Raises
+    ------
+    TypeError
+        `M` not a real number (an npgpu.Array among them).
+    ValueError
+        `M` NaN or infinite; an unknown `device`.
+
+    See Also
+    --------
+    bartlett, blackman, hamming, kaiser
+
+    Examples
+    --------
+    >>> npgpu.hanning(5, device="cpu")
+    Array([0. , 0.5, 1. , 0.5, 0. ])
+    """
+    return _cosine_window("hanning", M, device, (0.5, 0.5))
+
+
+def kaiser(M, beta, *, device=None):
+    """The Kaiser window, as numpy.kaiser.
+
+    ``i0(beta * sqrt(1 - ((n - alpha) / alpha) ** 2)) / i0(beta)`` for n = 0, ..., M - 1 and
+    ``alpha = (M - 1) / 2``, with npgpu.i0.
+
+    Parameters
+    ----------
+    M : int
+        The number of points; none for M < 1.
+    beta : float
+        The shape parameter (0: rectangular; about 5: like Hamming; 8.6: like Blackman).
+    device : optional
+        npgpu's own keyword: where the result lives, what ``npgpu.asarray`` takes (None: the default device).
+
+    Returns
+    -------
+    npgpu.Array
+        (max(M, 0),), float64, on `device`.
+
+    Raises
+    ------
+    TypeError
+        `M` or `beta` not a real number (an npgpu.Array among them).
+    ValueError
+        `M` NaN or infinite; an unknown `device`.
+
+    See Also
+    --------
+    bartlett, blackman, hamming, hanning
+
+    Examples
+    --------
+    >>> npgpu.kaiser(4, 5.0, device="cpu")
+    Array([0.03671089, 0.7753221 , 0.7753221 , 0.03671089])
+    """
+    from npgpu._creation import arange
+    from npgpu._elementwise_composed import i0
+    _, M, beta = _window_values("kaiser", M, beta)
+    if M == 1:
+        return _array.full((1,), 1, np.float64, device)
+    n = arange(0, M, dtype=np.float64, device=device)
+    alpha = (M - 1) / 2.0
+    t = _ew.power(_ew.divide(_ew.subtract(n, alpha), alpha), 2.0)
+    num = i0(_ew.multiply(beta, _ew.sqrt(_ew.subtract(1, t))))
+    return _ew.divide(num, i0(_array.full((), beta, np.float64, n.device)))
