@@ -191,3 +191,108 @@ def test_digitize_errors(array_device):
         npgpu.digitize(x, 1.0)
     with pytest.raises(ValueError, match="too deep"):
         npgpu.digitize(x, npgpu.asarray(np.ones((2, 2))))
+
+
+def _same_dd(got, want, exact=False):
+    """histogramdd's (H, edges): npgpu.Arrays (or NumPy for NumPy input) matching NumPy's dtypes and values."""
+    h, edges = got
+    wh, wedges = want
+    h = h.get() if isinstance(h, npgpu.Array) else h
+    assert h.dtype == wh.dtype and h.shape == wh.shape, (h.dtype, wh.dtype, h.shape, wh.shape)
+    if exact:
+        np.testing.assert_array_equal(h, wh)
+    else:
+        np.testing.assert_allclose(h, wh, rtol=1e-12)
+    assert len(edges) == len(wedges)
+    for e, we in zip(edges, wedges):
+        e = e.get() if isinstance(e, npgpu.Array) else e
+        assert e.dtype == we.dtype and e.shape == we.shape, (e.dtype, we.dtype)
+        np.testing.assert_array_equal(e, we)
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int32])
+@pytest.mark.parametrize("bins", [1, 5, (3, 4, 2), [np.array([-9, -1, 0, 2.5, 9]), 3, np.array([-3, 1])]],
+                         ids=["1", "5", "ints", "edges"])
+def test_histogramdd(rng, dt, bins):
+    s = (rng.standard_normal((500, 3)) * 4).astype(dt)
+    s[:3] = s[3:6]  # repeated points
+    d = npgpu.asarray(s)
+    got = npgpu.histogramdd(d, bins=bins)
+    assert isinstance(got[0], npgpu.Array) and all(isinstance(e, npgpu.Array) for e in got[1])
+    _same_dd(got, np.histogramdd(s, bins=bins), exact=True)
+    rg = [(-2, 3), (0, 1), (-5.5, 5.5)]
+    _same_dd(npgpu.histogramdd(d, bins=bins, range=rg), np.histogramdd(s, bins=bins, range=rg), exact=True)
+    w = rng.standard_normal(500)
+    _same_dd(npgpu.histogramdd(d, bins=bins, weights=npgpu.asarray(w)), np.histogramdd(s, bins=bins, weights=w))
+    _same_dd(npgpu.histogramdd(d, bins=bins, density=True), np.histogramdd(s, bins=bins, density=True))
+    _same_dd(npgpu.histogramdd(d, bins=bins, density=True, weights=w),
+             np.histogramdd(s, bins=bins, density=True, weights=w))
+    # a sequence of coordinate arrays, and NumPy input giving NumPy output
+    _same_dd(npgpu.histogramdd([d[:, 0], d[:, 1], d[:, 2]], bins=bins), np.histogramdd(s, bins=bins), exact=True)
+    np_got = npgpu.histogramdd(s, bins=bins)
+    assert isinstance(np_got[0], np.ndarray) and all(isinstance(e, np.ndarray) for e in np_got[1])
+    _same_dd(np_got, np.histogramdd(s, bins=bins), exact=True)
+
+
+def test_histogramdd_edges_and_special_values(rng):
+    s = np.array([[0.0, 1.0], [1.0, 1.0], [np.nan, 0.5], [0.5, np.inf], [1.0, 0.0], [2.0, 2.0]])
+    bins = [np.array([0.0, 0.5, 1.0]), np.array([0.0, 1.0])]
+    # points on the last edge go into the last bin; NaN, inf and points outside are left out
+    _same_dd(npgpu.histogramdd(npgpu.asarray(s), bins=bins), np.histogramdd(s, bins=bins), exact=True)
+    one = np.array([[3.0, 3.0]])  # one point: each extent widened by 0.5
+    _same_dd(npgpu.histogramdd(npgpu.asarray(one), bins=2), np.histogramdd(one, bins=2), exact=True)
+    empty = np.zeros((0, 2))
+    _same_dd(npgpu.histogramdd(npgpu.asarray(empty), bins=3), np.histogramdd(empty, bins=3), exact=True)
+    v = rng.integers(0, 9, 40)  # one 1-D coordinate array
+    _same_dd(npgpu.histogramdd(npgpu.asarray(v), bins=4), np.histogramdd(v, bins=4), exact=True)
+    b = rng.random(30) < 0.5
+    w = rng.integers(1, 5, 30)
+    p = rng.random((30, 2))
+    _same_dd(npgpu.histogramdd(npgpu.asarray(p), bins=2, weights=npgpu.asarray(b)),
+             np.histogramdd(p, bins=2, weights=b), exact=True)  # bool weights
+    h = npgpu.histogramdd(npgpu.asarray(p), bins=2, weights=npgpu.asarray(w))[0].get()
+    assert h.sum() == w.sum()  # every point is within the data's extent
+
+
+def test_histogramdd_errors():
+    s = npgpu.asarray(np.arange(12.0).reshape(6, 2))
+    with pytest.raises(ValueError, match="dimension of bins"):
+        npgpu.histogramdd(s, bins=[2, 3, 4])
+    with pytest.raises(ValueError, match="range argument"):
+        npgpu.histogramdd(s, range=[(0, 1)])
+    with pytest.raises(ValueError, match="positive"):
+        npgpu.histogramdd(s, bins=0)
+    with pytest.raises(TypeError, match="integer"):
+        npgpu.histogramdd(s, bins=2.5)
+    with pytest.raises(ValueError, match="monotonically"):
+        npgpu.histogramdd(s, bins=[[0, 2, 1], 2])
+    with pytest.raises(ValueError, match="scalar or 1d"):
+        npgpu.histogramdd(s, bins=[[[0, 1]], 2])
+    with pytest.raises(ValueError, match="max must be larger"):
+        npgpu.histogramdd(s, range=[(1, 0), (0, 1)])
+    with pytest.raises(ValueError, match="not finite"):
+        npgpu.histogramdd(npgpu.asarray(np.array([[np.inf, 1.0]])))
+    with pytest.raises(ValueError):
+        npgpu.histogramdd(s, weights=npgpu.ones(5))
+    with pytest.raises(TypeError):
+        npgpu.histogramdd(s, weights=npgpu.ones(6, dtype=np.complex128))
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.int16])
+def test_histogram2d(rng, dt):
+    x = (rng.standard_normal(300) * 5).astype(dt)
+    y = (rng.standard_normal(300) * 2).astype(dt)
+    dx, dy = npgpu.asarray(x), npgpu.asarray(y)
+    e = np.array([-6.0, -1, 0, 1, 6])
+    for kw in ({}, {"bins": 4}, {"bins": [3, 5]}, {"bins": e}, {"bins": [4, e]}, {"range": [[-2, 2], [0, 3]]},
+               {"bins": 3, "density": True}):
+        got, want = npgpu.histogram2d(dx, dy, **kw), np.histogram2d(x, y, **kw)
+        assert len(got) == 3 and all(isinstance(g, npgpu.Array) for g in got)
+        _same_dd((got[0], got[1:]), (want[0], want[1:]))
+    w = rng.random(300)
+    got, want = npgpu.histogram2d(dx, dy, bins=3, weights=npgpu.asarray(w)), np.histogram2d(x, y, bins=3, weights=w)
+    _same_dd((got[0], got[1:]), (want[0], want[1:]))
+    got = npgpu.histogram2d(x, y, bins=3)
+    assert isinstance(got[0], np.ndarray)
+    with pytest.raises(ValueError, match="same length"):
+        npgpu.histogram2d(dx, dy[:-1])

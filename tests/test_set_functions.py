@@ -274,3 +274,33 @@ def test_unique_past_2_31_elements():
     values, counts = npgpu.unique(x, return_counts=True)
     np.testing.assert_array_equal(values.get(), [1, 4, 250])
     np.testing.assert_array_equal(counts.get(), [1, n - 2, 1])
+
+
+@pytest.mark.usefixtures("array_device")
+@pytest.mark.parametrize("dt1,dt2", [(np.int32, np.int32), (np.uint8, np.int16), (np.float32, np.float64),
+                                     (np.float64, np.float64), (np.bool_, np.bool_), (np.int64, np.float32)])
+@pytest.mark.parametrize("n1,n2", [(0, 0), (0, 5), (1, 1), (40, 23), (7, 0)])
+def test_setxor1d_matches_numpy(rng, dt1, dt2, n1, n2):
+    a, b = _values(rng, dt1, (n1,)), _values(rng, dt2, (n2,))  # repeats (and NaNs for floats) in each
+    want = np.setxor1d(a, b)
+    _same(npgpu.setxor1d(npgpu.asarray(a), npgpu.asarray(b)), want)
+    _same(npgpu.setxor1d(npgpu.asarray(a), b), want)  # ar2 converted onto ar1's device
+    _same(npgpu.setxor1d(a, b), want)  # NumPy in, NumPy out
+    assert isinstance(npgpu.setxor1d(a, b), np.ndarray)
+    ua, ub = np.unique(a), np.unique(b)
+    _same(npgpu.setxor1d(npgpu.asarray(ua), npgpu.asarray(ub), assume_unique=True),
+          np.setxor1d(ua, ub, assume_unique=True))
+
+
+@pytest.mark.usefixtures("array_device")
+def test_setxor1d_shapes_repeats_and_errors():
+    a = np.array([[3, 1, 1], [7, 7, 2]])
+    b = np.array([[2], [5], [5]])
+    _same(npgpu.setxor1d(npgpu.asarray(a), npgpu.asarray(b)), np.setxor1d(a, b))  # flattened
+    # with assume_unique a value repeated in one input pairs with itself, as NumPy's
+    _same(npgpu.setxor1d(npgpu.asarray(a), npgpu.asarray(b), assume_unique=True), np.setxor1d(a, b, assume_unique=True))
+    _same(npgpu.setxor1d(npgpu.asarray(np.array(4)), npgpu.asarray(np.array(5))), np.setxor1d(4, 5))  # 0-d
+    c = np.array([1 + 2j, 1 - 2j, 3, 1 + 2j])
+    _same(npgpu.setxor1d(npgpu.asarray(c), np.array([3.0])), np.setxor1d(c, np.array([3.0])))
+    with pytest.raises(TypeError):
+        npgpu.setxor1d(npgpu.asarray(np.array([1.0])), np.array(["a"]))

@@ -1,8 +1,11 @@
 """histogram: counts in bins, as numpy.histogram. Uniform bins (an integer ``bins``) compute each element's bin
 by arithmetic, with NumPy's corrections at the edges, then count with bincount; explicit edges go through
 searchsorted. histogram_bin_edges: the edges histogram uses. digitize: bin indices through searchsorted.
+histogramdd and histogram2d: one searchsorted per dimension, the bins' flat index, and one bincount.
 Composed of npgpu's elementwise operations, gathers and bincount, so it runs on either device; npgpu.Array in,
 npgpu.Arrays out; NumPy in, NumPy out."""
+import builtins
+import math
 import operator
 import warnings
 
@@ -10,7 +13,9 @@ import numpy as np
 
 from npgpu import _array, _creation, _elementwise, _indexing, _reduce, _set_functions
 
-__all__ = ["histogram", "histogram_bin_edges", "digitize"]
+__all__ = ["histogram", "histogram_bin_edges", "digitize", "histogram2d", "histogramdd"]
+
+_brange = builtins.range  # `range` is a keyword argument of the histograms
 
 
 def _range(x, range_, bt):
@@ -415,3 +420,240 @@ def digitize(x, bins, right=False):
         return r
     r = _indexing._back(r, True)
     return r[()] if r.ndim == 0 else r
+
+
+def _dd_sample(sample):
+    """(N x D npgpu.Array, give NumPy back?) from histogramdd's `sample`: an (N, D) array, or a sequence of D
+    coordinate arrays of length N (a 1-D array: one coordinate), as NumPy reads it."""
+    if isinstance(sample, (_array.Array, np.ndarray)) and sample.ndim == 2:
+        return _indexing._as_device_array(sample)
+    if isinstance(sample, _array.Array):
+        x, numpy_out = sample, False
+    elif isinstance(sample, (list, tuple)) and any(isinstance(c, _array.Array) for c in sample):
+        from npgpu import _manipulation
+
+        cols = _manipulation._on_one_device(sample, "histogramdd")
+        if any(c.shape != cols[0].shape for c in cols):
+            raise ValueError("histogramdd: the coordinate arrays of `sample` have different shapes")
+        x, numpy_out = _manipulation.stack(cols) if cols else _array.asarray(np.empty((0, 0))), False
+    else:
+        x, numpy_out = _indexing._as_device_array(sample)
+    if x.ndim == 0:
+        x = x.reshape(1, 1)
+    elif x.ndim == 1:
+        x = x.reshape(1, -1)
+    if x.ndim != 2:
+        raise ValueError(f"histogramdd: `sample` must be 2-D (N, D) or a sequence of D 1-D arrays, not of {x.ndim} "
+                         f"dimensions")
+    return x.T, numpy_out
+
+
+def _dd_edges(col, b, rng, i, device):
+    """The edges of dimension i (an npgpu.Array on `device`) from its bins `b` and range `rng`, as NumPy's."""
+    bnd = b.ndim if isinstance(b, _array.Array) else np.ndim(b)
+    if bnd == 0:
+        if isinstance(b, (int, float, np.number)) and not isinstance(b, (complex, np.complexfloating)) and b < 1:
+            raise ValueError(f"`bins[{i}]` must be positive, when an integer")
+        try:
+            n = operator.index(b)
+        except TypeError:
+            raise TypeError(f"`bins[{i}]` must be an integer, when a scalar") from None
+        if n < 1:
+            raise ValueError(f"`bins[{i}]` must be positive, when an integer")
+        bt = np.dtype(col.dtype if col.dtype.kind == "f" else np.float64)
+        if rng is not None:
+            lo, hi = rng  # NumPy's linspace between the values as given
+            bt = np.result_type(lo, hi, 1.0)
+        first, last = _range(col, rng, bt)
+        return _creation.linspace(first, last, n + 1, dtype=bt, device=device)
+    if bnd == 1:
+        e = b if isinstance(b, _array.Array) else _array.asarray(np.asarray(b), device=device)
+        if e.dtype.kind == "c":
+            raise TypeError(f"`bins[{i}]` must be real")
+        if e.size and bool(_reduce.any(e[:-1] > e[1:])):
+            raise ValueError(f"`bins[{i}]` must be monotonically increasing, when an array")
+        if e.size == 0:
+            raise ValueError(f"`bins[{i}]` must hold at least one edge")
+        return e
+    raise ValueError(f"`bins[{i}]` must be a scalar or 1d array")
+
+
+def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noqa: A002  (NumPy's keyword)
+    """The multidimensional histogram of some data, as numpy.histogramdd.
+
+    Each dimension's bins are half-open but the last, which includes its right edge; points outside the bins
+    of any dimension (and points with a NaN) are not counted.
+
+    Parameters
+    ----------
+    sample : npgpu.Array or array_like
+        The N points in D dimensions: an (N, D) array, or a sequence of D arrays of length N (each the values
+        of one coordinate; a 1-D array is one coordinate).
+    bins : int, sequence of ints or sequence of arrays, optional
+        An int: the number of equal-width bins of every dimension (default 10); one int per dimension; or one
+        1-D array of monotonically increasing edges per dimension (ints and edges may be mixed).
+    range : sequence of (float, float) or None, optional
+        Per dimension, the lower and upper edge of its uniform bins (None: the data's extent, widened by 0.5
+        each way where it is a single value; (0, 1) with no data). Ignored for explicit edges.
+    density : bool, optional
+        Divide the counts by their total and by the bins' volumes, default False.
+    weights : npgpu.Array or array_like, optional
+        N weights: each point adds its weight to its bin instead of 1.
+
+    Returns
+    -------
+    H : npgpu.Array or numpy.ndarray
+        float64, of shape (nx, ny, ...): the count (or summed weights) of each bin.
+    edges : list of npgpu.Array or numpy.ndarray
+        The D arrays of bin edges: for an integer, ``n + 1`` edges of the data's float dtype (float64 for
+        integers, or for a given range); explicit edges as given. npgpu.Arrays on the sample's device where
+        `sample` is (or holds) an npgpu.Array, NumPy arrays otherwise.
+
+    Raises
+    ------
+    TypeError
+        Complex data; a scalar `bins` entry that is not an integer; weights that are not real.
+    ValueError
+        `bins` or `range` with another number of entries than D; an integer bin count < 1; edges not
+        increasing, not 1-D or empty; a range with min > max or not finite; no range and data whose extent is
+        not finite; `weights` not of length N; a sample of more than two dimensions.
+
+    See Also
+    --------
+    histogram, histogram2d, digitize, bincount
+
+    Notes
+    -----
+    Per dimension one searchsorted of the points in the edges (with NumPy's correction that puts a point on
+    the last edge in the last bin), then the bins' flat index and one bincount over it.
+
+    Examples
+    --------
+    >>> pts = npgpu.asarray([[0.0, 0.0], [0.5, 1.0], [1.0, 1.0], [0.2, 0.9]], device="cpu")
+    >>> h, edges = npgpu.histogramdd(pts, bins=2)
+    >>> h
+    Array([[1., 1.],
+           [0., 2.]])
+    >>> edges[0]
+    Array([0. , 0.5, 1. ])
+    >>> h, edges = npgpu.histogramdd(pts, bins=[[0, 0.5, 2], 1], weights=npgpu.asarray([1.0, 2.0, 3.0, 4.0],
+    ...                              device="cpu"), density=True)
+    >>> h
+    Array([[1.        ],
+           [0.33333333]])
+    """
+    x, numpy_out = _dd_sample(sample)
+    n_pts, d = x.shape
+    if x.dtype.kind == "c":
+        raise TypeError("histogramdd of complex data is not supported (NumPy compares only the real parts)")
+    if isinstance(bins, str):
+        raise TypeError("histogramdd: `bins` must be an integer, a sequence of integers or of edge arrays")
+    try:
+        m = len(bins)
+    except TypeError:
+        bins = d * [bins]
+    else:
+        if m != d:
+            raise ValueError("The dimension of bins must be equal to the dimension of the sample x.")
+    if range is None:
+        range = (None,) * d  # noqa: A001
+    elif len(range) != d:
+        raise ValueError("range argument must have one entry per dimension")
+    w = None
+    if weights is not None:
+        w = weights if isinstance(weights, _array.Array) else _array.asarray(np.asarray(weights), device=x.device)
+        if w.shape != (n_pts,):
+            raise ValueError(f"histogramdd: weights of shape {w.shape}, the sample has {n_pts} points")
+    edges, nbin = [], []
+    flat = _array.zeros((n_pts,), dtype=np.int64, device=x.device)
+    for i in _brange(d):
+        col = x[:, i]
+        e = _dd_edges(col, bins[i], range[i], i, x.device)
+        edges.append(e)
+        nbin.append(e.size + 1)  # an outlier bin at either end
+    for i in _brange(d):
+        col, e = x[:, i], edges[i]
+        dt = np.result_type(col.dtype, e.dtype)
+        cs, es = col.astype(dt), e.astype(dt, copy=False)  # the column as a contiguous copy
+        k = _indexing.searchsorted(es, cs, side="right")
+        k = _elementwise.where(cs == es[-1], k - 1, k)  # the last edge belongs to the last bin
+        flat = flat * nbin[i] + k
+    total = math.prod(nbin)
+    if w is None:
+        hist = _set_functions.bincount(flat, minlength=total)
+    else:
+        hist = _set_functions.bincount(flat, weights=w, minlength=total)
+    hist = hist.reshape(tuple(nbin)).astype(np.float64)
+    hist = hist[(slice(1, -1),) * d]
+    if density:
+        s = _reduce.sum(hist)
+        for i in _brange(d):
+            shape = [1] * d
+            shape[i] = nbin[i] - 2
+            widths = (edges[i][1:] - edges[i][:-1]).astype(np.float64)
+            hist = hist / widths.reshape(tuple(shape))
+        hist = hist / s
+    if numpy_out:
+        return hist.get(), [e.get() for e in edges]
+    return hist, edges
+
+
+def histogram2d(x, y, bins=10, range=None, density=None, weights=None):  # noqa: A002  (NumPy's keyword)
+    """The two-dimensional histogram of two coordinate arrays, as numpy.histogram2d.
+
+    Parameters
+    ----------
+    x, y : npgpu.Array or array_like
+        The points' coordinates, 1-D, of one length N.
+    bins : int, [int, int], array, [array, array] or [int, array], optional
+        An int: the number of equal-width bins of each dimension (default 10); two ints: one per dimension; one
+        array of edges: the edges of both dimensions; two arrays (or an int and an array): per dimension.
+    range : [[xmin, xmax], [ymin, ymax]], optional
+        The lower and upper edge of each dimension's uniform bins (default: the data's extent).
+    density : bool, optional
+        Divide the counts by their total and by the bins' areas, default False.
+    weights : npgpu.Array or array_like, optional
+        N weights: each point adds its weight to its bin instead of 1.
+
+    Returns
+    -------
+    H : npgpu.Array or numpy.ndarray
+        float64, (nx, ny): x along the first axis, y along the second.
+    xedges, yedges : npgpu.Array or numpy.ndarray
+        The bin edges of each dimension. npgpu.Arrays on the inputs' device where `x` or `y` is an
+        npgpu.Array, NumPy arrays otherwise.
+
+    Raises
+    ------
+    TypeError
+        Complex data; a scalar bin count that is not an integer.
+    ValueError
+        `x` and `y` of different lengths; the errors of histogramdd.
+
+    See Also
+    --------
+    histogramdd, histogram
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([0.0, 0.5, 1.0, 0.2], device="cpu")
+    >>> y = npgpu.asarray([0.0, 1.0, 1.0, 0.9], device="cpu")
+    >>> h, xedges, yedges = npgpu.histogram2d(x, y, bins=2)
+    >>> h
+    Array([[1., 1.],
+           [0., 2.]])
+    >>> npgpu.histogram2d(np.array([1, 2, 2]), np.array([3, 3, 4]), bins=[2, [3, 3.5, 4]])[0]
+    array([[1., 0.],
+           [1., 1.]])
+    """
+    if len(x) != len(y):
+        raise ValueError("x and y must have the same length.")
+    try:
+        n = len(bins)
+    except TypeError:
+        n = 1
+    if n not in (1, 2):
+        e = bins if isinstance(bins, _array.Array) else np.asarray(bins)
+        bins = [e, e]
+    hist, edges = histogramdd([x, y], bins, range, density, weights)
+    return hist, edges[0], edges[1]

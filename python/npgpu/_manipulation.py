@@ -1,5 +1,7 @@
 """Array manipulation of the Array API standard and NumPy: joining, splitting, broadcasting, reordering,
-repeating and padding. Views wherever NumPy gives views (flip, expand_dims, broadcast_to, split, moveaxis);
+repeating and padding; selecting by conditions (select, piecewise) and writing through masks in place (place,
+putmask); applying Python functions along axes (apply_along_axis, apply_over_axes); bit packing (packbits,
+unpackbits); sort_complex. Views wherever NumPy gives views (flip, expand_dims, broadcast_to, split, moveaxis);
 otherwise one output allocation filled by slice assignments, which run the copy kernel of the array's device
 (memory-speed copies on the GPU), never loops over elements (`repeat` with one count per element: one copy per
 run of equal counts).
@@ -8,7 +10,10 @@ Inputs that are not npgpu.Arrays (NumPy arrays, lists, scalars) are converted wi
 device of the npgpu.Arrays beside them (the default device when there are none); npgpu.Arrays on different
 devices raise ValueError. Shapes, axes and counts live on the host, so no function here reads array data back
 from the device except where the output's shape depends on it: an npgpu.Array of counts (`repeat`) or indices
-(`array_split`, `insert`, `delete`) is read back, and `trim_zeros` reads back the bounds of the non-zero part."""
+(`array_split`, `insert`, `delete`) is read back, and `trim_zeros` reads back the bounds of the non-zero part.
+The masked functions (`piecewise`, `place`, `putmask`) compact their masks on the device, whose sizes the
+host then learns; `apply_along_axis`, `apply_over_axes` and `piecewise` run the Python functions given to them,
+with npgpu.Arrays."""
 import itertools
 import math
 import operator
@@ -16,13 +21,15 @@ import operator
 import numpy as np
 from numpy.exceptions import AxisError
 
-from npgpu import _array, _indexing
+from npgpu import _array, _elementwise, _indexing, _reduce, _runtime, _sorting
 
 __all__ = ["concat", "concatenate", "stack", "unstack", "split", "array_split", "hstack", "vstack", "dstack",
            "column_stack", "broadcast_to", "broadcast_arrays", "broadcast_shapes", "expand_dims", "squeeze",
            "flip", "roll", "moveaxis", "swapaxes", "permute_dims", "transpose", "repeat", "tile", "pad",
            "reshape", "ravel", "atleast_1d", "atleast_2d", "atleast_3d", "fliplr", "flipud", "rot90", "rollaxis",
-           "hsplit", "vsplit", "dsplit", "append", "insert", "delete", "resize", "trim_zeros", "block"]
+           "hsplit", "vsplit", "dsplit", "append", "insert", "delete", "resize", "trim_zeros", "block",
+           "select", "piecewise", "place", "putmask", "apply_along_axis", "apply_over_axes", "packbits", "unpackbits",
+           "sort_complex"]
 
 
 # ------------------------------------------------------------------------------------------------ helpers
@@ -2573,3 +2580,607 @@ def block(arrays):
         if leaf.size:
             out[(Ellipsis,) + sl] = leaf
     return out
+
+
+# ------------------------------------------------------------------------------------------------ selecting
+
+def _weak(v):
+    """`v` for np.result_type: a Python scalar stays one (weak, as NEP 50), an npgpu.Array gives its dtype."""
+    if isinstance(v, _array.Array):
+        return v.dtype
+    if isinstance(v, (bool, int, float, complex)):
+        return v
+    return np.asarray(v).dtype
+
+
+def select(condlist, choicelist, default=0):
+    """Elements from a list of choices, each where the first true condition picks it, as numpy.select.
+
+    Parameters
+    ----------
+    condlist : sequence of npgpu.Array or array_like of bool
+        The conditions; where several are true the first one wins.
+    choicelist : sequence of npgpu.Array or array_like
+        One choice per condition, broadcast with the conditions.
+    default : scalar or npgpu.Array or array_like, optional
+        The element where no condition is true (default 0).
+
+    Returns
+    -------
+    npgpu.Array
+        The broadcast shape of the conditions, choices and default, of NumPy's promotion of the choices'
+        dtypes with the default's (a Python scalar default is weak, as NumPy 2). npgpu.Arrays decide the
+        device; other inputs are converted onto it (the default device when there is no npgpu.Array).
+
+    Raises
+    ------
+    ValueError
+        Lists of different lengths, empty lists, shapes that do not broadcast, npgpu.Arrays on different
+        devices.
+    TypeError
+        A condition not of the bool dtype; choices and default without a common dtype.
+
+    See Also
+    --------
+    where, choose, piecewise
+
+    Notes
+    -----
+    One `where` per condition, from the last to the first, over the default.
+
+    Examples
+    --------
+    >>> x = npgpu.arange(6, device="cpu")
+    >>> npgpu.select([x < 3, x > 4], [x, x ** 2], 42)
+    Array([ 0,  1,  2, 42, 42, 25])
+    >>> npgpu.select([x < 2, x < 4], [x * 10, -x])
+    Array([ 0, 10, -2, -3,  0,  0])
+    """
+    condlist, choicelist = list(condlist), list(choicelist)
+    if len(condlist) != len(choicelist):
+        raise ValueError("list of cases must be same length as list of conditions")
+    if not condlist:
+        raise ValueError("select with an empty condition list is not possible")
+    arrays = _on_one_device(condlist + choicelist + [default], "select")
+    n = len(condlist)
+    conds, choices, dflt = arrays[:n], arrays[n:2 * n], arrays[-1]
+    try:
+        dtype = np.result_type(np.result_type(*[c.dtype for c in choices]), _weak(default))
+    except TypeError as e:
+        raise TypeError(f"Choicelist and default value do not have a common dtype: {e}") from None
+    for i, c in enumerate(conds):
+        if c.dtype != np.bool_:
+            raise TypeError(f"invalid entry {i} in condlist: should be boolean ndarray")
+    shape = broadcast_shapes(*[a.shape for a in arrays])
+    out = _array.empty(shape, dtype=dtype, device=dflt.device)
+    out[...] = dflt.astype(dtype, copy=False)
+    for c, v in zip(conds[::-1], choices[::-1]):
+        out = _elementwise.where(c, v.astype(dtype, copy=False), out)
+    return out
+
+
+def piecewise(x, condlist, funclist, *args, **kw):
+    """Evaluate a function (or take a value) on each piece of an array that a condition selects, as
+    numpy.piecewise.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        The input; other inputs than npgpu.Arrays are converted with ``npgpu.asarray`` onto the default device.
+    condlist : bool, npgpu.Array or sequence of them
+        The conditions, each of x's shape (or a scalar), converted to bool. A single condition may be given
+        alone (not in a list) when `x` is not 0-d.
+    funclist : sequence of callables or scalars
+        One per condition, plus one more for where no condition holds (the "otherwise" piece). A callable is
+        called with the selected elements (a 1-D npgpu.Array) and `args`, `kw`; a scalar is the value there.
+    *args, **kw
+        Passed on to each callable.
+
+    Returns
+    -------
+    npgpu.Array
+        x's shape and dtype: each element from the last condition that holds there, 0 where none holds (and
+        there is no "otherwise" piece).
+
+    Raises
+    ------
+    ValueError
+        `funclist` of another length than the number of conditions or one more; conditions of different
+        shapes.
+    IndexError
+        A condition whose shape is not x's.
+
+    See Also
+    --------
+    select, where
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([-2.0, -0.5, 0.5, 2.0], device="cpu")
+    >>> npgpu.piecewise(x, [x < 0, x >= 0], [-1, 1])
+    Array([-1., -1.,  1.,  1.])
+    >>> npgpu.piecewise(x, [x < 0], [lambda v: -v, lambda v: v * 10])
+    Array([ 2. ,  0.5,  5. , 20. ])
+    """
+    x = _one(x)
+    n2 = len(funclist)
+    if isinstance(condlist, _array.Array):
+        wrap = condlist.ndim == 0 or (condlist.ndim == 1 and x.ndim != 0)
+        conds = [condlist] if wrap else [condlist[i] for i in range(condlist.shape[0])]
+    elif np.isscalar(condlist) or np.ndim(condlist) == 0 and not isinstance(condlist, (list, tuple)):
+        conds = [condlist]
+    else:
+        condlist = list(condlist)
+        if not condlist:
+            raise IndexError("piecewise: condlist is empty")
+        if not isinstance(condlist[0], (list, np.ndarray, _array.Array)) and x.ndim != 0:
+            conds = [condlist]
+        else:
+            conds = condlist
+    conds = [(c if isinstance(c, _array.Array) else _array.asarray(np.asarray(c), device=x.device)).astype(bool)
+             for c in _on_one_device([x] + conds, "piecewise")[1:]]
+    if any(c.shape != conds[0].shape for c in conds):
+        raise ValueError("piecewise: the conditions have different shapes")
+    n = len(conds)
+    if n == n2 - 1:
+        anyc = conds[0]
+        for c in conds[1:]:
+            anyc = anyc | c
+        conds.append(~anyc)
+        n += 1
+    elif n != n2:
+        raise ValueError(f"with {n} condition(s), either {n} or {n + 1} functions are expected")
+    if conds[0].ndim == 0:
+        conds = [broadcast_to(c, x.shape) for c in conds]
+    elif conds[0].shape != x.shape:
+        raise IndexError(f"boolean index did not match indexed array: the conditions have shape {conds[0].shape}, "
+                         f"the array {x.shape}")
+    y = _array.zeros(x.shape, dtype=x.dtype, device=x.device)
+    for cond, func in zip(conds, funclist):
+        if x.ndim == 0:
+            if not bool(cond):
+                continue
+            r = func(x.reshape(1), *args, **kw) if callable(func) else func
+            y[...] = r.reshape(()) if isinstance(r, (_array.Array, np.ndarray)) and r.size == 1 else r
+            continue
+        if not callable(func):
+            y[cond] = func
+        else:
+            vals = x[cond]
+            if vals.size > 0:
+                y[cond] = func(vals, *args, **kw)
+    return y
+
+
+def _in_place_target(arr, name, what):
+    """`arr` (an npgpu.Array or a NumPy array, written in place) and the device its mask goes to."""
+    if isinstance(arr, _array.Array):
+        return arr.device
+    if isinstance(arr, np.ndarray):  # the device NumPy operands of an operation run on
+        return _runtime.cpu if _runtime.get_backend() == "cpu" else _runtime.Device(_runtime.get_device_id())
+    raise TypeError(f"{name}: {what} must be an npgpu.Array or a numpy.ndarray, not {type(arr).__name__}")
+
+
+def _flat_mask(mask, size, device, name):
+    """The positions where `mask` (any dtype, taken as bool) is true, as int64 on `device`."""
+    m = mask if isinstance(mask, _array.Array) else _array.asarray(np.asarray(mask), device=device)
+    if m.size != size:
+        raise ValueError(f"{name}: mask and data must be the same size")
+    return _indexing.flatnonzero(m.reshape(-1) != 0) if m.dtype != np.bool_ else _indexing.flatnonzero(m.reshape(-1))
+
+
+def _flat_values(vals, dtype, device):
+    """`vals` flattened, in `dtype`, on `device`: arrays must cast safely, other values are converted (as NumPy)."""
+    if isinstance(vals, (_array.Array, np.ndarray)):
+        if not np.can_cast(vals.dtype, dtype, "safe"):
+            raise TypeError(f"Cannot cast array data from {vals.dtype!r} to {np.dtype(dtype)!r} according to the "
+                            f"rule 'safe'")
+        v = vals if isinstance(vals, _array.Array) else _array.asarray(vals, device=device)
+        return v.reshape(-1).astype(dtype, copy=False)
+    return _array.asarray(np.asarray(vals, dtype=dtype), device=device).reshape(-1)
+
+
+def place(arr, mask, vals):
+    """Write values, repeated in order, where a mask is true, in place, as numpy.place.
+
+    The k-th true element of `mask` (in C order) receives ``vals[k % len(vals)]``.
+
+    Parameters
+    ----------
+    arr : npgpu.Array or numpy.ndarray
+        The array written to, in place (writeable).
+    mask : npgpu.Array or array_like
+        Of arr's size, taken as bool; other than an npgpu.Array, converted onto arr's device.
+    vals : npgpu.Array or array_like
+        The values (flattened): arrays must cast safely to arr's dtype, lists and scalars are converted to
+        it (as NumPy); only the first as many as there are true elements are used,
+        repeated when fewer.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    TypeError
+        `arr` neither an npgpu.Array nor a numpy.ndarray; `vals` an array whose dtype does not cast safely to
+        arr's.
+    ValueError
+        `mask` of another size than `arr`; empty `vals` where `mask` has a true element; `arr` read-only.
+
+    See Also
+    --------
+    putmask, put, extract
+
+    Examples
+    --------
+    >>> a = npgpu.arange(6, device="cpu")
+    >>> npgpu.place(a, a > 2, [40, 50])
+    >>> a
+    Array([ 0,  1,  2, 40, 50, 40])
+    """
+    device = _in_place_target(arr, "place", "arr")
+    where = _flat_mask(mask, arr.size, device, "place")
+    if where.size == 0:
+        return None
+    v = _flat_values(vals, arr.dtype, device)
+    if v.size == 0:
+        raise ValueError("Cannot insert from an empty array!")
+    _indexing.put(arr, where, v)
+    return None
+
+
+def putmask(a, mask, values):
+    """Write values where a mask is true, in place, as numpy.putmask.
+
+    Element i (in C order) of `a` receives ``values[i % len(values)]`` where ``mask[i]`` is true: the values
+    are repeated by position in `a`, not by the count of true elements (as `place` does).
+
+    Parameters
+    ----------
+    a : npgpu.Array or numpy.ndarray
+        The array written to, in place (writeable).
+    mask : npgpu.Array or array_like
+        Of a's size, taken as bool; other than an npgpu.Array, converted onto a's device.
+    values : npgpu.Array or array_like
+        The values (flattened): arrays must cast safely to a's dtype, lists and scalars are converted to it
+        (as NumPy); empty values write nothing.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    TypeError
+        `a` neither an npgpu.Array nor a numpy.ndarray; `values` an array whose dtype does not cast safely to
+        a's.
+    ValueError
+        `mask` of another size than `a`; `a` read-only.
+
+    See Also
+    --------
+    place, put, where
+
+    Examples
+    --------
+    >>> a = npgpu.arange(6, device="cpu")
+    >>> npgpu.putmask(a, a > 2, [40, 50])
+    >>> a
+    Array([ 0,  1,  2, 50, 40, 50])
+    """
+    device = _in_place_target(a, "putmask", "a")
+    where = _flat_mask(mask, a.size, device, "putmask")
+    v = _flat_values(values, a.dtype, device)
+    if where.size == 0 or v.size == 0:
+        return None
+    _indexing.put(a, where, _indexing.take(v, where % v.size))
+    return None
+
+
+# ------------------------------------------------------------------------------------------------ applying
+
+def _as_result(r, device):
+    return r if isinstance(r, _array.Array) else _array.asarray(np.asarray(r), device=device)
+
+
+def apply_along_axis(func1d, axis, arr, *args, **kwargs):
+    """Apply a function to the 1-D slices of an array along an axis, as numpy.apply_along_axis.
+
+    Parameters
+    ----------
+    func1d : callable
+        Called as ``func1d(slice, *args, **kwargs)`` with each 1-D slice (an npgpu.Array view); it returns an
+        npgpu.Array, a NumPy array or a scalar. The first result sets the shape and dtype of all: the others are
+        broadcast and cast to them.
+    axis : int
+        The axis the slices run along.
+    arr : npgpu.Array or array_like
+        The input; other inputs than npgpu.Arrays are converted with ``npgpu.asarray`` onto the default device.
+    *args, **kwargs
+        Passed on to `func1d`.
+
+    Returns
+    -------
+    npgpu.Array
+        arr's shape with `axis` replaced by the results' shape (removed for scalar results), of the first
+        result's dtype, on arr's device.
+
+    Raises
+    ------
+    ValueError
+        An axis other than `axis` of length 0 (nothing to call `func1d` with); a result that does not
+        broadcast to the first one's shape.
+    numpy.exceptions.AxisError
+        `axis` out of range (also for a 0-d `arr`).
+
+    See Also
+    --------
+    apply_over_axes, vectorize
+
+    Notes
+    -----
+    One call of `func1d` per slice, and one copy of its result into the output.
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[1, 5, 3], [4, 2, 6]], device="cpu")
+    >>> npgpu.apply_along_axis(lambda v: v.max() - v.min(), 1, a)
+    Array([4, 4])
+    >>> npgpu.apply_along_axis(npgpu.sort, 0, a)
+    Array([[1, 2, 3],
+           [4, 5, 6]])
+    """
+    arr = _one(arr)
+    nd = arr.ndim
+    axis = _axis(axis, nd)
+    view = moveaxis(arr, axis, -1)
+    outer = view.shape[:-1]
+    inds = itertools.product(*[range(d) for d in outer])
+    try:
+        ind0 = next(inds)
+    except StopIteration:
+        raise ValueError("Cannot apply_along_axis when any iteration dimensions are 0") from None
+    res = _as_result(func1d(view[ind0], *args, **kwargs), arr.device)
+    buff = _array.empty(outer + res.shape, dtype=res.dtype, device=arr.device)
+    buff[ind0] = res
+    for ind in inds:
+        buff[ind] = _as_result(func1d(view[ind], *args, **kwargs), arr.device)  # broadcast, as NumPy's
+    dims = list(range(buff.ndim))
+    perm = dims[:axis] + dims[buff.ndim - res.ndim:] + dims[axis:buff.ndim - res.ndim]
+    return transpose(buff, perm)
+
+
+def apply_over_axes(func, a, axes):
+    """Apply a reducing function over several axes in turn, keeping their dimensions, as numpy.apply_over_axes.
+
+    Parameters
+    ----------
+    func : callable
+        Called as ``func(array, axis)``; it returns an array of the same number of dimensions or one fewer
+        (the axis is then inserted back as length 1).
+    a : npgpu.Array or array_like
+        The input; other inputs than npgpu.Arrays are converted with ``npgpu.asarray`` onto the default device.
+    axes : int or sequence of ints
+        The axes, in order (negative ones count from the end).
+
+    Returns
+    -------
+    npgpu.Array
+        a's number of dimensions.
+
+    Raises
+    ------
+    ValueError
+        `func` returns an array of another number of dimensions.
+
+    See Also
+    --------
+    apply_along_axis, sum
+
+    Examples
+    --------
+    >>> a = npgpu.reshape(npgpu.arange(24, device="cpu"), (2, 3, 4))
+    >>> npgpu.apply_over_axes(npgpu.sum, a, [0, 2])
+    Array([[[ 60],
+            [ 92],
+            [124]]])
+    """
+    val = _one(a)
+    n = val.ndim
+    axes = (axes,) if np.ndim(axes) == 0 else tuple(axes)
+    for axis in axes:
+        axis = operator.index(axis)
+        if axis < 0:
+            axis += n
+        res = _as_result(func(val, axis), val.device)
+        if res.ndim == val.ndim:
+            val = res
+        else:
+            res = expand_dims(res, axis)
+            if res.ndim != val.ndim:
+                raise ValueError("function is not returning an array of the correct shape")
+            val = res
+    return val
+
+
+# ------------------------------------------------------------------------------------------------ bits
+
+def _bitorder(bitorder):
+    if bitorder not in ("big", "little"):
+        raise ValueError("'order' must be either 'little' or 'big'")
+    return bitorder
+
+
+def packbits(a, /, axis=None, bitorder="big"):
+    """Pack the elements of an array, as bits (non-zero: 1), into uint8 bytes, as numpy.packbits.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Integers or bools; other inputs than npgpu.Arrays are converted with ``npgpu.asarray`` onto the default
+        device.
+    axis : int, optional
+        The axis packed along; default (None): `a` flattened first.
+    bitorder : {"big", "little"}, optional
+        "big" (default): the first element is a byte's most significant bit; "little": its least.
+
+    Returns
+    -------
+    npgpu.Array
+        uint8: `axis` of length ``ceil(n / 8)``, the last byte padded with zero bits.
+
+    Raises
+    ------
+    TypeError
+        `a` not of an integer or bool dtype.
+    ValueError
+        Another `bitorder`.
+    numpy.exceptions.AxisError
+        `axis` out of range.
+
+    See Also
+    --------
+    unpackbits
+
+    Examples
+    --------
+    >>> npgpu.packbits(npgpu.asarray([1, 0, 1, 1, 0, 0, 0, 0, 1], device="cpu"))
+    Array([176, 128], dtype=uint8)
+    >>> npgpu.packbits(npgpu.asarray([[True, False, True]], device="cpu"), axis=1, bitorder="little")
+    Array([[5]], dtype=uint8)
+    """
+    a = _one(a)
+    if a.dtype.kind not in "biu":
+        raise TypeError("Expected an input array of integer or boolean data type")
+    _bitorder(bitorder)
+    if axis is None:
+        a, axis = a.reshape(-1), 0
+    axis = _axis(axis, a.ndim)
+    bits = moveaxis(a != 0, axis, -1)
+    n = bits.shape[-1]
+    m = -(-n // 8)
+    padded = _array.zeros(bits.shape[:-1] + (m * 8,), dtype=np.uint8, device=a.device)
+    if n:
+        padded[..., :n] = bits
+    weights = np.array([128, 64, 32, 16, 8, 4, 2, 1], dtype=np.uint8)
+    if bitorder == "little":
+        weights = weights[::-1].copy()
+    w = _array.asarray(weights, device=a.device)
+    packed = _reduce.sum(padded.reshape(bits.shape[:-1] + (m, 8)) * w, axis=-1).astype(np.uint8)
+    return moveaxis(packed, -1, axis)
+
+
+def unpackbits(a, /, axis=None, count=None, bitorder="big"):
+    """Unpack the bits of uint8 bytes into a uint8 array of 0s and 1s, as numpy.unpackbits.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        uint8; other inputs than npgpu.Arrays are converted with ``npgpu.asarray`` onto the default device.
+    axis : int, optional
+        The axis unpacked along; default (None): `a` flattened first.
+    count : int, optional
+        How many bits to keep along `axis`: the first `count` (zeros added past the last byte's bits), or with a
+        negative count all but the last ``-count``. Default: all ``8 * n``.
+    bitorder : {"big", "little"}, optional
+        "big" (default): a byte's most significant bit comes first; "little": its least.
+
+    Returns
+    -------
+    npgpu.Array
+        uint8 0s and 1s.
+
+    Raises
+    ------
+    TypeError
+        `a` not uint8; `count` not an integer.
+    ValueError
+        Another `bitorder`; a negative `count` beyond the number of bits.
+    numpy.exceptions.AxisError
+        `axis` out of range (a 0-d `a` with no `axis` too, as NumPy).
+
+    See Also
+    --------
+    packbits
+
+    Examples
+    --------
+    >>> npgpu.unpackbits(npgpu.asarray([176, 128], dtype=npgpu.uint8, device="cpu"), count=9)
+    Array([1, 0, 1, 1, 0, 0, 0, 0, 1], dtype=uint8)
+    >>> npgpu.unpackbits(npgpu.asarray([[5]], dtype=npgpu.uint8, device="cpu"), axis=1, bitorder="little")
+    Array([[1, 0, 1, 0, 0, 0, 0, 0]], dtype=uint8)
+    """
+    a = _one(a)
+    if a.dtype != np.uint8:
+        raise TypeError("Expected an input array of unsigned byte data type")
+    _bitorder(bitorder)
+    if count is not None:
+        try:
+            count = operator.index(count)
+        except TypeError:
+            raise TypeError(f"count must be an integer or None, not {type(count).__name__}") from None
+    if axis is None:
+        if a.ndim == 0:
+            raise AxisError(0, 0)
+        a, axis = a.reshape(-1), 0
+    axis = _axis(axis, a.ndim)
+    moved = moveaxis(a, axis, -1)
+    n8 = moved.shape[-1] * 8
+    shifts = np.arange(7, -1, -1, dtype=np.uint8) if bitorder == "big" else np.arange(8, dtype=np.uint8)
+    s = _array.asarray(shifts, device=a.device)
+    bits = ((moved.reshape(moved.shape + (1,)) >> s) & np.uint8(1)).reshape(moved.shape[:-1] + (n8,))
+    if count is not None:
+        if count < 0:
+            if -count > n8:
+                raise ValueError("-count larger than number of elements")
+            bits = bits[..., :n8 + count]
+        elif count <= n8:
+            bits = bits[..., :count]
+        else:
+            full_bits = _array.zeros(moved.shape[:-1] + (count,), dtype=np.uint8, device=a.device)
+            full_bits[..., :n8] = bits
+            bits = full_bits
+    return moveaxis(bits.astype(np.uint8, copy=False), -1, axis)
+
+
+# ------------------------------------------------------------------------------------------------ sorting
+
+def sort_complex(a):
+    """An array sorted along its last axis as complex numbers (real part first, then imaginary), as
+    numpy.sort_complex.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        The input; other inputs than npgpu.Arrays are converted with ``npgpu.asarray`` onto the default device.
+
+    Returns
+    -------
+    npgpu.Array
+        A sorted copy, complex: a's complex dtype; complex64 for int8, uint8, int16, uint16 (and their
+        NumPy char codes 'bhBH'); complex128 otherwise, as NumPy.
+
+    Raises
+    ------
+    numpy.exceptions.AxisError
+        A 0-d `a` (no last axis to sort).
+
+    See Also
+    --------
+    sort
+
+    Examples
+    --------
+    >>> npgpu.sort_complex(npgpu.asarray([5, 3, 6, 2, 1], device="cpu"))
+    Array([1.+0.j, 2.+0.j, 3.+0.j, 5.+0.j, 6.+0.j])
+    >>> npgpu.sort_complex(npgpu.asarray([1 + 2j, 2 - 1j, 3 - 2j, 3 - 3j, 3 + 5j], device="cpu"))
+    Array([1.+2.j, 2.-1.j, 3.-3.j, 3.-2.j, 3.+5.j])
+    """
+    a = _one(a)
+    if a.ndim == 0:
+        raise AxisError(-1, 0)
+    b = _sorting.sort(a, axis=-1)
+    if b.dtype.kind == "c":
+        return b
+    return b.astype(np.complex64 if b.dtype.char in "bhBH" else np.complex128)

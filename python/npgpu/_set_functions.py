@@ -1,5 +1,6 @@
 """Set functions of NumPy and the Array API standard: unique (with indices, inverse and counts),
-unique_all/unique_counts/unique_inverse/unique_values, isin, intersect1d, union1d, setdiff1d, bincount.
+unique_all/unique_counts/unique_inverse/unique_values, isin, intersect1d, union1d, setdiff1d, setxor1d,
+bincount.
 
 Each is composed from npgpu's sort (stable), searchsorted, mask compaction, gathers and scatters, so it
 runs where they run: a GPU sorts with CUB, the host device with NumPy's sort. unique of integer or bool
@@ -15,7 +16,7 @@ import numpy as np
 from npgpu import _array, _creation, _elementwise, _indexing, _manipulation, _reduce, _sorting
 
 __all__ = ["unique", "unique_all", "unique_counts", "unique_inverse", "unique_values", "isin", "intersect1d",
-           "union1d", "setdiff1d", "bincount"]
+           "union1d", "setdiff1d", "setxor1d", "bincount"]
 
 UniqueAllResult = namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])
 UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
@@ -540,6 +541,62 @@ def setdiff1d(ar1, ar2, assume_unique=False):
     ua = a.reshape(-1) if assume_unique else _unique_parts(a, True, False, False, False)[0]
     keep = _indexing.flatnonzero(_isin(ua, b, True))
     return _back(_indexing.take(ua, keep), numpy_out)
+
+
+def setxor1d(ar1, ar2, assume_unique=False):
+    """The sorted values found in exactly one of two arrays, as numpy.setxor1d.
+
+    Parameters
+    ----------
+    ar1 : npgpu.Array or array_like
+        Input values (flattened).
+    ar2 : npgpu.Array or array_like
+        Input values (flattened); other than an npgpu.Array, converted onto ar1's device.
+    assume_unique : bool, optional
+        Take each input's values as distinct, skipping their deduplication (default False); a value repeated
+        within one input then counts as in both, as NumPy's.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        1-D, sorted, in the inputs' promoted dtype: the values whose (deduplicated) occurrences in the two
+        inputs together are exactly one. A NaN in each input is kept twice, as NumPy's (NaN differs from NaN).
+        An npgpu.Array on ar1's device for npgpu `ar1`, a NumPy array for NumPy input.
+
+    Raises
+    ------
+    TypeError
+        Inputs without a common dtype.
+
+    See Also
+    --------
+    union1d, intersect1d, setdiff1d, unique
+
+    Notes
+    -----
+    One stable sort of the two inputs together, a comparison of each sorted value with its neighbours, and a
+    compaction; unique of each input first unless `assume_unique`.
+
+    Examples
+    --------
+    >>> npgpu.setxor1d(npgpu.asarray([1, 2, 3, 2, 4], device="cpu"), [2, 3, 5, 7, 5])
+    Array([1, 4, 5, 7])
+    >>> npgpu.setxor1d(np.array([3.0, 1.0]), np.array([1.0, 0.5]), assume_unique=True)
+    array([0.5, 3. ])
+    """
+    a, numpy_out = _device_input(ar1)
+    b = ar2 if isinstance(ar2, _array.Array) else _array.asarray(np.asarray(ar2), device=a.device)
+    if not assume_unique:
+        a = _unique_parts(a, True, False, False, False)[0]
+        b = _unique_parts(b, True, False, False, False)[0]
+    aux = _manipulation.concatenate([a.reshape(-1), b.reshape(-1)])
+    if aux.size == 0:
+        return _back(aux, numpy_out)
+    aux = _sorting.sort(aux)
+    edge = _creation.ones((1,), dtype=bool, device=aux.device)
+    flag = _manipulation.concatenate([edge, aux[1:] != aux[:-1], edge])
+    keep = _indexing.flatnonzero(flag[1:] & flag[:-1])
+    return _back(_indexing.take(aux, keep), numpy_out)
 
 
 def bincount(x, weights=None, minlength=0):
