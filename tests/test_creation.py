@@ -593,3 +593,292 @@ def test_geomspace_errors(array_device):
         npgpu.geomspace(1, 10, -1)
     with pytest.raises(AxisError):
         npgpu.geomspace(1, 10, 3, axis=1)
+
+
+# ------------------------------------------------------------------------------------ mgrid, ogrid, r_, c_, s_
+
+def _host(x):
+    """An npgpu result as NumPy (tuples element by element)."""
+    if isinstance(x, tuple):
+        return tuple(_host(v) for v in x)
+    assert isinstance(x, npgpu.Array), type(x)
+    return x.get()
+
+
+def _same_tree(assert_same, got, want):
+    if isinstance(want, tuple):
+        assert isinstance(got, tuple) and len(got) == len(want)
+        for g, w in zip(got, want):
+            _same_tree(assert_same, g, w)
+    else:
+        assert_same(_host(got), np.asarray(want))
+
+
+GRID_KEYS = [np.s_[0:3], np.s_[0:5:2], np.s_[-1:1:5j], np.s_[0:1:1j], np.s_[3:0:-1], np.s_[0.5:2:0.25],
+             np.s_[0:2, 0:3], np.s_[0:1:3j, 0:4], np.s_[0.5:2, 1:3:0.5], np.s_[0:2:1j, 1:3], np.s_[3:0:-1, 0:2],
+             np.s_[np.float32(0):2], np.s_[0:3, 0:2, 1:2], np.s_[:3, -2:2:4j], np.s_[5:2]]
+
+
+@pytest.mark.parametrize("key", GRID_KEYS, ids=repr)
+def test_mgrid_ogrid(assert_same, key):
+    with npgpu.use_backend("cpu"):
+        _same_tree(assert_same, npgpu.mgrid[key], np.mgrid[key])
+        _same_tree(assert_same, npgpu.ogrid[key], np.ogrid[key])
+
+
+def test_grid_errors():
+    with pytest.raises(ZeroDivisionError):
+        np.mgrid[0:1:0]
+    with pytest.raises(ZeroDivisionError):
+        npgpu.mgrid[0:1:0]
+    with pytest.raises(ZeroDivisionError):
+        npgpu.mgrid[0:1:0, 0:2]
+    with pytest.raises(TypeError):
+        npgpu.mgrid["a":3]
+    with pytest.raises(TypeError):
+        npgpu.ogrid[0:2, 3]
+
+
+R_KEYS = [(1, 2, [3, 4]), ([1, 2], 0, 0, [4, 5]), (np.s_[-1:1:5j], 7), ("0,2", [1, 2], [3, 4]),
+          ("1,2", [1, 2], [3, 4]), ("0,2,0", [1, 2], [3, 4]), ("-1,3,0", [1, 2], [3, 4]), ("0,3,1", [1, 2], [3, 4]),
+          (np.array([1, 2], dtype=np.int8), 3), (np.array([1, 2], dtype=np.int8), 3.5), ("1", [[1, 2]], [[3, 4]]),
+          (np.s_[0:3], 1.5), (True, [2]), ("0,2", np.s_[0:3], [4, 5, 6]), ("0,2,0", np.s_[0:3], np.s_[3:6]),
+          (np.array([1.5], dtype=np.float32), 2)]
+
+
+@pytest.mark.parametrize("key", R_KEYS, ids=repr)
+def test_r_(array_device, assert_same, key):
+    want = np.r_[key]
+    # the array entries as npgpu.Arrays on the test's device: they decide the result's device
+    dev_key = tuple(npgpu.asarray(k, device=array_device) if isinstance(k, (list, np.ndarray)) else k for k in key)
+    got = npgpu.r_[dev_key]
+    assert str(got.device) == str(npgpu.empty(0, device=array_device).device)
+    assert_same(got.get(), want)
+    with npgpu.use_backend("cpu"):
+        assert_same(npgpu.r_[key].get(), want)
+
+
+@pytest.mark.parametrize("key", [([1, 2], [3, 4]), ([[1, 2]], [[3, 4]]), ([1, 2], np.s_[5:7]),
+                                 (np.array([[1, 2], [3, 4]]), [5, 6]), (np.zeros((2, 2, 2)), np.ones((2, 2, 1)))],
+                         ids=repr)
+def test_c_(array_device, assert_same, key):
+    dev_key = tuple(npgpu.asarray(k, device=array_device) if isinstance(k, (list, np.ndarray)) else k for k in key)
+    assert_same(npgpu.c_[dev_key].get(), np.c_[key])
+
+
+@pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")  # NumPy's numpy.matrix
+def test_r_matrix_directives(array_device):
+    # NumPy gives a numpy.matrix; npgpu a 2-D Array of the same shape and values
+    x = npgpu.asarray([1, 2, 3], device=array_device)
+    row, col = npgpu.r_["r", x, 4], npgpu.r_["c", x, 4]
+    assert row.shape == np.r_["r", [1, 2, 3], 4].shape == (1, 4)
+    assert col.shape == np.r_["c", [1, 2, 3], 4].shape == (4, 1)
+    np.testing.assert_array_equal(col.get(), np.asarray(np.r_["c", [1, 2, 3], 4]))
+
+
+@pytest.mark.parametrize("key", [("0,2", [[1, 2]], [1, 2, 3]), ([1], "0"), ("x", [1]), ("0,x", [1]),
+                                 ([1, 2], [[3]])], ids=repr)
+def test_r_errors(key):
+    with pytest.raises(ValueError):
+        np.r_[key]
+    with pytest.raises(ValueError), npgpu.use_backend("cpu"):
+        npgpu.r_[key]
+
+
+def test_r_axis_error():
+    with pytest.raises(AxisError), npgpu.use_backend("cpu"):
+        npgpu.r_["2", [1], [2]]
+
+
+def test_r_devices_must_agree(array_device):
+    if str(npgpu.empty(0, device=array_device).device) == "cpu":
+        pytest.skip("needs a GPU array")
+    with pytest.raises(ValueError, match="devices"):
+        npgpu.r_[npgpu.asarray([1], device=array_device), npgpu.asarray([2], device="cpu")]
+
+
+@pytest.mark.parametrize("key", [np.s_[2::2], np.s_[1, ...], np.s_[:, None, 2], np.s_[()], np.s_[[1, 2]]], ids=repr)
+def test_s_index_exp(key):
+    assert npgpu.s_[key] == np.s_[key] if not isinstance(key, list) else npgpu.s_[key] is key
+    assert npgpu.index_exp[key] == np.index_exp[key]
+    assert isinstance(npgpu.index_exp[key], tuple)
+    a = np.arange(24).reshape(2, 3, 4)
+    if not isinstance(key, list):
+        np.testing.assert_array_equal(npgpu.asarray(a, device="cpu")[npgpu.s_[key]].get(), a[np.s_[key]])
+
+
+# ------------------------------------------------------------------------ fromfunction, fromiter, frombuffer
+
+@pytest.mark.parametrize("dtype", [float, int, np.float32, np.int8])
+def test_fromfunction(same, array_device, dtype):
+    def f(i, j, *, scale):
+        return i * scale + j
+    same(npgpu.fromfunction(f, (3, 4), dtype=dtype, device=array_device, scale=10),
+         np.fromfunction(f, (3, 4), dtype=dtype, scale=10))
+    assert npgpu.fromfunction(lambda *a: len(a), (2, 5, 1), device=array_device) == 3
+
+
+def test_fromfunction_errors(array_device):
+    with pytest.raises(TypeError):
+        npgpu.fromfunction(3, (2, 2), device=array_device)
+    with pytest.raises(ValueError):
+        npgpu.fromfunction(lambda i: i, (-1,), device=array_device)
+
+
+@pytest.mark.parametrize("dtype, count", [(np.int32, -1), (float, 3), (np.complex64, -1), (np.uint8, 0), (bool, 2)])
+def test_fromiter(same, array_device, dtype, count):
+    values = [1, 0, 3, 4, 5]
+    same(npgpu.fromiter(iter(values), dtype, count=count, device=array_device),
+         np.fromiter(iter(values), dtype, count=count))
+    same(npgpu.fromiter((v * v for v in values), dtype=dtype, device=array_device),
+         np.fromiter((v * v for v in values), dtype=dtype))
+
+
+def test_fromiter_errors(array_device):
+    with pytest.raises(ValueError):
+        np.fromiter(iter([1, 2]), int, count=5)
+    with pytest.raises(ValueError):
+        npgpu.fromiter(iter([1, 2]), int, count=5, device=array_device)
+    with pytest.raises(TypeError):
+        npgpu.fromiter(5, int, device=array_device)
+    with pytest.raises(TypeError):
+        npgpu.fromiter([1, 2], int, count=1.5, device=array_device)
+
+
+@pytest.mark.parametrize("dtype, count, offset", [(np.uint8, -1, 0), ("<i2", 1, 2), (">i2", -1, 0), (np.float32, -1, 0),
+                                                  (np.int64, -1, 8), (np.uint8, 3, 5)])
+def test_frombuffer(same, array_device, dtype, count, offset):
+    buf = bytes(range(16))
+    got = npgpu.frombuffer(bytearray(buf), dtype=dtype, count=count, offset=offset, device=array_device)
+    want = np.frombuffer(buf, dtype=dtype, count=count, offset=offset)
+    same(got, want.astype(want.dtype.newbyteorder("=")))
+    got[...] = 0  # a copy: writable, and the buffer is not touched
+    assert npgpu.frombuffer(buf, np.uint8, device=array_device).get()[1] == 1
+
+
+def test_frombuffer_errors(array_device):
+    for kw in ({"dtype": np.int32, "offset": 0, "count": -1, "buffer": bytes(7)},
+               {"dtype": np.uint8, "offset": 9, "count": -1, "buffer": bytes(8)},
+               {"dtype": np.uint8, "offset": 0, "count": 9, "buffer": bytes(8)}):
+        with pytest.raises(ValueError):
+            np.frombuffer(**kw)
+        with pytest.raises(ValueError):
+            npgpu.frombuffer(**kw, device=array_device)
+    with pytest.raises(TypeError):
+        npgpu.frombuffer(12, device=array_device)
+
+
+@pytest.mark.parametrize("n, func, k", [(3, "triu", 0), (4, "triu", 1), (4, "tril", -1), (5, "tril", 2), (0, "triu", 0),
+                                       (1, "tril", 0)])
+def test_mask_indices(same, array_device, n, func, k):
+    got = npgpu.mask_indices(n, getattr(npgpu, func), k, device=array_device)
+    want = np.mask_indices(n, getattr(np, func), k)
+    assert len(got) == 2
+    for g, w in zip(got, want):
+        same(g, w)
+
+
+def test_mask_indices_errors(array_device):
+    with pytest.raises(TypeError):
+        npgpu.mask_indices(2.5, npgpu.triu, device=array_device)
+    with pytest.raises(TypeError):
+        npgpu.mask_indices(3, None, device=array_device)
+    with pytest.raises(ValueError):
+        npgpu.mask_indices(-1, npgpu.triu, device=array_device)
+
+
+# ------------------------------------------------------------------------ unravel_index, ravel_multi_index
+
+@pytest.mark.parametrize("indices, shape, order", [
+    ([22, 41, 37], (7, 6), "C"), ([31, 41, 13], (7, 6), "F"), ([[1, 2], [3, 4]], (5,), "C"), ([], (3, 4), "C"),
+    ([0, 23], (2, 3, 4), "C"), ([0, 23, 7], (2, 3, 4), "F"), ([True, False], (2,), "C"), ([5, 0], (1, 6, 1), "C"),
+    (np.array([1, 2], dtype=np.uint8), 4, "C"), (np.array([9], dtype=np.int16), (3, 5), "F"),
+], ids=repr)
+def test_unravel_index(same, array_device, indices, shape, order):
+    idx = np.asarray(indices, dtype=None if np.size(indices) else np.int64)
+    got = npgpu.unravel_index(npgpu.asarray(idx, device=array_device), shape, order=order)
+    want = np.unravel_index(idx, shape, order=order)
+    assert isinstance(got, tuple) and len(got) == len(want)
+    for g, w in zip(got, want):
+        same(g, w)
+
+
+def test_unravel_index_scalar():
+    got, want = npgpu.unravel_index(17, (4, 5)), np.unravel_index(17, (4, 5))
+    assert got == want and all(type(g) is type(w) for g, w in zip(got, want))
+    assert npgpu.unravel_index(np.int32(5), (2, 3), order="F") == np.unravel_index(np.int32(5), (2, 3), order="F")
+
+
+@pytest.mark.parametrize("indices, shape, order, exc", [
+    ([6], (2, 3), "C", ValueError), ([-1], (2, 3), "C", ValueError), ([1.0], (2, 3), "C", TypeError),
+    ([0], (), "C", ValueError), ([1], (2, 3), "X", ValueError), ([1], (-2,), "C", ValueError),
+    (6, (2, 3), "C", ValueError), (1.5, (2, 3), "C", TypeError), ([1], (2.0, 3), "C", TypeError),
+], ids=repr)
+def test_unravel_index_errors(array_device, indices, shape, order, exc):
+    with pytest.raises(exc):
+        np.unravel_index(indices, shape, order=order)
+    arg = npgpu.asarray(indices, device=array_device) if isinstance(indices, list) else indices
+    with pytest.raises(exc):
+        npgpu.unravel_index(arg, shape, order=order)
+
+
+@pytest.mark.parametrize("coords, dims, mode, order", [
+    (([3, 6, 6], [4, 5, 1]), (7, 6), "raise", "C"), (([3, 6, 6], [4, 5, 1]), (7, 6), "raise", "F"),
+    (([3, 6, 6], [4, 8, -1]), (7, 6), ("raise", "clip"), "C"), (([-1, 7, 13], [4, 8, -1]), (7, 6), "wrap", "C"),
+    (([-1, 7, 13], [4, 8, -1]), (7, 6), "clip", "F"), (([-8, 7], [-7, 20]), (7, 6), ("wrap", "clip"), "F"),
+    (([[1], [2]], [0, 1, 2]), (3, 4), "raise", "C"), (([1, 0],), (2,), "raise", "C"),
+    (([1, 0], [2, 3], [0, 4]), (2, 4, 5), "raise", "F"), (([], []), (3, 4), "raise", "C"),
+], ids=repr)
+def test_ravel_multi_index(same, array_device, coords, dims, mode, order):
+    host = tuple(np.asarray(c, dtype=np.int64) for c in coords)
+    want = np.ravel_multi_index(host, dims, mode=mode, order=order)
+    dev = tuple(npgpu.asarray(c, device=array_device) for c in host)
+    same(npgpu.ravel_multi_index(dev, dims, mode=mode, order=order), want)
+    # mixed: one npgpu.Array decides the device, the other coordinates are lists
+    if not host[0].size:
+        return  # NumPy types empty lists as float: TypeError
+    mixed = (dev[0],) + tuple(c.tolist() for c in host[1:])
+    same(npgpu.ravel_multi_index(mixed, dims, mode=mode, order=order), want)
+
+
+def test_ravel_multi_index_of_one_array(same, array_device):
+    m = np.array([[3, 6, 6], [4, 5, 1]])
+    same(npgpu.ravel_multi_index(npgpu.asarray(m, device=array_device), (7, 6)), np.ravel_multi_index(m, (7, 6)))
+    x = npgpu.asarray([1, 2], device=array_device)
+    flat = npgpu.ravel_multi_index((x,), (3,))
+    flat[0] = 0  # a new array, not the coordinates
+    assert x.get()[0] == 1
+
+
+def test_ravel_multi_index_scalars():
+    got, want = npgpu.ravel_multi_index((3, 4), (7, 6)), np.ravel_multi_index((3, 4), (7, 6))
+    assert got == want and type(got) is type(want)
+    assert npgpu.ravel_multi_index((-1, 9), (7, 6), mode="wrap", order="F") == \
+        np.ravel_multi_index((-1, 9), (7, 6), mode="wrap", order="F")
+
+
+@pytest.mark.parametrize("coords, dims, kw, exc", [
+    (([3], [0]), (2, 3), {}, ValueError), (([-1], [0]), (2, 3), {}, ValueError),
+    (([1], [0]), (2, 3), {"mode": "bad"}, ValueError), (([1],), (2, 3), {}, ValueError),
+    (([1], [0]), (2, 3), {"mode": ("wrap",)}, ValueError), (([1.5], [0]), (2, 3), {}, TypeError),
+    (([1], [0]), (2, 3), {"order": "K"}, ValueError), (([1], [0]), (2, -3), {}, ValueError),
+    (([1, 2], [0, 1, 2]), (3, 4), {}, ValueError), (([1], [0]), (2 ** 40, 2 ** 40), {}, ValueError),
+], ids=repr)
+def test_ravel_multi_index_errors(array_device, coords, dims, kw, exc):
+    with pytest.raises(exc):
+        np.ravel_multi_index(tuple(np.asarray(c) for c in coords), dims, **kw)
+    with pytest.raises(exc):
+        npgpu.ravel_multi_index(tuple(npgpu.asarray(c, device=array_device) for c in coords), dims, **kw)
+
+
+def test_ravel_unravel_round_trip(array_device):
+    flat = npgpu.asarray(np.arange(60).reshape(3, 20), device=array_device)
+    for order in ("C", "F"):
+        back = npgpu.ravel_multi_index(npgpu.unravel_index(flat, (3, 4, 5), order=order), (3, 4, 5), order=order)
+        np.testing.assert_array_equal(back.get(), np.arange(60).reshape(3, 20))
+
+
+def test_new_creation_names_exported():
+    for name in ("mgrid", "ogrid", "r_", "c_", "s_", "index_exp", "fromfunction", "fromiter", "frombuffer",
+                 "mask_indices", "unravel_index", "ravel_multi_index"):
+        assert name in npgpu.__all__ and getattr(npgpu, name) is getattr(npgpu._creation, name)

@@ -283,3 +283,241 @@ def test_python_ints_too_large_for_a_count_name_the_argument():
         npgpu.diffusion(np.ones((4, 4)), 2 ** 64)
     with pytest.raises(ValueError, match="callback_every must be between 1 and 2\\*\\*63 - 1"):
         npgpu.diffusion(np.ones((4, 4)), 3, callback=lambda k, f: True, callback_every=2 ** 70)
+
+
+# ------------------------------------------------------------------------------ NumPy's array and dtype queries
+
+@pytest.mark.parametrize("value", [1, 2.5, 1j, True, "s", b"b", np.float32(1), np.int8(3), None, [1], (1,), {}],
+                         ids=repr)
+def test_isscalar_iterable_ndim_shape_size_of_host_values(value):
+    assert npgpu.isscalar(value) == np.isscalar(value)
+    assert npgpu.iterable(value) == np.iterable(value)
+    if value not in (None, {}):
+        assert npgpu.ndim(value) == np.ndim(value)
+        assert npgpu.shape(value) == np.shape(value)
+        assert npgpu.size(value) == np.size(value)
+
+
+@pytest.mark.parametrize("shape", [(), (0,), (3,), (2, 3), (2, 1, 4)], ids=repr)
+def test_array_queries(array_device, shape):
+    x = npgpu.zeros(shape, device=array_device)
+    h = np.zeros(shape)
+    assert npgpu.isscalar(x) is False
+    assert npgpu.iterable(x) == np.iterable(h)
+    assert (npgpu.ndim(x), npgpu.shape(x), npgpu.size(x)) == (np.ndim(h), np.shape(h), np.size(h))
+    for axis in range(-len(shape), len(shape)):
+        assert npgpu.size(x, axis) == np.size(h, axis)
+    if len(shape) >= 2:
+        assert npgpu.size(x, (0, -1)) == shape[0] * shape[-1]
+    with pytest.raises(np.exceptions.AxisError):
+        np.size(h, len(shape))
+    with pytest.raises(np.exceptions.AxisError):
+        npgpu.size(x, len(shape))
+    with pytest.raises(TypeError):
+        npgpu.size(x, 0.5)
+
+
+def test_isfortran(array_device):
+    for shape in [(2, 3), (3,), (1, 4), (2, 3, 4), (0, 2)]:
+        h = np.arange(math.prod(shape), dtype=np.float32).reshape(shape)
+        x = npgpu.asarray(h, device=array_device)
+        assert npgpu.isfortran(x) == np.isfortran(h)
+        assert npgpu.isfortran(x.T) == np.isfortran(h.T)
+        assert npgpu.isfortran(x.T) == (len([n for n in shape if n != 1]) >= 2 and h.size > 0)
+    h = np.ones((4, 6))
+    assert npgpu.isfortran(npgpu.asarray(h, device=array_device)[:, ::2].T) == np.isfortran(h[:, ::2].T) is False
+    assert npgpu.isfortran(np.asfortranarray(h)) is True
+    with pytest.raises(TypeError):
+        npgpu.isfortran([[1, 2]])
+
+
+def _views(a):
+    return {"a": a, "a[::2]": a[::2], "a[1::2]": a[1::2], "a[2:5]": a[2:5], "a[5:]": a[5:], "a[::-1]": a[::-1],
+            "a[6:7]": a[6:7], "a[3:3]": a[3:3]}
+
+
+def test_shares_memory_views(array_device):
+    host = np.arange(12, dtype=np.int32)
+    hv = _views(host)
+    dv = _views(npgpu.asarray(host, device=array_device))
+    m2 = host.reshape(3, 4)
+    d2 = npgpu.asarray(host, device=array_device).reshape(3, 4)
+    hv.update({"m[:, 0]": m2[:, 0], "m[:, 1]": m2[:, 1], "m[1]": m2[1], "m.T": m2.T, "m[:, 1:3]": m2[:, 1:3]})
+    dv.update({"m[:, 0]": d2[:, 0], "m[:, 1]": d2[:, 1], "m[1]": d2[1], "m.T": d2.T, "m[:, 1:3]": d2[:, 1:3]})
+    differ = 0
+    for n1 in hv:
+        for n2 in hv:
+            exact = np.shares_memory(hv[n1], hv[n2])
+            bounds = np.may_share_memory(hv[n1], hv[n2])
+            assert npgpu.shares_memory(dv[n1], dv[n2]) == exact, (n1, n2)
+            assert npgpu.may_share_memory(dv[n1], dv[n2]) == bounds, (n1, n2)
+            assert npgpu.may_share_memory(dv[n1], dv[n2], max_work=-1) == exact, (n1, n2)
+            assert npgpu.shares_memory(dv[n1], dv[n2], max_work=0) == bounds, (n1, n2)
+            differ += exact != bounds
+    assert differ  # the views above do tell the two apart
+
+
+def test_shares_memory_other_inputs(array_device):
+    a = npgpu.arange(4, device=array_device)
+    b = npgpu.arange(4, device=array_device)
+    assert not npgpu.shares_memory(a, b) and not npgpu.may_share_memory(a, b)
+    assert not npgpu.shares_memory(a, [1, 2]) and not npgpu.shares_memory([1, 2], [1, 2])
+    h = np.arange(5.0)
+    assert npgpu.shares_memory(h, h[1:]) and not npgpu.shares_memory(h[::2], h[1::2])
+    with pytest.raises(ValueError):
+        npgpu.shares_memory(a, a, max_work=-2)
+    with pytest.raises(TypeError):
+        npgpu.may_share_memory(a, a, max_work="x")
+
+
+@pytest.mark.parametrize("t1", NAMES)
+@pytest.mark.parametrize("t2", ["int8", "uint64", "float16", "complex64", "bool"])
+def test_promote_types(t1, t2):
+    assert npgpu.promote_types(t1, t2) == np.promote_types(t1, t2)
+    assert npgpu.promote_types(npgpu.asarray([1], dtype=t1, device="cpu"), t2) == np.promote_types(t1, t2)
+
+
+def test_promote_types_errors():
+    with pytest.raises(TypeError):
+        np.promote_types("M8[s]", "f8")
+    with pytest.raises(TypeError):
+        npgpu.promote_types("M8[s]", "f8")
+    with pytest.raises(TypeError):
+        npgpu.promote_types("nonsense", "f8")
+
+
+@pytest.mark.parametrize("value", [10, -260, 1e50, 2 ** 40, 3.5, 1 + 2j, True, np.float64(1.0), -1, 255, 256],
+                         ids=repr)
+def test_min_scalar_type(array_device, value):
+    assert npgpu.min_scalar_type(value) == np.min_scalar_type(value)
+    x = npgpu.asarray(np.asarray(value), device=array_device)
+    assert npgpu.min_scalar_type(x) == np.min_scalar_type(np.asarray(value))
+    assert npgpu.min_scalar_type(npgpu.asarray([1, 2], dtype=np.int32, device=array_device)) == np.int32
+
+
+@pytest.mark.parametrize("a", NAMES)
+@pytest.mark.parametrize("b", [np.integer, np.floating, np.number, np.signedinteger, np.complexfloating, np.generic,
+                               "float64", np.bool_])
+def test_issubdtype(a, b):
+    assert npgpu.issubdtype(a, b) is np.issubdtype(a, b)
+    assert npgpu.issubdtype(npgpu.asarray([1], dtype=a, device="cpu"), b) is np.issubdtype(a, b)
+
+
+@pytest.mark.parametrize("dtypes", [("float32",), ("int8",), ("float16",), ("float16", "float32"), ("int8", "float32"),
+                                    ("complex64", "float64"), ("complex64",), ("uint64", "float16")], ids=repr)
+def test_common_type(array_device, dtypes):
+    arrays = [npgpu.zeros(2, dtype=d, device=array_device) for d in dtypes]
+    assert npgpu.common_type(*arrays) is np.common_type(*[np.zeros(2, dtype=d) for d in dtypes])
+
+
+def test_common_type_errors():
+    with pytest.raises(TypeError):
+        np.common_type(np.zeros(2, dtype=bool))
+    with pytest.raises(TypeError):
+        npgpu.common_type(npgpu.zeros(2, dtype=bool, device="cpu"))
+    with pytest.raises(TypeError):
+        npgpu.common_type([1.0])
+
+
+@pytest.mark.parametrize("chars, kw", [(["d", "f", "S"], {}), ("idF", {}), ("", {}), ("ibl", {"default": "f"}),
+                                       (["f", "d"], {"typeset": "fF"}), (["F", "d"], {})], ids=repr)
+def test_mintypecode(chars, kw):
+    assert npgpu.mintypecode(chars, **kw) == np.mintypecode(chars, **kw)
+
+
+def test_mintypecode_arrays():
+    x = npgpu.asarray([1j], dtype=np.complex64, device="cpu")
+    assert npgpu.mintypecode([x, "d"]) == np.mintypecode([np.asarray([1j], dtype=np.complex64), "d"]) == "D"
+
+
+@pytest.mark.parametrize("char", list("S?bBhHiIlLqQfdgFDGUVO"))
+def test_typename(char):
+    assert npgpu.typename(char) == np.typename(char)
+
+
+def test_typename_errors():
+    with pytest.raises(KeyError):
+        np.typename("xx")
+    with pytest.raises(KeyError):
+        npgpu.typename("xx")
+    with pytest.raises(TypeError):
+        npgpu.typename([1])
+
+
+def test_asanyarray(array_device, assert_same):
+    x = npgpu.asarray([[1, 2], [3, 4]], device=array_device)
+    assert npgpu.asanyarray(x) is x
+    assert npgpu.asanyarray(x, order="C") is x
+    f = npgpu.asanyarray(x, order="F")
+    assert npgpu.isfortran(f) and f.strides == (8, 16)
+    assert_same(f.get(), np.asanyarray([[1, 2], [3, 4]], order="F"))
+    y = npgpu.asanyarray([1, 2], dtype=np.float32, device=array_device)
+    assert_same(y.get(), np.asanyarray([1, 2], dtype=np.float32))
+    assert npgpu.asanyarray(x, copy=True) is not x
+    with pytest.raises(ValueError):
+        npgpu.asanyarray(x, order="F", copy=False)
+    with pytest.raises(ValueError):
+        npgpu.asanyarray(x, order="Z")
+
+
+@pytest.mark.parametrize("values", [[1.0, np.inf], [np.nan], [[1.0, 2.0], [-np.inf, 0.0]], [complex(1, np.nan)]],
+                         ids=repr)
+def test_asarray_chkfinite_raises(array_device, values):
+    with pytest.raises(ValueError):
+        np.asarray_chkfinite(values)
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        npgpu.asarray_chkfinite(values, device=array_device)
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        npgpu.asarray_chkfinite(npgpu.asarray(values, device=array_device))
+
+
+def test_asarray_chkfinite_passes(array_device, assert_same):
+    for values, dtype in [([1.0, 2.0], None), ([1, 2], np.int8), ([], None), ([[1 + 1j]], None), ([True], None)]:
+        got = npgpu.asarray_chkfinite(values, dtype=dtype, device=array_device)
+        assert_same(got.get(), np.asarray_chkfinite(values, dtype=dtype))
+    x = npgpu.asarray([1.0], device=array_device)
+    assert npgpu.asarray_chkfinite(x) is x
+
+
+@pytest.mark.parametrize("req", [None, "C", "F", ["A"], ["W"], ["O"], ["E"], ["C", "W"], ["F", "A", "W", "O"],
+                                 ["c_contiguous"], ["FORTRAN"], "CA", ["OWNDATA", "E"]], ids=repr)
+@pytest.mark.parametrize("layout", ["c", "f", "strided"])
+def test_require(array_device, req, layout):
+    h = np.arange(24.0).reshape(4, 6)
+    h = {"c": h, "f": np.asfortranarray(h), "strided": h[:, ::2]}[layout]
+    x = {"c": npgpu.asarray(h, device=array_device), "f": npgpu.asarray(h.T, device=array_device).T,
+         "strided": npgpu.asarray(np.arange(24.0).reshape(4, 6), device=array_device)[:, ::2]}[layout]
+    want = np.require(h, requirements=req)
+    got = npgpu.require(x, requirements=req)
+    np.testing.assert_array_equal(got.get(), want)
+    assert got.dtype == want.dtype
+    assert got.flags["C_CONTIGUOUS"] == want.flags["C_CONTIGUOUS"]
+    assert npgpu.isfortran(got) == np.isfortran(want)
+    assert got.flags["WRITEABLE"]
+    copied = not np.shares_memory(want, h)
+    if layout == "f" and "O" in [r.upper()[0] for r in (req or [])]:
+        copied = True  # an npgpu Fortran-ordered array is a transposed view: OWNDATA False, so 'O' copies it
+    assert (not npgpu.shares_memory(got, x)) == copied, (copied, req)
+    g32 = npgpu.require(x, dtype=np.float32, requirements=req)
+    assert g32.dtype == np.require(h, dtype=np.float32, requirements=req).dtype
+
+
+def test_require_errors(array_device):
+    x = npgpu.ones((2, 2), device=array_device)
+    with pytest.raises(ValueError):
+        np.require(np.ones((2, 2)), requirements=["C", "F"])
+    with pytest.raises(ValueError, match="both"):
+        npgpu.require(x, requirements=["C", "F"])
+    with pytest.raises(KeyError):
+        np.require(np.ones(2), requirements="Q")
+    with pytest.raises(KeyError):
+        npgpu.require(x, requirements="Q")
+    with pytest.raises(ValueError):
+        npgpu.require(x, requirements=["nonsense"])
+
+
+def test_new_dtype_names_exported():
+    for name in ("isscalar", "iterable", "ndim", "shape", "size", "isfortran", "may_share_memory", "shares_memory",
+                 "promote_types", "min_scalar_type", "issubdtype", "common_type", "mintypecode", "typename",
+                 "asanyarray", "asarray_chkfinite", "require"):
+        assert name in npgpu.__all__ and getattr(npgpu, name) is getattr(npgpu._dtypes, name)

@@ -1,8 +1,9 @@
 """Array creation of the Array API standard and NumPy: arange, linspace, logspace, geomspace, ones, eye,
-identity, the *_like functions, meshgrid, tril, triu, tri, diag, diagflat, vander, indices, ix_ and the index
-helpers of diagonals and triangles (fill_diagonal writes in place). Written over npgpu.Array's primitives
-(allocation, views, slice assignment, the ufuncs, arange's fill kernel), so each runs on the GPU or the host,
-wherever its array lives.
+identity, the *_like functions, meshgrid, tril, triu, tri, diag, diagflat, vander, indices, ix_, the index
+helpers of diagonals and triangles (fill_diagonal writes in place), the index objects mgrid, ogrid, r_, c_, s_ and
+index_exp, fromfunction, fromiter, frombuffer, mask_indices, unravel_index and ravel_multi_index. Written over
+npgpu.Array's primitives (allocation, views, slice assignment, the ufuncs, arange's fill kernel), so each runs on
+the GPU or the host, wherever its array lives.
 
 `device=` takes what ``npgpu.asarray`` takes (None: the default device; "cpu", "cuda", "cuda:N", an int, an
 npgpu.Device, another array's ``.device``). Dtypes follow NumPy 2 (NumPy decides them from the arguments'
@@ -21,7 +22,8 @@ __all__ = ["arange", "linspace", "ones", "eye", "identity", "empty_like", "zeros
            "full_like", "meshgrid", "tril", "triu", "array", "ascontiguousarray", "asfortranarray", "copy",
            "copyto", "diag", "diagflat", "tri", "tril_indices", "triu_indices", "tril_indices_from",
            "triu_indices_from", "diag_indices", "diag_indices_from", "fill_diagonal", "vander", "indices", "ix_",
-           "logspace", "geomspace"]
+           "logspace", "geomspace", "mgrid", "ogrid", "r_", "c_", "s_", "index_exp", "fromfunction", "fromiter",
+           "frombuffer", "mask_indices", "unravel_index", "ravel_multi_index"]
 
 _PY_SCALARS = (bool, int, float, complex)
 
@@ -1830,3 +1832,715 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0, *, device=
     if axis != 0:
         out = moveaxis(out, 0, axis)
     return out.astype(out_dtype, copy=False)
+
+
+# ------------------------------------------------------------------------------------------ index objects
+
+def _slice_bound(x, name):
+    """A slice bound or step of mgrid/ogrid/r_ as a host scalar (a 0-d npgpu.Array is read back)."""
+    x = _scalar(x, name)
+    if isinstance(x, (str, bytes)) or not isinstance(x, (_PY_SCALARS, np.generic)):
+        raise TypeError(f"slice {name} must be a number, not {type(x).__name__}")
+    return x
+
+
+def _slice_parts(key):
+    """(start, stop, step, complex_step) of a slice of mgrid/ogrid/r_, NumPy's defaults filled in."""
+    if not isinstance(key, slice):
+        raise TypeError(f"expected slices, not {type(key).__name__}")
+    start = 0 if key.start is None else _slice_bound(key.start, "start")
+    if key.stop is None:
+        raise TypeError("a slice of mgrid/ogrid needs a stop")
+    stop = _slice_bound(key.stop, "stop")
+    step = 1 if key.step is None else _slice_bound(key.step, "step")
+    return start, stop, step, isinstance(step, (complex, np.complexfloating))
+
+
+class _GridClass:
+    """Dense or open mesh grids from slice notation, as numpy.mgrid (``npgpu.mgrid``) and numpy.ogrid
+    (``npgpu.ogrid``).
+
+    ``npgpu.mgrid[start:stop:step, ...]`` gives one dense array of the coordinates, shape ``(len(key),) +
+    lengths``; ``npgpu.ogrid[...]`` a tuple of open (broadcastable) coordinate arrays instead. A real step
+    counts from `start` up to (not including) `stop`, as arange; a complex step ``Nj`` gives N values from
+    `start` to `stop` included, as linspace. One slice (not a tuple) gives a 1-D array. The result's dtype is
+    NumPy's (from the bounds' types), its values computed on the default device.
+
+    Parameters
+    ----------
+    key : slice or tuple of slices
+        The index expression; bounds and steps are Python or NumPy scalars (0-d npgpu.Arrays are read back).
+
+    Returns
+    -------
+    npgpu.Array or tuple of npgpu.Array
+        mgrid: one array (the stacked dense grids, or a 1-D array for one slice); ogrid: a tuple of arrays of
+        shape ``(1, ..., n, ..., 1)`` (a 1-D array for one slice).
+
+    Raises
+    ------
+    TypeError
+        A bound is not a number, a slice has no stop, or an entry is not a slice.
+    ZeroDivisionError
+        A real step of zero.
+    ValueError
+        A bound is NaN or infinite.
+
+    See Also
+    --------
+    indices, meshgrid, arange, linspace
+
+    Examples
+    --------
+    >>> npgpu.mgrid[0:2, 0:3]
+    Array([[[0, 0, 0],
+            [1, 1, 1]],
+    <BLANKLINE>
+           [[0, 1, 2],
+            [0, 1, 2]]])
+    >>> npgpu.mgrid[-1:1:5j]
+    Array([-1. , -0.5,  0. ,  0.5,  1. ])
+    >>> npgpu.ogrid[0:2, 0:3:2]
+    (Array([[0],
+           [1]]), Array([[0, 2]]))
+    """
+
+    __slots__ = ("sparse",)
+
+    def __init__(self, sparse):
+        self.sparse = sparse
+
+    def __getitem__(self, key):
+        if not isinstance(key, tuple):
+            start, stop, step, cplx = _slice_parts(key)
+            if cplx:
+                n = int(abs(step))
+                typ = np.result_type(start, stop, abs(step))
+                out = arange(0, n, 1, dtype=typ)
+                delta = (stop - start) / float(n - 1) if n != 1 else 1
+                return _ew.add(_ew.multiply(out, delta), start)
+            return arange(start, stop, step)
+        if not key:
+            return () if self.sparse else _array.empty((0,), dtype=np.int64)
+        parts = [_slice_parts(k) for k in key]
+        sizes, nums = [], [0]
+        for start, stop, step, cplx in parts:
+            if cplx:
+                sizes.append(int(abs(step)))
+                step = abs(step)
+            else:
+                if step == 0:
+                    raise ZeroDivisionError("slice step must not be zero")
+                try:
+                    sizes.append(max(math.ceil((stop - start) / step), 0))
+                except (ValueError, OverflowError):
+                    raise ValueError("cannot compute the grid's length (a NaN or infinite bound)") from None
+            nums += [start, stop, step]
+        typ = np.result_type(*nums)
+        if self.sparse:
+            nn = [arange(n, dtype=typ) for n in sizes]
+        else:
+            nn = indices(sizes, typ)
+        out = []
+        for k, (start, stop, step, cplx) in enumerate(parts):
+            if cplx:
+                n = int(abs(step))
+                step = (stop - start) / float(n - 1) if n != 1 else n
+            out.append(_ew.add(_ew.multiply(nn[k], step), start))
+        if self.sparse:
+            nd = len(sizes)
+            return tuple(x.reshape((1,) * k + (sizes[k],) + (1,) * (nd - k - 1)) for k, x in enumerate(out))
+        if out[0].dtype != nn.dtype:
+            res = _array.empty((len(out),) + tuple(sizes), dtype=out[0].dtype, device=nn.device)
+        else:
+            res = nn
+        for k, x in enumerate(out):
+            res[k] = x
+        return res
+
+    def __len__(self):
+        return 0
+
+
+mgrid = _GridClass(sparse=False)
+ogrid = _GridClass(sparse=True)
+
+
+class _Concatenator:
+    """Arrays, slices and scalars concatenated along an axis by indexing, as numpy.r_ (``npgpu.r_``, along the
+    first axis) and numpy.c_ (``npgpu.c_``, along the last axis, 1-D inputs upgraded to columns).
+
+    Entries are npgpu.Arrays or array_likes, scalars, and slices (``start:stop:step`` as arange, a complex step
+    ``Nj`` N values as linspace). A string first entry directs: ``'0'`` the axis; ``'0,2'`` the axis and the
+    minimum number of dimensions every entry is upgraded to; ``'0,2,0'`` also where the upgraded entries' axes
+    go (as NumPy's third number); ``'r'`` / ``'c'`` a 2-D row / column result (NumPy gives a numpy.matrix:
+    npgpu has none, so a 2-D npgpu.Array). npgpu.Arrays decide the device (others are converted onto it); the
+    dtype is NumPy's (scalars weak).
+
+    Parameters
+    ----------
+    key : entry or tuple of entries
+        What is concatenated, optionally led by a directive string.
+
+    Returns
+    -------
+    npgpu.Array
+        The concatenation.
+
+    Raises
+    ------
+    ValueError
+        An unknown directive or one not first, entries whose shapes do not fit, npgpu.Arrays on different
+        devices.
+    numpy.exceptions.AxisError
+        The axis is out of range.
+
+    See Also
+    --------
+    npgpu.concatenate, npgpu.stack, mgrid
+
+    Examples
+    --------
+    >>> npgpu.r_[npgpu.asarray([1, 2], device="cpu"), 0, 0, [4, 5]]
+    Array([1, 2, 0, 0, 4, 5])
+    >>> npgpu.r_[-1:1:5j, 7]
+    Array([-1. , -0.5,  0. ,  0.5,  1. ,  7. ])
+    >>> npgpu.r_["0,2", [1, 2], [3, 4]]
+    Array([[1, 2],
+           [3, 4]])
+    >>> npgpu.c_[npgpu.asarray([1, 2], device="cpu"), [3, 4]]
+    Array([[1, 3],
+           [2, 4]])
+    """
+
+    __slots__ = ("axis", "ndmin", "trans1d", "matrix")
+
+    def __init__(self, axis=0, ndmin=1, trans1d=-1, matrix=False):
+        self.axis, self.ndmin, self.trans1d, self.matrix = axis, ndmin, trans1d, matrix
+
+    def __getitem__(self, key):
+        from npgpu._manipulation import concatenate
+        if isinstance(key, str):
+            raise ValueError("npgpu has no matrix class: a lone string (numpy.bmat's syntax) is not supported")
+        if not isinstance(key, tuple):
+            key = (key,)
+        axis, ndmin, trans1d, matrix, col = self.axis, self.ndmin, self.trans1d, self.matrix, False
+        entries = []  # (kind, value): 'slice' an npgpu.Array already, 'scalar', 'array'
+        for k, item in enumerate(key):
+            if isinstance(item, slice):
+                start, stop, step, cplx = _slice_parts(item)
+                new = linspace(start, stop, int(abs(step))) if cplx else arange(start, stop, step)
+                entries.append(("slice", new))
+            elif isinstance(item, str):
+                if k != 0:
+                    raise ValueError("special directives must be the first entry.")
+                if item in ("r", "c"):
+                    matrix, col = True, item == "c"
+                    continue
+                try:
+                    if "," in item:
+                        vec = item.split(",")
+                        if len(vec) > 3:
+                            raise ValueError
+                        axis, ndmin = (int(x) for x in vec[:2])
+                        if len(vec) == 3:
+                            trans1d = int(vec[2])
+                    else:
+                        axis = int(item)
+                except ValueError:
+                    raise ValueError(f"unknown special directive {item!r}") from None
+                continue
+            elif type(item) in (int, float, complex, bool, bytes, str, memoryview) or isinstance(item, np.generic):
+                entries.append(("scalar", item))
+            else:
+                entries.append(("array", item))
+        arrays = _on_one_device([v for kind, v in entries if kind != "scalar"], "r_")
+        it = iter(arrays)
+        objs, types = [], []
+        for kind, v in entries:
+            if kind == "scalar":
+                objs.append(v)
+                types.append(v)
+                continue
+            new = next(it)
+            item_ndim = new.ndim
+            if new.ndim < ndmin:
+                new = new.reshape((1,) * (ndmin - new.ndim) + tuple(new.shape))
+            if kind == "slice":
+                if ndmin > 1 and trans1d != -1:
+                    from npgpu._manipulation import swapaxes
+                    new = swapaxes(new, -1, trans1d)
+            elif trans1d != -1 and item_ndim < ndmin:
+                k2, k1 = ndmin - item_ndim, trans1d
+                if k1 < 0:
+                    k1 += k2 + 1
+                defaxes = list(range(ndmin))
+                new = new.transpose(defaxes[:k1] + defaxes[k2:] + defaxes[k1:k2])
+            objs.append(new)
+            types.append(new.dtype)
+        if not objs:
+            raise ValueError("need at least one array to concatenate")
+        final = np.result_type(*types)
+        dev = arrays[0].device if arrays else None
+        out = []
+        for o in objs:
+            if not isinstance(o, _array.Array):
+                o = _array.asarray(np.asarray(o, dtype=final), device=dev)
+                if o.ndim < ndmin:
+                    o = o.reshape((1,) * (ndmin - o.ndim) + tuple(o.shape))
+            elif o.dtype != final:
+                o = o.astype(final)
+            out.append(o)
+        res = concatenate(out, axis=axis)
+        if matrix:
+            if res.ndim > 2:
+                raise ValueError("matrix must be 2-dimensional")
+            if res.ndim < 2:
+                res = res.reshape((1,) * (2 - res.ndim) + tuple(res.shape))
+                if col:
+                    res = res.T
+        return res
+
+    def __len__(self):
+        return 0
+
+
+class _RClass(_Concatenator):
+    __doc__ = _Concatenator.__doc__
+    __slots__ = ()
+
+    def __init__(self):
+        super().__init__(0)
+
+
+class _CClass(_Concatenator):
+    __doc__ = _Concatenator.__doc__
+    __slots__ = ()
+
+    def __init__(self):
+        super().__init__(-1, ndmin=2, trans1d=0)
+
+
+r_ = _RClass()
+c_ = _CClass()
+
+
+class _IndexExpression:
+    """Index tuples built with slice notation, as numpy.s_ (``npgpu.s_``: the key as written) and
+    numpy.index_exp (``npgpu.index_exp``: always a tuple).
+
+    Parameters
+    ----------
+    item : index expression
+        What is written in the brackets: slices, integers, Ellipsis, None, arrays.
+
+    Returns
+    -------
+    object
+        ``s_[item]`` is `item`; ``index_exp[item]`` is `item` when it is a tuple, else ``(item,)``.
+
+    See Also
+    --------
+    mgrid, r_
+
+    Examples
+    --------
+    >>> npgpu.s_[2::2]
+    slice(2, None, 2)
+    >>> npgpu.index_exp[2::2]
+    (slice(2, None, 2),)
+    >>> npgpu.arange(10, device="cpu")[npgpu.s_[2::3]]
+    Array([2, 5, 8])
+    """
+
+    __slots__ = ("maketuple",)
+
+    def __init__(self, maketuple):
+        self.maketuple = maketuple
+
+    def __getitem__(self, item):
+        if self.maketuple and not isinstance(item, tuple):
+            return (item,)
+        return item
+
+
+s_ = _IndexExpression(maketuple=False)
+index_exp = _IndexExpression(maketuple=True)
+
+
+# ------------------------------------------------------------------------------------- from functions, buffers
+
+def fromfunction(function, shape, *, dtype=float, device=None, **kwargs):
+    """An array built by calling a function on its coordinate arrays, as numpy.fromfunction.
+
+    Parameters
+    ----------
+    function : callable
+        Called once, as ``function(*indices(shape, dtype), **kwargs)``: each argument an npgpu.Array of the
+        coordinates along one axis. Its result is returned as it is.
+    shape : tuple of ints
+        The shape of the coordinate arrays.
+    dtype : dtype, optional
+        The dtype of the coordinate arrays (default float64).
+    device : optional
+        Where the coordinate arrays live: what ``npgpu.asarray`` takes (None: the default device).
+    **kwargs
+        Passed on to `function`.
+
+    Returns
+    -------
+    object
+        What `function` returns (an npgpu.Array when it computes with npgpu's operations).
+
+    Raises
+    ------
+    TypeError
+        `function` is not callable, or `shape` is not a sequence of integers.
+    ValueError
+        A negative dimension.
+
+    See Also
+    --------
+    indices, mgrid
+
+    Examples
+    --------
+    >>> npgpu.fromfunction(lambda i, j: i + 10 * j, (2, 3), dtype=int, device="cpu")
+    Array([[ 0, 10, 20],
+           [ 1, 11, 21]])
+    """
+    if not callable(function):
+        raise TypeError(f"fromfunction: function must be callable, not {type(function).__name__}")
+    return function(*indices(shape, dtype=dtype, device=device), **kwargs)
+
+
+def fromiter(iter, dtype, count=-1, *, device=None):  # noqa: A002  (NumPy's parameter name)
+    """A 1-D array from the values of an iterable, as numpy.fromiter (read on the host, then copied to the
+    device).
+
+    Parameters
+    ----------
+    iter : iterable
+        The values (or, for a structured `dtype`, NumPy's; npgpu holds the dtypes of npgpu.SUPPORTED_DTYPES).
+    dtype : dtype
+        The dtype of the result; required.
+    count : int, optional
+        The number of values read (default -1: all of them).
+    device : optional
+        Where the result lives: what ``npgpu.asarray`` takes (None: the default device).
+
+    Returns
+    -------
+    npgpu.Array
+        1-D, of `count` values (all of them for -1).
+
+    Raises
+    ------
+    ValueError
+        The iterable ends before `count` values, or a value does not convert to `dtype`.
+    TypeError
+        `iter` is not iterable, `dtype` is not one npgpu holds, or `count` is not an integer.
+
+    See Also
+    --------
+    frombuffer, asarray
+
+    Examples
+    --------
+    >>> npgpu.fromiter((x * x for x in range(5)), dtype=np.int32, device="cpu")
+    Array([ 0,  1,  4,  9, 16], dtype=int32)
+    >>> npgpu.fromiter(iter([1.5, 2.5, 3.5]), float, count=2, device="cpu")
+    Array([1.5, 2.5])
+    """
+    return _array.asarray(np.fromiter(iter, dtype=dtype, count=operator.index(count)), device=device, copy=True)
+
+
+def frombuffer(buffer, dtype=float, count=-1, offset=0, *, device=None):
+    """A 1-D array of the bytes of a buffer read as `dtype`, as numpy.frombuffer (copied to the device).
+
+    Parameters
+    ----------
+    buffer : buffer-like
+        An object exposing the buffer protocol (bytes, bytearray, memoryview, a NumPy array).
+    dtype : dtype, optional
+        How the bytes are read (default float64).
+    count : int, optional
+        The number of items read (default -1: all of them, after `offset`).
+    offset : int, optional
+        The byte offset to start at (default 0).
+    device : optional
+        Where the result lives: what ``npgpu.asarray`` takes (None: the default device).
+
+    Returns
+    -------
+    npgpu.Array
+        1-D; a copy, never a view of `buffer` (NumPy's result shares the buffer's memory).
+
+    Raises
+    ------
+    ValueError
+        The buffer's size is not a multiple of the item size, `offset` is out of range or there are fewer than
+        `count` items.
+    TypeError
+        `buffer` does not expose the buffer protocol.
+
+    See Also
+    --------
+    fromiter, asarray
+
+    Examples
+    --------
+    >>> npgpu.frombuffer(bytes([1, 2, 3, 4]), dtype=np.uint8, device="cpu")
+    Array([1, 2, 3, 4], dtype=uint8)
+    >>> npgpu.frombuffer(bytes([1, 0, 2, 0]), dtype="<i2", count=1, offset=2, device="cpu")
+    Array([2], dtype=int16)
+    """
+    host = np.frombuffer(buffer, dtype=dtype, count=operator.index(count), offset=operator.index(offset))
+    if not host.dtype.isnative:
+        host = host.astype(host.dtype.newbyteorder("="))
+    return _array.asarray(host, device=device, copy=True)
+
+
+def mask_indices(n, mask_func, k=0, *, device=None):
+    """The indices of an (n, n) array where a masking function leaves non-zeros, as numpy.mask_indices.
+
+    Parameters
+    ----------
+    n : int
+        The size of the square array.
+    mask_func : callable
+        Called as ``mask_func(ones((n, n), int), k)``, returning an array of the same shape (``npgpu.triu``,
+        ``npgpu.tril``, ...).
+    k : scalar, optional
+        Passed on to `mask_func` (default 0).
+    device : optional
+        Where the array and the indices live: what ``npgpu.asarray`` takes (None: the default device).
+
+    Returns
+    -------
+    tuple of npgpu.Array
+        The row and column indices (int64) of the non-zeros, in C order.
+
+    Raises
+    ------
+    TypeError
+        `n` is not an integer or `mask_func` is not callable.
+    ValueError
+        `n` is negative.
+
+    See Also
+    --------
+    triu_indices, tril_indices
+
+    Examples
+    --------
+    >>> rows, cols = npgpu.mask_indices(3, npgpu.triu, 1, device="cpu")
+    >>> rows, cols
+    (Array([0, 0, 1]), Array([1, 2, 2]))
+    """
+    n = _int(n, "n")
+    if n < 0:
+        raise ValueError("negative dimensions are not allowed")
+    if not callable(mask_func):
+        raise TypeError(f"mask_indices: mask_func must be callable, not {type(mask_func).__name__}")
+    m = _array.full((n, n), 1, np.int64, device)
+    a = mask_func(m, k)
+    if not isinstance(a, _array.Array):
+        a = _array.asarray(a, device=m.device)
+    return _indexing.nonzero(_ew.not_equal(a, 0))
+
+
+# ------------------------------------------------------------------------------------- flat and multi indices
+
+def _dims(name, dims):
+    """A shape argument of unravel_index/ravel_multi_index as a tuple of non-negative ints."""
+    if isinstance(dims, (int, np.integer)) and not isinstance(dims, (bool, np.bool_)):
+        dims = (dims,)
+    try:
+        dims = tuple(operator.index(d) for d in dims)
+    except TypeError:
+        raise TypeError(f"{name}: dims must be an integer or a sequence of integers") from None
+    if any(d < 0 for d in dims):
+        raise ValueError("dimensions must be non-negative")
+    if math.prod(dims) > np.iinfo(np.int64).max:
+        raise ValueError("dimensions are too large")
+    return dims
+
+
+def _index_array(x, name, device=None):
+    """An integer (or bool) index argument as an int64 npgpu.Array (others raise TypeError, as NumPy)."""
+    if not isinstance(x, _array.Array):
+        x = np.asarray(x)
+        if x.dtype.kind not in "biu":
+            raise TypeError(f"{name}: only int indices permitted")
+        x = _array.asarray(x, device=device)
+    elif x.dtype.kind not in "biu":
+        raise TypeError(f"{name}: only int indices permitted, not {x.dtype}")
+    return x.astype(np.int64, copy=False)
+
+
+def _check_order(order):
+    if order not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted")
+
+
+def _any(flags):
+    return flags.size and bool(_reduce.any(flags))
+
+
+def unravel_index(indices, shape, order="C"):
+    """The coordinates in an array of given shape of flat indices, as numpy.unravel_index.
+
+    Parameters
+    ----------
+    indices : int, npgpu.Array or array_like of ints
+        Flat indices into an array of shape `shape`. npgpu.Arrays decide the device (others go to the default
+        device); Python and NumPy integer scalars give NumPy scalars, as NumPy.
+    shape : int or tuple of ints
+        The shape of the array.
+    order : {'C', 'F'}, optional
+        Whether the indices count in row-major (C, default) or column-major (Fortran) order.
+
+    Returns
+    -------
+    tuple of npgpu.Array
+        One int64 array per dimension, each of `indices`' shape (NumPy int64 scalars for a scalar index).
+
+    Raises
+    ------
+    ValueError
+        An index is negative or not below the array's size (checked with one reduction and a one-byte read), a
+        negative dimension, or an unknown `order`.
+    TypeError
+        Indices that are not integers.
+
+    See Also
+    --------
+    ravel_multi_index
+
+    Examples
+    --------
+    >>> npgpu.unravel_index(npgpu.asarray([22, 41, 37], device="cpu"), (7, 6))
+    (Array([3, 6, 6]), Array([4, 5, 1]))
+    >>> npgpu.unravel_index(npgpu.asarray([31, 41], device="cpu"), (7, 6), order="F")
+    (Array([3, 6]), Array([4, 5]))
+    """
+    _check_order(order)
+    dims = _dims("unravel_index", shape)
+    if not isinstance(indices, _array.Array) and np.ndim(indices) == 0:
+        if not isinstance(indices, (int, np.integer, np.bool_)):
+            raise TypeError("unravel_index: only int indices permitted")
+        return np.unravel_index(indices, dims, order=order)
+    idx = _index_array(indices, "unravel_index")
+    if not dims:
+        raise ValueError("multiple indices are not supported for 0d arrays")
+    size = math.prod(dims)
+    if _any(_ew.logical_or(_ew.less(idx, 0), _ew.greater_equal(idx, size))):
+        raise ValueError(f"index out of bounds for array with size {size}")
+    coords = [None] * len(dims)
+    rest = idx
+    for ax in (range(len(dims) - 1, -1, -1) if order == "C" else range(len(dims))):
+        d = dims[ax]
+        if d > 1:
+            coords[ax] = _ew.remainder(rest, d)
+            rest = _ew.floor_divide(rest, d)
+        else:
+            coords[ax] = _array.zeros(tuple(idx.shape), dtype=np.int64, device=idx.device)
+    return tuple(coords)
+
+
+def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
+    """The flat indices of coordinates into an array of given shape, as numpy.ravel_multi_index.
+
+    Parameters
+    ----------
+    multi_index : tuple of int arrays or ints
+        One integer array (npgpu.Array or array_like) per dimension, broadcast together. npgpu.Arrays decide
+        the device (others are converted onto it); all scalars give a NumPy scalar, as NumPy.
+    dims : int or tuple of ints
+        The shape of the array.
+    mode : {'raise', 'wrap', 'clip'} or tuple of them, optional
+        What an out-of-range coordinate does: 'raise' (default) raises ValueError, 'wrap' wraps it around
+        (negative ones too), 'clip' clips it into range. One mode, or one per dimension.
+    order : {'C', 'F'}, optional
+        Row-major (C, default) or column-major (Fortran) flat indices.
+
+    Returns
+    -------
+    npgpu.Array
+        The int64 flat indices, of the coordinates' broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        An out-of-range coordinate with 'raise' (one reduction and a one-byte read per dimension), a number of
+        coordinate arrays other than ``len(dims)``, an unknown mode or order, coordinate arrays that do not
+        broadcast, negative or too large dims.
+    TypeError
+        Coordinates that are not integers.
+
+    See Also
+    --------
+    unravel_index
+
+    Examples
+    --------
+    >>> rows = npgpu.asarray([3, 6, 6], device="cpu")
+    >>> npgpu.ravel_multi_index((rows, [4, 5, 1]), (7, 6))
+    Array([22, 41, 37])
+    >>> npgpu.ravel_multi_index((rows, [4, 5, 1]), (7, 6), order="F")
+    Array([31, 41, 13])
+    >>> npgpu.ravel_multi_index((rows, [4, 8, -1]), (7, 6), mode=("raise", "clip"))
+    Array([22, 41, 36])
+    """
+    _check_order(order)
+    dims = _dims("ravel_multi_index", dims)
+    if isinstance(multi_index, _array.Array):
+        multi_index = [multi_index[i] for i in range(multi_index.shape[0])] if multi_index.ndim else [multi_index]
+    try:
+        coords = list(multi_index)
+    except TypeError:
+        raise TypeError("ravel_multi_index: multi_index must be a sequence of integer arrays") from None
+    if len(coords) != len(dims):
+        raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
+    modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
+    if len(modes) != len(dims):
+        raise ValueError("clipmode must have the same length as dims")
+    for m in modes:
+        if m not in ("raise", "wrap", "clip"):
+            raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap', not {m!r}")
+    if not dims:
+        raise ValueError("at least one dimension is required")
+    scalars = all(not isinstance(c, _array.Array) and np.ndim(c) == 0 for c in coords)
+    if scalars:
+        for c in coords:
+            if not isinstance(c, (int, np.integer, np.bool_)):
+                raise TypeError("ravel_multi_index: only int indices permitted")
+        return np.ravel_multi_index(tuple(coords), dims, mode=mode, order=order)
+    devs = [c for c in coords if isinstance(c, _array.Array)]
+    dev = _on_one_device(devs, "ravel_multi_index")[0].device if devs else None
+    coords = [_index_array(c, "ravel_multi_index", dev) for c in coords]
+    fixed = []
+    for c, d, m in zip(coords, dims, modes):
+        if m == "raise":
+            if _any(_ew.logical_or(_ew.less(c, 0), _ew.greater_equal(c, d))):
+                raise ValueError("invalid entry in coordinates array")
+        elif m == "wrap":
+            if d == 0:
+                if c.size:
+                    raise ValueError("invalid entry in coordinates array")
+            else:
+                c = _ew.remainder(c, d)
+        else:
+            if d == 0 and c.size:
+                raise ValueError("invalid entry in coordinates array")
+            c = _ew.clip(c, 0, max(d - 1, 0))
+        fixed.append(c)
+    flat = None
+    for ax in (range(len(dims)) if order == "C" else range(len(dims) - 1, -1, -1)):
+        flat = fixed[ax] if flat is None else _ew.add(_ew.multiply(flat, dims[ax]), fixed[ax])
+    from npgpu._manipulation import broadcast_arrays
+    shape = broadcast_arrays(*fixed)[0].shape
+    if tuple(flat.shape) != tuple(shape):
+        flat = _array.broadcast_to(flat, shape)
+    return flat.astype(np.int64, copy=True) if flat is coords[0] else flat.astype(np.int64, copy=False)

@@ -9,9 +9,8 @@ beside the npgpu arrays raise TypeError naming them: an npgpu array never silent
 a NumPy array an npgpu one.
 
 Where NumPy's signature differs from npgpu's (the ``*_like`` creation functions with ``order=`` and
-``subok=``, ``array``/``asarray`` reached through ``like=``), or npgpu has no function of NumPy's name
-(``unravel_index``, ``ravel_multi_index``), an adapter in ``_ADAPTERS`` takes NumPy's arguments and runs
-npgpu's functions: these are what ``dask.array`` calls on npgpu chunks (see docs/dask.md).
+``subok=``, ``array``/``asarray`` reached through ``like=``), an adapter in ``_ADAPTERS`` takes NumPy's
+arguments and runs npgpu's functions: these are what ``dask.array`` calls on npgpu chunks (see docs/dask.md).
 """
 import functools
 import inspect
@@ -112,85 +111,6 @@ def _asarray(a, dtype=None, order=None, *, device=None, copy=None):
     return npgpu.asarray(a, dtype=_plain_dtype("asarray", dtype), device=device, copy=copy)
 
 
-def _as_index_array(x, name):
-    if isinstance(x, npgpu.Array):
-        if x.dtype.kind not in "iu":
-            raise TypeError(f"numpy.{name}: only int indices permitted, got {x.dtype}")
-        return x.astype(np.int64, copy=False)
-    return npgpu.asarray(np.asarray(x, dtype=np.int64))
-
-
-def _check_dims(name, dims):
-    dims = (dims,) if isinstance(dims, (int, np.integer)) else tuple(dims)
-    dims = tuple(int(d) for d in dims)
-    if any(d < 0 for d in dims):
-        raise ValueError(f"numpy.{name}: dimensions must be non-negative")
-    return dims
-
-
-def _raise_if_any(flags, exc, message):
-    # One reduction and a one-byte read: the same synchronising check as npgpu.take's IndexError.
-    if flags.size and bool(npgpu.any(flags)):
-        raise exc(message)
-
-
-def _unravel_index(indices, shape, order="C"):
-    """numpy.unravel_index on npgpu arrays: a tuple of int64 coordinate arrays on indices' device, computed
-    with integer division on the device. Out-of-range indices raise ValueError, as NumPy's (a one-byte read
-    of the check's result, as npgpu.take's bounds check)."""
-    if order not in ("C", "F"):
-        raise ValueError("only 'C' or 'F' order is permitted")
-    dims = _check_dims("unravel_index", shape)
-    idx = _as_index_array(indices, "unravel_index")
-    size = 1
-    for d in dims:
-        size *= d
-    _raise_if_any((idx < 0) | (idx >= size), ValueError,
-                  f"index out of bounds for array with size {size}")
-    coords = [None] * len(dims)
-    rest = idx
-    axes = range(len(dims) - 1, -1, -1) if order == "C" else range(len(dims))
-    for ax in axes:
-        d = dims[ax]
-        coords[ax] = npgpu.remainder(rest, d) if d > 1 else npgpu.zeros_like(rest)
-        rest = npgpu.floor_divide(rest, d) if d > 1 else rest
-    return tuple(coords)
-
-
-def _ravel_multi_index(multi_index, dims, mode="raise", order="C"):
-    """numpy.ravel_multi_index on npgpu arrays: flat int64 indices on the coordinates' device; `mode` 'raise'
-    (ValueError for an out-of-range coordinate, a one-byte read of the check), 'wrap' or 'clip', one mode or
-    one per dimension."""
-    if order not in ("C", "F"):
-        raise ValueError("only 'C' or 'F' order is permitted")
-    dims = _check_dims("ravel_multi_index", dims)
-    coords = [_as_index_array(c, "ravel_multi_index") for c in multi_index]
-    if len(coords) != len(dims):
-        raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
-    modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
-    if len(modes) != len(dims):
-        raise ValueError("clipmode must have the same length as dims")
-    fixed = []
-    for c, d, m in zip(coords, dims, modes):
-        if m == "raise":
-            _raise_if_any((c < 0) | (c >= d), ValueError, "invalid entry in coordinates array")
-        elif m == "wrap":
-            c = npgpu.remainder(c, d) if d else c
-        elif m == "clip":
-            c = npgpu.clip(c, 0, max(d - 1, 0))
-        else:
-            raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap', not {m!r}")
-        fixed.append(c)
-    axes = range(len(dims)) if order == "C" else range(len(dims) - 1, -1, -1)
-    flat = None
-    for ax in axes:
-        flat = fixed[ax] if flat is None else flat * dims[ax] + fixed[ax]
-    if flat is None:
-        raise ValueError("at least one dimension is required")
-    return flat
-
-
-# NumPy functions taken with NumPy's own signature (see the module's docstring), by NumPy name.
 _ADAPTERS = {
     "empty_like": _empty_like,
     "zeros_like": _zeros_like,
@@ -199,8 +119,6 @@ _ADAPTERS = {
     "array": _array,
     "asarray": _asarray,
     "asanyarray": _asarray,
-    "unravel_index": _unravel_index,
-    "ravel_multi_index": _ravel_multi_index,
 }
 
 
