@@ -472,8 +472,9 @@ def sweep_in_subprocess(tmp_path):
     restarts = 0
     env = dict(os.environ, PYTHONFAULTHANDLER="1")
     while start < len(cases):
+        # In the temporary folder: writers (save, savetxt...) given a hostile name write there.
         proc = subprocess.run([sys.executable, __file__, "--sweep", cases_path, results_path, str(start)],
-                              capture_output=True, text=True, env=env, timeout=600)
+                              capture_output=True, text=True, env=env, timeout=600, cwd=tmp_path)
         begun = None
         with open(results_path) as f:
             for line in f:

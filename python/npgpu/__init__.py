@@ -15,6 +15,7 @@ from npgpu import (
     _elementwise_composed,
     _histograms,
     _indexing,
+    _io,
     _linear_algebra,
     _manipulation,
     _numpy_functions,  # noqa: F401 (Array.__array_function__'s table)
@@ -121,6 +122,7 @@ from npgpu._indexing import (
     take,
     take_along_axis,
 )
+from npgpu._io import *  # noqa: F401,F403
 from npgpu._launch import LaunchIndices, check_geometry, launch_indices
 from npgpu._linear_algebra import *  # noqa: F401,F403
 from npgpu._manipulation import *  # noqa: F401,F403
@@ -225,7 +227,7 @@ __all__ += ["acos", "asin", "atan", "atan2", "pow", "bitwise_invert", "acosh", "
             "bitwise_left_shift", "bitwise_right_shift"]
 __all__ += (_dtypes.__all__ + _creation.__all__ + _manipulation.__all__ + _elementwise_composed.__all__ +
             _linear_algebra.__all__ + _set_functions.__all__ + _histograms.__all__)
-__all__ += _statistics.__all__ + _polynomial_signal.__all__
+__all__ += _statistics.__all__ + _polynomial_signal.__all__ + _io.__all__
 
 # NumPy-style ufunc objects (keywords, reduce/accumulate/reduceat/outer/at, nin/nout/types ...) under the names
 # above, plus the ufuncs composed of npgpu operations (divmod, fmod, frexp, ldexp, modf, gcd, lcm, ...).
