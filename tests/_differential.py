@@ -1,5 +1,5 @@
-"""What the differential test files (test_differential*.py) share: Hypothesis settings, the quiet context
-and the comparison of NumPy's outcome (a result or an exception type) with npgpu's.
+"""What the differential test files (test_differential*.py) share: Hypothesis settings, the quiet context,
+the comparison of NumPy's outcome (a result or an exception type) with npgpu's, and of values.
 
 A plain module rather than conftest fixtures, so the @given tests call it directly; conftest.py puts this
 folder on sys.path (the suite's importlib import mode does not)."""
@@ -62,3 +62,31 @@ def npgpu_call(err, fn, *args, **kwargs):
                 fn(*args, **kwargs)
             return None
         return fn(*args, **kwargs)
+
+
+def assert_values(got, want, rtol=0.0, scale=None, what=""):
+    """dtype, shape, then values: exact (NaNs equal) when rtol is 0, else |got - want| <= rtol * scale (scale:
+    |want| elementwise by default, or a scalar / broadcastable array; NaNs equal, infinities equal)."""
+    if isinstance(want, (tuple, list)):
+        assert len(got) == len(want), f"{what}: {len(got)} results, NumPy gives {len(want)}"
+        for i, (g, w) in enumerate(zip(got, want)):
+            assert_values(g, w, rtol, scale if not isinstance(scale, (tuple, list)) else scale[i], f"{what}[{i}]")
+        return
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.dtype == want.dtype, f"{what}: dtype {got.dtype}, NumPy gives {want.dtype}"
+    assert got.shape == want.shape, f"{what}: shape {got.shape}, NumPy gives {want.shape}"
+    if want.dtype.kind not in "fc" or rtol == 0.0:
+        assert np.array_equal(got, want, equal_nan=want.dtype.kind in "fc"), f"{what}: {got!r} vs NumPy's {want!r}"
+        return
+    with quiet():
+        s = np.abs(want.astype(np.complex128)) if scale is None else np.asarray(scale, dtype=np.float64)
+        s = np.broadcast_to(np.where(np.isfinite(s), s, 0.0), want.shape)
+        s = np.maximum(s, np.finfo(np.float64).tiny)
+        g = got.astype(np.complex128)
+        w = want.astype(np.complex128)
+        ok = np.ones(want.shape, bool)
+        for gp, wp in ((g.real, w.real), (g.imag, w.imag)):
+            ok &= (np.isnan(gp) & np.isnan(wp)) | (gp == wp) | (np.abs(gp - wp) <= rtol * s)
+    bad = np.flatnonzero(~ok.ravel())
+    assert bad.size == 0, (f"{what}: {bad.size} of {got.size} values off; first {got.ravel()[bad[0]]!r} vs "
+                           f"NumPy's {want.ravel()[bad[0]]!r} (rtol {rtol:g}, scale {s.ravel()[bad[0]]:g})")
