@@ -6,10 +6,8 @@ writes for the same data. Reading is NumPy's reader on the host, then one upload
 device when None). npgpu.Array's repr and str go through NumPy's printing, so NumPy's print options (set here or
 through NumPy) apply to them.
 
-The writers take npgpu.Arrays only (a NumPy array raises TypeError naming NumPy's function): npgpu has nothing
-to add to writing host data, and a call with anything else writes no file. A path that cannot be
-opened raises NumPy's OSError subclass (FileNotFoundError ...), made also a ValueError so that it is one of
-npgpu's argument errors.
+The writers also take NumPy arrays and array_like data, written as NumPy writes them. A path that cannot be
+opened raises NumPy's OSError (FileNotFoundError ...).
 """
 import collections.abc
 import contextlib
@@ -21,31 +19,6 @@ from npgpu import _array, _runtime
 
 __all__ = ["save", "load", "savez", "savez_compressed", "savetxt", "loadtxt", "genfromtxt", "array2string",
            "array_repr", "array_str", "set_printoptions", "get_printoptions", "printoptions"]
-
-_PATH_ERRORS = {}
-
-
-def _path_error(e):
-    """`e`, an OSError, as an instance of a subclass of both its type and ValueError."""
-    cls = type(e)
-    sub = _PATH_ERRORS.get(cls)
-    if sub is None:
-        sub = _PATH_ERRORS[cls] = type(cls.__name__, (cls, ValueError),
-                                       {"__module__": __name__, "__doc__": f"{cls.__name__}, also a ValueError."})
-    if e.errno is not None and e.filename is not None:
-        return sub(e.errno, e.strerror, e.filename)
-    return sub(*e.args)
-
-
-@contextlib.contextmanager
-def _opening():
-    try:
-        yield
-    except OSError as e:
-        if isinstance(e, ValueError):
-            raise
-        raise _path_error(e) from None
-
 
 def _is_path(f):
     return isinstance(f, (str, bytes, os.PathLike))
@@ -134,7 +107,7 @@ def save(file, arr, allow_pickle=True):
     TypeError
         `file` is neither a path nor a file object.
     OSError
-        The path cannot be opened for writing (the exception is also a ValueError).
+        The path cannot be opened for writing.
 
     See Also
     --------
@@ -151,8 +124,7 @@ def save(file, arr, allow_pickle=True):
     """
     f = _check_file("save", file, "write")
     host = _host(arr)
-    with _opening():
-        np.save(f, host, allow_pickle=allow_pickle)
+    np.save(f, host, allow_pickle=allow_pickle)
 
 
 def _hosts(args, kwds):
@@ -188,7 +160,7 @@ def savez(file, *args, allow_pickle=True, **kwds):
     ValueError
         A keyword name repeats a positional one (``arr_0`` ...), as numpy.savez.
     OSError
-        The path cannot be opened for writing (also a ValueError).
+        The path cannot be opened for writing.
 
     See Also
     --------
@@ -207,8 +179,7 @@ def savez(file, *args, allow_pickle=True, **kwds):
     """
     f = _check_file("savez", file, "write")
     hosts, named = _hosts(args, kwds)
-    with _opening():
-        np.savez(f, *hosts, allow_pickle=allow_pickle, **named)
+    np.savez(f, *hosts, allow_pickle=allow_pickle, **named)
 
 
 def savez_compressed(file, *args, allow_pickle=True, **kwds):
@@ -238,7 +209,7 @@ def savez_compressed(file, *args, allow_pickle=True, **kwds):
     ValueError
         A keyword name repeats a positional one (``arr_0`` ...).
     OSError
-        The path cannot be opened for writing (also a ValueError).
+        The path cannot be opened for writing.
 
     See Also
     --------
@@ -256,8 +227,7 @@ def savez_compressed(file, *args, allow_pickle=True, **kwds):
     """
     f = _check_file("savez_compressed", file, "write")
     hosts, named = _hosts(args, kwds)
-    with _opening():
-        np.savez_compressed(f, *hosts, allow_pickle=allow_pickle, **named)
+    np.savez_compressed(f, *hosts, allow_pickle=allow_pickle, **named)
 
 
 class NpzFile(collections.abc.Mapping):
@@ -346,7 +316,7 @@ def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="A
     NotImplementedError
         `mmap_mode` is not None.
     OSError
-        The path cannot be opened (FileNotFoundError ..., also a ValueError).
+        The path cannot be opened (FileNotFoundError ...).
 
     See Also
     --------
@@ -366,9 +336,8 @@ def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="A
     if mmap_mode is not None:
         raise NotImplementedError(f"npgpu.load: mmap_mode={mmap_mode!r} is not supported (npgpu arrays cannot map "
                                   "a file); use numpy.load(..., mmap_mode=...) for a memory map")
-    with _opening():
-        out = np.load(f, allow_pickle=allow_pickle, fix_imports=fix_imports, encoding=encoding,
-                      max_header_size=max_header_size)
+    out = np.load(f, allow_pickle=allow_pickle, fix_imports=fix_imports, encoding=encoding,
+                  max_header_size=max_header_size)
     if isinstance(out, np.lib.npyio.NpzFile):
         return NpzFile(out, device)
     if isinstance(out, np.ndarray):
@@ -402,7 +371,7 @@ def savetxt(fname, X, fmt="%.18e", delimiter=" ", newline="\n", header="", foote
     ValueError
         `X` has more than 2 dimensions; a `fmt` that does not fit the columns (as NumPy).
     OSError
-        The path cannot be opened for writing (also a ValueError).
+        The path cannot be opened for writing.
 
     See Also
     --------
@@ -419,9 +388,8 @@ def savetxt(fname, X, fmt="%.18e", delimiter=" ", newline="\n", header="", foote
     """
     f = _check_file("savetxt", fname, "write")
     host = _host(X)
-    with _opening():
-        np.savetxt(f, host, fmt=fmt, delimiter=delimiter, newline=newline, header=header, footer=footer,
-                   comments=comments, encoding=encoding)
+    np.savetxt(f, host, fmt=fmt, delimiter=delimiter, newline=newline, header=header, footer=footer,
+               comments=comments, encoding=encoding)
 
 
 def loadtxt(fname, dtype=float, comments="#", delimiter=None, converters=None, skiprows=0, usecols=None,
@@ -451,7 +419,7 @@ def loadtxt(fname, dtype=float, comments="#", delimiter=None, converters=None, s
     ValueError
         Text that does not parse, rows of different lengths, bad arguments (as numpy.loadtxt).
     OSError
-        The path cannot be opened (FileNotFoundError ..., also a ValueError).
+        The path cannot be opened (FileNotFoundError ...).
 
     See Also
     --------
@@ -467,10 +435,9 @@ def loadtxt(fname, dtype=float, comments="#", delimiter=None, converters=None, s
            [4, 6]], dtype=int32)
     """
     src = _check_source("loadtxt", fname)
-    with _opening():
-        out = np.loadtxt(src, dtype=dtype, comments=comments, delimiter=delimiter, converters=converters,
-                         skiprows=skiprows, usecols=usecols, unpack=unpack, ndmin=ndmin, encoding=encoding,
-                         max_rows=max_rows, quotechar=quotechar)
+    out = np.loadtxt(src, dtype=dtype, comments=comments, delimiter=delimiter, converters=converters,
+                     skiprows=skiprows, usecols=usecols, unpack=unpack, ndmin=ndmin, encoding=encoding,
+                     max_rows=max_rows, quotechar=quotechar)
     return _upload("loadtxt", out, device)
 
 
@@ -513,7 +480,7 @@ def genfromtxt(fname, dtype=float, comments="#", delimiter=None, skip_header=0, 
     ValueError
         Rows of different lengths with ``invalid_raise=True``; bad arguments (as numpy.genfromtxt).
     OSError
-        The path cannot be opened (FileNotFoundError ..., also a ValueError).
+        The path cannot be opened (FileNotFoundError ...).
 
     See Also
     --------
@@ -533,14 +500,13 @@ def genfromtxt(fname, dtype=float, comments="#", delimiter=None, skip_header=0, 
         raise NotImplementedError("npgpu.genfromtxt: usemask=True is not supported (npgpu has no masked arrays); "
                                   "use numpy.genfromtxt")
     kwargs = {} if deletechars is None else {"deletechars": deletechars}
-    with _opening():
-        out = np.genfromtxt(src, dtype=dtype, comments=comments, delimiter=delimiter, skip_header=skip_header,
-                            skip_footer=skip_footer, converters=converters, missing_values=missing_values,
-                            filling_values=filling_values, usecols=usecols, names=names, excludelist=excludelist,
-                            replace_space=replace_space, autostrip=autostrip, case_sensitive=case_sensitive,
-                            defaultfmt=defaultfmt, unpack=unpack, usemask=False, loose=loose,
-                            invalid_raise=invalid_raise, max_rows=max_rows, encoding=encoding, ndmin=ndmin,
-                            **kwargs)
+    out = np.genfromtxt(src, dtype=dtype, comments=comments, delimiter=delimiter, skip_header=skip_header,
+                        skip_footer=skip_footer, converters=converters, missing_values=missing_values,
+                        filling_values=filling_values, usecols=usecols, names=names, excludelist=excludelist,
+                        replace_space=replace_space, autostrip=autostrip, case_sensitive=case_sensitive,
+                        defaultfmt=defaultfmt, unpack=unpack, usemask=False, loose=loose,
+                        invalid_raise=invalid_raise, max_rows=max_rows, encoding=encoding, ndmin=ndmin,
+                        **kwargs)
     return _upload("genfromtxt", np.asarray(out), device)
 
 
