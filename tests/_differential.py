@@ -64,6 +64,15 @@ def npgpu_call(err, fn, *args, **kwargs):
         return fn(*args, **kwargs)
 
 
+def rtol_for(dtype):
+    """The relative tolerance of a dtype's results: 0 (exact) for bool and integers."""
+    dtype = np.dtype(dtype)
+    if dtype.kind not in "fc":
+        return 0.0
+    part = dtype.itemsize // 2 if dtype.kind == "c" else dtype.itemsize
+    return {2: 2e-3, 4: 2e-5, 8: 1e-12}[part]
+
+
 def assert_values(got, want, rtol=0.0, scale=None, what=""):
     """dtype, shape, then values: exact (NaNs equal) when rtol is 0, else |got - want| <= rtol * scale (scale:
     |want| elementwise by default, or a scalar / broadcastable array; NaNs equal, infinities equal)."""

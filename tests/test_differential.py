@@ -27,7 +27,7 @@ from hypothesis.extra import numpy as hnp
 
 import npgpu
 
-from _differential import KINDS, SETTINGS, npgpu_call, numpy_or_error, public_type, quiet
+from _differential import KINDS, SETTINGS, npgpu_call, numpy_or_error, public_type, quiet, rtol_for
 
 DTYPES = tuple(np.dtype(d) for d in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
                                      "uint64", "float32", "float64", "complex64", "complex128"))
@@ -53,14 +53,6 @@ def to_host(got, kind, want):
         return got.get()
     assert type(got) is type(want), f"type {type(got).__name__}, NumPy gives {type(want).__name__}"
     return got
-
-
-def rtol_for(dtype):
-    dtype = np.dtype(dtype)
-    if dtype.kind not in "fc":
-        return 0.0
-    part = dtype.itemsize // 2 if dtype.kind == "c" else dtype.itemsize
-    return {2: 2e-3, 4: 2e-5, 8: 1e-12}[part]
 
 
 def assert_values(got, want, rtol=0.0, scale=None, what="", alt=None):
