@@ -8,6 +8,8 @@ import pytest
 
 import npgpu
 
+from _threads import thread_count
+
 try:
     import ml_dtypes
 
@@ -438,7 +440,8 @@ def test_device_streams_and_threads(random_array):
     r = npgpu.matmul(npgpu.asarray(a, stream=s), npgpu.asarray(b, stream=s), stream=s)
     s.synchronize()
     check_close(r, np.matmul, a, b)
-    results, errors = [None] * 4, []
+    n = thread_count(4)
+    results, errors = [None] * n, []
 
     def work(i):
         try:
@@ -447,7 +450,7 @@ def test_device_streams_and_threads(random_array):
         except Exception as exc:  # pragma: no cover - reported below
             errors.append(exc)
 
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(n)]
     for t in threads:
         t.start()
     for t in threads:

@@ -8,6 +8,8 @@ import pytest
 
 import npgpu
 
+from _threads import thread_count
+
 pytestmark = pytest.mark.gpu
 
 
@@ -122,7 +124,7 @@ def test_threads_and_streams_share_plans(fftmod):
         except Exception as e:  # noqa: BLE001  (reported by the main thread)
             errors.append(e)
 
-    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(thread_count(8))]
     for t in threads:
         t.start()
     for t in threads:

@@ -21,6 +21,8 @@ import pytest
 import npgpu
 from npgpu import _random
 
+from _threads import thread_count
+
 MASK32 = np.uint64(0xFFFFFFFF)
 
 
@@ -361,14 +363,15 @@ def test_pickle_and_threads(backend):
             with lock:
                 outs.append(x)
 
-    ts = [threading.Thread(target=work) for _ in range(4)]
+    ts = [threading.Thread(target=work) for _ in range(thread_count(4))]
     for t in ts:
         t.start()
     for t in ts:
         t.join()
-    assert g.counter == 40 + 200
+    assert g.counter == 40 + 50 * len(ts)
     allv = np.sort(np.concatenate(outs))
-    assert np.array_equal(allv, np.sort(npgpu.random.Generator(12, 40).random(800, dtype=np.float32)))
+    want = npgpu.random.Generator(12, 40).random(4 * 50 * len(ts), dtype=np.float32)
+    assert np.array_equal(allv, np.sort(want))
 
 
 # ---------------------------------------------------------------------------------------- statistics

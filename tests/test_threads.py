@@ -5,7 +5,9 @@ import pytest
 
 import npgpu
 
-N_THREADS = 8
+from _threads import thread_count
+
+N_THREADS = thread_count(8)
 JOIN_TIMEOUT_S = 120
 
 
