@@ -882,3 +882,22 @@ def test_new_creation_names_exported():
     for name in ("mgrid", "ogrid", "r_", "c_", "s_", "index_exp", "fromfunction", "fromiter", "frombuffer",
                  "mask_indices", "unravel_index", "ravel_multi_index"):
         assert name in npgpu.__all__ and getattr(npgpu, name) is getattr(npgpu._creation, name)
+
+
+def test_ndindex_is_numpys():
+    assert list(npgpu.ndindex(2, 3)) == list(np.ndindex(2, 3))
+    assert list(npgpu.ndindex((3, 1))) == [(0, 0), (1, 0), (2, 0)]
+    assert list(npgpu.ndindex(())) == [()]
+    assert list(npgpu.ndindex(0, 4)) == []
+    with pytest.raises(ValueError):
+        npgpu.ndindex(-1)
+
+
+@pytest.mark.parametrize("shape", [(3,), (2, 3), (), (0, 2)])
+def test_ndenumerate(array_device, random_array, shape):
+    h = random_array(shape, np.float32)
+    got = list(npgpu.ndenumerate(npgpu.asarray(h, device=array_device)))
+    want = list(np.ndenumerate(h))
+    assert [i for i, _ in got] == [i for i, _ in want]
+    assert all(type(v) is np.float32 and v == w for (_, v), (_, w) in zip(got, want))
+    assert list(npgpu.ndenumerate(h.tolist())) == list(np.ndenumerate(h.tolist()))

@@ -525,3 +525,30 @@ def test_new_dtype_names_exported():
                  "promote_types", "min_scalar_type", "issubdtype", "common_type", "mintypecode", "typename",
                  "asanyarray", "asarray_chkfinite", "require"):
         assert name in npgpu.__all__ and getattr(npgpu, name) is getattr(npgpu._dtypes, name)
+
+
+ALIASES = ["bool_", "byte", "ubyte", "short", "ushort", "intc", "uintc", "int_", "uint", "longlong", "ulonglong",
+           "intp", "uintp", "half", "single", "double", "csingle", "cdouble"]
+ABSTRACT = ["generic", "number", "integer", "signedinteger", "unsignedinteger", "inexact", "floating",
+            "complexfloating"]
+
+
+@pytest.mark.parametrize("name", ALIASES + ABSTRACT + ["dtype"])
+def test_numpy_names_of_scalar_types(name):
+    # the same objects as NumPy's, so isinstance, issubdtype and dtype comparisons agree with NumPy
+    assert getattr(npgpu, name) is getattr(np, name)
+
+
+def test_long_aliases_and_arrays_of_aliased_dtypes(array_device):
+    assert npgpu.long is np.dtype("l").type and npgpu.ulong is np.dtype("L").type
+    x = npgpu.zeros(3, dtype=npgpu.double, device=array_device)
+    assert x.dtype == np.float64
+    assert npgpu.ones(2, dtype=npgpu.intc, device=array_device).dtype == np.intc
+    assert npgpu.issubdtype(npgpu.float32, npgpu.floating) and not npgpu.issubdtype(npgpu.int8, npgpu.inexact)
+    assert npgpu.dtype("f4") == npgpu.single
+    assert isinstance(x.get()[0], npgpu.floating) and not isinstance(x.get()[0], npgpu.integer)
+
+
+def test_no_aliases_for_types_npgpu_lacks():
+    for name in ["longdouble", "clongdouble", "object_", "str_", "bytes_", "void", "datetime64", "timedelta64"]:
+        assert not hasattr(npgpu, name), name

@@ -265,3 +265,28 @@ def test_array_repr_str_array2string_match_array(array_device, random_array):
         npgpu.array2string(a, separator=None)
     with pytest.raises(TypeError):
         npgpu.array_str(None)
+
+
+def test_scalar_formatters_as_numpy(array_device):
+    for x in (np.float32(0.1), np.float64(1 / 3), 2.5, np.float16(-0.0)):
+        assert npgpu.format_float_positional(x) == np.format_float_positional(x)
+        assert npgpu.format_float_scientific(x, precision=4) == np.format_float_scientific(x, precision=4)
+    one = npgpu.asarray(np.float64(12345.678), device=array_device)
+    assert npgpu.format_float_positional(one, precision=2) == "12345.68"
+    assert npgpu.format_float_scientific(one, exp_digits=3) == np.format_float_scientific(12345.678, exp_digits=3)
+    for n, w in ((5, None), (-3, 4), (0, None), (2**40, None)):
+        assert npgpu.binary_repr(n, width=w) == np.binary_repr(n, width=w)
+    assert npgpu.binary_repr(npgpu.asarray(np.int64(6), device=array_device)) == "110"
+    assert [npgpu.base_repr(255, b) for b in (2, 16, 36)] == [np.base_repr(255, b) for b in (2, 16, 36)]
+    assert npgpu.base_repr(-7, 3, padding=2) == np.base_repr(-7, 3, padding=2)
+
+
+def test_scalar_formatters_errors(array_device):
+    with pytest.raises(TypeError, match="scalar"):
+        npgpu.binary_repr(npgpu.asarray([1, 2], device=array_device))
+    with pytest.raises(TypeError):
+        npgpu.format_float_positional(npgpu.asarray([1.0, 2.0], device=array_device))
+    with pytest.raises(ValueError):
+        npgpu.base_repr(5, 40)
+    with pytest.raises(TypeError):
+        npgpu.format_float_positional("1.5")

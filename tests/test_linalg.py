@@ -1007,3 +1007,54 @@ def test_stacked_small_solve_on_gpu_matches_numpy(rng):
 def test_stacked_small_inv_on_gpu_matches_numpy(rng):
     a = matrix(rng, (64, 5, 5), np.complex128)
     close(la.inv(npgpu.asarray(a)), np.linalg.inv(a), 1e-10)
+
+
+# ------------------------------------------------------------------------------------- tensorsolve, tensorinv
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
+@pytest.mark.parametrize("a_shape,b_ndim,axes", [
+    ((2, 3, 6), 2, None), ((6, 2, 3), 2, (0,)), ((2, 2, 2, 2), 2, None), ((4, 4), 1, None),
+    ((3, 2, 2, 3), 2, (1, 0))])
+def test_tensorsolve_matches_numpy(array_device, rng, dtype, a_shape, b_ndim, axes):
+    n = int(np.sqrt(np.prod(a_shape)))
+    a = matrix(rng, (n, n), dtype).reshape(a_shape)
+    moved = a if axes is None else np.moveaxis(a, axes, range(a.ndim - len(axes), a.ndim))
+    b = matrix(rng, (n, 1), dtype).reshape(moved.shape[:b_ndim])
+    want = np.linalg.tensorsolve(a, b, axes=axes)
+    got = la.tensorsolve(on(array_device, a), on(array_device, b), axes=axes)
+    close(check_array(got, array_device, want.dtype, want.shape), want, _tol(dtype, n, 100.0))
+    # NumPy in, NumPy out; and x really solves the tensor equation
+    x = la.tensorsolve(a, b, axes=axes)
+    assert isinstance(x, np.ndarray)
+    close(np.tensordot(moved, x, axes=x.ndim), b, _tol(dtype, n, 100.0))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64])
+@pytest.mark.parametrize("shape,ind", [((4, 6, 8, 3), 2), ((24, 8, 3), 1), ((2, 3, 6), 2), ((5, 5), 1)])
+def test_tensorinv_matches_numpy(array_device, rng, dtype, shape, ind):
+    n = int(np.prod(shape[ind:]))
+    a = matrix(rng, (n, n), dtype).reshape(shape)
+    want = np.linalg.tensorinv(a, ind=ind)
+    got = check_array(la.tensorinv(on(array_device, a), ind=ind), array_device, want.dtype, want.shape)
+    close(got, want, _tol(dtype, n, 100.0))
+    # the defining property: tensordot(tensorinv(a), a, ind) is the identity over a.shape[ind:]
+    ident = np.tensordot(got, a, ind).reshape(n, n)
+    close(ident, np.eye(n), _tol(dtype, n, 100.0))
+
+
+def test_tensor_solve_inv_errors(array_device, rng):
+    bad = on(array_device, rng.random((2, 3)))
+    with pytest.raises(LinAlgError, match="prod"):
+        la.tensorsolve(bad, on(array_device, rng.random(2)))
+    with pytest.raises(ValueError, match="ind"):
+        la.tensorinv(bad, ind=0)
+    with pytest.raises(LinAlgError, match="square"):
+        la.tensorinv(bad, ind=1)
+    with pytest.raises(LinAlgError, match="Singular"):
+        la.tensorinv(on(array_device, np.zeros((2, 2, 4))), ind=2)
+    with pytest.raises(ValueError):
+        la.tensorsolve(on(array_device, rng.random((2, 2, 4))), on(array_device, rng.random((2, 2))), axes=(5,))
+    with pytest.raises(ValueError, match="no element"):
+        la.tensorinv(on(array_device, np.zeros((2, 0))), ind=1)
+    with pytest.raises(TypeError):
+        la.tensorinv(on(array_device, np.ones((2, 2), np.float16)), ind=1)

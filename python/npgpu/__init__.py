@@ -108,6 +108,7 @@ from npgpu._elementwise import (
 from npgpu._elementwise_composed import *  # noqa: F401,F403
 from npgpu._elementwise_composed import clip  # the bounds' keywords of NumPy and the standard, over _elementwise's
 from npgpu._errors import CUDAError, GPUUnavailableError, OutOfMemoryError
+from npgpu._errstate import *  # noqa: F401,F403
 from npgpu._histograms import *  # noqa: F401,F403
 from npgpu._indexing import (
     argwhere,

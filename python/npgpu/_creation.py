@@ -23,7 +23,7 @@ __all__ = ["arange", "linspace", "ones", "eye", "identity", "empty_like", "zeros
            "copyto", "diag", "diagflat", "tri", "tril_indices", "triu_indices", "tril_indices_from",
            "triu_indices_from", "diag_indices", "diag_indices_from", "fill_diagonal", "vander", "indices", "ix_",
            "logspace", "geomspace", "mgrid", "ogrid", "r_", "c_", "s_", "index_exp", "fromfunction", "fromiter",
-           "frombuffer", "mask_indices", "unravel_index", "ravel_multi_index"]
+           "frombuffer", "mask_indices", "unravel_index", "ravel_multi_index", "ndindex", "ndenumerate"]
 
 _PY_SCALARS = (bool, int, float, complex)
 
@@ -2544,3 +2544,68 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     if tuple(flat.shape) != tuple(shape):
         flat = _array.broadcast_to(flat, shape)
     return flat.astype(np.int64, copy=True) if flat is coords[0] else flat.astype(np.int64, copy=False)
+
+
+class ndindex(np.ndindex):  # noqa: N801 (NumPy's name)
+    """An iterator over every index tuple of an array of the given shape, in C order, as numpy.ndindex.
+
+    It computes indices only (no array is made, nothing runs on a device): NumPy's own iterator.
+
+    Parameters
+    ----------
+    *shape : ints, or one tuple of ints
+        The array's shape.
+
+    Returns
+    -------
+    ndindex
+        An iterator of tuples of ints.
+
+    Raises
+    ------
+    ValueError
+        A negative dimension (as NumPy).
+    TypeError
+        A dimension that is not an integer (as NumPy).
+
+    See Also
+    --------
+    ndenumerate, indices, unravel_index, numpy.ndindex
+
+    Examples
+    --------
+    >>> list(npgpu.ndindex(2, 2))
+    [(0, 0), (0, 1), (1, 0), (1, 1)]
+    """
+
+
+def ndenumerate(arr):
+    """Pairs of index tuple and element of an array, in C order, as numpy.ndenumerate.
+
+    Parameters
+    ----------
+    arr : npgpu.Array or array_like
+        An npgpu.Array is copied to the host once, when the iteration starts; the elements come as NumPy
+        scalars. Use it for small arrays: a Python loop over elements is slow whatever holds them.
+
+    Returns
+    -------
+    iterator
+        ``(index, value)`` pairs.
+
+    Raises
+    ------
+    None
+
+    See Also
+    --------
+    ndindex, numpy.ndenumerate
+
+    Examples
+    --------
+    >>> a = npgpu.asarray([[1, 2], [3, 4]], device="cpu")
+    >>> [(i, int(v)) for i, v in npgpu.ndenumerate(a)]
+    [((0, 0), 1), ((0, 1), 2), ((1, 0), 3), ((1, 1), 4)]
+    """
+    host = arr.get() if isinstance(arr, _array.Array) else arr
+    return np.ndenumerate(host)

@@ -19,6 +19,10 @@ __all__ = [
     "nan", "newaxis", "__array_namespace_info__", "__array_api_version__", "isscalar", "iterable", "ndim", "shape",
     "size", "isfortran", "may_share_memory", "shares_memory", "promote_types", "min_scalar_type", "issubdtype",
     "common_type", "mintypecode", "typename", "asanyarray", "asarray_chkfinite", "require",
+    # NumPy's other names for the same scalar types, its abstract scalar types, and dtype
+    "bool_", "byte", "ubyte", "short", "ushort", "intc", "uintc", "int_", "uint", "long", "ulong", "longlong",
+    "ulonglong", "intp", "uintp", "half", "single", "double", "csingle", "cdouble", "generic", "number", "integer",
+    "signedinteger", "unsignedinteger", "inexact", "floating", "complexfloating", "dtype",
 ]
 
 # The standard's names; `bool` shadows the builtin in this module, so the code below says builtins.bool.
@@ -27,6 +31,21 @@ int8, int16, int32, int64 = np.int8, np.int16, np.int32, np.int64
 uint8, uint16, uint32, uint64 = np.uint8, np.uint16, np.uint32, np.uint64
 float16, float32, float64 = np.float16, np.float32, np.float64
 complex64, complex128 = np.complex64, np.complex128
+
+# NumPy's C-named aliases of those types (long and ulong through their type codes: NumPy 1.26 lacks the names),
+# for code written against NumPy's namespace; extended precision, strings, objects and dates are not npgpu
+# dtypes and have no alias here.
+bool_ = np.bool_
+byte, ubyte, short, ushort = np.byte, np.ubyte, np.short, np.ushort
+intc, uintc, int_, uint = np.intc, np.uintc, np.int_, np.uint
+long, ulong = np.dtype("l").type, np.dtype("L").type
+longlong, ulonglong, intp, uintp = np.longlong, np.ulonglong, np.intp, np.uintp
+half, single, double, csingle, cdouble = np.half, np.single, np.double, np.csingle, np.cdouble
+# The abstract scalar types, for issubdtype and isinstance checks on scalars.
+generic, number, integer, inexact = np.generic, np.number, np.integer, np.inexact
+signedinteger, unsignedinteger, floating, complexfloating = (
+    np.signedinteger, np.unsignedinteger, np.floating, np.complexfloating)
+dtype = np.dtype
 
 e = float(np.e)
 pi = float(np.pi)

@@ -18,7 +18,8 @@ import numpy as np
 from npgpu import _array, _runtime
 
 __all__ = ["save", "load", "savez", "savez_compressed", "savetxt", "loadtxt", "genfromtxt", "array2string",
-           "array_repr", "array_str", "set_printoptions", "get_printoptions", "printoptions"]
+           "array_repr", "array_str", "set_printoptions", "get_printoptions", "printoptions",
+           "format_float_positional", "format_float_scientific", "binary_repr", "base_repr"]
 
 def _is_path(f):
     return isinstance(f, (str, bytes, os.PathLike))
@@ -744,3 +745,151 @@ def printoptions(*args, **kwargs):
     """
     with np.printoptions(*args, **kwargs) as opts:
         yield opts
+
+
+def _scalar(name, x):
+    """A number for NumPy's scalar formatters: an npgpu.Array of one element becomes its NumPy scalar (one
+    transfer); other arrays are refused as NumPy refuses them."""
+    if isinstance(x, _array.Array):
+        if x.size != 1:
+            raise TypeError(f"npgpu.{name}: expected a scalar, got an npgpu.Array of shape {x.shape}")
+        return x.get().reshape(())[()]
+    return x
+
+
+def format_float_positional(x, precision=None, unique=True, fractional=True, trim="k", sign=False, pad_left=None,
+                            pad_right=None, min_digits=None):
+    """A floating-point scalar in positional notation, as numpy.format_float_positional.
+
+    Parameters
+    ----------
+    x : float, NumPy scalar or npgpu.Array of one element
+        The value (an Array is read back once).
+    precision, unique, fractional, trim, sign, pad_left, pad_right, min_digits : optional
+        As numpy.format_float_positional.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    TypeError
+        `x` not a number (as NumPy, which formats integers as floats), or an Array of more than one element.
+    ValueError
+        Inconsistent options (as NumPy).
+
+    See Also
+    --------
+    format_float_scientific, array2string, numpy.format_float_positional
+
+    Examples
+    --------
+    >>> npgpu.format_float_positional(npgpu.float32(0.1))
+    '0.1'
+    >>> npgpu.format_float_positional(npgpu.asarray(2.5, device="cpu"), precision=3, unique=False)
+    '2.500'
+    """
+    return np.format_float_positional(_scalar("format_float_positional", x), precision, unique, fractional, trim,
+                                      sign, pad_left, pad_right, min_digits)
+
+
+def format_float_scientific(x, precision=None, unique=True, trim="k", sign=False, pad_left=None, exp_digits=None,
+                            min_digits=None):
+    """A floating-point scalar in scientific notation, as numpy.format_float_scientific.
+
+    Parameters
+    ----------
+    x : float, NumPy scalar or npgpu.Array of one element
+        The value (an Array is read back once).
+    precision, unique, trim, sign, pad_left, exp_digits, min_digits : optional
+        As numpy.format_float_scientific.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    TypeError
+        `x` not a number (as NumPy, which formats integers as floats), or an Array of more than one element.
+    ValueError
+        Inconsistent options (as NumPy).
+
+    See Also
+    --------
+    format_float_positional, array2string, numpy.format_float_scientific
+
+    Examples
+    --------
+    >>> npgpu.format_float_scientific(npgpu.float64(12345.678), precision=3)
+    '1.235e+04'
+    """
+    return np.format_float_scientific(_scalar("format_float_scientific", x), precision, unique, trim, sign,
+                                      pad_left, exp_digits, min_digits)
+
+
+def binary_repr(num, width=None):
+    """The binary string of an integer (two's complement of `width` bits when negative), as numpy.binary_repr.
+
+    Parameters
+    ----------
+    num : int, NumPy integer scalar or npgpu.Array of one integer
+        The value (an Array is read back once).
+    width : int, optional
+        As numpy.binary_repr.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    TypeError
+        `num` not an integer (as NumPy), or an Array of more than one element.
+
+    See Also
+    --------
+    base_repr, numpy.binary_repr
+
+    Examples
+    --------
+    >>> npgpu.binary_repr(5), npgpu.binary_repr(-3, width=4)
+    ('101', '1101')
+    """
+    return np.binary_repr(_scalar("binary_repr", num), width)
+
+
+def base_repr(number, base=2, padding=0):
+    """The string of an integer in base 2 to 36, as numpy.base_repr.
+
+    Parameters
+    ----------
+    number : int, NumPy integer scalar or npgpu.Array of one integer
+        The value (an Array is read back once).
+    base : int, optional
+        2 to 36 (default 2).
+    padding : int, optional
+        Zeros to put on the left.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    ValueError
+        A base outside 2..36 (as NumPy).
+    TypeError
+        An Array of more than one element.
+
+    See Also
+    --------
+    binary_repr, numpy.base_repr
+
+    Examples
+    --------
+    >>> npgpu.base_repr(255, 16), npgpu.base_repr(7, 3, padding=2)
+    ('FF', '0021')
+    """
+    return np.base_repr(_scalar("base_repr", number), base, padding)

@@ -68,7 +68,7 @@ from npgpu._manipulation import _axis
 __all__ = ["LinAlgError", "solve", "inv", "det", "slogdet", "cholesky", "qr", "eigh", "eigvalsh", "eig",
            "eigvals", "svd", "svdvals", "lstsq", "pinv", "matrix_rank", "matrix_power", "norm", "cond",
            "multi_dot", "cross", "outer", "tensordot", "vecdot", "matmul", "matrix_norm", "vector_norm",
-           "trace", "diagonal", "matrix_transpose"]
+           "trace", "diagonal", "matrix_transpose", "tensorsolve", "tensorinv"]
 
 LinAlgError = np.linalg.LinAlgError  # the same class, so that existing except clauses catch npgpu's errors
 
@@ -653,6 +653,111 @@ def solve(a, b, *, check=True):
     bm = _manipulation.broadcast_to(_cast(bm, dt), batch + tuple(bm.shape[-2:]))
     x = _primitive(lu, "getrs")(lu, piv, bm)
     return _out(x[..., 0] if one else x, numpy_out)
+
+
+def tensorsolve(a, b, axes=None, *, check=True):
+    """Solve the tensor equation ``tensordot(a, x, axes=x.ndim) = b`` for x, as numpy.linalg.tensorsolve.
+
+    `a` is reshaped to a square matrix (the product of b's shape by the product of the remaining axes), the
+    system solved by :func:`solve` (one LU factorisation), and x given the remaining axes' shape.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        Coefficients; its leading ``b.ndim`` axes (after `axes` are moved to the end) match b's shape.
+    b : npgpu.Array or array_like
+        Right-hand side, of any shape.
+    axes : tuple of ints, optional
+        Axes of `a` to move to the end (in this order) before the reshape, as NumPy.
+    check : bool, optional
+        npgpu's own keyword, as in :func:`solve`.
+
+    Returns
+    -------
+    x : npgpu.Array or numpy.ndarray
+        Of shape ``a.shape[b.ndim:]`` (after moving `axes`); an npgpu.Array on the inputs' device where either is
+        an npgpu.Array, NumPy otherwise.
+
+    Raises
+    ------
+    LinAlgError
+        The product of ``a.shape[b.ndim:]`` squared is not a.size (the reshaped matrix would not be square),
+        or that matrix is singular (with `check`).
+    ValueError
+        `axes` not axes of `a`; npgpu.Arrays on different devices.
+    TypeError
+        A dtype numpy.linalg does not support.
+
+    See Also
+    --------
+    solve, tensorinv, tensordot
+
+    Examples
+    --------
+    >>> a = npgpu.asarray(np.eye(6).reshape(6, 2, 3), device="cpu")
+    >>> x = npgpu.linalg.tensorsolve(a, npgpu.asarray(np.arange(6.0), device="cpu"))
+    >>> x.shape, bool(npgpu.all(npgpu.tensordot(a, x, axes=2) == npgpu.arange(6.0, device="cpu")))
+    ((2, 3), True)
+    """
+    (a, b), numpy_out = _inputs((a, b), "tensorsolve")
+    if axes is not None:
+        moved = [_axis(k, a.ndim) for k in axes]
+        a = _manipulation.permute_dims(a, tuple(k for k in range(a.ndim) if k not in moved) + tuple(moved))
+    old_shape = tuple(a.shape[-(a.ndim - b.ndim):])  # NumPy's slice, a.ndim <= b.ndim included
+    n = math.prod(old_shape)
+    if a.size != n * n:
+        raise LinAlgError("tensorsolve: input arrays must satisfy the requirement "
+                          "prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim])")
+    x = solve(_manipulation.reshape(a, (n, n)), _manipulation.reshape(b, (n,)), check=check)
+    return _out(_manipulation.reshape(x, old_shape), numpy_out)
+
+
+def tensorinv(a, ind=2, *, check=True):
+    """The inverse of an N-d array for tensordot, as numpy.linalg.tensorinv: ``tensordot(tensorinv(a, ind), a,
+    ind)`` is the identity over ``a.shape[ind:]``.
+
+    Parameters
+    ----------
+    a : npgpu.Array or array_like
+        An array whose leading `ind` axes and remaining axes hold the same number of elements.
+    ind : int, optional
+        How many leading axes form the "rows" (default 2); must be positive.
+    check : bool, optional
+        npgpu's own keyword, as in :func:`inv`.
+
+    Returns
+    -------
+    npgpu.Array or numpy.ndarray
+        Of shape ``a.shape[ind:] + a.shape[:ind]``; an npgpu.Array on a's device for npgpu.Array input, NumPy
+        otherwise.
+
+    Raises
+    ------
+    ValueError
+        `ind` not positive; no element in ``a.shape[ind:]``.
+    LinAlgError
+        The reshaped matrix is not square, or singular (with `check`).
+    TypeError
+        A dtype numpy.linalg does not support.
+
+    See Also
+    --------
+    inv, tensorsolve, tensordot
+
+    Examples
+    --------
+    >>> a = npgpu.asarray(np.eye(4 * 6).reshape(4, 6, 8, 3), device="cpu")
+    >>> npgpu.linalg.tensorinv(a, ind=2).shape
+    (8, 3, 4, 6)
+    """
+    a, numpy_out = _input(a)
+    if operator.index(ind) <= 0:
+        raise ValueError("tensorinv: invalid ind argument (must be positive)")
+    rows = math.prod(a.shape[ind:])
+    if rows == 0:  # NumPy's reshape to (0, -1) fails the same way
+        raise ValueError(f"tensorinv: cannot invert a of shape {a.shape}: the axes after ind={ind} hold no element")
+    inverse = inv(_manipulation.reshape(a, (rows, a.size // rows)), check=check)
+    return _out(_manipulation.reshape(inverse, tuple(a.shape[ind:]) + tuple(a.shape[:ind])), numpy_out)
 
 
 def inv(a, *, check=True):
