@@ -392,7 +392,7 @@ def _numpy_raises(fname, exc_type, args, kwargs):
 
 
 FILE_FUNCTIONS = {f"npgpu.{n}" for n in ("save", "load", "savez", "savez_compressed", "savetxt", "loadtxt",
-                                          "genfromtxt")}
+                                          "genfromtxt", "fromfile", "fromregex")}
 
 
 def classify(fname, kind, slot, exc, args, kwargs):

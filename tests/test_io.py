@@ -290,3 +290,60 @@ def test_scalar_formatters_errors(array_device):
         npgpu.base_repr(5, 40)
     with pytest.raises(TypeError):
         npgpu.format_float_positional("1.5")
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.float64, np.complex64])
+def test_fromfile_binary_and_text(array_device, tmp_path, random_array, dtype):
+    h = random_array((7,), dtype)
+    path = tmp_path / "x.bin"
+    h.tofile(path)
+    got = npgpu.fromfile(path, dtype=dtype, device=array_device)
+    assert isinstance(got, npgpu.Array) and got.dtype == dtype and np.array_equal(got.get(), h)
+    assert np.array_equal(npgpu.fromfile(str(path), dtype=dtype, count=3, device=array_device).get(), h[:3])
+    skip = np.dtype(dtype).itemsize * 2
+    assert np.array_equal(npgpu.fromfile(path, dtype=dtype, offset=skip, device=array_device).get(), h[2:])
+    with open(path, "rb") as f:  # a file object, from its position
+        f.seek(np.dtype(dtype).itemsize)
+        assert np.array_equal(npgpu.fromfile(f, dtype=dtype, device=array_device).get(), h[1:])
+    text = tmp_path / "x.txt"
+    text.write_text("1.5, 2, -3")
+    assert np.array_equal(npgpu.fromfile(text, sep=",", device=array_device).get(), [1.5, 2.0, -3.0])
+
+
+def test_fromfile_errors(array_device, tmp_path):
+    with pytest.raises(OSError):
+        npgpu.fromfile(tmp_path / "missing.bin", device=array_device)
+    with pytest.raises(TypeError, match="file"):
+        npgpu.fromfile(42, device=array_device)
+    path = tmp_path / "s.bin"
+    np.zeros(2, dtype="U3").tofile(path)
+    with pytest.raises(TypeError, match="dtype"):
+        npgpu.fromfile(path, dtype="U3", device=array_device)
+
+
+def test_fromstring_as_numpy(array_device):
+    for text, sep, dtype in (("1, 2, 3.5", ",", float), ("4 5  6", " ", np.int64), (b"7;8", ";", np.float32)):
+        got = npgpu.fromstring(text, dtype=dtype, sep=sep, device=array_device)
+        want = np.fromstring(text, dtype=dtype, sep=sep)
+        assert got.dtype == want.dtype and np.array_equal(got.get(), want)
+    assert npgpu.fromstring("1 2 3", sep=" ", count=2, device=array_device).shape == (2,)
+    with pytest.raises(ValueError, match="frombuffer"):
+        npgpu.fromstring(b"\x00\x00\x00\x00", dtype=np.int32, sep="", device=array_device)
+    with pytest.raises(TypeError, match="str or bytes"):
+        npgpu.fromstring(3.5, sep=",", device=array_device)
+    with pytest.raises(ValueError):  # NumPy's own refusal to parse text into strings
+        npgpu.fromstring("1 2", sep=" ", dtype="U2", device=array_device)
+
+
+def test_fromregex(array_device, tmp_path):
+    path = tmp_path / "r.txt"
+    path.write_text("x=1.5 y=22 z=-3\n")
+    got = npgpu.fromregex(path, r"=(-?[\d.]+)", np.float64, device=array_device)
+    assert np.array_equal(got.get(), [1.5, 22.0, -3.0])
+    want = np.fromregex(path, r"=(-?[\d.]+)", [("v", np.float32)])["v"]
+    same = npgpu.fromregex(str(path), r"=(-?[\d.]+)", [("v", np.float32)], device=array_device)
+    assert same.dtype == np.float32 and np.array_equal(same.get(), want)
+    with pytest.raises(TypeError, match="fields"):
+        npgpu.fromregex(path, r"(\w)=(\S+)", [("k", "U1"), ("v", float)], device=array_device)
+    with pytest.raises(OSError):
+        npgpu.fromregex(tmp_path / "missing.txt", r"(\d)", np.int64, device=array_device)

@@ -520,3 +520,17 @@ def test_polynomial_subclasses_refused(sub):
                      (npgpu.polydiv, (plain, sub)), (npgpu.polyfit, (plain, sub, 1))]:
         with pytest.raises(TypeError, match=type(sub).__name__):
             fn(*args)
+
+
+@pytest.mark.parametrize("optimize", ["greedy", "optimal", False, True])
+def test_einsum_path_as_numpy_without_copies(array_device, optimize):
+    shapes = [(3, 4), (4, 5), (5, 6), (6, 2)]
+    hosts = [np.ones(s, np.float32) for s in shapes]
+    arrays = [npgpu.asarray(h, device=array_device) for h in hosts]
+    got = npgpu.einsum_path("ij,jk,kl,lm->im", *arrays, optimize=optimize)
+    want = np.einsum_path("ij,jk,kl,lm->im", *hosts, optimize=optimize)
+    assert got[0] == want[0] and got[1] == want[1]
+    mixed = npgpu.einsum_path(arrays[0], [0, 1], hosts[1], [1, 2], [0, 2])
+    assert mixed[0] == np.einsum_path(hosts[0], [0, 1], hosts[1], [1, 2], [0, 2])[0]
+    with pytest.raises(ValueError):
+        npgpu.einsum_path("ij,jk->ik", arrays[0], arrays[2])  # 4 against 5

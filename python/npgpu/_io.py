@@ -19,7 +19,8 @@ from npgpu import _array, _runtime
 
 __all__ = ["save", "load", "savez", "savez_compressed", "savetxt", "loadtxt", "genfromtxt", "array2string",
            "array_repr", "array_str", "set_printoptions", "get_printoptions", "printoptions",
-           "format_float_positional", "format_float_scientific", "binary_repr", "base_repr"]
+           "format_float_positional", "format_float_scientific", "binary_repr", "base_repr", "fromfile",
+           "fromstring", "fromregex"]
 
 def _is_path(f):
     return isinstance(f, (str, bytes, os.PathLike))
@@ -440,6 +441,157 @@ def loadtxt(fname, dtype=float, comments="#", delimiter=None, converters=None, s
                      skiprows=skiprows, usecols=usecols, unpack=unpack, ndmin=ndmin, encoding=encoding,
                      max_rows=max_rows, quotechar=quotechar)
     return _upload("loadtxt", out, device)
+
+
+def fromfile(file, dtype=float, count=-1, sep="", offset=0, *, device=None):
+    """Load raw binary or text data from a file onto a device, as numpy.fromfile.
+
+    numpy.fromfile reads on the host, then the result is uploaded to `device` once. (A file written by
+    ``Array.tofile`` or NumPy's ``tofile`` holds no shape or dtype: give both, as with NumPy.)
+
+    Parameters
+    ----------
+    file : str, bytes, os.PathLike or file object
+        The file (a file object is read from its current position).
+    dtype : data-type, optional
+        The items' dtype (default float64); one npgpu arrays hold.
+    count : int, optional
+        How many items to read; -1 (default) all.
+    sep : str, optional
+        '' (default): binary; otherwise the separator of a text file, as NumPy.
+    offset : int, optional
+        Bytes to skip first (binary only, as NumPy).
+    device : npgpu.Device, int or str, optional
+        Where the result goes; default the default device.
+
+    Returns
+    -------
+    npgpu.Array
+        One dimension.
+
+    Raises
+    ------
+    TypeError
+        `file` neither a path nor a file object; a dtype npgpu arrays cannot hold.
+    ValueError
+        Bad arguments or data (as numpy.fromfile).
+    OSError
+        The path cannot be opened (FileNotFoundError ...).
+
+    See Also
+    --------
+    fromstring, frombuffer, load, numpy.fromfile
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "x.bin")
+    >>> np.arange(4, dtype=np.int32).tofile(path)
+    >>> npgpu.fromfile(path, dtype=np.int32, device="cpu")
+    Array([0, 1, 2, 3], dtype=int32)
+    """
+    f = _check_file("fromfile", file, "read")
+    return _upload("fromfile", np.fromfile(f, dtype=dtype, count=count, sep=sep, offset=offset), device)
+
+
+def fromstring(string, dtype=float, count=-1, *, sep, device=None):
+    """An array from numbers in a text string, as numpy.fromstring, uploaded to `device`.
+
+    NumPy 2 reads text only (its binary mode is gone; use :func:`frombuffer` for bytes), so `sep` is required.
+
+    Parameters
+    ----------
+    string : str or bytes
+        The text.
+    dtype : data-type, optional
+        The items' dtype (default float64); one npgpu arrays hold.
+    count : int, optional
+        How many items to read; -1 (default) all.
+    sep : str
+        The separator between numbers (whitespace around it is ignored; ' ' means any whitespace).
+    device : npgpu.Device, int or str, optional
+        Where the result goes; default the default device.
+
+    Returns
+    -------
+    npgpu.Array
+        One dimension.
+
+    Raises
+    ------
+    TypeError
+        `string` neither str nor bytes; a dtype npgpu arrays cannot hold.
+    ValueError
+        An empty `sep` (binary mode) or text that does not parse (as NumPy).
+
+    See Also
+    --------
+    fromfile, frombuffer, loadtxt, numpy.fromstring
+
+    Examples
+    --------
+    >>> npgpu.fromstring("1, 2, 3.5", sep=",", device="cpu")
+    Array([1. , 2. , 3.5])
+    """
+    if not isinstance(string, (str, bytes)):
+        raise TypeError(f"npgpu.fromstring: string must be str or bytes, not {type(string).__name__}")
+    if sep == "":
+        raise ValueError("npgpu.fromstring: the binary mode of fromstring (sep='') is gone from NumPy 2; use "
+                         "npgpu.frombuffer")
+    return _upload("fromstring", np.fromstring(string, dtype=dtype, count=count, sep=sep), device)
+
+
+def fromregex(file, regexp, dtype, encoding=None, *, device=None):
+    """An array from the matches of a regular expression in a text file, as numpy.fromregex, uploaded once.
+
+    Parameters
+    ----------
+    file : str, os.PathLike or file object
+        The text file.
+    regexp : str or compiled regular expression
+        Each match makes one element, from the expression's one group.
+    dtype : data-type
+        The elements' dtype, one npgpu arrays hold; or NumPy's form, a structured dtype of one field (npgpu
+        arrays hold no fields: the result is that field).
+    encoding : str, optional
+        As numpy.fromregex.
+    device : npgpu.Device, int or str, optional
+        Where the result goes; default the default device.
+
+    Returns
+    -------
+    npgpu.Array
+        One dimension.
+
+    Raises
+    ------
+    TypeError
+        `file` neither a path nor a file object; a structured dtype of several fields, or another dtype npgpu
+        arrays cannot hold.
+    ValueError
+        Matches that do not convert to `dtype` (as NumPy).
+    OSError
+        The path cannot be opened.
+
+    See Also
+    --------
+    loadtxt, genfromtxt, numpy.fromregex
+
+    Examples
+    --------
+    >>> import io
+    >>> npgpu.fromregex(io.StringIO("a=1 b=22 c=333"), r"=(\\d+)", np.int64, device="cpu")
+    Array([  1,  22, 333])
+    """
+    f = _check_file("fromregex", file, "read")
+    dt = np.dtype(dtype)
+    if dt.names is not None and len(dt.names) != 1:
+        raise TypeError(f"npgpu.fromregex: npgpu arrays hold no fields, and dtype {dt} has {len(dt.names)}; use "
+                        "numpy.fromregex")
+    field = dt.names[0] if dt.names is not None else "f0"
+    one = dt if dt.names is not None else np.dtype([(field, dt)])  # numpy.fromregex wants a structured dtype
+    out = np.fromregex(f, regexp, one, encoding=encoding)[field]
+    return _upload("fromregex", np.ascontiguousarray(out), device)
 
 
 def genfromtxt(fname, dtype=float, comments="#", delimiter=None, skip_header=0, skip_footer=0, converters=None,

@@ -21,8 +21,8 @@ from npgpu._manipulation import concatenate, permute_dims, reshape
 from npgpu._statistics import _back, _inputs
 
 __all__ = ["convolve", "correlate", "interp", "trapezoid", "polyval", "array_equal", "array_equiv",
-           "nan_to_num", "round_", "einsum", "poly", "polyadd", "polysub", "polymul", "polydiv", "polyder", "polyint",
-           "polyfit", "roots", "bartlett", "blackman", "hamming", "hanning", "kaiser"]
+           "nan_to_num", "round_", "einsum", "einsum_path", "poly", "polyadd", "polysub", "polymul", "polydiv",
+           "polyder", "polyint", "polyfit", "roots", "bartlett", "blackman", "hamming", "hanning", "kaiser"]
 
 _ew = _elementwise
 _Array = _array.Array
@@ -655,6 +655,57 @@ def _contract(a, la, b, lb, keep):
     nb, m, k, n = (math.prod(size[c] for c in g) for g in (batch, fa, summed, fb))
     r = matmul(reshape(pa, (nb, m, k)), reshape(pb, (nb, k, n)))
     return reshape(r, tuple(size[c] for c in batch + fa + fb)), batch + fa + fb
+
+
+def _shape_stand_in(x):
+    """Something with x's shape and dtype for NumPy's shape-only functions, without a copy: an npgpu.Array
+    becomes a zero-stride NumPy view of one element (no transfer); other inputs are left to NumPy."""
+    if isinstance(x, _Array):
+        return np.broadcast_to(np.zeros((), dtype=x.dtype), x.shape)
+    return x
+
+
+def einsum_path(*operands, optimize="greedy", einsum_call=False):
+    """The contraction order of an einsum expression and NumPy's report of its cost, as numpy.einsum_path.
+
+    Only the operands' shapes and dtypes are read: npgpu.Arrays are never copied to the host.
+
+    Parameters
+    ----------
+    *operands : str and npgpu.Array or array_like
+        As :func:`einsum`: the subscripts and the operands (or the interleaved form).
+    optimize : {bool, list, tuple, 'greedy', 'optimal'}, optional
+        As numpy.einsum_path (default 'greedy').
+    einsum_call : bool, optional
+        As numpy.einsum_path (NumPy's internal form of the answer).
+
+    Returns
+    -------
+    path : list
+        ``['einsum_path', (i, j), ...]``: the pairs contracted, in order.
+    string : str
+        NumPy's printable report (naive and optimised FLOP counts, largest intermediate).
+
+    Raises
+    ------
+    ValueError
+        Invalid subscripts, or shapes that do not match them (as NumPy).
+    TypeError
+        An `optimize` NumPy does not accept (as NumPy).
+
+    See Also
+    --------
+    einsum, numpy.einsum_path
+
+    Examples
+    --------
+    >>> a = npgpu.ones((2, 3), device="cpu")
+    >>> b = npgpu.ones((3, 4), device="cpu")
+    >>> c = npgpu.ones((4, 5), device="cpu")
+    >>> npgpu.einsum_path("ij,jk,kl->il", a, b, c)[0]
+    ['einsum_path', (1, 2), (0, 1)]
+    """
+    return np.einsum_path(*[_shape_stand_in(x) for x in operands], optimize=optimize, einsum_call=einsum_call)
 
 
 def einsum(*operands, out=None, optimize=False, dtype=None, order="K", casting="safe"):
