@@ -20,7 +20,7 @@ import re
 import sys
 import textwrap
 
-MODULES = ["npgpu", "npgpu.fft", "npgpu.linalg", "npgpu.random", "npgpu.sparse", "npgpu.sparse.linalg",
+MODULES = ["npgpu", "npgpu.emath", "npgpu.fft", "npgpu.linalg", "npgpu.random", "npgpu.sparse", "npgpu.sparse.linalg",
            "npgpu.profiler", "npgpu.dask"]
 # Modules whose import needs an optional dependency: left out (page and index entry) where it is missing.
 OPTIONAL = {"npgpu.dask": "dask"}
@@ -31,10 +31,14 @@ CONSTANTS = {
                               "integers of 8 to 64 bits, float16, float32, float64, complex64 and complex128.",
     "npgpu.__array_api_version__": "The version of the Array API standard the npgpu namespace follows.",
     "npgpu.e": "Euler's number, ``math.e`` (a Python float), as numpy.e.",
+    "npgpu.euler_gamma": "The Euler-Mascheroni constant, 0.5772156649015329 (a Python float), as numpy.euler_gamma.",
     "npgpu.inf": "Positive infinity, ``math.inf`` (a Python float), as numpy.inf.",
+    "npgpu.little_endian": "True where this machine stores numbers little-endian, as numpy.little_endian.",
     "npgpu.nan": "Not a number, ``math.nan`` (a Python float), as numpy.nan.",
     "npgpu.newaxis": "``None``, as numpy.newaxis: ``a[:, npgpu.newaxis]`` inserts an axis of length one.",
     "npgpu.pi": "Pi, ``math.pi`` (a Python float), as numpy.pi.",
+    "npgpu.typecodes": "NumPy's groups of dtype characters by kind (a dict: 'Integer', 'Float', 'AllFloat', ...), as "
+                       "numpy.typecodes, for checks such as ``x.dtype.char in npgpu.typecodes['AllFloat']``.",
 }
 
 WIDTH = 110

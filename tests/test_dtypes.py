@@ -552,3 +552,12 @@ def test_long_aliases_and_arrays_of_aliased_dtypes(array_device):
 def test_no_aliases_for_types_npgpu_lacks():
     for name in ["longdouble", "clongdouble", "object_", "str_", "bytes_", "void", "datetime64", "timedelta64"]:
         assert not hasattr(npgpu, name), name
+
+
+def test_numpy_constants():
+    assert npgpu.euler_gamma == float(np.euler_gamma) and isinstance(npgpu.euler_gamma, float)
+    assert npgpu.little_endian is np.little_endian
+    assert npgpu.typecodes == np.typecodes and "f" in npgpu.typecodes["AllFloat"]
+    npgpu.typecodes["Mine"] = "x"  # npgpu's copy: changing it leaves NumPy's alone
+    assert "Mine" not in np.typecodes
+    del npgpu.typecodes["Mine"]

@@ -56,6 +56,20 @@ CONTINUOUS = [
     ("vonmises", (0.0, 1e-6), st.vonmises(1e-6)),
     ("normal", (1.0, 3.0), st.norm(1.0, 3.0)),
     ("uniform", (-1.0, 2.0), st.uniform(-1.0, 3.0)),
+    ("wald", (1.5, 2.0), st.invgauss(0.75, scale=2.0)),
+    ("wald", (3.0, 0.5), st.invgauss(6.0, scale=0.5)),
+    ("noncentral_chisquare", (3.0, 2.0), st.ncx2(3.0, 2.0)),
+    ("noncentral_chisquare", (0.5, 1.5), st.ncx2(0.5, 1.5)),
+    ("noncentral_chisquare", (1.0, 4.0), st.ncx2(1.0, 4.0)),
+    ("noncentral_chisquare", (4.0, 0.0), st.chi2(4.0)),
+    ("noncentral_f", (3.0, 20.0, 2.0), st.ncf(3.0, 20.0, 2.0)),
+    ("noncentral_f", (0.7, 15.0, 1.0), st.ncf(0.7, 15.0, 1.0)),
+]
+
+# no finite variance (or kurtosis): goodness of fit only
+CONTINUOUS_HEAVY = [
+    ("standard_cauchy", (), st.cauchy()),
+    ("noncentral_f", (4.0, 3.0, 1.5), st.ncf(4.0, 3.0, 1.5)),
 ]
 
 DISCRETE = [
@@ -76,6 +90,15 @@ DISCRETE = [
     ("geometric", (0.001,), st.geom(0.001)),
     ("hypergeometric", (10, 20, 8), st.hypergeom(30, 10, 8)),
     ("hypergeometric", (500, 700, 600), st.hypergeom(1200, 500, 600)),
+    ("logseries", (0.3,), st.logser(0.3)),
+    ("logseries", (0.9,), st.logser(0.9)),
+    ("logseries", (0.99,), st.logser(0.99)),
+    ("zipf", (6.0,), st.zipf(6.0)),
+]
+
+DISCRETE_HEAVY = [
+    ("zipf", (1.5,), st.zipf(1.5)),
+    ("zipf", (2.5,), st.zipf(2.5)),
 ]
 
 
@@ -142,6 +165,76 @@ def test_discrete_moments_and_chisquare(name, args, dist):
     pmf = dist.pmf(support)
     assert x.min() >= dist.support()[0] and x.max() <= dist.support()[1]
     assert chisquare_pvalue(x, support, pmf) > 1e-4
+
+
+@pytest.mark.parametrize("name,args,dist", CONTINUOUS_HEAVY, ids=_ids(CONTINUOUS_HEAVY))
+def test_heavy_tailed_continuous_ks(name, args, dist):
+    x = getattr(R.Generator(SEED), name)(*args, size=N)
+    assert x.shape == (N,) and x.dtype == np.float64
+    assert np.all(np.isfinite(x))
+    assert st.kstest(x, dist.cdf).pvalue > 1e-4
+    # the quartiles within 6 standard errors (sqrt(q (1 - q) / n) / pdf)
+    for q in (0.25, 0.5, 0.75):
+        se = math.sqrt(q * (1 - q) / N) / dist.pdf(dist.ppf(q))
+        assert abs(np.quantile(x, q) - dist.ppf(q)) <= 6 * se
+
+
+@pytest.mark.parametrize("name,args,dist", DISCRETE_HEAVY, ids=_ids(DISCRETE_HEAVY))
+def test_heavy_tailed_discrete_chisquare(name, args, dist):
+    x = getattr(R.Generator(SEED), name)(*args, size=N)
+    assert x.shape == (N,) and x.dtype == np.int64
+    assert x.min() >= 1
+    support = np.arange(0, 5000)
+    assert chisquare_pvalue(x, support, dist.pmf(support)) > 1e-4
+    # the median is robust to the tail
+    assert np.median(x) == dist.median()
+
+
+def test_zipf_and_logseries_edges():
+    g = R.Generator(SEED)
+    # a close to 1: huge values, truncated below 2**63 (no int64 overflow)
+    x = g.zipf(1.0001, size=20000)
+    assert x.min() >= 1 and x.max() > 10**12
+    # a >= 1025 (inf included) and p = 0 give 1, as NumPy
+    assert_array_equal(g.zipf([1025.0, np.inf], size=(3, 2)), np.ones((3, 2), np.int64))
+    assert_array_equal(g.logseries(0.0, size=5), np.ones(5, np.int64))
+    assert_array_equal(g.logseries([0.0, 0.5], size=(100, 2))[:, 0], np.ones(100, np.int64))
+    # p close to 1: a long tail, finite and positive
+    y = g.logseries(1 - 1e-12, size=10000)
+    assert y.min() >= 1 and y.max() > 10**6
+    # NaN parameters give NaN where NumPy accepts them
+    assert np.isnan(g.wald(np.nan, 1.0)) and np.isnan(g.wald(1.0, np.nan))
+    assert np.isnan(g.noncentral_chisquare(np.nan, 1.0)) and np.isnan(g.noncentral_chisquare(1.0, np.nan))
+    assert np.isnan(g.noncentral_chisquare(0.5, np.nan)) and np.isnan(g.noncentral_f(1.0, 1.0, np.nan))
+
+
+def test_new_distributions_array_parameters():
+    g = R.Generator(SEED)
+    mean, scale = np.array([0.5, 1.0, 4.0]), np.array([2.0, 1.0, 8.0])
+    x = g.wald(mean, scale, size=(40000, 3))
+    for j in range(3):
+        check_moments(x[:, j], st.invgauss(mean[j] / scale[j], scale=scale[j]))
+    # one array mixes NumPy's three branches: nonc == 0, df > 1 and df <= 1
+    df, nonc = np.array([0.5, 3.0, 2.0, 0.8]), np.array([1.0, 2.0, 0.0, 0.0])
+    x = g.noncentral_chisquare(df, nonc, size=(40000, 4))
+    for j in range(4):
+        check_moments(x[:, j], st.ncx2(df[j], nonc[j]) if nonc[j] else st.chi2(df[j]))
+    x = g.noncentral_f([2.0, 5.0], 20.0, [0.0, 3.0], size=(40000, 2))
+    check_moments(x[:, 0], st.f(2.0, 20.0))
+    check_moments(x[:, 1], st.ncf(5.0, 20.0, 3.0))
+    p = np.array([0.0, 0.2, 0.95])
+    k = g.logseries(p, size=(40000, 3))
+    assert np.all(k[:, 0] == 1)
+    check_moments(k[:, 1], st.logser(0.2))
+    check_moments(k[:, 2], st.logser(0.95))
+    a = np.array([7.0, 2000.0, 9.0])
+    k = g.zipf(a, size=(40000, 3))
+    assert np.all(k[:, 1] == 1)
+    check_moments(k[:, 0], st.zipf(7.0))
+    check_moments(k[:, 2], st.zipf(9.0))
+    assert g.wald([[1.0], [2.0]], 1.0).shape == (2, 1)
+    with pytest.raises(ValueError):
+        g.zipf(np.full(3, 2.0), size=(2, 2))
 
 
 def test_array_parameters_broadcast():
@@ -227,6 +320,86 @@ def test_multivariate_normal_invalid_covariance():
         g.multivariate_normal([0, 0], bad, check_valid="raise")
     with pytest.raises(ValueError):
         g.multivariate_normal([0, 0, 0], [[1.0, 0.0], [0.0, 1.0]])
+
+
+MVHG_COLORS = np.array([20, 30, 50, 7])
+
+
+def test_multivariate_hypergeometric_statistics():
+    g = R.Generator(SEED)
+    n = 40
+    x = g.multivariate_hypergeometric(MVHG_COLORS, n, size=50000)
+    total = MVHG_COLORS.sum()
+    assert x.shape == (50000, 4) and x.dtype == np.int64
+    assert np.all(x.sum(axis=1) == n) and np.all((x >= 0) & (x <= MVHG_COLORS))
+    # every color's count (the last one is the remainder) is Hypergeometric(total, colors[j], n)
+    for j, c in enumerate(MVHG_COLORS):
+        dist = st.hypergeom(total, c, n)
+        check_moments(x[:, j], dist)
+        support = np.arange(0, c + 1)
+        assert chisquare_pvalue(x[:, j], support, dist.pmf(support)) > 1e-4
+    # cov(x_i, x_j) = -n p_i p_j (T - n) / (T - 1), within 6 standard errors
+    pi = MVHG_COLORS / total
+    for i, j in ((0, 1), (1, 2), (2, 3)):
+        cov = -n * pi[i] * pi[j] * (total - n) / (total - 1)
+        sd_i, sd_j = np.std(x[:, i]), np.std(x[:, j])
+        assert abs(np.cov(x[:, i], x[:, j])[0, 1] - cov) <= 6 * sd_i * sd_j / math.sqrt(x.shape[0]), (i, j)
+    # the first color is one hypergeometric draw: the same numbers as hypergeometric from the same stream
+    first = R.Generator(7).multivariate_hypergeometric(MVHG_COLORS, n, size=1000)[:, 0]
+    assert_array_equal(first, R.Generator(7).hypergeometric(20, total - 20, n, size=1000))
+    # large populations: the table route copes with wide supports
+    big = g.multivariate_hypergeometric([10**8, 3 * 10**8, 5], 10**5, size=2000)
+    assert np.all(big.sum(axis=1) == 10**5)
+    check_moments(big[:, 0], st.hypergeom(4 * 10**8 + 5, 10**8, 10**5))
+
+
+def test_multivariate_hypergeometric_shapes_and_methods():
+    g = R.Generator(1)
+    f = g.multivariate_hypergeometric
+    one = f([3, 4, 5], 6)
+    assert one.shape == (3,) and one.dtype == np.int64 and one.sum() == 6
+    assert f([3, 4, 5], 6, size=7).shape == (7, 3)
+    assert f([3, 4, 5], 6, size=(2, 5)).shape == (2, 5, 3)
+    assert f([3, 4, 5], 6, size=0).shape == (0, 3)
+    assert f([], 0).shape == (0,) and f([], 0, size=3).shape == (3, 0)
+    assert_array_equal(f([3, 4, 5], 0, size=2), np.zeros((2, 3), np.int64))
+    assert_array_equal(f([3, 0, 5], 8, size=2), [[3, 0, 5], [3, 0, 5]])
+    assert_array_equal(f([9], 4), [4])
+    assert_array_equal(f(np.array([2, 2], np.uint8), np.int64(1), size=50).sum(axis=1), np.ones(50))
+    # 'count' takes the marginals route: the same numbers
+    assert_array_equal(R.Generator(3).multivariate_hypergeometric([5, 6, 7], 9, size=100, method="count"),
+                       R.Generator(3).multivariate_hypergeometric([5, 6, 7], 9, size=100))
+    # out= (its leading dimensions are the draws), device=
+    o = np.empty((4, 3), np.int32)
+    assert f([3, 4, 5], 6, out=o) is o and np.all(o.sum(axis=1) == 6)
+    oa = npgpu.empty((2, 3), np.int64, device="cpu")
+    assert f([3, 4, 5], 6, out=oa) is oa and np.all(oa.get().sum(axis=1) == 6)
+    d = f([3, 4, 5], 6, size=5, device="cpu")
+    assert isinstance(d, npgpu.Array) and d.shape == (5, 3)
+    assert_array_equal(R.Generator(2).multivariate_hypergeometric([3, 4, 5], 6, size=5, device="cpu").get(),
+                       R.Generator(2).multivariate_hypergeometric([3, 4, 5], 6, size=5))
+    with pytest.raises(ValueError):
+        f([3, 4, 5], 6, out=np.empty((4, 2), np.int64))
+    with pytest.raises(ValueError):
+        f([3, 4, 5], 6, size=3, out=np.empty((4, 3), np.int64))
+    with pytest.raises(TypeError):
+        f([3, 4, 5], 6, out=np.empty((4, 3)))
+
+
+def test_new_distributions_out_and_float32():
+    o = np.empty(50)
+    assert R.Generator(5).wald(1.0, 2.0, out=o) is o
+    assert_array_equal(o, R.Generator(5).wald(1.0, 2.0, size=50))
+    o32 = np.empty(50, np.float32)
+    R.Generator(5).noncentral_chisquare(0.5, 2.0, out=o32)
+    assert_array_equal(o32, R.Generator(5).noncentral_chisquare(0.5, 2.0, size=50).astype(np.float32))
+    oi = np.empty((5, 4), np.int32)
+    R.Generator(5).zipf(2.0, out=oi)
+    assert_array_equal(oi, R.Generator(5).zipf(2.0, size=(5, 4)))
+    with pytest.raises(TypeError):
+        R.Generator(5).logseries(0.5, out=np.empty(3))
+    with pytest.raises(TypeError):
+        R.Generator(5).standard_cauchy(out=np.empty(3, np.int64))
 
 
 # ------------------------------------------------------------------------------------ choice, permutations
@@ -321,7 +494,8 @@ def test_shuffle_in_place(array_device):
 
 # ------------------------------------------------------------------- shapes, dtypes, scalars, out=, device=
 
-ALL = [(n, a) for n, a, _ in CONTINUOUS + DISCRETE]
+ALL = [(n, a) for n, a, _ in CONTINUOUS + CONTINUOUS_HEAVY + DISCRETE + DISCRETE_HEAVY]
+INTEGER_VALUED = [(n, a) for n, a, _ in DISCRETE + DISCRETE_HEAVY]
 
 
 @pytest.mark.parametrize("name,args", ALL, ids=[f"{n}{a}" for n, a in ALL])
@@ -335,7 +509,7 @@ def test_shapes_and_scalars(name, args):
     d = f(*args, size=4, device="cpu")
     assert isinstance(d, npgpu.Array) and d.shape == (4,)
     assert isinstance(f(*args, device="cpu"), npgpu.Array) and f(*args, device="cpu").shape == ()
-    kind = "i" if (name, args) in [(n, a) for n, a, _ in DISCRETE] else "f"
+    kind = "i" if (name, args) in INTEGER_VALUED else "f"
     o = np.empty((3, 2), np.int64 if kind == "i" else np.float64)
     assert f(*args, out=o) is o
     oa = npgpu.empty((5,), o.dtype, device="cpu")
@@ -415,6 +589,11 @@ def test_identical_streams_composites(array_device):
         ("choice", (100,), {"size": 50, "replace": False}),
         ("choice", (5,), {"size": 200, "p": [0.1, 0.2, 0.3, 0.2, 0.2]}),
         ("permutation", (200,), {}),
+        ("multivariate_hypergeometric", ([20, 30, 50, 7], 40), {"size": 500}),
+        ("noncentral_chisquare", ([0.5, 3.0, 2.0], [1.0, 2.0, 0.0]), {"size": (500, 3)}),
+        ("logseries", ([0.0, 0.5, 0.99],), {"size": (500, 3)}),
+        ("zipf", ([1.5, 3.0, 2000.0],), {"size": (500, 3)}),
+        ("wald", ([1.0, 3.0], 2.0), {"size": (500, 2)}),
     ]
     for name, args, kw in cases:
         host = getattr(R.Generator(SEED), name)(*args, device="cpu", **kw)
@@ -464,6 +643,25 @@ def test_identical_streams_composites(array_device):
     lambda g: g.multinomial(10, [-0.1, 1.1]),
     lambda g: g.multinomial(-1, [0.5, 0.5]),
     lambda g: g.dirichlet([-1.0, 1.0]),
+    lambda g: g.wald(0.0, 1.0),
+    lambda g: g.wald(1.0, 0.0),
+    lambda g: g.wald([1.0, -1.0], 1.0),
+    lambda g: g.noncentral_chisquare(0.0, 1.0),
+    lambda g: g.noncentral_chisquare(1.0, -1.0),
+    lambda g: g.noncentral_f(0.0, 1.0, 1.0),
+    lambda g: g.noncentral_f(1.0, 0.0, 1.0),
+    lambda g: g.noncentral_f(1.0, 1.0, -1.0),
+    lambda g: g.logseries(1.0),
+    lambda g: g.logseries(-0.1),
+    lambda g: g.logseries(float("nan")),
+    lambda g: g.logseries([0.5, 1.0]),
+    lambda g: g.zipf(1.0),
+    lambda g: g.zipf(float("nan")),
+    lambda g: g.zipf([2.0, 0.5]),
+    lambda g: g.multivariate_hypergeometric([3, 4], 8),
+    lambda g: g.multivariate_hypergeometric([3, -4], 1),
+    lambda g: g.multivariate_hypergeometric([3, 4], -1),
+    lambda g: g.multivariate_hypergeometric([3, 4], 1, method="bogus"),
     lambda g: g.choice(3, p=[0.5, 0.6, 0.1]),
     lambda g: g.choice(3, p=[0.5, 0.5]),
     lambda g: g.choice(3, p=[-0.5, 1.0, 0.5]),
@@ -481,6 +679,58 @@ def test_errors(call):
     with pytest.raises(ValueError):
         call(g)
     assert g.counter == before
+
+
+# (method, args, kwargs): bad parameters, and edge values NumPy accepts
+NUMPY_PARITY = [
+    ("wald", (0.0, 1.0), {}), ("wald", (-1.0, 1.0), {}), ("wald", (1.0, 0.0), {}), ("wald", (None, 1.0), {}),
+    ("wald", (np.nan, 1.0), {}), ("wald", ([1.0, 0.0], 1.0), {}),
+    ("noncentral_chisquare", (0.0, 1.0), {}), ("noncentral_chisquare", (1.0, -1.0), {}),
+    ("noncentral_chisquare", (1.0, 0.0), {}), ("noncentral_chisquare", (np.nan, 1.0), {}),
+    ("noncentral_f", (0.0, 1.0, 1.0), {}), ("noncentral_f", (1.0, 0.0, 1.0), {}),
+    ("noncentral_f", (1.0, 1.0, -1.0), {}), ("noncentral_f", (1.0, 1.0, 0.0), {}),
+    ("logseries", (0.0,), {}), ("logseries", (1.0,), {}), ("logseries", (-0.1,), {}), ("logseries", (np.nan,), {}),
+    ("logseries", ([0.0, 0.5],), {}),
+    ("zipf", (1.0,), {}), ("zipf", (0.5,), {}), ("zipf", (np.nan,), {}), ("zipf", (np.inf,), {}),
+    ("zipf", (1.0001,), {}),
+    ("standard_cauchy", (), {"size": -1}), ("standard_cauchy", (), {"size": 2.5}),
+    ("multivariate_hypergeometric", ([3, 4, 5], 6), {}),
+    ("multivariate_hypergeometric", ([3, 4, 5], 13), {}),
+    ("multivariate_hypergeometric", ([3, 4, 5], -1), {}),
+    ("multivariate_hypergeometric", ([3, 4, 5], 2.0), {}),
+    ("multivariate_hypergeometric", ([3, 4, 5], [1, 2]), {}),
+    ("multivariate_hypergeometric", ([3, -4, 5], 6), {}),
+    ("multivariate_hypergeometric", ([3.0, 4.0], 2), {}),
+    ("multivariate_hypergeometric", ([[3, 4], [5, 6]], 2), {}),
+    ("multivariate_hypergeometric", (3, 2), {}),
+    ("multivariate_hypergeometric", ([True, False], 1), {}),
+    ("multivariate_hypergeometric", (["a"], 1), {}),
+    ("multivariate_hypergeometric", (None, 1), {}),
+    ("multivariate_hypergeometric", ([3, 4, 5], 6), {"method": "foo"}),
+    ("multivariate_hypergeometric", ([3, 4, 5], 6), {"method": "count"}),
+    ("multivariate_hypergeometric", ([10**9, 4], 6), {}),
+    ("multivariate_hypergeometric", ([2**62, 2**62], 6), {}),
+    ("multivariate_hypergeometric", ([2**62, 2**62], 6), {"method": "count"}),
+    ("multivariate_hypergeometric", ([2**61, 2**61], 6), {"method": "count"}),
+    ("multivariate_hypergeometric", ([3, 4], 2**63), {}),
+]
+
+
+def _outcome(f, args, kwargs):
+    try:
+        f(*args, **kwargs)
+    except Exception as e:  # noqa: BLE001 - the exception's type is what is compared
+        return type(e)
+    return None
+
+
+@pytest.mark.parametrize("name,args,kwargs", NUMPY_PARITY, ids=[f"{n}{a}{k or ''}" for n, a, k in NUMPY_PARITY])
+def test_exceptions_match_numpy(name, args, kwargs):
+    expected = _outcome(getattr(np.random.default_rng(0), name), args, kwargs)
+    g = R.Generator(1)
+    assert _outcome(getattr(g, name), args, kwargs) is expected
+    if expected is not None:
+        assert g.counter == 0
 
 
 def test_error_types():
@@ -544,3 +794,18 @@ def test_legacy_module_functions():
     assert isinstance(R.get_global_generator(), R.Generator)
     R.seed(43)
     assert not np.array_equal(R.rand(3), a[0])
+
+
+def test_legacy_new_distributions():
+    calls = [("standard_cauchy", ()), ("wald", (1.0, 2.0)), ("noncentral_chisquare", (3.0, 2.0)),
+             ("noncentral_f", (3.0, 20.0, 2.0)), ("logseries", (0.5,)), ("zipf", (2.0,))]
+    for name, args in calls:
+        assert name in R.__all__
+        R.seed(42)
+        a = getattr(R, name)(*args, size=20)
+        R.seed(42)
+        assert_array_equal(a, getattr(R, name)(*args, size=20))
+        assert_array_equal(a, getattr(R.Generator(42), name)(*args, size=20))
+    # NumPy has no module-level multivariate_hypergeometric
+    assert not hasattr(np.random, "multivariate_hypergeometric")
+    assert not hasattr(R, "multivariate_hypergeometric")

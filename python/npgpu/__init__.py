@@ -13,6 +13,7 @@ from npgpu import (
     _creation,
     _dtypes,
     _elementwise_composed,
+    _errstate,
     _histograms,
     _indexing,
     _io,
@@ -22,6 +23,7 @@ from npgpu import (
     _polynomial_signal,
     _set_functions,
     _statistics,
+    emath,
     fft,
     linalg,
     profiler,
@@ -210,7 +212,7 @@ __all__ = [
     "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "mod", "multiply", "negative",
     "not_equal", "positive", "power", "real", "reciprocal", "remainder", "right_shift", "rint", "sign", "sin", "sinh",
     "sqrt", "square", "subtract", "tan", "tanh", "true_divide", "trunc", "where",
-    "monte_carlo_pi", "random", "fft", "linalg",
+    "monte_carlo_pi", "random", "fft", "linalg", "emath",
     "dot", "inner", "matmul", "matmul_reduce", "outer", "vdot",
     "CompileError", "ElementwiseKernel", "In", "InOut", "Kernel", "Out", "SourceModule", "vectorize",
     "all", "amax", "amin", "any", "argmax", "argmin", "count_nonzero", "cumprod", "cumsum", "max", "mean", "min",
@@ -228,7 +230,7 @@ __all__ += ["acos", "asin", "atan", "atan2", "pow", "bitwise_invert", "acosh", "
             "bitwise_left_shift", "bitwise_right_shift"]
 __all__ += (_dtypes.__all__ + _creation.__all__ + _manipulation.__all__ + _elementwise_composed.__all__ +
             _linear_algebra.__all__ + _set_functions.__all__ + _histograms.__all__)
-__all__ += _statistics.__all__ + _polynomial_signal.__all__ + _io.__all__
+__all__ += _statistics.__all__ + _polynomial_signal.__all__ + _io.__all__ + _errstate.__all__
 
 # NumPy-style ufunc objects (keywords, reduce/accumulate/reduceat/outer/at, nin/nout/types ...) under the names
 # above, plus the ufuncs composed of npgpu operations (divmod, fmod, frexp, ldexp, modf, gcd, lcm, ...).

@@ -22,7 +22,8 @@ __all__ = [
     # NumPy's other names for the same scalar types, its abstract scalar types, and dtype
     "bool_", "byte", "ubyte", "short", "ushort", "intc", "uintc", "int_", "uint", "long", "ulong", "longlong",
     "ulonglong", "intp", "uintp", "half", "single", "double", "csingle", "cdouble", "generic", "number", "integer",
-    "signedinteger", "unsignedinteger", "inexact", "floating", "complexfloating", "dtype",
+    "signedinteger", "unsignedinteger", "inexact", "floating", "complexfloating", "dtype", "euler_gamma",
+    "little_endian", "typecodes",
 ]
 
 # The standard's names; `bool` shadows the builtin in this module, so the code below says builtins.bool.
@@ -52,6 +53,9 @@ pi = float(np.pi)
 inf = float("inf")
 nan = float("nan")
 newaxis = None
+euler_gamma = float(np.euler_gamma)
+little_endian = np.little_endian
+typecodes = dict(np.typecodes)  # NumPy's groups of type characters, e.g. typecodes["AllFloat"]
 
 
 def _api_version():

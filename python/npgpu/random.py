@@ -44,6 +44,7 @@ _HALF_LN_2PI = 0.5 * math.log(2.0 * math.pi)
 _LFACT_TABLE = np.array([math.lgamma(i + 1.0) for i in range(126)])
 _LFACT_CACHE = {}
 _SPAWN_DOMAIN = 0x5350574E
+_TWO63 = 2.0 ** 63
 _POISSON_LAM_MAX = float(np.iinfo(np.int64).max) - math.sqrt(float(np.iinfo(np.int64).max)) * 10.0
 
 
@@ -105,6 +106,22 @@ def _lfact_np(k):
     big = (kk + 0.5) * np.log(kk) - kk + (_HALF_LN_2PI + (1.0 / kk) * (1.0 / 12 - 1.0 / (360.0 * kk * kk)))
     return np.where(k < 126, small, big)
 
+
+def _hyper_cdf(g, b, s):
+    """(lo, cdf): the first value of the support and the normalised cdf of Hypergeometric(g, b, s), on the
+    host from log-factorials, trimmed to 40 standard deviations around the mean."""
+    tot = g + b
+    lo, hi = max(0, s - b), min(s, g)
+    mean = s * g / tot if tot else 0.0
+    sd = math.sqrt(s * (g / tot) * (b / tot) * (tot - s) / (tot - 1)) if tot > 1 else 0.0
+    lo = max(lo, int(math.floor(mean - 40.0 * sd - 20.0)))
+    hi = min(hi, int(math.ceil(mean + 40.0 * sd + 20.0)))
+    ks = np.arange(lo, hi + 1, dtype=np.float64)
+    logp = -(_lfact_np(ks) + _lfact_np(g - ks) + _lfact_np(s - ks) + _lfact_np(b - s + ks))
+    pmf = np.exp(logp - logp.max())
+    cdf = np.cumsum(pmf)
+    cdf /= cdf[-1]
+    return lo, cdf
 
 
 def _shape(size):
@@ -1630,6 +1647,207 @@ class Generator:
             return _wrap(ang + mu)
         return self._run(compute, (mu, kappa), size, out, device, checks=(lambda m, k: (_lt(k, 0), "kappa < 0"),))
 
+    def standard_cauchy(self, size=None, out=None, device=False):
+        """Standard Cauchy floats: the ratio of two independent standard normals, as NumPy.
+
+        Parameters
+        ----------
+        size : int or tuple of int, optional
+            Output shape. None (default) gives one value: a NumPy scalar, or a 0-d npgpu.Array with `device`.
+        out : npgpu.Array or numpy.ndarray, optional
+            A writeable array to fill and return (float32 or float64; an npgpu.Array is filled on its device).
+            `size`, when given, must equal its shape.
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+
+        Returns
+        -------
+        float, numpy.ndarray or npgpu.Array
+            float64 (or out's dtype).
+
+        Raises
+        ------
+        ValueError
+            A `size` other than out's shape, a read-only `out`, or both `out` and `device`.
+        TypeError
+            An `out` that is not an npgpu.Array or a NumPy array, or one whose dtype is not float32 or float64.
+
+        Examples
+        --------
+        >>> x = npgpu.random.default_rng(3).standard_cauchy(100_000)
+        >>> x.shape, bool(abs(np.median(x)) < 0.02)
+        ((100000,), True)
+        """
+        # Two separate normal draws: the two values of one Box-Muller pair would give tan(2 pi u) instead.
+        return self._run(lambda n, dev: self._stdnorm(n, dev) / self._stdnorm(n, dev), (), size, out, device)
+
+    def wald(self, mean, scale, size=None, out=None, device=False):
+        """Wald (inverse Gaussian) floats with mean `mean` and shape `scale`.
+
+        Michael, Schucany and Haas (1976), as NumPy: a standard normal and a uniform per value. NaN parameters
+        give NaN.
+
+        Parameters
+        ----------
+        mean : float or array_like
+            The mean, > 0.
+        scale : float or array_like
+            The scale (shape) parameter, > 0.
+        size : int or tuple of int, optional
+            Output shape. None (default): the broadcast shape of the parameters, one value (a NumPy scalar, or a
+            0-d npgpu.Array with `device`) when they are scalars. Array parameters must broadcast to `size`.
+        out : npgpu.Array or numpy.ndarray, optional
+            A writeable array to fill and return (float32 or float64; an npgpu.Array is filled on its device).
+            `size`, when given, must equal its shape.
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+
+        Returns
+        -------
+        float, numpy.ndarray or npgpu.Array
+            Values > 0, float64 (or out's dtype).
+
+        Raises
+        ------
+        ValueError
+            mean <= 0 or scale <= 0.
+            Also parameters that do not broadcast to `size`, a `size` other than out's shape, a read-only `out`,
+            or both `out` and `device`.
+        TypeError
+            A parameter that is None, an `out` that is not an npgpu.Array or a NumPy array, or one whose dtype is
+            not float32 or float64.
+
+        Examples
+        --------
+        >>> x = npgpu.random.default_rng(3).wald(2.0, 5.0, size=100_000)
+        >>> bool((x > 0).all()), bool(abs(x.mean() - 2.0) < 0.05)
+        (True, True)
+        """
+        def compute(n, dev, mean, scale):
+            z = self._stdnorm(n, dev)
+            u = self._u(n, dev)
+            y = mean * z * z
+            x = mean + (mean / (2.0 * scale)) * (y - xp.sqrt(4.0 * scale * y + y * y))
+            return xp.where(u <= mean / (mean + x), x, mean * mean / x)
+        return self._run(compute, (mean, scale), size, out, device,
+                         checks=(lambda m, s: (_le(m, 0), "mean <= 0"), lambda m, s: (_le(s, 0), "scale <= 0")))
+
+    def noncentral_chisquare(self, df, nonc, size=None, out=None, device=False):
+        """Noncentral chi-square(df, nonc) floats, as NumPy.
+
+        nonc == 0: ``chisquare(df)``; df > 1: ``chisquare(df - 1) + (N + sqrt(nonc))**2``; otherwise
+        ``chisquare(df + 2 * poisson(nonc / 2))``. NaN parameters give NaN.
+
+        Parameters
+        ----------
+        df : float or array_like
+            Degrees of freedom, > 0.
+        nonc : float or array_like
+            The noncentrality, >= 0.
+        size : int or tuple of int, optional
+            Output shape. None (default): the broadcast shape of the parameters, one value (a NumPy scalar, or a
+            0-d npgpu.Array with `device`) when they are scalars. Array parameters must broadcast to `size`.
+        out : npgpu.Array or numpy.ndarray, optional
+            A writeable array to fill and return (float32 or float64; an npgpu.Array is filled on its device).
+            `size`, when given, must equal its shape.
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+
+        Returns
+        -------
+        float, numpy.ndarray or npgpu.Array
+            Values >= 0, float64 (or out's dtype).
+
+        Raises
+        ------
+        ValueError
+            df <= 0 or nonc < 0.
+            Also parameters that do not broadcast to `size`, a `size` other than out's shape, a read-only `out`,
+            or both `out` and `device`.
+        TypeError
+            A parameter that is None, an `out` that is not an npgpu.Array or a NumPy array, or one whose dtype is
+            not float32 or float64.
+
+        Examples
+        --------
+        >>> x = npgpu.random.default_rng(3).noncentral_chisquare(3.0, 2.0, size=100_000)
+        >>> bool((x >= 0).all()), bool(abs(x.mean() - 5.0) < 0.1)  # mean df + nonc
+        (True, True)
+        """
+        return self._run(lambda n, dev, df, nonc: self._ncchi(n, dev, df, nonc), (df, nonc), size, out, device,
+                         checks=(lambda df, nc: (_le(df, 0), "df <= 0"), lambda df, nc: (_lt(nc, 0), "nonc < 0")))
+
+    def _ncchi(self, n, dev, df, nonc):
+        def central(m, prm):
+            return 2.0 * self._gamma(m, dev, prm[0] * 0.5)
+
+        def normal_part(m, prm):
+            df, nonc = prm
+            root = xp.sqrt(nonc) if isinstance(nonc, Array) else math.sqrt(nonc)
+            z = self._stdnorm(m, dev) + root
+            return 2.0 * self._gamma(m, dev, (df - 1.0) * 0.5) + z * z
+
+        def poisson_mix(m, prm):
+            df, nonc = prm
+            i = self._poisson(m, dev, nonc * 0.5)
+            return 2.0 * self._gamma(m, dev, (df + 2.0 * i) * 0.5)
+
+        def noncentral(m, prm):
+            return self._branch(m, dev, prm[0] > 1, prm, normal_part, poisson_mix)
+
+        return self._branch(n, dev, nonc == 0, [df, nonc], central, noncentral)
+
+    def noncentral_f(self, dfnum, dfden, nonc, size=None, out=None, device=False):
+        """Noncentral F(dfnum, dfden, nonc) floats: ``noncentral_chisquare(dfnum, nonc) * dfden / (chisquare(dfden)
+        * dfnum)``, as NumPy.
+
+        Parameters
+        ----------
+        dfnum, dfden : float or array_like
+            Degrees of freedom of the numerator and the denominator, > 0.
+        nonc : float or array_like
+            The noncentrality, >= 0.
+        size : int or tuple of int, optional
+            Output shape. None (default): the broadcast shape of the parameters, one value (a NumPy scalar, or a
+            0-d npgpu.Array with `device`) when they are scalars. Array parameters must broadcast to `size`.
+        out : npgpu.Array or numpy.ndarray, optional
+            A writeable array to fill and return (float32 or float64; an npgpu.Array is filled on its device).
+            `size`, when given, must equal its shape.
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+
+        Returns
+        -------
+        float, numpy.ndarray or npgpu.Array
+            Values >= 0, float64 (or out's dtype).
+
+        Raises
+        ------
+        ValueError
+            dfnum <= 0, dfden <= 0 or nonc < 0.
+            Also parameters that do not broadcast to `size`, a `size` other than out's shape, a read-only `out`,
+            or both `out` and `device`.
+        TypeError
+            A parameter that is None, an `out` that is not an npgpu.Array or a NumPy array, or one whose dtype is
+            not float32 or float64.
+
+        Examples
+        --------
+        >>> x = npgpu.random.default_rng(3).noncentral_f(3.0, 20.0, 2.0, size=1000)
+        >>> x.shape, bool((x >= 0).all())
+        ((1000,), True)
+        """
+        def compute(n, dev, d1, d2, nonc):
+            t = self._ncchi(n, dev, d1, nonc) * d2
+            return t / (2.0 * self._gamma(n, dev, d2 * 0.5) * d1)
+        return self._run(compute, (dfnum, dfden, nonc), size, out, device,
+                         checks=(lambda a, b, c: (_le(a, 0), "dfnum <= 0"), lambda a, b, c: (_le(b, 0), "dfden <= 0"),
+                                 lambda a, b, c: (_lt(c, 0), "nonc < 0")))
+
     def dirichlet(self, alpha, size=None, out=None, device=False):
         """Dirichlet floats of shape ``size + (k,)`` for `alpha` of length k.
 
@@ -2099,6 +2317,141 @@ class Generator:
         return self._run(compute, (p,), size, out, device, kind="i",
                          checks=(lambda p: (_le(p, 0) | _gt(p, 1) | _isnan(p), "p <= 0, p > 1 or p contains NaNs"),))
 
+    def logseries(self, p, size=None, out=None, device=False):
+        """Logarithmic series integers on {1, 2, ...}.
+
+        Kemp's second accelerated generator (1981), as NumPy: two uniforms per proposal; the rare proposals
+        NumPy retries (a uniform of 0) are redrawn. p = 0 gives 1, as NumPy 2.
+
+        Parameters
+        ----------
+        p : float or array_like
+            The shape, in [0, 1).
+        size : int or tuple of int, optional
+            Output shape. None (default): the broadcast shape of the parameters, one value (a NumPy scalar, or a
+            0-d npgpu.Array with `device`) when they are scalars. Array parameters must broadcast to `size`.
+        out : npgpu.Array or numpy.ndarray, optional
+            A writeable array to fill and return (of an integer dtype; an npgpu.Array is filled on its device).
+            `size`, when given, must equal its shape.
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+
+        Returns
+        -------
+        int, numpy.ndarray or npgpu.Array
+            int64 (or out's dtype), >= 1.
+
+        Raises
+        ------
+        ValueError
+            p outside [0, 1) or NaN.
+            Also parameters that do not broadcast to `size`, a `size` other than out's shape, a read-only `out`,
+            or both `out` and `device`.
+        TypeError
+            A parameter that is None, an `out` that is not an npgpu.Array or a NumPy array, or one whose dtype is
+            not an integer dtype.
+
+        Examples
+        --------
+        >>> npgpu.random.default_rng(3).logseries(0.0, size=3)
+        array([1, 1, 1])
+        >>> k = npgpu.random.default_rng(3).logseries(0.6, size=1000)
+        >>> k.dtype, bool((k >= 1).all())
+        (dtype('int64'), True)
+        """
+        def compute(m, dev, p):
+            r = xp.log1p(-p) if isinstance(p, Array) else math.log1p(-p)
+
+            def propose(mm, prm):
+                p, r = prm
+                v = self._u(mm, dev)
+                u = self._u(mm, dev)
+                q = -xp.expm1(r * u)
+                tail = v <= q * q
+                # v > 0 and v <= q*q imply q > 0; the placeholders keep the logs finite elsewhere
+                k = xp.floor(1.0 + xp.log(xp.where(v > 0, v, 0.5)) / xp.log(xp.where(q > 0, q, 0.5)))
+                res = xp.where(v >= p, 1.0, xp.where(tail, k, xp.where(v >= q, 1.0, 2.0)))
+                return res, (v >= p) | ~tail | ((k >= 1) & (v > 0))
+
+            return self._reject(m, dev, [p, r], propose)
+        return self._run(compute, (p,), size, out, device, kind="i",
+                         checks=(lambda p: (_lt(p, 0) | _ge(p, 1) | _isnan(p), "p < 0, p >= 1 or p is NaN"),))
+
+    def zipf(self, a, size=None, out=None, device=False):
+        """Zipf (zeta) integers on {1, 2, ...}, P(k) proportional to k**-a.
+
+        Devroye's rejection method (1986) as NumPy: two uniforms per proposal, the uniform restricted to the
+        range that gives values below 2**63; proposals of 2**63 or more are rejected, so the distribution is
+        truncated to int64 (as NumPy's). a >= 1025 gives 1 (the chance of more is below 3e-309).
+
+        Parameters
+        ----------
+        a : float or array_like
+            The exponent, > 1.
+        size : int or tuple of int, optional
+            Output shape. None (default): the broadcast shape of the parameters, one value (a NumPy scalar, or a
+            0-d npgpu.Array with `device`) when they are scalars. Array parameters must broadcast to `size`.
+        out : npgpu.Array or numpy.ndarray, optional
+            A writeable array to fill and return (of an integer dtype; an npgpu.Array is filled on its device).
+            `size`, when given, must equal its shape.
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+
+        Returns
+        -------
+        int, numpy.ndarray or npgpu.Array
+            int64 (or out's dtype), >= 1.
+
+        Raises
+        ------
+        ValueError
+            a <= 1 or NaN.
+            Also parameters that do not broadcast to `size`, a `size` other than out's shape, a read-only `out`,
+            or both `out` and `device`.
+        TypeError
+            A parameter that is None, an `out` that is not an npgpu.Array or a NumPy array, or one whose dtype is
+            not an integer dtype.
+
+        Examples
+        --------
+        >>> k = npgpu.random.default_rng(3).zipf(2.0, size=1000)
+        >>> k.dtype, bool((k >= 1).all())
+        (dtype('int64'), True)
+        >>> npgpu.random.default_rng(3).zipf(np.inf, size=3)
+        array([1, 1, 1])
+        """
+        def compute(m, dev, a):
+            arr = isinstance(a, Array)
+            if arr:
+                one = a >= 1025
+                a = xp.where(one, 2.0, a)
+                am1 = a - 1.0
+                b = xp.power(2.0, am1)
+                umin = xp.power(_TWO63, -am1)
+            else:
+                if a >= 1025:
+                    return xp.ones((m,), np.float64, device=dev)
+                am1 = a - 1.0
+                b = 2.0 ** am1
+                umin = _TWO63 ** -am1
+
+            def propose(mm, prm):
+                am1, b, umin = prm
+                u01 = self._u(mm, dev)
+                v = self._u(mm, dev)
+                x = xp.floor(xp.power(u01 * umin + (1.0 - u01), -1.0 / am1))
+                ok = (x >= 1.0) & (x < _TWO63)
+                xs = xp.where(ok, x, 1.0)
+                t = xp.power(1.0 + 1.0 / xs, am1)
+                return x, ok & (v * xs * (t - 1.0) / (b - 1.0) <= t / b)
+
+            res = self._reject(m, dev, [am1, b, umin], propose)
+            return xp.where(one, 1.0, res) if arr else res
+        return self._run(compute, (a,), size, out, device, kind="i",
+                         checks=(lambda a: (_le(a, 1) | _isnan(a), "a <= 1 or a is NaN"),))
+
     def hypergeometric(self, ngood, nbad, nsample, size=None, out=None, device=False):
         """Hypergeometric integers: good items among `nsample` drawn without replacement.
 
@@ -2153,17 +2506,7 @@ class Generator:
         g, b, s = vals
         if g + b < s:
             raise ValueError("ngood + nbad < nsample")
-        tot = g + b
-        lo, hi = max(0, s - b), min(s, g)
-        mean = s * g / tot if tot else 0.0
-        sd = math.sqrt(s * (g / tot) * (b / tot) * (tot - s) / (tot - 1)) if tot > 1 else 0.0
-        lo = max(lo, int(math.floor(mean - 40.0 * sd - 20.0)))
-        hi = min(hi, int(math.ceil(mean + 40.0 * sd + 20.0)))
-        ks = np.arange(lo, hi + 1, dtype=np.float64)
-        logp = -(_lfact_np(ks) + _lfact_np(g - ks) + _lfact_np(s - ks) + _lfact_np(b - s + ks))
-        pmf = np.exp(logp - logp.max())
-        cdf = np.cumsum(pmf)
-        cdf /= cdf[-1]
+        lo, cdf = _hyper_cdf(g, b, s)
 
         def compute(m, dev):
             idx = xp.searchsorted(xp.asarray(cdf, device=dev), self._u(m, dev), side="right")
@@ -2178,6 +2521,134 @@ class Generator:
         with self._lock:
             res = compute(n, dev)
         return self._finish(res, full, shape is None, out, to_numpy, np.dtype(np.int64) if out is None else out.dtype)
+
+    def multivariate_hypergeometric(self, colors, nsample, size=None, method="marginals", out=None, device=False):
+        """Multivariate hypergeometric integer counts of shape ``size + (len(colors),)``: how many items of each
+        color are among `nsample` drawn without replacement.
+
+        Successive marginals (the 'marginals' method): the count of color j is Hypergeometric(colors[j],
+        colors[j + 1] + ..., the items still to draw), each by inversion of its exact table as `hypergeometric`
+        (one uniform per draw and color but the last, which takes the rest). The tables are built on the host, one
+        per color and distinct number still to draw, so a large `nsample` with many draws is slow. method='count'
+        is accepted with NumPy's limits and takes the same route: the distribution is the same, the numbers
+        differ from NumPy's.
+
+        Parameters
+        ----------
+        colors : sequence of int
+            The number of items of each color (one-dimensional, each >= 0); read on the host.
+        nsample : int
+            The number of items drawn, 0 <= nsample <= sum(colors).
+        size : int or tuple of int, optional
+            The shape of the draws; None (default): one draw, of shape ``(len(colors),)``.
+        method : {"marginals", "count"}, optional
+            NumPy's method names (default "marginals"); see above.
+        out : npgpu.Array or numpy.ndarray, optional
+            An array of shape ``size + (len(colors),)`` and an integer dtype to fill and return (its leading
+            dimensions give the shape of the draws; an npgpu.Array is filled on its device).
+        device : bool, int or npgpu.Device, optional
+            Where the result goes: False (default) or None, a NumPy array; True, an npgpu.Array on the current
+            device; an ordinal or an npgpu.Device, an npgpu.Array on that device. Not together with `out`.
+
+        Returns
+        -------
+        numpy.ndarray or npgpu.Array
+            int64 (or out's dtype); each row sums to nsample.
+
+        Raises
+        ------
+        ValueError
+            As NumPy: a `method` other than 'marginals' or 'count', an `nsample` that is not an integer, is
+            negative or exceeds sum(colors) or 2**63 - 1, `colors` that are not a one-dimensional sequence of
+            non-negative integers, a sum(colors) over 2**63 - 1 (1e9 - 1 for 'marginals', (2**63 - 1) // 8 for
+            'count'); an `out` whose last dimension is not len(colors), a `size` other than out's leading shape,
+            a read-only `out`, or both `out` and `device`.
+        TypeError
+            An `out` that is not an npgpu.Array or a NumPy array, or one whose dtype is not an integer dtype.
+
+        Examples
+        --------
+        >>> c = npgpu.random.default_rng(3).multivariate_hypergeometric([5, 10, 15], 8, size=4)
+        >>> c.shape, c.dtype, c.sum(axis=-1)
+        ((4, 3), dtype('int64'), array([8, 8, 8, 8]))
+        >>> npgpu.random.default_rng(3).multivariate_hypergeometric([2, 3], 5)  # all the items
+        array([2, 3])
+        """
+        imax = int(np.iinfo(np.int64).max)
+        if method not in ("count", "marginals"):
+            raise ValueError('method must be "count" or "marginals".')
+        try:
+            nsample = operator.index(nsample)
+        except TypeError:
+            raise ValueError("nsample must be an integer") from None
+        if nsample < 0:
+            raise ValueError("nsample must be nonnegative.")
+        if nsample > imax:
+            raise ValueError(f"nsample must not exceed {imax}")
+        bad_colors = f"colors must be a one-dimensional sequence of nonnegative integers not exceeding {imax}."
+        try:
+            cv = np.asarray(colors.get() if isinstance(colors, Array) else colors)
+            invalid = cv.ndim != 1 or (cv.size > 0 and not np.issubdtype(cv.dtype, np.integer)) or \
+                bool(np.any((cv < 0) | (cv > imax)))
+        except (ValueError, TypeError):
+            invalid = True
+        if invalid:
+            raise ValueError(bad_colors)
+        cols = [int(c) for c in cv.tolist()]
+        total = sum(cols)
+        if total > imax:
+            raise ValueError(f"sum(colors) must not exceed the maximum value of a 64 bit signed integer ({imax})")
+        if method == "marginals" and total >= 1000000000:
+            raise ValueError('When method is "marginals", sum(colors) must be less than 1000000000.')
+        if method == "count" and total > imax // 8:
+            raise ValueError(f"When method is 'count', sum(colors) must not exceed {imax // 8}")
+        if nsample > total:
+            raise ValueError("nsample > sum(colors)")
+        dev, to_numpy = self._target(out, device)
+        nc = len(cols)
+        shape = _shape(size)
+        if out is not None:
+            if out.dtype.kind not in "iu":
+                raise TypeError(f"unsupported dtype {out.dtype} (an integer dtype)")
+            if len(out.shape) == 0 or out.shape[-1] != nc:
+                raise ValueError(f"out's last dimension must be len(colors) = {nc}, not shape {tuple(out.shape)}")
+            oshape = tuple(out.shape)[:-1]
+            if shape is not None and shape != oshape:
+                raise ValueError(f"size {shape} does not match out's leading shape {oshape}")
+            shape = oshape
+        outer = () if shape is None else shape
+        m = int(np.prod(outer, dtype=np.int64))
+        with self._lock:
+            res = self._mvhg(m, dev, cols, total, nsample) if m and nc else xp.zeros((m, nc), np.int64, device=dev)
+        return self._finish(res, outer + (nc,), False, out, to_numpy, np.dtype(np.int64) if out is None else out.dtype)
+
+    def _mvhg(self, m, dev, cols, total, nsample):
+        """m draws of successive hypergeometric marginals -> an (m, len(cols)) int64 Array. Per color, one host
+        table per distinct number still to draw (concatenated), inverted by a bisection of each element's own
+        segment (the same index as `hypergeometric`'s searchsorted)."""
+        left = xp.full((m,), nsample, np.int64, device=dev)
+        rest = total
+        out_cols = []
+        for c in cols[:-1]:
+            u = self._u(m, dev)
+            ks, inv = np.unique(left.get(), return_inverse=True)
+            tabs = [_hyper_cdf(c, rest - c, int(k)) for k in ks]
+            lens = np.array([len(t) for _, t in tabs], dtype=np.int64)
+            starts = np.concatenate([[0], np.cumsum(lens)[:-1]]).astype(np.int64)
+            cdf = xp.asarray(np.concatenate([t for _, t in tabs]), device=dev)
+            inv = xp.asarray(inv.reshape(-1).astype(np.int64), device=dev)
+            start = xp.take(xp.asarray(starts, device=dev), inv)
+            lo, hi = start, start + xp.take(xp.asarray(lens - 1, device=dev), inv)
+            for _ in range(int(lens.max()).bit_length()):
+                mid = (lo + hi) // 2
+                go = (lo < hi) & (xp.take(cdf, mid) <= u)
+                lo, hi = xp.where(go, mid + 1, lo), xp.where(go, hi, mid)
+            x = lo - start + xp.take(xp.asarray(np.array([b for b, _ in tabs], dtype=np.int64), device=dev), inv)
+            out_cols.append(x)
+            left = left - x
+            rest -= c
+        out_cols.append(left)
+        return xp.stack(out_cols, axis=-1)
 
     def multinomial(self, n, pvals, size=None, out=None, device=False):
         """Multinomial integer counts of shape ``size + (k,)``.
@@ -3084,20 +3555,23 @@ _LEGACY_EXAMPLE_ARGS = {
     "beta": "2.0, 3.0, size=3", "binomial": "10, 0.5, size=3", "bytes": "4", "chisquare": "2.0, size=3",
     "dirichlet": "[1.0, 2.0], size=3", "exponential": "1.0, size=3", "f": "2.0, 3.0, size=3",
     "gamma": "2.0, size=3", "geometric": "0.5, size=3", "gumbel": "size=3", "hypergeometric": "5, 5, 3, size=3",
-    "laplace": "size=3", "logistic": "size=3", "lognormal": "size=3", "multinomial": "10, [0.5, 0.5], size=3",
-    "multivariate_normal": "[0.0, 0.0], [[1.0, 0.0], [0.0, 1.0]], size=3", "negative_binomial": "3, 0.5, size=3",
-    "normal": "size=3", "pareto": "2.0, size=3", "poisson": "3.0, size=3", "power": "2.0, size=3",
-    "rayleigh": "size=3", "standard_exponential": "size=3", "standard_gamma": "2.0, size=3",
-    "standard_normal": "size=3", "standard_t": "3.0, size=3", "triangular": "0.0, 0.5, 1.0, size=3",
-    "uniform": "size=3", "vonmises": "0.0, 1.0, size=3", "weibull": "2.0, size=3",
+    "laplace": "size=3", "logistic": "size=3", "lognormal": "size=3", "logseries": "0.5, size=3",
+    "multinomial": "10, [0.5, 0.5], size=3", "multivariate_normal": "[0.0, 0.0], [[1.0, 0.0], [0.0, 1.0]], size=3",
+    "negative_binomial": "3, 0.5, size=3", "noncentral_chisquare": "3.0, 2.0, size=3",
+    "noncentral_f": "3.0, 20.0, 2.0, size=3", "normal": "size=3", "pareto": "2.0, size=3",
+    "poisson": "3.0, size=3", "power": "2.0, size=3", "rayleigh": "size=3", "standard_cauchy": "size=3",
+    "standard_exponential": "size=3", "standard_gamma": "2.0, size=3", "standard_normal": "size=3",
+    "standard_t": "3.0, size=3", "triangular": "0.0, 0.5, 1.0, size=3", "uniform": "size=3",
+    "vonmises": "0.0, 1.0, size=3", "wald": "1.0, 2.0, size=3", "weibull": "2.0, size=3", "zipf": "2.0, size=3",
 }
 
 
 _LEGACY_DISTRIBUTIONS = (
     "beta", "binomial", "bytes", "chisquare", "dirichlet", "exponential", "f", "gamma", "geometric", "gumbel",
-    "hypergeometric", "laplace", "logistic", "lognormal", "multinomial", "multivariate_normal",
-    "negative_binomial", "normal", "pareto", "poisson", "power", "rayleigh", "standard_exponential",
-    "standard_gamma", "standard_normal", "standard_t", "triangular", "uniform", "vonmises", "weibull",
+    "hypergeometric", "laplace", "logistic", "lognormal", "logseries", "multinomial", "multivariate_normal",
+    "negative_binomial", "noncentral_chisquare", "noncentral_f", "normal", "pareto", "poisson", "power", "rayleigh",
+    "standard_cauchy", "standard_exponential", "standard_gamma", "standard_normal", "standard_t", "triangular",
+    "uniform", "vonmises", "wald", "weibull", "zipf",
 )
 for _name in _LEGACY_DISTRIBUTIONS:
     globals()[_name] = _legacy(_name)
