@@ -12,7 +12,7 @@ MODULES = ["npgpu._array", "npgpu._reduce", "npgpu._sorting", "npgpu._indexing",
            "npgpu._rtc", "npgpu._blas", "npgpu._launch", "npgpu._random", "npgpu._elementwise",
            "npgpu.fft", "npgpu.linalg", "npgpu.random", "npgpu._manipulation", "npgpu._creation",
            "npgpu._statistics", "npgpu._set_functions", "npgpu._histograms", "npgpu._polynomial_signal", "npgpu._io",
-           "npgpu._elementwise_composed", "npgpu._dtypes",
+           "npgpu._elementwise_composed", "npgpu._dtypes", "npgpu._errstate", "npgpu.emath",
            "npgpu._linear_algebra", "npgpu.sparse", "npgpu.sparse._construct", "npgpu.sparse._compressed",
            "npgpu.sparse._base", "npgpu.sparse._coo", "npgpu.sparse.linalg",
            "npgpu.sparse._util", "npgpu.sparse._index", "npgpu.sparse._setitem", "npgpu.dask"]
