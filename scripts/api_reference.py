@@ -20,8 +20,8 @@ import re
 import sys
 import textwrap
 
-MODULES = ["npgpu", "npgpu.emath", "npgpu.fft", "npgpu.linalg", "npgpu.random", "npgpu.sparse", "npgpu.sparse.linalg",
-           "npgpu.profiler", "npgpu.dask"]
+MODULES = ["npgpu", "npgpu.emath", "npgpu.exceptions", "npgpu.fft", "npgpu.linalg", "npgpu.random", "npgpu.sparse",
+           "npgpu.sparse.linalg", "npgpu.profiler", "npgpu.dask"]
 # Modules whose import needs an optional dependency: left out (page and index entry) where it is missing.
 OPTIONAL = {"npgpu.dask": "dask"}
 

@@ -204,3 +204,16 @@ def test_standard_names_of_existing_ufuncs(array_device, random_array):
     np.testing.assert_allclose(npgpu.pow(x, 2).get(), h ** 2, rtol=1e-15)
     i = random_array(8, np.int32)
     assert np.array_equal(npgpu.bitwise_invert(npgpu.asarray(i)).get(), ~i)
+
+
+def test_exceptions_module_is_numpys_classes(array_device):
+    from npgpu import exceptions
+
+    for name in ("AxisError", "ComplexWarning", "DTypePromotionError", "ModuleDeprecationWarning",
+                 "TooHardError", "VisibleDeprecationWarning"):
+        assert getattr(exceptions, name) is getattr(np.exceptions, name)
+    assert exceptions.CUDAError is npgpu.CUDAError and exceptions.OutOfMemoryError is npgpu.OutOfMemoryError
+    assert issubclass(exceptions.RankWarning, UserWarning)
+    x = npgpu.asarray(np.ones((2, 3)), device=array_device)
+    with pytest.raises(npgpu.exceptions.AxisError):  # what npgpu raises is what the module names
+        npgpu.sum(x, axis=5)
