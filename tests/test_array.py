@@ -431,3 +431,112 @@ def test_memmap_is_an_ordinary_array(backend, tmp_path):
     m[:] = [1.0, 2.0, 3.0, 4.0, 5.0]
     assert float(npgpu.sum(m)) == 15.0
     np.testing.assert_array_equal(np.asarray(npgpu.add(m, 1)), [2.0, 3.0, 4.0, 5.0, 6.0])
+
+
+# ------------------------------------------------------------------------- numpy.ndarray's remaining methods
+
+def _host_of(x):
+    return x.get() if isinstance(x, npgpu.Array) else x
+
+
+def test_ndarray_methods_tolist_item_fill(array_device):
+    h = np.arange(6.0).reshape(2, 3) * 1.5
+    a = npgpu.asarray(h, device=array_device)
+    assert a.tolist() == h.tolist() and type(a.tolist()[0][0]) is float
+    assert npgpu.asarray(np.int32(7), device=array_device).tolist() == 7
+    for args in [(4,), (-1,), (1, 2), ((0, 1),)]:
+        assert a.item(*args) == h.item(*args) and type(a.item(*args)) is type(h.item(*args))
+    assert npgpu.asarray([True], device=array_device).item() is True
+    with pytest.raises(ValueError, match="size 1"):
+        a.item()
+    with pytest.raises(IndexError):
+        a.item(6)
+    with pytest.raises(ValueError, match="indices"):
+        a.item(1, 1, 1)
+    b = npgpu.zeros((2, 2), dtype=np.int16, device=array_device)
+    b.fill(-3.7)  # cast as NumPy's fill: to int16
+    want = np.zeros((2, 2), np.int16)
+    want.fill(-3.7)
+    assert np.array_equal(b.get(), want)
+
+
+def test_ndarray_methods_call_the_namespace(array_device):
+    rng = np.random.default_rng(5)
+    h = rng.standard_normal((4, 5))
+    a = npgpu.asarray(h, device=array_device)
+    idx = np.array([3, 0, 7])
+    pairs = [
+        (a.round(2), h.round(2)),
+        (a.clip(-0.5, 0.5), h.clip(-0.5, 0.5)),
+        (a.repeat(2, axis=1), h.repeat(2, axis=1)),
+        (a.take(npgpu.asarray(idx, device=array_device)), h.take(idx)),
+        (a.diagonal(1), h.diagonal(1)),
+        (a.trace(), h.trace()),
+        (a.compress(npgpu.asarray([True, False, True, True], device=array_device), axis=0),
+         h.compress([True, False, True, True], axis=0)),
+    ]
+    for got, want in pairs:
+        np.testing.assert_allclose(_host_of(got), want, rtol=1e-12)
+    nz = npgpu.asarray(np.array([[0, 2], [3, 0]]), device=array_device).nonzero()
+    assert [x.get().tolist() for x in nz] == [[0, 1], [1, 0]]
+    s = npgpu.asarray(np.sort(h.ravel()), device=array_device)
+    v = np.array([-1.0, 0.0, 5.0])
+    assert np.array_equal(s.searchsorted(npgpu.asarray(v, device=array_device), side="right").get(),
+                          np.sort(h.ravel()).searchsorted(v, side="right"))
+    c = npgpu.asarray(np.array([0, 1, 1]), device=array_device)
+    ch = [npgpu.asarray(np.array(v), device=array_device) for v in ([1, 2, 3], [7, 8, 9])]
+    assert c.choose(ch).get().tolist() == [1, 8, 9]
+
+
+def test_ndarray_methods_in_place(array_device):
+    rng = np.random.default_rng(6)
+    h = rng.permutation(20).astype(np.float64)
+    a = npgpu.asarray(h, device=array_device)
+    a.partition(7)
+    p = a.get()
+    assert p[7] == np.sort(h)[7] and (p[:7] <= p[7]).all() and (p[8:] >= p[7]).all()
+    ap = npgpu.asarray(h, device=array_device).argpartition(3).get()
+    assert h[ap[3]] == np.sort(h)[3]
+    b = npgpu.zeros(5, device=array_device)
+    b.put(npgpu.asarray(np.array([0, -1]), device=array_device),
+          npgpu.asarray(np.array([4.0, 5.0]), device=array_device))
+    assert b.get().tolist() == [4.0, 0.0, 0.0, 0.0, 5.0]
+    frozen = np.ones(3)
+    frozen.flags.writeable = False
+    ro = npgpu.asarray(frozen, device="cpu")  # a host Array sharing read-only memory
+    assert ro.readonly
+    with pytest.raises(ValueError):
+        ro.fill(0.0)
+    with pytest.raises(ValueError):
+        ro.partition(1)
+
+
+def test_ndarray_host_conversions(array_device, tmp_path):
+    h = np.arange(5, dtype=np.int32)
+    a = npgpu.asarray(h, device=array_device)
+    assert a.tobytes() == h.tobytes()
+    t = npgpu.asarray(np.arange(6.0).reshape(2, 3), device=array_device).T
+    assert t.tobytes() == np.arange(6.0).reshape(2, 3).T.tobytes()
+    assert t.tobytes(order="F") == np.arange(6.0).reshape(2, 3).T.tobytes(order="F")
+    path = tmp_path / "a.bin"
+    a.tofile(path)
+    assert np.array_equal(np.fromfile(path, dtype=np.int32), h)
+    a.tofile(tmp_path / "a.txt", sep=",")
+    assert (tmp_path / "a.txt").read_text() == "0,1,2,3,4"
+
+
+def test_ndarray_protocols_contains_copy_divmod(array_device):
+    import copy
+
+    a = npgpu.asarray(np.array([1.5, -2.0, 7.0]), device=array_device)
+    assert 7.0 in a and -2 in a and 3.0 not in a
+    for c in (copy.copy(a), copy.deepcopy(a)):
+        assert isinstance(c, npgpu.Array) and np.array_equal(c.get(), a.get())
+        c[0] = 100.0
+        assert a.get()[0] == 1.5  # a copy, not a view
+    q, r = divmod(a, 2.0)
+    wq, wr = divmod(a.get(), 2.0)
+    assert np.array_equal(q.get(), wq) and np.array_equal(r.get(), wr)
+    q, r = divmod(5.0, a)
+    wq, wr = divmod(5.0, a.get())
+    assert np.array_equal(q.get(), wq) and np.array_equal(r.get(), wr)

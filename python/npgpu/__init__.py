@@ -10,6 +10,7 @@ operation initialises CUDA.
 # NumPy's statistics (median, quantile, cov ...) and signal/polynomial helpers, einsum (the star-imported
 # modules list their names in __all__), and the table behind Array.__array_function__ (_numpy_functions).
 from npgpu import (
+    _array,
     _creation,
     _dtypes,
     _elementwise_composed,
@@ -239,6 +240,12 @@ from npgpu import _ufuncs  # noqa: E402
 from npgpu._ufuncs import *  # noqa: E402,F401,F403
 
 __all__ += [n for n in _ufuncs.__all__ if n not in __all__]
+
+# Array's numpy.ndarray methods that call namespace functions defined above the core (Array.round, .take ...).
+for _name in ("round", "repeat", "take", "put", "nonzero", "compress", "choose", "diagonal", "trace",
+              "searchsorted", "partition", "argpartition", "divmod"):
+    _array._register_op(_name, globals()[_name])
+del _name
 
 
 def __getattr__(name):

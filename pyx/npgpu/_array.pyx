@@ -2012,6 +2012,281 @@ cdef class Array:
         """
         return _ops["dot"](self, b, out=out)
 
+    # numpy.ndarray's remaining methods, each a call of the namespace function of the same name (registered
+    # in _ops by npgpu/__init__.py), or for the host conversions a copy to the host.
+
+    def tolist(self):
+        """The elements as nested Python lists of Python scalars (one copy to the host), as numpy.ndarray.tolist.
+
+        Returns
+        -------
+        list or scalar
+            Nested lists, ``ndim`` deep; a Python scalar for a 0-d array.
+
+        See Also
+        --------
+        item, get
+
+        Examples
+        --------
+        >>> npgpu.asarray([[1, 2], [3, 4]], device="cpu").tolist()
+        [[1, 2], [3, 4]]
+        """
+        return self.get().tolist()
+
+    def item(self, *args):
+        """One element as a Python scalar, as numpy.ndarray.item: only that element is copied to the host.
+
+        Parameters
+        ----------
+        *args : none, one int (a flat, C-order index) or one int per axis
+            Which element; none for an array of one element.
+
+        Returns
+        -------
+        bool, int, float or complex
+
+        Raises
+        ------
+        ValueError
+            No index for an array of more than one element, or the wrong number of indices.
+        IndexError
+            An index out of range.
+
+        See Also
+        --------
+        tolist
+
+        Examples
+        --------
+        >>> a = npgpu.asarray([[1.5, 2.5], [3.5, 4.5]], device="cpu")
+        >>> a.item(3), a.item(0, 1), npgpu.asarray([7], device="cpu").item()
+        (4.5, 2.5, 7)
+        """
+        if len(args) == 1 and isinstance(args[0], tuple):
+            args = args[0]
+        if not args:
+            if self.size != 1:
+                raise ValueError("can only convert an array of size 1 to a Python scalar")
+            return self.reshape(()).get().item()
+        if len(args) == 1:
+            flat = operator.index(args[0])
+            if not -self.size <= flat < self.size:
+                raise IndexError(f"index {flat} is out of bounds for size {self.size}")
+            args = np.unravel_index(flat % self.size, self.shape)
+        elif len(args) != self.ndim:
+            raise ValueError(f"incorrect number of indices for array: {len(args)} for {self.ndim} dimensions")
+        return self[tuple(int(a) for a in args)].get().item()
+
+    def fill(self, value):
+        """Set every element to the scalar `value` (cast to this array's dtype), as numpy.ndarray.fill.
+
+        Parameters
+        ----------
+        value : scalar
+            The value.
+
+        Raises
+        ------
+        ValueError
+            The array is read-only.
+
+        Examples
+        --------
+        >>> a = npgpu.zeros(3, device="cpu")
+        >>> a.fill(2.5)
+        >>> a
+        Array([2.5, 2.5, 2.5])
+        """
+        self[...] = value
+
+    def round(self, decimals=0, out=None):
+        """Round to `decimals` decimals: ``npgpu.round(self, decimals, out)``, as numpy.ndarray.round.
+
+        Examples
+        --------
+        >>> npgpu.asarray([1.234, 5.678], device="cpu").round(1)
+        Array([1.2, 5.7])
+        """
+        return _ops["round"](self, decimals, out=out)
+
+    def clip(self, min=None, max=None, out=None, **kwargs):
+        """Limit the values to [min, max]: ``npgpu.clip(self, min, max, out=out)``, as numpy.ndarray.clip.
+
+        Examples
+        --------
+        >>> npgpu.asarray([-1.0, 0.5, 2.0], device="cpu").clip(0, 1)
+        Array([0. , 0.5, 1. ])
+        """
+        return _ops["clip"](self, min, max, out=out, **kwargs)
+
+    def repeat(self, repeats, axis=None):
+        """Repeat each element: ``npgpu.repeat(self, repeats, axis)``, as numpy.ndarray.repeat.
+
+        Examples
+        --------
+        >>> npgpu.asarray([1, 2], device="cpu").repeat(2)
+        Array([1, 1, 2, 2])
+        """
+        return _ops["repeat"](self, repeats, axis=axis)
+
+    def take(self, indices, axis=None, out=None, mode="raise"):
+        """Elements at `indices`: ``npgpu.take(self, indices, axis, out, mode)``, as numpy.ndarray.take.
+
+        Examples
+        --------
+        >>> npgpu.asarray([10, 20, 30], device="cpu").take(npgpu.asarray([2, 0], device="cpu"))
+        Array([30, 10])
+        """
+        return _ops["take"](self, indices, axis=axis, out=out, mode=mode)
+
+    def put(self, indices, values, mode="raise"):
+        """Write `values` at the flat `indices`: ``npgpu.put(self, indices, values, mode)``, as
+        numpy.ndarray.put.
+
+        Examples
+        --------
+        >>> a = npgpu.zeros(4, device="cpu")
+        >>> a.put(npgpu.asarray([0, 3], device="cpu"), 9.0)
+        >>> a
+        Array([9., 0., 0., 9.])
+        """
+        _ops["put"](self, indices, values, mode=mode)
+
+    def nonzero(self):
+        """The indices of the non-zero elements, one array per axis: ``npgpu.nonzero(self)``, as
+        numpy.ndarray.nonzero.
+
+        Examples
+        --------
+        >>> npgpu.asarray([0, 3, 0, 4], device="cpu").nonzero()
+        (Array([1, 3]),)
+        """
+        return _ops["nonzero"](self)
+
+    def compress(self, condition, axis=None, out=None):
+        """The slices along `axis` where `condition` is true: ``npgpu.compress(condition, self, axis, out)``,
+        as numpy.ndarray.compress.
+
+        Examples
+        --------
+        >>> npgpu.asarray([1, 2, 3], device="cpu").compress(npgpu.asarray([True, False, True], device="cpu"))
+        Array([1, 3])
+        """
+        return _ops["compress"](condition, self, axis=axis, out=out)
+
+    def choose(self, choices, out=None, mode="raise"):
+        """Pick from `choices` with this array as the index: ``npgpu.choose(self, choices, out, mode)``, as
+        numpy.ndarray.choose.
+
+        Examples
+        --------
+        >>> idx = npgpu.asarray([0, 1, 0], device="cpu")
+        >>> idx.choose([npgpu.asarray([1, 2, 3], device="cpu"), npgpu.asarray([10, 20, 30], device="cpu")])
+        Array([ 1, 20,  3])
+        """
+        return _ops["choose"](self, choices, out=out, mode=mode)
+
+    def diagonal(self, offset=0, axis1=0, axis2=1):
+        """The diagonal over `axis1` and `axis2`: ``npgpu.diagonal(self, offset, axis1, axis2)``, as
+        numpy.ndarray.diagonal.
+
+        Examples
+        --------
+        >>> npgpu.asarray([[1, 2], [3, 4]], device="cpu").diagonal()
+        Array([1, 4])
+        """
+        return _ops["diagonal"](self, offset=offset, axis1=axis1, axis2=axis2)
+
+    def trace(self, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+        """The sum of the diagonal: ``npgpu.trace(self, offset, axis1, axis2, dtype, out)``, as
+        numpy.ndarray.trace.
+
+        Examples
+        --------
+        >>> int(npgpu.asarray([[1, 2], [3, 4]], device="cpu").trace())
+        5
+        """
+        return _ops["trace"](self, offset=offset, axis1=axis1, axis2=axis2, dtype=dtype, out=out)
+
+    def searchsorted(self, v, side="left", sorter=None):
+        """Where `v` would go to keep this sorted 1-d array sorted: ``npgpu.searchsorted(self, v, side,
+        sorter)``, as numpy.ndarray.searchsorted.
+
+        Examples
+        --------
+        >>> npgpu.asarray([1.0, 2.0, 3.0], device="cpu").searchsorted(npgpu.asarray([2.5], device="cpu"))
+        Array([2])
+        """
+        return _ops["searchsorted"](self, v, side=side, sorter=sorter)
+
+    def partition(self, kth, axis=-1, kind="introselect", order=None):
+        """Partition in place around the `kth` element(s) (see npgpu.partition), as numpy.ndarray.partition.
+
+        Raises
+        ------
+        ValueError
+            The array is read-only (and npgpu.partition's own errors).
+
+        Examples
+        --------
+        >>> a = npgpu.asarray([3, 1, 2], device="cpu")
+        >>> a.partition(1)
+        >>> int(a[1])
+        2
+        """
+        self[...] = _ops["partition"](self, kth, axis=axis, kind=kind, order=order)
+
+    def argpartition(self, kth, axis=-1, kind="introselect", order=None):
+        """The indices that partition this array: ``npgpu.argpartition(self, kth, axis, kind, order)``, as
+        numpy.ndarray.argpartition.
+
+        Examples
+        --------
+        >>> int(npgpu.asarray([3, 1, 2], device="cpu").argpartition(0)[0])
+        1
+        """
+        return _ops["argpartition"](self, kth, axis=axis, kind=kind, order=order)
+
+    def tobytes(self, order="C"):
+        """The raw bytes of the elements (one copy to the host), as numpy.ndarray.tobytes.
+
+        Examples
+        --------
+        >>> npgpu.asarray([1, 2], dtype=np.int16, device="cpu").tobytes()
+        b'\\x01\\x00\\x02\\x00'
+        """
+        return self.get().tobytes(order)
+
+    def tofile(self, fid, sep="", format="%s"):
+        """Write the elements to a file (one copy to the host), as numpy.ndarray.tofile; read it back with
+        npgpu.fromfile.
+
+        Examples
+        --------
+        >>> import io, os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "a.bin")
+        >>> npgpu.asarray([1.5, 2.5], device="cpu").tofile(path)
+        >>> npgpu.fromfile(path, device="cpu")
+        Array([1.5, 2.5])
+        """
+        self.get().tofile(fid, sep, format)
+
+    def __contains__(self, value):
+        return bool(_ops["any"](_ops["equal"](self, value)))
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def __divmod__(self, other):
+        return _ops["divmod"](self, other)
+
+    def __rdivmod__(self, other):
+        return _ops["divmod"](other, self)
+
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         fn = _ops.get(ufunc.__name__)
         if method != "__call__" or fn is None:
