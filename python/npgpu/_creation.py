@@ -2585,7 +2585,7 @@ def ndenumerate(arr):
     Parameters
     ----------
     arr : npgpu.Array or array_like
-        An npgpu.Array is copied to the host once, when the iteration starts; the elements come as NumPy
+        An npgpu.Array is copied to the host once, by this call; the elements come as NumPy
         scalars. Use it for small arrays: a Python loop over elements is slow whatever holds them.
 
     Returns
