@@ -44,6 +44,9 @@ def test_site_builds_without_warnings(tmp_path):
     assert proc.returncode == 0, f"docs build failed (warnings are errors):\n{log}"
     missing = [p for p in KEY_PAGES if not (out / p).is_file()]
     assert not missing, f"pages missing from the built site: {missing}"
+    # every generated API reference page (docs/api) has its page on the site
+    generated = sorted(p.stem for p in (ROOT / "docs" / "api").glob("npgpu*.md"))
+    assert generated and not [m for m in generated if not (out / "api" / f"{m}.html").is_file()], generated
     # The API reference pages hold the generated text (docs/api), not an empty include.
     api = (out / "api" / "npgpu.html").read_text(encoding="utf-8")
     assert "launch_indices" in api and "monte_carlo_pi" in api
