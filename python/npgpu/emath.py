@@ -43,9 +43,11 @@ def _outside_unit_to_complex(x):
     return x
 
 
-def _scalar_out(x, result):
-    # NumPy's scalar in, NumPy scalar out
-    return result[()] if isinstance(result, np.ndarray) and result.ndim == 0 and np.ndim(x) == 0 else result
+def _scalar_out(result, *inputs):
+    # NumPy's rule: scalars in, a NumPy scalar out
+    if isinstance(result, np.ndarray) and result.ndim == 0 and all(np.ndim(x) == 0 for x in inputs):
+        return result[()]
+    return result
 
 
 def sqrt(x):
@@ -78,7 +80,7 @@ def sqrt(x):
     >>> npgpu.emath.sqrt(-4)
     np.complex128(2j)
     """
-    return _scalar_out(x, _elementwise.sqrt(_negative_to_complex(x)))
+    return _scalar_out(_elementwise.sqrt(_negative_to_complex(x)), x)
 
 
 def log(x):
@@ -108,7 +110,7 @@ def log(x):
     >>> npgpu.emath.log(npgpu.asarray([1.0, -1.0], device="cpu"))
     Array([0.+0.j        , 0.+3.14159265j])
     """
-    return _scalar_out(x, _elementwise.log(_negative_to_complex(x)))
+    return _scalar_out(_elementwise.log(_negative_to_complex(x)), x)
 
 
 def log2(x):
@@ -138,7 +140,7 @@ def log2(x):
     >>> npgpu.emath.log2(npgpu.asarray([8.0], device="cpu"))
     Array([3.])
     """
-    return _scalar_out(x, _elementwise.log2(_negative_to_complex(x)))
+    return _scalar_out(_elementwise.log2(_negative_to_complex(x)), x)
 
 
 def log10(x):
@@ -168,7 +170,7 @@ def log10(x):
     >>> npgpu.emath.log10(npgpu.asarray([100.0, -10.0], device="cpu"))
     Array([2.+0.j        , 1.+1.36437635j])
     """
-    return _scalar_out(x, _elementwise.log10(_negative_to_complex(x)))
+    return _scalar_out(_elementwise.log10(_negative_to_complex(x)), x)
 
 
 def logn(n, x):
@@ -204,7 +206,7 @@ def logn(n, x):
     """
     num = _elementwise.log(_negative_to_complex(x))
     den = _elementwise.log(_negative_to_complex(n))
-    return _scalar_out(x if np.ndim(n) == 0 else n, _elementwise.divide(num, den))
+    return _scalar_out(_elementwise.divide(num, den), n, x)
 
 
 def power(x, p):
@@ -245,7 +247,7 @@ def power(x, p):
     expo = _array_of(p)
     if expo.dtype.kind in "biu" and _any(_elementwise.less(expo, 0)):
         expo = _elementwise.multiply(expo, 1.0)  # NumPy's fix: negative integer powers in floating point
-    return _scalar_out(x if np.ndim(p) == 0 else p, _elementwise.power(base, expo))
+    return _scalar_out(_elementwise.power(base, expo), x, p)
 
 
 def arccos(x):
@@ -277,7 +279,7 @@ def arccos(x):
     >>> complex(npgpu.emath.arccos(2.0))
     -1.3169578969248166j
     """
-    return _scalar_out(x, _elementwise.arccos(_outside_unit_to_complex(x)))
+    return _scalar_out(_elementwise.arccos(_outside_unit_to_complex(x)), x)
 
 
 def arcsin(x):
@@ -307,7 +309,7 @@ def arcsin(x):
     >>> npgpu.emath.arcsin(npgpu.asarray([0.0, 2.0], device="cpu"))
     Array([0.        +0.j       , 1.57079633+1.3169579j])
     """
-    return _scalar_out(x, _elementwise.arcsin(_outside_unit_to_complex(x)))
+    return _scalar_out(_elementwise.arcsin(_outside_unit_to_complex(x)), x)
 
 
 def arctanh(x):
@@ -337,4 +339,4 @@ def arctanh(x):
     >>> npgpu.emath.arctanh(npgpu.asarray([0.5], device="cpu"))
     Array([0.54930614])
     """
-    return _scalar_out(x, _elementwise.arctanh(_outside_unit_to_complex(x)))
+    return _scalar_out(_elementwise.arctanh(_outside_unit_to_complex(x)), x)
