@@ -540,3 +540,49 @@ def test_ndarray_protocols_contains_copy_divmod(array_device):
     q, r = divmod(5.0, a)
     wq, wr = divmod(5.0, a.get())
     assert np.array_equal(q.get(), wq) and np.array_equal(r.get(), wr)
+
+
+@pytest.mark.parametrize("src,dst", [(np.float32, np.uint32), (np.float64, np.int64), (np.float32, np.float64),
+                                     (np.float32, np.int16), (np.int8, np.uint8), (np.complex64, np.float32),
+                                     (np.float64, np.complex128), (np.uint8, np.int32)])
+def test_view_as_another_dtype_as_numpy(array_device, src, dst):
+    rng = np.random.default_rng(11)
+    h = (rng.standard_normal((3, 4, 8)) * 100).astype(src)
+    a = npgpu.asarray(h, device=array_device)
+    for sel in [(), (slice(None, None, -1),), (slice(1, 3), slice(None), slice(None))]:
+        want, got = h[sel].view(dst), a[sel].view(dst)
+        assert got.dtype == want.dtype and got.shape == want.shape and got.strides == want.strides
+        assert got.tobytes() == want.tobytes() and got.base is not None
+    v = a.view(dst)
+    v[...] = npgpu.asarray(np.full(v.shape, 3, dtype=dst), device=array_device)  # writes reach `a`
+    assert a.tobytes() == np.full(v.shape, 3, dtype=dst).tobytes()
+
+
+def test_view_keeps_memory_flags_and_refuses_what_numpy_refuses(array_device):
+    h = np.arange(12, dtype=np.float32).reshape(3, 4)
+    a = npgpu.asarray(h, device=array_device)
+    same = a.view()
+    assert same is not a and same.base is a and same.dtype == a.dtype and np.array_equal(same.get(), h)
+    assert a.view(npgpu.Array).shape == a.shape and a.view(type=npgpu.Array).dtype == a.dtype
+    ro = npgpu.broadcast_to(a, (2, 3, 4)).view(np.int32)  # broadcast views are read-only
+    assert ro.readonly and not ro.flags["WRITEABLE"]
+    with pytest.raises(ValueError):
+        ro[0, 0, 0] = 1
+    assert npgpu.asarray(np.float32(1.5), device=array_device).view(np.int32).item() == \
+        np.float32(1.5).view(np.int32)
+    bad = [(lambda: a[:, ::2].view(np.float64), "last axis must be contiguous"),
+           (lambda: a.T.view(np.int16), "last axis must be contiguous"),
+           (lambda: a[:, :3].view(np.float64), "divisor of the total size"),
+           (lambda: a[0, 0].view(np.float64), "0d array"),
+           (lambda: npgpu.asarray(np.zeros(3, np.int8), device=array_device).view(np.int16),
+            "divisor of the total size"),
+           (lambda: a[:, 1:3].view(np.float64), "aligned"),
+           (lambda: npgpu.asarray(np.zeros((3, 3), np.int32), device=array_device)[:, :2].view(np.int64),
+            "stride")]
+    for fn, msg in bad:
+        with pytest.raises(ValueError, match=msg):
+            fn()
+    with pytest.raises(TypeError, match="not <class 'numpy.ndarray'>"):
+        a.view(np.ndarray)
+    with pytest.raises(TypeError):
+        a.view("f4,f4")  # structured dtypes are not supported

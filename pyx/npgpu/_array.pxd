@@ -7,7 +7,7 @@ from npgpu.lib.view cimport ArrayView, DType
 cdef class Array:
     cdef shared_ptr[DeviceBuffer] buf  # the memory this array owns (empty for views and foreign memory)
     cdef readonly object base          # what keeps foreign or parent memory alive
-    cdef ArrayView view
+    cdef ArrayView _view
     cdef object _dtype                 # numpy.dtype
     cdef tuple _shape
     cdef StreamHandle stream           # the stream the array's data was produced on

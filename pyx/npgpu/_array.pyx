@@ -1,6 +1,7 @@
 # cython: language_level=3
 """npgpu.Array: memory on a GPU, or on the host device ("cpu"), with a NumPy dtype, shape and strides;
 conversion to and from NumPy, the CUDA Array Interface and DLPack."""
+import builtins
 import operator
 
 import numpy as np
@@ -135,7 +136,7 @@ cdef object numpy_dtype(DType code):
 
 cdef Array wrap_view(const ArrayView& view, object base, object np_dtype, StreamHandle stream):
     cdef Array a = Array.__new__(Array)
-    a.view = view
+    a._view = view
     a.base = base
     a._dtype = np_dtype
     a.stream = stream
@@ -183,7 +184,7 @@ cdef Array new_array(tuple shape, object dtype, int device, StreamHandle stream)
         with nogil:
             a.buf = make_device_buffer(nbytes, device, stream)
         v.data = a.buf.get().data()
-    a.view = v
+    a._view = v
     a._dtype = numpy_dtype(dt)
     a._shape = shape
     a.stream = stream
@@ -200,7 +201,7 @@ cdef Array new_array_like_view(const ArrayView& like, object dtype, DType dt, St
     else:
         a.buf = make_device_buffer(nbytes, like.device, stream)  # stream-ordered: returns at once
         v.data = a.buf.get().data()
-    a.view = v
+    a._view = v
     a._dtype = dtype
     a.stream = stream
     return a
@@ -280,8 +281,8 @@ class _HostInterface:
 
 cdef dict _host_iface(Array a):
     return {"shape": a.shape, "typestr": a._dtype.str, "version": 3,
-            "data": (<uintptr_t>a.view.data, bool(a.view.readonly)),
-            "strides": None if a.view.is_c_contiguous() else a.strides}
+            "data": (<uintptr_t>a._view.data, bool(a._view.readonly)),
+            "strides": None if a._view.is_c_contiguous() else a.strides}
 
 
 cdef object host_ndarray(Array a):
@@ -293,7 +294,7 @@ cdef object host_ndarray(Array a):
 
 
 cdef object _host_values(Array a):
-    return host_ndarray(a) if a.view.device == kHostDevice else a.get()
+    return host_ndarray(a) if a._view.device == kHostDevice else a.get()
 
 
 cdef Array wrap_host(object arr):
@@ -380,7 +381,7 @@ cdef class Array:
     def shape(self):
         """The length of each dimension, a tuple of ints (``()`` for a 0-d array)."""
         if self._shape is None:
-            self._shape = tuple([self.view.shape[i] for i in range(self.view.ndim)])
+            self._shape = tuple([self._view.shape[i] for i in range(self._view.ndim)])
         return self._shape
 
     @property
@@ -390,7 +391,7 @@ cdef class Array:
         Views may have any strides: zero (broadcast dimensions), negative (reversed slices) or larger than
         the item size (slices with a step, transposes).
         """
-        return tuple([self.view.strides[i] for i in range(self.view.ndim)])
+        return tuple([self._view.strides[i] for i in range(self._view.ndim)])
 
     @property
     def dtype(self):
@@ -400,17 +401,17 @@ cdef class Array:
     @property
     def ndim(self):
         """The number of dimensions, an int (0 to 32)."""
-        return self.view.ndim
+        return self._view.ndim
 
     @property
     def size(self):
         """The number of elements, an int: the product of the shape (1 for a 0-d array)."""
-        return self.view.size()
+        return self._view.size()
 
     @property
     def itemsize(self):
         """The size of one element in bytes, an int."""
-        return itemsize(self.view.dtype)
+        return itemsize(self._view.dtype)
 
     @property
     def nbytes(self):
@@ -418,7 +419,7 @@ cdef class Array:
 
         Whatever the strides, or the memory the array views (a view counts its own elements only).
         """
-        return self.view.size() * itemsize(self.view.dtype)
+        return self._view.size() * itemsize(self._view.dtype)
 
     @property
     def device(self):
@@ -426,9 +427,9 @@ cdef class Array:
 
         It can be passed as ``device=`` to the creation functions and to :meth:`to_device`.
         """
-        if self.view.device == kHostDevice:
+        if self._view.device == kHostDevice:
             return _runtime.cpu
-        return _runtime.Device(self.view.device)
+        return _runtime.Device(self._view.device)
 
     def to_device(self, device, /, *, stream=None):
         """This array on `device`: itself when already there, else a copy.
@@ -468,19 +469,19 @@ cdef class Array:
         True
         """
         cdef int d = resolve_array_device(device)
-        if d == self.view.device:
+        if d == self._view.device:
             return self
         return _move(self, d, resolve_stream(stream))
 
     @property
     def device_id(self):
         """The CUDA ordinal of the GPU holding the data, an int; -1 for the host."""
-        return self.view.device
+        return self._view.device
 
     @property
     def ptr(self):
         """The address of the first element, as an integer (a device pointer for a GPU array)."""
-        return <uintptr_t>self.view.data
+        return <uintptr_t>self._view.data
 
     @property
     def readonly(self):
@@ -490,7 +491,7 @@ cdef class Array:
         their producer marked read-only (a read-only NumPy array, a read-only DLPack or CUDA Array Interface
         export). Views of a read-only array are read-only too; copies are not.
         """
-        return self.view.readonly
+        return self._view.readonly
 
     @property
     def flags(self):
@@ -500,19 +501,19 @@ cdef class Array:
         the array holds memory npgpu allocated for it: False for views and for arrays over another
         producer's memory, such as a NumPy array shared on the host).
         """
-        return {"C_CONTIGUOUS": self.view.is_c_contiguous(), "WRITEABLE": not self.view.readonly,
+        return {"C_CONTIGUOUS": self._view.is_c_contiguous(), "WRITEABLE": not self._view.readonly,
                 "OWNDATA": self.buf.get() != NULL or isinstance(self.base, _HostMemory)}
 
     def __len__(self):
-        if self.view.ndim == 0:
+        if self._view.ndim == 0:
             raise TypeError("len() of a 0-d array")
-        return self.view.shape[0]
+        return self._view.shape[0]
 
     def __repr__(self):
         # NumPy's text with "array" -> "Array" (same width, so continuation lines stay aligned).
         r = "Array" + repr(_host_values(self))[5:]
-        if self.view.device != kHostDevice:
-            r = r[:-1] + f", device='cuda:{self.view.device}')"
+        if self._view.device != kHostDevice:
+            r = r[:-1] + f", device='cuda:{self._view.device}')"
         return r
 
     def __str__(self):
@@ -520,7 +521,7 @@ cdef class Array:
 
     def __reduce__(self):
         # Contents travel; the device is kept where it exists when unpickled, else the data lands on the host.
-        return (_unpickle, (self.get(), "cpu" if self.view.device == kHostDevice else self.view.device))
+        return (_unpickle, (self.get(), "cpu" if self._view.device == kHostDevice else self._view.device))
 
     def __array_namespace__(self, *, api_version=None):
         """The npgpu module: the Python Array API standard's namespace for npgpu arrays.
@@ -635,25 +636,25 @@ cdef class Array:
                     or not out.flags.c_contiguous or not out.flags.writeable:
                 raise ValueError(f"out must be a writeable C-contiguous numpy array of shape {self.shape} "
                                  f"and dtype {self._dtype}")
-        if self.view.device == kHostDevice:
+        if self._view.device == kHostDevice:
             if out is None:
                 return np.array(host_ndarray(self), order="C", copy=True)
             np.copyto(out, host_ndarray(self))
             return out
-        cdef Array src = self if self.view.is_c_contiguous() else self.copy(stream=stream)
-        cdef int64_t nbytes = src.view.size() * itemsize(src.view.dtype)
+        cdef Array src = self if self._view.is_c_contiguous() else self.copy(stream=stream)
+        cdef int64_t nbytes = src._view.size() * itemsize(src._view.dtype)
         if out is None:
             out = empty_host_result(self.shape, self._dtype, PINNED_RESULT_MAX) if nbytes >= STAGED_COPY_MIN \
                 else np.empty(self.shape, dtype=self._dtype)
         cdef void* dst = <void*><uintptr_t>out.__array_interface__["data"][0] if nbytes else NULL
-        cdef int device = src.view.device
+        cdef int device = src._view.device
         if nbytes:
             with nogil:
-                copy_to_host_staged(dst, src.view.data, nbytes, device, s)
+                copy_to_host_staged(dst, src._view.data, nbytes, device, s)
         return out
 
     def __array__(self, dtype=None, copy=None):
-        if self.view.device == kHostDevice:  # NumPy sees the memory itself, as np.asarray does
+        if self._view.device == kHostDevice:  # NumPy sees the memory itself, as np.asarray does
             a = host_ndarray(self)
             if dtype is not None and np.dtype(dtype) != a.dtype:
                 if copy is False:
@@ -668,7 +669,7 @@ cdef class Array:
 
     @property
     def __array_interface__(self):
-        if self.view.device != kHostDevice:
+        if self._view.device != kHostDevice:
             raise AttributeError("an npgpu.Array on a GPU has no __array_interface__ (host memory only); "
                              "use __cuda_array_interface__, DLPack or .get()")
         return _host_iface(self)
@@ -697,9 +698,9 @@ cdef class Array:
         True
         """
         cdef StreamHandle s = resolve_stream(stream)
-        cdef Array out = new_array_like_view(self.view, self._dtype, self.view.dtype, s)
+        cdef Array out = new_array_like_view(self._view, self._dtype, self._view.dtype, s)
         with nogil:
-            c_copy(self.view, out.view, s)
+            c_copy(self._view, out._view, s)
         return out
 
     def astype(self, dtype, copy=True, stream=None, *, device=None):
@@ -736,15 +737,15 @@ cdef class Array:
         >>> a.astype(np.float64, copy=False) is a
         True
         """
-        if device is not None and resolve_array_device(device) != self.view.device:
+        if device is not None and resolve_array_device(device) != self._view.device:
             return self.to_device(device, stream=stream).astype(dtype, copy=False, stream=stream)
         cdef DType dt = dtype_code(dtype)
-        if dt == self.view.dtype and not copy:
+        if dt == self._view.dtype and not copy:
             return self
         cdef StreamHandle s = resolve_stream(stream)
-        cdef Array out = new_array_like_view(self.view, numpy_dtype(dt), dt, s)
+        cdef Array out = new_array_like_view(self._view, numpy_dtype(dt), dt, s)
         with nogil:
-            c_copy(self.view, out.view, s)
+            c_copy(self._view, out._view, s)
         return out
 
     # -- views (basic indexing, reshape, transpose, real/imag): new Arrays over the same memory
@@ -789,7 +790,7 @@ cdef class Array:
         cdef ArrayView v
         if _is_advanced_key(key):
             return _ops["getitem_advanced"](self, key)
-        _index_view(self.view, key, &v)
+        _index_view(self._view, key, &v)
         return self._view_of(v)
 
     def __setitem__(self, key, value):
@@ -837,28 +838,100 @@ cdef class Array:
         if _is_advanced_key(key):
             _ops["setitem_advanced"](self, key, value)
             return
-        _index_view(self.view, key, &dst)
-        if self.view.readonly:
+        _index_view(self._view, key, &dst)
+        if self._view.readonly:
             raise ValueError("assignment destination is read-only")
         cdef StreamHandle s = self.stream
         cdef Array src
         if isinstance(value, Array):
             src = <Array>value
-            if src.view.device != self.view.device:
-                raise ValueError(f"cannot assign an array on device {src.view.device} to one on {self.view.device}")
-            if _views_overlap(src.view, dst):
+            if src._view.device != self._view.device:
+                raise ValueError(f"cannot assign an array on device {src._view.device} to one on {self._view.device}")
+            if _views_overlap(src._view, dst):
                 src = src.copy()
         else:
             host = np.asarray(value)
             if host.dtype == object:
                 raise TypeError(f"cannot assign {type(value).__name__} to an npgpu.Array")
             # not ascontiguousarray: it turns a 0-d value into shape (1,), which a 0-d target can't take
-            src = upload(np.asarray(host, order="C"), self.view.device, s)
+            src = upload(np.asarray(host, order="C"), self._view.device, s)
         cdef tuple shape = tuple([dst.shape[i] for i in range(dst.ndim)])
-        cdef ArrayView sv = _broadcast_to(src.view, shape, "could not broadcast input array from shape "
+        cdef ArrayView sv = _broadcast_to(src._view, shape, "could not broadcast input array from shape "
                                           f"{src.shape} into shape {shape}")
         with nogil:
             c_copy(sv, dst, s)
+
+    def view(self, dtype=None, type=None):
+        """A new Array over the same memory, optionally seen as another dtype, as numpy.ndarray.view.
+
+        With an item size equal to this array's, the shape and strides stay; with another, the last axis
+        (which must be contiguous) is rescaled, as NumPy's. The read-only flag is kept. On a GPU the view
+        must also be aligned to the new item size (npgpu's kernels load whole items).
+
+        Parameters
+        ----------
+        dtype : dtype, optional
+            The dtype to see the memory as (one npgpu supports); default: this array's. ``npgpu.Array``
+            here means `type`, as NumPy takes a type in this place.
+        type : type, optional
+            ``npgpu.Array`` (or None). A view cannot be a numpy.ndarray: device memory is not host memory;
+            ``a.get()`` gives a NumPy copy.
+
+        Returns
+        -------
+        npgpu.Array
+            A view of this array's memory (its ``base`` is this array).
+
+        Raises
+        ------
+        ValueError
+            A 0-d array given a dtype of another item size; the last axis not contiguous, or its size in
+            bytes not a multiple of the new item size; the data or a stride not aligned to the new item size.
+        TypeError
+            npgpu does not support `dtype`, or `type` is not npgpu.Array.
+
+        Examples
+        --------
+        >>> x = npgpu.asarray([1.0, -2.0], dtype=np.float32, device="cpu")
+        >>> x.view(np.uint32)
+        Array([1065353216, 3221225472], dtype=uint32)
+        >>> x.view(np.uint16).shape
+        (4,)
+        """
+        if type is None and isinstance(dtype, builtins.type) and issubclass(dtype, (np.ndarray, Array)):
+            type, dtype = dtype, None  # NumPy's a.view(SomeArrayType)
+        if type is not None and type is not Array:
+            raise TypeError(f"npgpu.Array.view gives an npgpu.Array, not {type!r}: device memory cannot be "
+                            f"seen as a host array (a.get() gives a NumPy copy)")
+        if dtype is None:
+            return self._view_of(self._view)
+        cdef DType dt = dtype_code(dtype)
+        cdef ArrayView v = self._view
+        cdef int64_t old = itemsize(v.dtype), new = itemsize(dt)
+        cdef int last = v.ndim - 1, k
+        if new != old:
+            if v.ndim == 0:
+                raise ValueError("Changing the dtype of a 0d array is only supported if the itemsize is unchanged")
+            if v.strides[last] != old:
+                raise ValueError("To change to a dtype of a different size, the last axis must be contiguous")
+            if new > old and (v.shape[last] * old) % new != 0:
+                raise ValueError("When changing to a larger dtype, its size must be a divisor of the total size "
+                                 "in bytes of the last axis of the array.")
+            if new < old and old % new != 0:
+                raise ValueError("When changing to a smaller dtype, its size must be a divisor of the size of "
+                                 "original dtype")
+            v.shape[last] = v.shape[last] * old // new
+            v.strides[last] = new
+            if <uintptr_t>v.data % <uintptr_t>new != 0:
+                raise ValueError(f"the array's data is not aligned to {numpy_dtype(dt)}'s item size ({new} "
+                                 f"bytes); npgpu cannot view it as that dtype (copy it first)")
+            for k in range(last):
+                if v.shape[k] > 1 and v.strides[k] % new != 0:
+                    raise ValueError(f"axis {k}'s stride ({v.strides[k]} bytes) is not a multiple of "
+                                     f"{numpy_dtype(dt)}'s item size ({new} bytes); npgpu cannot view the "
+                                     f"array as that dtype (copy it first)")
+        v.dtype = dt
+        return self._view_of(v, numpy_dtype(dt))
 
     def reshape(self, *shape, order="C"):
         """A view with a new shape when the data allows it (C order), otherwise a copy, as NumPy's reshape.
@@ -906,16 +979,16 @@ cdef class Array:
             raise NotImplementedError("npgpu reshapes in C order only")
         if len(shape) == 1 and not isinstance(shape[0], int):
             shape = shape[0]
-        new_shape = _resolve_reshape(self.view.size(), _normalize_shape(shape))
-        cdef Array src = self if self.view.is_c_contiguous() else self.copy()
+        new_shape = _resolve_reshape(self._view.size(), _normalize_shape(shape))
+        cdef Array src = self if self._view.is_c_contiguous() else self.copy()
         if len(new_shape) > 32:  # before filling dims[32]
             raise ValueError(f"npgpu supports at most 32 dimensions, got {len(new_shape)}")
         cdef int64_t dims[32]
         for i in range(len(new_shape)):
             dims[i] = new_shape[i]
-        cdef ArrayView v = make_contiguous_view(src.view.data, src.view.dtype, len(new_shape), dims,
-                                                src.view.device)
-        v.readonly = src.view.readonly
+        cdef ArrayView v = make_contiguous_view(src._view.data, src._view.dtype, len(new_shape), dims,
+                                                src._view.device)
+        v.readonly = src._view.readonly
         return src._view_of(v)
 
     def ravel(self):
@@ -995,7 +1068,7 @@ cdef class Array:
         >>> npgpu.zeros((2, 3, 4), device="cpu").transpose(1, 0, 2).shape
         (3, 2, 4)
         """
-        cdef int nd = self.view.ndim
+        cdef int nd = self._view.ndim
         if len(axes) == 1 and axes[0] is not None and not isinstance(axes[0], int):
             axes = tuple(axes[0])
         if not axes or axes == (None,):
@@ -1005,10 +1078,10 @@ cdef class Array:
         norm = [_normalize_axis(a, nd) for a in axes]
         if len(set(norm)) != nd:
             raise ValueError("repeated axis in transpose")
-        cdef ArrayView v = self.view
+        cdef ArrayView v = self._view
         for i in range(nd):
-            v.shape[i] = self.view.shape[norm[i]]
-            v.strides[i] = self.view.strides[norm[i]]
+            v.shape[i] = self._view.shape[norm[i]]
+            v.strides[i] = self._view.strides[norm[i]]
         return self._view_of(v)
 
     @property
@@ -1022,8 +1095,8 @@ cdef class Array:
 
         Raises ValueError for an array of fewer than 2 dimensions.
         """
-        if self.view.ndim < 2:
-            raise ValueError(f"mT needs an array of at least 2 dimensions, not {self.view.ndim}")
+        if self._view.ndim < 2:
+            raise ValueError(f"mT needs an array of at least 2 dimensions, not {self._view.ndim}")
         return self.swapaxes(-1, -2)
 
     def swapaxes(self, axis1, axis2):
@@ -1056,8 +1129,8 @@ cdef class Array:
                [2],
                [3]])
         """
-        order = list(range(self.view.ndim))
-        a, b = _normalize_axis(axis1, self.view.ndim), _normalize_axis(axis2, self.view.ndim)
+        order = list(range(self._view.ndim))
+        a, b = _normalize_axis(axis1, self._view.ndim), _normalize_axis(axis2, self._view.ndim)
         order[a], order[b] = order[b], order[a]
         return self.transpose(order)
 
@@ -1089,20 +1162,20 @@ cdef class Array:
         >>> a.squeeze(axis=0).shape
         (3, 1)
         """
-        nd = self.view.ndim
+        nd = self._view.ndim
         if axis is None:
-            drop = {i for i in range(nd) if self.view.shape[i] == 1}
+            drop = {i for i in range(nd) if self._view.shape[i] == 1}
         else:
             drop = {_normalize_axis(a, nd) for a in (axis if isinstance(axis, tuple) else (axis,))}
             for i in drop:
-                if self.view.shape[i] != 1:
+                if self._view.shape[i] != 1:
                     raise ValueError("cannot select an axis to squeeze out which has size not equal to one")
-        cdef ArrayView v = self.view
+        cdef ArrayView v = self._view
         cdef int j = 0
         for i in range(nd):
             if i not in drop:
-                v.shape[j] = self.view.shape[i]
-                v.strides[j] = self.view.strides[i]
+                v.shape[j] = self._view.shape[i]
+                v.strides[j] = self._view.strides[i]
                 j += 1
         v.ndim = j
         return self._view_of(v)
@@ -1127,16 +1200,16 @@ cdef class Array:
         """
         if self._dtype.kind != "c":
             z = full(self.shape, 0, dtype=self._dtype, device=self.device)
-            (<Array>z).view.readonly = True
+            (<Array>z)._view.readonly = True
             return z
         return self._part_view(1)
 
     cdef Array _part_view(self, int part):
         rdt = np.dtype("float32" if self._dtype.itemsize == 8 else "float64")
-        cdef ArrayView v = self.view
-        cdef int64_t offset = part * (itemsize(self.view.dtype) // 2)
+        cdef ArrayView v = self._view
+        cdef int64_t offset = part * (itemsize(self._view.dtype) // 2)
         v.dtype = dtype_code(rdt)
-        v.data = <void*>(<char*>self.view.data + offset)
+        v.data = <void*>(<char*>self._view.data + offset)
         return self._view_of(v, rdt)
 
     def conj(self):
@@ -1181,23 +1254,23 @@ cdef class Array:
     # -- interoperability
     @property
     def __cuda_array_interface__(self):
-        if self.view.device == kHostDevice:
+        if self._view.device == kHostDevice:
             raise AttributeError("a host (cpu) npgpu.Array has no __cuda_array_interface__; use "
                                  "__array_interface__, DLPack or .to_device('cuda')")
         return {
             "shape": self.shape,
             "typestr": self._dtype.str,
             "descr": [("", self._dtype.str)],
-            "data": (<uintptr_t>self.view.data, bool(self.view.readonly)),
-            "strides": None if self.view.is_c_contiguous() else self.strides,
+            "data": (<uintptr_t>self._view.data, bool(self._view.readonly)),
+            "strides": None if self._view.is_c_contiguous() else self.strides,
             "version": 3,
             "stream": stream_to_cai(self.stream),
         }
 
     def __dlpack_device__(self):
-        if self.view.device == kHostDevice:
+        if self._view.device == kHostDevice:
             return (kDLCPU, 0)
-        return (kDLCUDA, self.view.device)
+        return (kDLCUDA, self._view.device)
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
         """Export as a DLPack capsule. The consumer's `stream` waits for the work that produced this array.
@@ -1243,14 +1316,14 @@ cdef class Array:
                 return _export_dlpack(self.to_device("cpu"), versioned, True)
             raise BufferError(f"npgpu cannot export an array on {self.device} to DLPack device "
                               f"{tuple(dl_device)}" + (" without a copy" if copy is False else ""))
-        if self.view.device == kHostDevice:
+        if self._view.device == kHostDevice:
             return _export_dlpack(self.copy() if copy else self, versioned, bool(copy))
         cdef Array src = self.copy() if copy else self
         cdef StreamHandle consumer
         if stream != -1:
             # DLPack: None means the legacy default stream for CUDA; 1 legacy, 2 per-thread.
             consumer = resolve_stream(1 if stream is None else stream)
-            rt.activate_device(src.view.device)
+            rt.activate_device(src._view.device)
             rt.stream_wait_stream(consumer, src.stream)
         return _export_dlpack(src, versioned, bool(copy))
 
@@ -1400,7 +1473,7 @@ cdef class Array:
         return _ops["invert"](self)
 
     def __bool__(self):
-        if self.view.size() != 1:
+        if self._view.size() != 1:
             raise ValueError("The truth value of an array with more than one element is ambiguous. "
                              "Use a.any() or a.all()")
         return bool(self.get().reshape(()))
@@ -1420,7 +1493,7 @@ cdef class Array:
         return int(self._scalar_value())
 
     def _scalar_value(self):
-        if self.view.size() != 1:
+        if self._view.size() != 1:
             raise TypeError("only arrays of one element can be converted to Python scalars")
         return self.get().reshape(())[()]
 
@@ -2603,21 +2676,21 @@ def full(shape, fill_value, dtype=None, device=None, stream=None):
     """
     shape = _normalize_shape(shape)
     if isinstance(fill_value, Array):
-        if (<Array>fill_value).view.ndim != 0:
+        if (<Array>fill_value)._view.ndim != 0:
             raise ValueError("fill_value must be a scalar")
         fill_value = (<Array>fill_value)._scalar_value()
     value, pattern = _fill_pattern(fill_value, dtype)
     cdef StreamHandle s = resolve_stream(stream)
     cdef Array a = new_array(shape, value.dtype, resolve_array_device(device), s)
-    cdef int64_t n = a.view.size()
-    if n and a.view.device == kHostDevice:
+    cdef int64_t n = a._view.size()
+    if n and a._view.device == kHostDevice:
         host_ndarray(a)[...] = value
         return a
     cdef const unsigned char* pat = pattern
     cdef int pat_size = len(pattern)
     if n:
         with nogil:
-            fill_pattern(a.view.data, n, pat, pat_size, s)
+            fill_pattern(a._view.data, n, pat, pat_size, s)
     return a
 
 
@@ -2693,7 +2766,7 @@ def broadcast_to(Array x, shape):
         raise ValueError(f"npgpu supports at most 32 dimensions, got {len(shape)}")
     if any(d < 0 for d in shape):
         raise ValueError(f"all elements of the broadcast shape must be non-negative, got {shape}")
-    cdef ArrayView v = _broadcast_to(x.view, shape, f"operands could not be broadcast together with remapped "
+    cdef ArrayView v = _broadcast_to(x._view, shape, f"operands could not be broadcast together with remapped "
                                      f"shapes [original->remapped]: {x.shape} and requested shape {shape}")
     v.readonly = True
     return x._view_of(v)
@@ -2732,12 +2805,9 @@ def reinterpret(Array x, dtype):
     >>> npgpu._array.reinterpret(bits, np.float64)
     Array([ 1., -2.])
     """
-    cdef DType dt = dtype_code(dtype)
-    if itemsize(dt) != itemsize(x.view.dtype):
-        raise ValueError(f"reinterpret: {x._dtype} and {numpy_dtype(dt)} differ in item size")
-    cdef ArrayView v = x.view
-    v.dtype = dt
-    return x._view_of(v, numpy_dtype(dt))
+    if itemsize(dtype_code(dtype)) != itemsize(x._view.dtype):
+        raise ValueError(f"reinterpret: {x._dtype} and {np.dtype(dtype)} differ in item size")
+    return x.view(dtype)
 
 
 def copy_batch(srcs, dsts):
@@ -2781,9 +2851,9 @@ def copy_batch(srcs, dsts):
     if not srcs:
         return
     for a in srcs:
-        src_views.push_back(a.view)
+        src_views.push_back(a._view)
     for a in dsts:
-        dst_views.push_back(a.view)
+        dst_views.push_back(a._view)
     cdef StreamHandle s = (<Array>dsts[0]).stream
     with nogil:
         c_copy_batch(src_views.data(), dst_views.data(), <int>src_views.size(), s)
@@ -2837,8 +2907,8 @@ def fill_arange(Array out, start, step, exact_step=False):
     b0 = np.array(start).astype(dt)
     b1 = b0 + np.array(step).astype(dt) if exact_step else np.array(start + step).astype(dt)
     cdef Scalar s0, d
-    s0.dtype = out.view.dtype
-    d.dtype = out.view.dtype
+    s0.dtype = out._view.dtype
+    d.dtype = out._view.dtype
     if dt.kind in "biu":
         s0.value.u = <uint64_t>(int(b0) & 0xFFFFFFFFFFFFFFFF)
         d.value.u = <uint64_t>((int(b1) - int(b0)) & 0xFFFFFFFFFFFFFFFF)
@@ -2855,7 +2925,7 @@ def fill_arange(Array out, start, step, exact_step=False):
         s0.value.f = float(b0)
         d.value.f = float(np.array(step).astype(dt)) if exact_step else float(b1 - b0)
     with nogil:
-        arange_fill(out.view, s0, d, out.stream)
+        arange_fill(out._view, s0, d, out.stream)
     return out
 
 
@@ -3063,10 +3133,10 @@ cdef object _export_dlpack(Array a, bint versioned, bint copied):
     cdef _ExportCtx* ctx = <_ExportCtx*>malloc(sizeof(_ExportCtx))
     if ctx == NULL:
         raise MemoryError()
-    cdef int64_t item = itemsize(a.view.dtype)
-    for i in range(a.view.ndim):
-        ctx.shape[i] = a.view.shape[i]
-        ctx.strides[i] = a.view.strides[i] // item
+    cdef int64_t item = itemsize(a._view.dtype)
+    for i in range(a._view.ndim):
+        ctx.shape[i] = a._view.shape[i]
+        ctx.strides[i] = a._view.strides[i] // item
     Py_INCREF(a)
     ctx.array = <PyObject*>a
     cdef DLTensor* t
@@ -3078,21 +3148,21 @@ cdef object _export_dlpack(Array a, bint versioned, bint copied):
         mv.version.minor = 0
         mv.manager_ctx = ctx
         mv.deleter = _versioned_deleter
-        mv.flags = (DLPACK_FLAG_BITMASK_READ_ONLY if a.view.readonly else 0)
+        mv.flags = (DLPACK_FLAG_BITMASK_READ_ONLY if a._view.readonly else 0)
         t = &mv.dl_tensor
     else:
         ml = <DLManagedTensor*>malloc(sizeof(DLManagedTensor))
         ml.manager_ctx = ctx
         ml.deleter = _legacy_deleter
         t = &ml.dl_tensor
-    t.data = a.view.data
-    if a.view.device == kHostDevice:
+    t.data = a._view.data
+    if a._view.device == kHostDevice:
         t.device.device_type = kDLCPU
         t.device.device_id = 0
     else:
         t.device.device_type = kDLCUDA
-        t.device.device_id = a.view.device
-    t.ndim = a.view.ndim
+        t.device.device_id = a._view.device
+    t.ndim = a._view.ndim
     dt = a._dtype
     t.dtype.code = (kDLBool if dt.kind == "b" else kDLInt if dt.kind == "i" else kDLUInt if dt.kind == "u"
                     else kDLFloat if dt.kind == "f" else kDLBfloat if dt.name == "bfloat16" else kDLComplex)
@@ -3219,7 +3289,7 @@ def asarray(obj, dtype=None, device=None, stream=None, copy=None):
             return _from_host_data(obj, dtype, resolve_array_device(device), stream, copy)
     if device is not None:
         d = resolve_array_device(device)
-        if d != a.view.device:
+        if d != a._view.device:
             if copy is False:
                 raise ValueError(f"moving an array from {a.device} to {device} needs a copy, but copy=False")
             a = _move(a, d, resolve_stream(stream))
@@ -3252,24 +3322,24 @@ cdef Array _from_host_data(object obj, object dtype, int device, object stream, 
 
 cdef Array _move(Array a, int device, StreamHandle s):
     """A copy of `a` on `device` (host or GPU)."""
-    if a.view.device == kHostDevice:
+    if a._view.device == kHostDevice:
         return upload(np.ascontiguousarray(host_ndarray(a)), device, s)
     if device == kHostDevice:
         return wrap_host(a.get(stream=<uintptr_t>s if <uintptr_t>s != 0 else 1))
     # GPU to GPU: one peer copy once the source is complete on its own device.
     cdef int previous = rt.active_device()
-    cdef Array src = a if a.view.is_c_contiguous() else a.copy()
+    cdef Array src = a if a._view.is_c_contiguous() else a.copy()
     cdef Array out
-    cdef int64_t nbytes = src.view.size() * itemsize(src.view.dtype)
+    cdef int64_t nbytes = src._view.size() * itemsize(src._view.dtype)
     try:
-        rt.activate_device(src.view.device)
+        rt.activate_device(src._view.device)
         with nogil:
             rt.stream_synchronize(src.stream)
             rt.stream_synchronize(s)
         rt.activate_device(device)
         out = new_array(tuple(src.shape), src._dtype, device, s)
         with nogil:
-            copy_peer(out.view.data, device, src.view.data, src.view.device, nbytes, s)
+            copy_peer(out._view.data, device, src._view.data, src._view.device, nbytes, s)
     finally:
         rt.activate_device(previous)
     return out
@@ -3320,18 +3390,18 @@ cdef Array upload(object host, int device, StreamHandle s):
     """A new device array holding a copy of the C-contiguous NumPy array `host` (queued on s)."""
     host = native_order(host)
     cdef Array a = new_array(tuple(host.shape), host.dtype, device, s)
-    cdef int64_t nbytes = a.view.size() * itemsize(a.view.dtype)
+    cdef int64_t nbytes = a._view.size() * itemsize(a._view.dtype)
     cdef void* src = <void*><uintptr_t>host.__array_interface__["data"][0] if nbytes else NULL
     if nbytes and device == kHostDevice:
         with nogil:
-            memcpy(a.view.data, src, nbytes)
+            memcpy(a._view.data, src, nbytes)
     elif nbytes >= STAGED_COPY_MIN:
         with nogil:
-            copy_to_device_staged(a.view.data, src, nbytes, device, s)
+            copy_to_device_staged(a._view.data, src, nbytes, device, s)
     elif nbytes:
         # From pageable memory the copy returns once the source has been read, so `host` may go after it.
         with nogil:
-            copy_bytes(a.view.data, src, nbytes, s)
+            copy_bytes(a._view.data, src, nbytes, s)
     return a
 
 

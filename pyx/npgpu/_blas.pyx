@@ -83,7 +83,7 @@ def _matmul_shape(str name, tuple sa, tuple sb):
 
 cdef Array _with_view(Array x, tuple shape, tuple strides):
     """A view of x's memory with another shape and strides (bytes), keeping x alive."""
-    cdef ArrayView v = x.view
+    cdef ArrayView v = x._view
     v.ndim = len(shape)
     for i in range(v.ndim):
         v.shape[i] = shape[i]
@@ -102,8 +102,8 @@ cdef tuple _c_strides(tuple shape, int64_t item):
 
 cdef Array _reshape(Array x, tuple shape, StreamHandle s):
     """x with a new shape: a view when the strides allow it (NumPy's no-copy reshape rules), else a copy."""
-    cdef int64_t item = itemsize(x.view.dtype)
-    if x.view.is_c_contiguous():
+    cdef int64_t item = itemsize(x._view.dtype)
+    if x._view.is_c_contiguous():
         return _with_view(x, shape, _c_strides(shape, item))
     fake = as_strided(np.empty(1, dtype=f"V{item}"), shape=x.shape, strides=x.strides)
     try:
@@ -131,7 +131,7 @@ cdef Array upload(object host, int device, StreamHandle s):
     cdef Array a = new_array(tuple(host.shape), host.dtype, device, s)
     cdef ArrayView hv = host_view(host, False)
     with nogil:
-        upload_staged(hv, a.view, s)
+        upload_staged(hv, a._view, s)
     return a
 
 
@@ -185,9 +185,9 @@ cdef object _numpy_computes(str name, object np_fn, object npgpu_fn, tuple opera
         refuse_subclass(x, name)
     arrays = [x for x in operands + (out,) if isinstance(x, Array)]
     if arrays:
-        device = (<Array>arrays[0]).view.device
+        device = (<Array>arrays[0])._view.device
         for x in arrays:
-            if (<Array>x).view.device != device:
+            if (<Array>x)._view.device != device:
                 raise ValueError(f"{name}: operands are on different devices ({arrays[0].device} and {x.device})")
         _check_no_host_mix(name, operands + (out,))
         if device != kHostDevice and np.result_type(*[x.dtype for x in operands]).kind not in "biu":
@@ -244,12 +244,12 @@ cdef Array _device_out(str name, object out, tuple shape, object res, int device
     o = <Array>out
     if o.shape != shape:
         raise ValueError(f"{name}: output shape {o.shape} does not match the result shape {shape}")
-    if o.view.device != device:
-        raise ValueError(f"{name}: out is on device {o.view.device}, the operands on {device}")
-    if o.view.readonly:
+    if o._view.device != device:
+        raise ValueError(f"{name}: out is on device {o._view.device}, the operands on {device}")
+    if o._view.readonly:
         raise ValueError(f"{name}: output array is read-only")
     if exact:
-        if o._dtype != res or not o.view.is_c_contiguous():
+        if o._dtype != res or not o._view.is_c_contiguous():
             raise ValueError(f"{name}: output array is not acceptable (must have the right datatype "
                              f"({res}), number of dimensions, and be C-contiguous)")
     else:
@@ -261,10 +261,10 @@ cdef Array _device_out(str name, object out, tuple shape, object res, int device
 
 
 cdef int _common_device(str name, tuple xs) except -2:
-    cdef int device = (<Array>xs[0]).view.device
+    cdef int device = (<Array>xs[0])._view.device
     for x in xs:
-        if (<Array>x).view.device != device:
-            raise ValueError(f"{name}: operands are on different devices ({device} and {(<Array>x).view.device})")
+        if (<Array>x)._view.device != device:
+            raise ValueError(f"{name}: operands are on different devices ({device} and {(<Array>x)._view.device})")
     return device
 
 
@@ -275,7 +275,7 @@ cdef Array _cast(Array x, object res, StreamHandle s):
 cdef _call_matmul(Array a, Array b, Array o, int prec, StreamHandle s):
     cdef MatmulPrecision p = <MatmulPrecision>prec
     with nogil:
-        c_matmul(a.view, b.view, o.view, p, s)
+        c_matmul(a._view, b._view, o._view, p, s)
     o.stream = s
 
 
@@ -420,7 +420,7 @@ cdef Array _scale_device(Array scalar, Array x, tuple shape, Array o, int prec, 
     n = x.size
     cdef Array xf = _reshape(x, (n, 1), s)
     cdef Array sf = _reshape(scalar, (1, 1), s)
-    cdef Array of = _reshape(o, (n, 1), s) if o.view.is_c_contiguous() else None
+    cdef Array of = _reshape(o, (n, 1), s) if o._view.is_c_contiguous() else None
     if of is None:
         raise ValueError("output array must be C-contiguous")
     _call_matmul(xf, sf, of, prec, s)
@@ -565,7 +565,7 @@ cdef Array _vdot_device(Array a, Array b, StreamHandle s):
     cdef Array B = _ravel(_cast(b, res, s), s)
     cdef Array o = new_array((), res, device, s)
     with nogil:
-        c_vdot(A.view, B.view, o.view, s)
+        c_vdot(A._view, B._view, o._view, s)
     o.stream = s
     return o
 
@@ -859,7 +859,7 @@ cdef Array _matmul_reduce_device(Array a, Array b, int axis, object out, int met
     cdef Array o = _device_out("matmul_reduce", out, (n,), res, device, s, False)
     cdef MatmulReduceMethod m = <MatmulReduceMethod>method
     with nogil:
-        c_matmul_reduce(A.view, B.view, axis, o.view, s, m)
+        c_matmul_reduce(A._view, B._view, axis, o._view, s, m)
     o.stream = s
     return o
 
@@ -946,21 +946,21 @@ def matmul_reduce(a, b, axis=0, out=None, stream=None, _method=0):
         # Fast path (what benchmarks time): two 2-D device arrays of one float dtype, a new result.
         fa = <Array>a
         fb = <Array>b
-        if fa.view.dtype == fb.view.dtype and (fa.view.dtype == DType.Float32 or fa.view.dtype == DType.Float64) \
-                and fa.view.ndim == 2 and fb.view.ndim == 2 and fa.view.device == fb.view.device \
-                and fa.view.device != kHostDevice \
-                and fa.view.shape[1] == fb.view.shape[0]:
-            fo = new_array((fb.view.shape[1] if ax == 0 else fa.view.shape[0],), fa._dtype, fa.view.device, s)
+        if fa._view.dtype == fb._view.dtype and (fa._view.dtype == DType.Float32 or fa._view.dtype == DType.Float64) \
+                and fa._view.ndim == 2 and fb._view.ndim == 2 and fa._view.device == fb._view.device \
+                and fa._view.device != kHostDevice \
+                and fa._view.shape[1] == fb._view.shape[0]:
+            fo = new_array((fb._view.shape[1] if ax == 0 else fa._view.shape[0],), fa._dtype, fa._view.device, s)
             fm = <MatmulReduceMethod>meth
             with nogil:
-                c_matmul_reduce(fa.view, fb.view, ax, fo.view, s, fm)
+                c_matmul_reduce(fa._view, fb._view, ax, fo._view, s, fm)
             fo.stream = s
             return fo
     if max(np.ndim(a) if not isinstance(a, Array) else a.ndim, np.ndim(b) if not isinstance(b, Array) else b.ndim) > 2:
         if any([isinstance(x, Array) for x in (a, b)]):
             _check_no_host_mix("matmul_reduce", (a, b, out))
         return _stacked_matmul_reduce(a, b, ax, out, stream)
-    if any([isinstance(x, Array) and (<Array>x).view.device == kHostDevice for x in (a, b, out)]):
+    if any([isinstance(x, Array) and (<Array>x)._view.device == kHostDevice for x in (a, b, out)]):
         on_host = lambda x, y: matmul_reduce(x, y, axis=ax)
         r = _numpy_computes("matmul_reduce", on_host, on_host, (a, b), out, {})
         if r is not _NOT_HERE:
@@ -994,7 +994,7 @@ def matmul_reduce(a, b, axis=0, out=None, stream=None, _method=0):
     cdef ArrayView bv = host_view(B, False)
     fo = new_array((n,), np.dtype(res), device, s)
     with nogil:
-        c_matmul_reduce_from_host(av, bv, ax, fo.view, s)
+        c_matmul_reduce_from_host(av, bv, ax, fo._view, s)
     fo.stream = s
     return _download(fo, out, s)
 

@@ -248,10 +248,10 @@ cdef object run_device(ElementwiseOp op, str name, object ufunc, tuple operands,
     for x in operands + (out,):
         if isinstance(x, Array):
             if device == -2:
-                device = (<Array>x).view.device
-            elif (<Array>x).view.device != device:
+                device = (<Array>x)._view.device
+            elif (<Array>x)._view.device != device:
                 raise ValueError(f"{name}: operands are on different devices ({device} and "
-                                 f"{(<Array>x).view.device})")
+                                 f"{(<Array>x)._view.device})")
         elif x is out:
             if x is not None:
                 raise TypeError(f"{name}: out must be an npgpu.Array when operands are on the GPU, "
@@ -279,7 +279,7 @@ cdef object run_device(ElementwiseOp op, str name, object ufunc, tuple operands,
         o = <Array>out
         if o.shape != shape:
             raise ValueError(f"{name}: output shape {o.shape} does not match the broadcast shape {shape}")
-        if o.view.readonly:
+        if o._view.readonly:
             raise ValueError(f"{name}: output array is read-only")
         check_out_dtype(name, res, o._dtype)
     cdef Operand ins[3]
@@ -290,10 +290,10 @@ cdef object run_device(ElementwiseOp op, str name, object ufunc, tuple operands,
         x = operands[k]
         if isinstance(x, Array):
             tmp = <Array>x
-            if needs_private_copy(tmp.view, o.view):
+            if needs_private_copy(tmp._view, o._view):
                 tmp = tmp.copy(stream=<uintptr_t>s if <uintptr_t>s != 0 else 1)
             keep.append(tmp)
-            ins[k].view = _broadcast_to(tmp.view, shape, f"{name}: operands could not be broadcast together")
+            ins[k].view = _broadcast_to(tmp._view, shape, f"{name}: operands could not be broadcast together")
             if perm is not None:
                 ins[k].view = _permuted(ins[k].view, perm)
             ins[k].is_scalar = False
@@ -302,7 +302,7 @@ cdef object run_device(ElementwiseOp op, str name, object ufunc, tuple operands,
             ins[k].is_scalar = True
     cdef DType compute = dtype_code(loop[1] if op == ElementwiseOp.Where else loop[0])
     with nogil:
-        elementwise(op, ins, n, o.view, compute, s)
+        elementwise(op, ins, n, o._view, compute, s)
     o.stream = s
     return o if perm is None else o.transpose(_inverse(perm))
 
@@ -426,28 +426,28 @@ cdef int _same_dtype_result(ElementwiseOp op, object ufunc, DType d, object dtyp
 cdef object fast_same_dtype(ElementwiseOp op, object ufunc, Array A, Array B, object out, StreamHandle s):
     """Two device arrays of one dtype and shape, out new or exactly right: no Python-level type work. None
     when the call does not qualify."""
-    cdef int code = _same_dtype_result(op, ufunc, A.view.dtype, A._dtype, 2)
+    cdef int code = _same_dtype_result(op, ufunc, A._view.dtype, A._dtype, 2)
     if code < 0:
         return None
     cdef DType rd = <DType>code
     cdef Array O
     if out is None:
-        if not A.view.is_c_contiguous():  # the result's layout follows the operands' (order='K')
+        if not A._view.is_c_contiguous():  # the result's layout follows the operands' (order='K')
             return None
-        O = new_array_like_view(A.view, A._dtype if rd == A.view.dtype else numpy_dtype(rd), rd, s)
-    elif type(out) is Array and (<Array>out).view.dtype == rd and (<Array>out).view.device == A.view.device \
-            and same_shape((<Array>out).view, A.view) and not (<Array>out).view.readonly \
-            and not needs_private_copy(A.view, (<Array>out).view) \
-            and not needs_private_copy(B.view, (<Array>out).view):
+        O = new_array_like_view(A._view, A._dtype if rd == A._view.dtype else numpy_dtype(rd), rd, s)
+    elif type(out) is Array and (<Array>out)._view.dtype == rd and (<Array>out)._view.device == A._view.device \
+            and same_shape((<Array>out)._view, A._view) and not (<Array>out)._view.readonly \
+            and not needs_private_copy(A._view, (<Array>out)._view) \
+            and not needs_private_copy(B._view, (<Array>out)._view):
         O = <Array>out
     else:
         return None
     cdef Operand ins[2]
-    ins[0].view = A.view
+    ins[0].view = A._view
     ins[0].is_scalar = False
-    ins[1].view = B.view
+    ins[1].view = B._view
     ins[1].is_scalar = False
-    elementwise(op, ins, 2, O.view, A.view.dtype, s)  # asynchronous: no need to drop the GIL
+    elementwise(op, ins, 2, O._view, A._view.dtype, s)  # asynchronous: no need to drop the GIL
     O.stream = s
     return O
 
@@ -491,7 +491,7 @@ cdef object call(ElementwiseOp op, str name, object ufunc, tuple operands, objec
     if len(operands) == 2 and type(operands[0]) is Array and type(operands[1]) is Array:
         A = <Array>operands[0]
         B = <Array>operands[1]
-        if A.view.dtype == B.view.dtype and A.view.device == B.view.device and same_shape(A.view, B.view):
+        if A._view.dtype == B._view.dtype and A._view.device == B._view.device and same_shape(A._view, B._view):
             r = fast_same_dtype(op, ufunc, A, B, out, s)
             if r is not None:
                 return r

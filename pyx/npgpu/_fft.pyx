@@ -26,7 +26,7 @@ cdef tuple _axes(Array x, axes):
     ax = tuple(operator.index(a) for a in axes)
     if not 1 <= len(ax) <= 3:
         raise ValueError(f"an fft primitive takes 1 to 3 axes, not {len(ax)}")
-    nd = x.view.ndim
+    nd = x._view.ndim
     for a in ax:
         if not -nd <= a < nd:
             raise AxisError(a, nd)
@@ -39,28 +39,28 @@ cdef tuple _axes(Array x, axes):
 cdef object _run(Array x, tuple ax, FftKind kind, bint forward, tuple out_shape, object out_dtype):
     """One transform into a new C-contiguous array; through a copy with the axes moved last when cuFFT
     cannot describe x's layout."""
-    if x.view.device == kHostDevice:
+    if x._view.device == kHostDevice:
         raise ValueError("npgpu._fft transforms device arrays; npgpu.fft uses numpy.fft on the host device")
-    cdef Array out = new_array(out_shape, out_dtype, x.view.device, x.stream)
+    cdef Array out = new_array(out_shape, out_dtype, x._view.device, x.stream)
     cdef int c_axes[3]
     cdef int n = len(ax)
     for i in range(n):
         c_axes[i] = ax[i]
     cdef bint done
     with nogil:
-        done = c_fft(x.view, out.view, c_axes, n, kind, forward, x.stream)
+        done = c_fft(x._view, out._view, c_axes, n, kind, forward, x.stream)
     if done:
         return out
-    nd = x.view.ndim
+    nd = x._view.ndim
     rest = [d for d in range(nd) if d not in ax]
     perm = rest + list(ax)
     cdef Array moved = x.transpose(*perm).copy()
     moved_out_shape = tuple(out_shape[d] for d in perm)
-    cdef Array tmp = new_array(moved_out_shape, out_dtype, x.view.device, x.stream)
+    cdef Array tmp = new_array(moved_out_shape, out_dtype, x._view.device, x.stream)
     for i in range(n):
         c_axes[i] = nd - n + i
     with nogil:
-        done = c_fft(moved.view, tmp.view, c_axes, n, kind, forward, x.stream)
+        done = c_fft(moved._view, tmp._view, c_axes, n, kind, forward, x.stream)
     if not done:
         raise RuntimeError("npgpu._fft: cuFFT could not describe a contiguous layout")  # not expected
     inverse = [0] * nd
@@ -79,20 +79,20 @@ def direct_c2c(a, n, axis, norm, out, bint forward):
     if norm is not None and norm != "backward":
         return None
     cdef Array x = <Array>a
-    cdef DType dt = x.view.dtype
-    if x.view.device == kHostDevice or (dt != DType.Complex64 and dt != DType.Complex128):
+    cdef DType dt = x._view.dtype
+    if x._view.device == kHostDevice or (dt != DType.Complex64 and dt != DType.Complex128):
         return None
-    cdef int nd = x.view.ndim
+    cdef int nd = x._view.ndim
     if not -nd <= axis < nd:
         return None
     cdef int c_axes[1]
     c_axes[0] = axis % nd
-    if x.view.shape[c_axes[0]] == 0:
+    if x._view.shape[c_axes[0]] == 0:
         return None
-    cdef Array y = new_array_like_view(x.view, x._dtype, dt, x.stream)
+    cdef Array y = new_array_like_view(x._view, x._dtype, dt, x.stream)
     cdef bint done
     with nogil:
-        done = c_fft(x.view, y.view, c_axes, 1, FftKind.C2C, forward, x.stream)
+        done = c_fft(x._view, y._view, c_axes, 1, FftKind.C2C, forward, x.stream)
     return y if done else None
 
 

@@ -28,7 +28,7 @@ _INT64 = np.dtype(np.int64)
 # ------------------------------------------------------------------------------------------------ helpers
 
 cdef Array _contiguous(Array x):
-    return x if x.view.is_c_contiguous() else x.copy()
+    return x if x._view.is_c_contiguous() else x.copy()
 
 
 def _index_array(idx, device):
@@ -85,10 +85,10 @@ def positions(flags):
     Array([1, 3])
     """
     cdef Array f = _contiguous(flags)
-    cdef Array out = new_array((f.view.size(),), _INT64, f.view.device, f.stream)
+    cdef Array out = new_array((f._view.size(),), _INT64, f._view.device, f.stream)
     cdef int64_t count
     with nogil:
-        count = c_nonzero_positions(f.view, out.view, f.stream)
+        count = c_nonzero_positions(f._view, out._view, f.stream)
     return out[:count]
 
 
@@ -100,10 +100,10 @@ def _gather(Array x, int axis, Array idx):
     outer = math.prod(x.shape[:axis])
     inner = math.prod(x.shape[axis + 1:])
     shape = x.shape[:axis] + idx.shape + x.shape[axis + 1:]
-    cdef Array out = new_array(shape, x.dtype, src.view.device, src.stream)
+    cdef Array out = new_array(shape, x.dtype, src._view.device, src.stream)
     cdef int64_t o = outer, n = x.shape[axis], i = inner
     with nogil:
-        c_take(src.view, o, n, i, index.view, out.view, src.stream)
+        c_take(src._view, o, n, i, index._view, out._view, src.stream)
     return out
 
 
@@ -112,10 +112,10 @@ def _scatter(Array x, int axis, Array idx, values):
     shape = x.shape[:axis] + idx.shape + x.shape[axis + 1:]
     cdef Array v = _values_for(x, values, shape)
     cdef Array index = _contiguous(idx.reshape(-1))
-    cdef Array dst = x if x.view.is_c_contiguous() else x.copy()
+    cdef Array dst = x if x._view.is_c_contiguous() else x.copy()
     cdef int64_t o = math.prod(x.shape[:axis]), n = x.shape[axis], i = math.prod(x.shape[axis + 1:])
     with nogil:
-        c_put(dst.view, o, n, i, index.view, v.view, dst.stream)
+        c_put(dst._view, o, n, i, index._view, v._view, dst.stream)
     if dst is not x:
         x[...] = dst
 
@@ -358,7 +358,7 @@ def setitem(Array x, key, value):
     >>> y
     Array([10, 20,  0,  0])
     """
-    if x.view.readonly:
+    if x._view.readonly:
         raise ValueError("assignment destination is read-only")
     entries = key if isinstance(key, tuple) else (key,)
     # The common x[mask] = scalar with a mask of x's shape: one elementwise where, no compaction.
@@ -368,7 +368,7 @@ def setitem(Array x, key, value):
         m = entries[0] if isinstance(entries[0], Array) else _array.asarray(entries[0], device=x.device)
         _elementwise.where(m, np.asarray(value).astype(x.dtype)[()], x, out=x)
         return
-    if len(entries) == 1 and x.view.is_c_contiguous() and x.ndim:
+    if len(entries) == 1 and x._view.is_c_contiguous() and x.ndim:
         k = entries[0]
         is_mask = isinstance(k, (Array, np.ndarray)) and k.dtype == np.bool_
         if is_mask and tuple(k.shape) == tuple(x.shape):  # x[mask] = values: scatter at the mask's positions
@@ -391,9 +391,9 @@ def setitem(Array x, key, value):
     if where.size == 0:
         _values_for(x, value, where.shape)  # still NumPy's broadcast check
         return
-    target = x.reshape(-1) if x.view.is_c_contiguous() else x.copy().reshape(-1)
+    target = x.reshape(-1) if x._view.is_c_contiguous() else x.copy().reshape(-1)
     _scatter(target, 0, where.reshape(-1), _values_for(x, value, where.shape).reshape(-1))
-    if not x.view.is_c_contiguous():
+    if not x._view.is_c_contiguous():
         x[...] = target.reshape(x.shape)
 
 
@@ -450,7 +450,7 @@ def ufunc_at(name, a, indices, b):
             return getattr(np, name).at(a, indices, b)
         raise TypeError(f"{name}.at: a must be an npgpu.Array or a numpy.ndarray, not {type(a).__name__}")
     cdef Array x = <Array>a
-    if x.view.readonly:
+    if x._view.readonly:
         raise ValueError("output array is read-only")
     if b is None:
         raise TypeError(f"{name}.at: second operand needed for ufunc")
@@ -499,12 +499,12 @@ def ufunc_at(name, a, indices, b):
     v = _array.broadcast_to(v, sel_shape)  # NumPy's error for values that do not fit a[indices]
     # one value is added everywhere without being repeated in memory
     v = v.reshape(-1)[:1].copy() if v.size == 1 else _contiguous(v)
-    cdef Array target = x if (x.view.is_c_contiguous() and work == x.dtype) else x.astype(work)
+    cdef Array target = x if (x._view.is_c_contiguous() and work == x.dtype) else x.astype(work)
     cdef Array index = _contiguous(idx.reshape(-1))
     cdef int64_t outer = 1, n = axis_len, i = inner
     try:
         with nogil:
-            c_scatter_add(target.view, outer, n, i, index.view, v.view, target.stream)
+            c_scatter_add(target._view, outer, n, i, index._view, v._view, target.stream)
     except IndexError as e:
         raise IndexError(str(e).replace("for axis with", "for axis 0 with")) from None
     if target is not x:
@@ -858,13 +858,13 @@ def put_along_axis(arr, indices, values, axis):
         if on_gpu:
             arr[...] = x.get()
         return None
-    if (<Array>arr).view.readonly:
+    if (<Array>arr)._view.readonly:
         raise ValueError("assignment destination is read-only")
     x, flat = _along_axis(arr, indices, axis)
     v = _values_for(arr, values, flat.shape)
-    target = arr.reshape(-1) if (<Array>arr).view.is_c_contiguous() else arr.copy().reshape(-1)
+    target = arr.reshape(-1) if (<Array>arr)._view.is_c_contiguous() else arr.copy().reshape(-1)
     _scatter(target, 0, flat.reshape(-1), v.reshape(-1))
-    if not (<Array>arr).view.is_c_contiguous():
+    if not (<Array>arr)._view.is_c_contiguous():
         arr[...] = target.reshape(arr.shape)
     return None
 
@@ -943,7 +943,7 @@ def put(a, ind, v, mode="raise"):
         reps = -(-idx.size // vals.size)
         from npgpu import _manipulation
         vals = _manipulation.tile(vals, reps)[:idx.size]
-    flat = a.reshape(-1) if (<Array>a).view.is_c_contiguous() else None
+    flat = a.reshape(-1) if (<Array>a)._view.is_c_contiguous() else None
     if flat is None:
         c = a.copy()
         put(c, idx, vals, "raise")
@@ -1148,10 +1148,10 @@ def searchsorted(a, v, side="left", sorter=None):
     dt = np.result_type(x.dtype, q.dtype)
     cdef Array xs = _contiguous(x.astype(dt, copy=False))
     cdef Array qs = _contiguous(q.astype(dt, copy=False))
-    cdef Array out = new_array(tuple(qs.shape), _INT64, qs.view.device, qs.stream)
+    cdef Array out = new_array(tuple(qs.shape), _INT64, qs._view.device, qs.stream)
     cdef bint right = side == "right"
     with nogil:
-        c_search_sorted(xs.view, qs.view, out.view, right, qs.stream)
+        c_search_sorted(xs._view, qs._view, out._view, right, qs.stream)
     if not isinstance(v, Array) and numpy_out:
         res = out.get()
         return res[()] if np.ndim(v) == 0 else res

@@ -22,7 +22,7 @@ def cg_start(Array r, double tol2, Array state):
     """Fill the state's slot 0 with {r^H r, r^H r < tol2, tol2}: the first slot cg_step reads."""
     cdef StreamHandle s = resolve_stream(None)
     with nogil:
-        c_cg_start(r.view, tol2, state.view, s)
+        c_cg_start(r._view, tol2, state._view, s)
 
 
 def cg_step(Array x, Array r, Array p, Array q, Array state, int parity):
@@ -30,7 +30,7 @@ def cg_step(Array x, Array r, Array p, Array q, Array state, int parity):
     scalars read from slot `parity` of the state and written to slot 1 - parity (see krylov.hpp)."""
     cdef StreamHandle s = resolve_stream(None)
     with nogil:
-        c_cg_step(x.view, r.view, p.view, q.view, state.view, parity, s)
+        c_cg_step(x._view, r._view, p._view, q._view, state._view, parity, s)
 
 
 def cg_step_csr(Array indptr, Array indices, Array data, Array x, Array r, Array p, Array q, Array state,
@@ -39,5 +39,5 @@ def cg_step_csr(Array indptr, Array indices, Array data, Array x, Array r, Array
     the step. longest_row (the most nonzeros in a row, -1: unknown) picks the GPU kernels, never the result."""
     cdef StreamHandle s = resolve_stream(None)
     with nogil:
-        c_cg_step_csr(indptr.view, indices.view, data.view, x.view, r.view, p.view, q.view, state.view, parity, s,
+        c_cg_step_csr(indptr._view, indices._view, data._view, x._view, r._view, p._view, q._view, state._view, parity, s,
                       longest_row)

@@ -140,7 +140,7 @@ def launch_indices(grid, block, device=None, stream=None):
     if gpu:
         d0, d1, d2, d3 = [new_array((n, 3), np.dtype(np.int32), dev, s) for _ in range(4)]
         with nogil:
-            c_launch_indices(g, b, d0.view, d1.view, d2.view, d3.view, s)
+            c_launch_indices(g, b, d0._view, d1._view, d2._view, d3._view, s)
         return LaunchIndices(d0.get(stream=stream), d1.get(stream=stream), d2.get(stream=stream),
                              d3.get(stream=stream))
     hosts = [np.empty((n, 3), dtype=np.int32) for _ in range(4)]

@@ -32,7 +32,7 @@ _FLOATS = {np.dtype(t) for t in (np.float32, np.float64, np.complex64, np.comple
 
 
 cdef Array _matrices(Array a, str name, bint square):
-    if a.view.device == kHostDevice:
+    if a._view.device == kHostDevice:
         raise ValueError(f"npgpu._linalg.{name} takes device arrays; npgpu.linalg uses numpy.linalg on the host")
     if a.dtype not in _FLOATS:
         raise TypeError(f"{name}: needs float32, float64, complex64 or complex128, not {a.dtype}")
@@ -52,11 +52,11 @@ def potrf(Array a, bint lower):
     upper U with a = U^H U; the other triangle zero. info[b] > 0 where a[b] is not positive definite."""
     _matrices(a, "potrf", True)
     cdef Array buf = a.copy()
-    cdef Array info = new_array(tuple(a.shape[:-2]), _INT32, a.view.device, a.stream)
+    cdef Array info = new_array(tuple(a.shape[:-2]), _INT32, a._view.device, a.stream)
     cdef int64_t n = a.shape[-1]
     if buf.size:
         with nogil:
-            c_cholesky(buf.view, n, not lower, info.view, buf.stream)  # the opposite triangle of A^T
+            c_cholesky(buf._view, n, not lower, info._view, buf.stream)  # the opposite triangle of A^T
     elif info.size:
         info[...] = 0
     return buf, info
@@ -79,7 +79,7 @@ def potrs(Array l, Array b):
     cdef Array f = l.mT.copy()  # column-major L
     if bt.size:
         with nogil:
-            c_cholesky_solve(f.view, bt.view, n, k, True, bt.stream)
+            c_cholesky_solve(f._view, bt._view, n, k, True, bt.stream)
     return bt.mT
 
 
@@ -92,11 +92,11 @@ def getrf(Array a):
     # row swaps, and an exactly singular A must give an exact zero pivot as LAPACK does.
     cdef Array buf = a.mT.copy()
     cdef int64_t n = a.shape[-1]
-    cdef Array piv = new_array(tuple(a.shape[:-1]), _INT64, a.view.device, a.stream)
-    cdef Array info = new_array(tuple(a.shape[:-2]), _INT32, a.view.device, a.stream)
+    cdef Array piv = new_array(tuple(a.shape[:-1]), _INT64, a._view.device, a.stream)
+    cdef Array info = new_array(tuple(a.shape[:-2]), _INT32, a._view.device, a.stream)
     if buf.size:
         with nogil:
-            c_lu_factor(buf.view, n, piv.view, info.view, buf.stream)
+            c_lu_factor(buf._view, n, piv._view, info._view, buf.stream)
     elif info.size:
         info[...] = 0
     return buf.mT, piv, info
@@ -107,12 +107,12 @@ def getrs(Array lu, Array piv, Array b):
     _matrices(lu, "getrs", True)
     cdef Array bt = _column_major_rhs(lu, b, "getrs")
     cdef int64_t n = lu.shape[-1], k = b.shape[-1]
-    cdef Array p = piv if piv.view.is_c_contiguous() else piv.copy()
+    cdef Array p = piv if piv._view.is_c_contiguous() else piv.copy()
     cdef Array lu_t = lu.mT
-    cdef Array f = lu_t if lu_t.view.is_c_contiguous() else lu_t.copy()  # column-major factors of A
+    cdef Array f = lu_t if lu_t._view.is_c_contiguous() else lu_t.copy()  # column-major factors of A
     if bt.size:
         with nogil:
-            c_lu_solve(f.view, p.view, bt.view, n, k, False, bt.stream)
+            c_lu_solve(f._view, p._view, bt._view, n, k, False, bt.stream)
     return bt.mT
 
 
@@ -130,12 +130,12 @@ def solve_small(Array a, Array b):
         raise ValueError(f"solve_small: a {a.shape} and b {b.shape} must be (B, n, n) and (B, n, k)")
     if b.dtype != a.dtype:
         b = b.astype(a.dtype)
-    cdef Array ac = a if a.view.is_c_contiguous() else a.copy()
-    cdef Array bc = b if b.view.is_c_contiguous() else b.copy()
-    cdef Array x = new_array(tuple(b.shape), a.dtype, a.view.device, ac.stream)
-    cdef Array info = new_array((a.shape[0],), _INT32, a.view.device, ac.stream)
+    cdef Array ac = a if a._view.is_c_contiguous() else a.copy()
+    cdef Array bc = b if b._view.is_c_contiguous() else b.copy()
+    cdef Array x = new_array(tuple(b.shape), a.dtype, a._view.device, ac.stream)
+    cdef Array info = new_array((a.shape[0],), _INT32, a._view.device, ac.stream)
     with nogil:
-        c_solve_small_batched(ac.view, bc.view, x.view, info.view, ac.stream)
+        c_solve_small_batched(ac._view, bc._view, x._view, info._view, ac.stream)
     return x, info
 
 
@@ -145,11 +145,11 @@ def syevd(Array a, bint lower, bint compute_v):
     _matrices(a, "syevd", True)
     cdef Array buf = a.copy()
     cdef int64_t n = a.shape[-1]
-    cdef Array w = new_array(tuple(a.shape[:-1]), _real(a.dtype), a.view.device, a.stream)
-    cdef Array info = new_array(tuple(a.shape[:-2]), _INT32, a.view.device, a.stream)
+    cdef Array w = new_array(tuple(a.shape[:-1]), _real(a.dtype), a._view.device, a.stream)
+    cdef Array info = new_array(tuple(a.shape[:-2]), _INT32, a._view.device, a.stream)
     if buf.size:
         with nogil:
-            c_hermitian_eigen(buf.view, n, not lower, compute_v, w.view, info.view, buf.stream)
+            c_hermitian_eigen(buf._view, n, not lower, compute_v, w._view, info._view, buf.stream)
     elif info.size:
         info[...] = 0
     if not compute_v:
@@ -170,13 +170,13 @@ def geev(Array a, bint compute_v):
     cdef Array buf = a.mT.copy()  # column-major A
     cdef int64_t n = a.shape[-1]
     cdt = np.dtype(np.complex64) if a.dtype in (np.float32, np.complex64) else np.dtype(np.complex128)
-    cdef Array w = new_array(tuple(a.shape[:-1]), cdt, a.view.device, a.stream)
-    cdef Array info = new_array(tuple(a.shape[:-2]), _INT32, a.view.device, a.stream)
-    cdef Array vr = new_array(tuple(a.shape), a.dtype, a.view.device, a.stream) if compute_v else None
-    cdef const ArrayView* vr_view = &vr.view if compute_v else NULL
+    cdef Array w = new_array(tuple(a.shape[:-1]), cdt, a._view.device, a.stream)
+    cdef Array info = new_array(tuple(a.shape[:-2]), _INT32, a._view.device, a.stream)
+    cdef Array vr = new_array(tuple(a.shape), a.dtype, a._view.device, a.stream) if compute_v else None
+    cdef const ArrayView* vr_view = &vr._view if compute_v else NULL
     if buf.size:
         with nogil:
-            c_general_eigen(buf.view, n, w.view, vr_view, info.view, buf.stream)
+            c_general_eigen(buf._view, n, w._view, vr_view, info._view, buf.stream)
     elif info.size:
         info[...] = 0
     if not compute_v:
@@ -213,18 +213,18 @@ def gesvd(Array a, bint full_matrices, bint compute_uv):
     # one transposed first (column-major A).
     cdef Array buf = a.copy() if wide else a.mT.copy()
     cdef int64_t rows = n if wide else m, cols = m if wide else n
-    cdef Array s = new_array(lead + (cols,), _real(a.dtype), a.view.device, a.stream)
-    cdef Array info = new_array(lead, _INT32, a.view.device, a.stream)
+    cdef Array s = new_array(lead + (cols,), _real(a.dtype), a._view.device, a.stream)
+    cdef Array info = new_array(lead, _INT32, a._view.device, a.stream)
     cdef Array u_buf = None, vt_buf = None
     cdef ArrayView* up = NULL
     cdef ArrayView* vp = NULL
     if compute_uv:
-        u_buf = new_array(lead + ((rows if full_matrices else cols), rows), a.dtype, a.view.device, a.stream)
-        vt_buf = new_array(lead + (cols, cols), a.dtype, a.view.device, a.stream)
-        up, vp = &u_buf.view, &vt_buf.view
+        u_buf = new_array(lead + ((rows if full_matrices else cols), rows), a.dtype, a._view.device, a.stream)
+        vt_buf = new_array(lead + (cols, cols), a.dtype, a._view.device, a.stream)
+        up, vp = &u_buf._view, &vt_buf._view
     if buf.size:
         with nogil:
-            c_svd(buf.view, rows, cols, full_matrices, s.view, up, vp, info.view, buf.stream)
+            c_svd(buf._view, rows, cols, full_matrices, s._view, up, vp, info._view, buf.stream)
     elif info.size:
         info[...] = 0
     if not compute_uv:
@@ -242,11 +242,11 @@ def geqrf(Array a):
     cdef int64_t m = pm, n = pn
     lead = tuple(a.shape[:-2])
     cdef Array buf = a.mT.copy()  # column-major A
-    cdef Array tau = new_array(lead + (min(pm, pn),), a.dtype, a.view.device, a.stream)
-    cdef Array info = new_array(lead, _INT32, a.view.device, a.stream)
+    cdef Array tau = new_array(lead + (min(pm, pn),), a.dtype, a._view.device, a.stream)
+    cdef Array info = new_array(lead, _INT32, a._view.device, a.stream)
     if buf.size:
         with nogil:
-            c_qr_factor(buf.view, m, n, tau.view, info.view, buf.stream)
+            c_qr_factor(buf._view, m, n, tau._view, info._view, buf.stream)
     return buf.mT, tau
 
 
@@ -259,16 +259,16 @@ def orgqr(Array qr, Array tau, ncols):
         raise ValueError(f"orgqr: needs k <= ncols <= m, got k={pk}, ncols={pnc}, m={pm}")
     cdef int64_t m = pm, n = pn, k = pk, nc = pnc
     lead = tuple(qr.shape[:-2])
-    cdef Array buf = new_array(lead + (pnc, pm), qr.dtype, qr.view.device, qr.stream)
+    cdef Array buf = new_array(lead + (pnc, pm), qr.dtype, qr._view.device, qr.stream)
     buf[...] = 0
     take = min(pn, pnc)
     buf[..., :take, :] = qr.mT[..., :take, :]  # the reflectors, as column-major columns
-    cdef Array t = tau if tau.view.is_c_contiguous() else tau.copy()
+    cdef Array t = tau if tau._view.is_c_contiguous() else tau.copy()
     if tau.dtype != qr.dtype:
         t = t.astype(qr.dtype)
     if buf.size and k:
         with nogil:
-            c_qr_q(buf.view, m, nc, k, t.view, buf.stream)
+            c_qr_q(buf._view, m, nc, k, t._view, buf.stream)
     elif buf.size:  # no reflectors: Q is the identity's first columns
         for j in range(pnc):
             buf[..., j, j] = 1

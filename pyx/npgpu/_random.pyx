@@ -230,7 +230,7 @@ def fill(int dist, uint64_t seed, uint64_t counter, double a, double b, uint64_t
     if isinstance(out, Array):
         arr = <Array>out
         with nogil:
-            random_fill(spec, arr.view, s)
+            random_fill(spec, arr._view, s)
         arr.stream = s
         return out
     if not isinstance(out, np.ndarray):

@@ -96,7 +96,7 @@ cdef object _reduce(ReduceOp op, object a, object axis, object res_dt, object ac
         oshape = tuple(1 if i in axes else n for i, n in enumerate(shape)) if keepdims else \
             tuple(n for i, n in enumerate(shape) if i not in axes)
         if out is None:
-            O = new_array(oshape, res_dt, A.view.device, s)
+            O = new_array(oshape, res_dt, A._view.device, s)
         else:
             if not isinstance(out, Array):
                 raise TypeError(f"out must be an npgpu.Array for a device input, not {type(out).__name__}")
@@ -104,7 +104,7 @@ cdef object _reduce(ReduceOp op, object a, object axis, object res_dt, object ac
             if O.shape != oshape:
                 raise ValueError(f"output has shape {O.shape}, the reduction gives {oshape}")
         with nogil:
-            c_reduce(op, A.view, mask, O.view, acc, ddof, s)
+            c_reduce(op, A._view, mask, O._view, acc, ddof, s)
         O.stream = s
         return O
     if isinstance(out, Array):
@@ -130,7 +130,7 @@ cdef object _reduce(ReduceOp op, object a, object axis, object res_dt, object ac
         A = upload(np.asarray(x, order="C"), device, s)
         O = new_array(oshape, res_dt if out is None else out.dtype, device, s)
         with nogil:
-            c_reduce(op, A.view, mask, O.view, acc, ddof, s)
+            c_reduce(op, A._view, mask, O._view, acc, ddof, s)
         O.stream = s
         if out is not None and out.flags.c_contiguous:
             O.get(stream=stream, out=out)
@@ -1902,8 +1902,8 @@ def _keep2(m, x):
 
 cdef Array _reshape_device(Array a, tuple shape):
     """A C-contiguous device array seen with another shape of the same size (no copy)."""
-    cdef Array src = a if a.view.is_c_contiguous() else a.copy()
-    cdef ArrayView v = src.view
+    cdef Array src = a if a._view.is_c_contiguous() else a.copy()
+    cdef ArrayView v = src._view
     cdef int nd = len(shape)
     cdef int64_t acc = itemsize(v.dtype)
     v.ndim = nd
@@ -1945,7 +1945,7 @@ cdef object _scan(ScanOp op, a, axis, dtype, out, bint exclusive, stream):
         else:
             ax = _axes(axis, A.ndim, False)[0]
         if out is None:
-            O = new_array(A.shape, res, A.view.device, s)
+            O = new_array(A.shape, res, A._view.device, s)
         else:
             if not isinstance(out, Array):
                 raise TypeError(f"out must be an npgpu.Array for a device input, not {type(out).__name__}")
@@ -1953,7 +1953,7 @@ cdef object _scan(ScanOp op, a, axis, dtype, out, bint exclusive, stream):
             if O.shape != A.shape:
                 raise ValueError(f"output has shape {O.shape}, the scan gives {A.shape}")
         with nogil:
-            c_scan(op, A.view, ax, O.view, exclusive, s)
+            c_scan(op, A._view, ax, O._view, exclusive, s)
         O.stream = s
         return O
     if isinstance(out, Array):
@@ -1981,7 +1981,7 @@ cdef object _scan(ScanOp op, a, axis, dtype, out, bint exclusive, stream):
         A = upload(np.asarray(x, order="C"), device, s)
         O = new_array(x.shape, res if out is None else out.dtype, device, s)
         with nogil:
-            c_scan(op, A.view, ax, O.view, exclusive, s)
+            c_scan(op, A._view, ax, O._view, exclusive, s)
         O.stream = s
         if out is not None and out.flags.c_contiguous:
             return O.get(stream=stream, out=out)

@@ -1186,10 +1186,10 @@ cdef class Kernel:
                 if t is Array:
                     if size != sizeof(void*):
                         self._size_error(i, a, sizeof(void*), size)
-                    if (<Array>a).view.device != self.device:
-                        raise ValueError(f"{self.name}: argument {i} is on device {(<Array>a).view.device}, the "
+                    if (<Array>a)._view.device != self.device:
+                        raise ValueError(f"{self.name}: argument {i} is on device {(<Array>a)._view.device}, the "
                                          f"kernel's module on device {self.device}")
-                    p = (<Array>a).view.data
+                    p = (<Array>a)._view.data
                     memcpy(buf + off, &p, sizeof(void*))
                 elif isinstance(a, _np_generic):
                     data = a.tobytes()
@@ -1205,11 +1205,11 @@ cdef class Kernel:
                     hostptr = h.array.__array_interface__["data"][0]
                     if h.copy_in and nbytes:
                         with nogil:
-                            copy_to_device_staged(tmp.view.data, <void*>hostptr, nbytes, self.device, s)
+                            copy_to_device_staged(tmp._view.data, <void*>hostptr, nbytes, self.device, s)
                     if outs is None:
                         outs = []
                     outs.append((h, tmp))  # keeps the device copy alive until the launch is queued
-                    p = tmp.view.data
+                    p = tmp._view.data
                     memcpy(buf + off, &p, sizeof(void*))
                 elif a is None:
                     if size != sizeof(void*):
@@ -1230,7 +1230,7 @@ cdef class Kernel:
                     if h.copy_out and nbytes:
                         hostptr = h.array.__array_interface__["data"][0]
                         with nogil:
-                            copy_to_host_staged(<void*>hostptr, tmp.view.data, nbytes, self.device, s)
+                            copy_to_host_staged(<void*>hostptr, tmp._view.data, nbytes, self.device, s)
         finally:
             if heap:
                 free(buf)
@@ -1400,9 +1400,9 @@ cdef class ElementwisePlan:
                 raise ValueError(f"word {word} out of range")
             self.in_word.push_back(word)
             if type(model) is Array:
-                if (<Array>model).view.device != kernel.device:
+                if (<Array>model)._view.device != kernel.device:
                     raise ValueError("an input layout on another device than the kernel's")
-                self.layouts.push_back((<Array>model).view)
+                self.layouts.push_back((<Array>model)._view)
                 self.scalar_types.append(None)
                 self.exact.append(False)
             else:
@@ -1443,7 +1443,7 @@ cdef class ElementwisePlan:
                 continue
             if type(a) is not Array:
                 return None
-            got = &(<Array>a).view
+            got = &(<Array>a)._view
             if got.dtype != want.dtype or got.device != want.device or got.ndim != want.ndim or \
                     memcmp(got.shape, want.shape, got.ndim * sizeof(int64_t)) != 0 or \
                     memcmp(got.strides, want.strides, got.ndim * sizeof(int64_t)) != 0:
@@ -1455,7 +1455,7 @@ cdef class ElementwisePlan:
         for k in range(len(self.out_specs)):
             shape, dtype = self.out_specs[k]
             out = new_array(shape, dtype, self.kernel.device, s)
-            w[self.out_word[k]] = <uint64_t><uintptr_t>out.view.data
+            w[self.out_word[k]] = <uint64_t><uintptr_t>out._view.data
             outs.append(out)
         cdef Dim3 g
         cdef Dim3 b

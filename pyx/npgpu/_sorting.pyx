@@ -87,11 +87,11 @@ def sort_rows(Array keys, Array values=None, Array indices=None, bint descending
     cdef ArrayView* vp = NULL
     cdef ArrayView* ip = NULL
     if values is not None:
-        vp = &values.view
+        vp = &values._view
     if indices is not None:
-        ip = &indices.view
+        ip = &indices._view
     with nogil:
-        c_sort_rows(keys.view, vp, ip, descending, keys.stream)
+        c_sort_rows(keys._view, vp, ip, descending, keys.stream)
 
 
 def run_starts(Array x, bint equal_nan=True):
@@ -135,14 +135,14 @@ def run_starts(Array x, bint equal_nan=True):
     """
     if x.ndim != 1:
         raise ValueError(f"run_starts: x must be 1-D, got shape {x.shape}")
-    cdef Array s = x if x.view.is_c_contiguous() else x.copy()
-    cdef Array out = new_array((s.view.size(),), _INT64, s.view.device, s.stream)
+    cdef Array s = x if x._view.is_c_contiguous() else x.copy()
+    cdef Array out = new_array((s._view.size(),), _INT64, s._view.device, s.stream)
     cdef int64_t count
     with nogil:
-        count = c_sorted_run_starts(s.view, out.view, equal_nan, s.stream)
+        count = c_sorted_run_starts(s._view, out._view, equal_nan, s.stream)
     starts = out[:count]
     # few runs: a copy of their starts, so that the whole-length buffer is not kept alive
-    return starts.copy() if 4 * count < s.view.size() else starts
+    return starts.copy() if 4 * count < s._view.size() else starts
 
 
 def key_range(Array x):
@@ -173,10 +173,10 @@ def key_range(Array x):
     >>> _sorting.key_range(npgpu.asarray([[3, -2], [7, 0]], device="cpu"))
     Array([-2,  7])
     """
-    cdef Array k = x if x.view.is_c_contiguous() else x.copy()
-    cdef Array out = new_array((2,), k.dtype, k.view.device, k.stream)
+    cdef Array k = x if x._view.is_c_contiguous() else x.copy()
+    cdef Array out = new_array((2,), k.dtype, k._view.device, k.stream)
     with nogil:
-        c_key_range(k.view, out.view, k.stream)
+        c_key_range(k._view, out._view, k.stream)
     return out
 
 
@@ -221,12 +221,12 @@ def count_keys(Array x, Array key_range, int64_t bins, bint want_first=False):
     """
     if bins < 0:
         raise ValueError(f"count_keys: bins must be at least 0, got {bins}")
-    cdef Array k = x if x.view.is_c_contiguous() else x.copy()
-    cdef Array counts = new_array((bins,), _INT64, k.view.device, k.stream)
-    cdef Array first = new_array((bins,), _INT64, k.view.device, k.stream) if want_first else None
-    cdef ArrayView* fp = &first.view if want_first else NULL
+    cdef Array k = x if x._view.is_c_contiguous() else x.copy()
+    cdef Array counts = new_array((bins,), _INT64, k._view.device, k.stream)
+    cdef Array first = new_array((bins,), _INT64, k._view.device, k.stream) if want_first else None
+    cdef ArrayView* fp = &first._view if want_first else NULL
     with nogil:
-        c_count_keys(k.view, key_range.view, counts.view, fp, k.stream)
+        c_count_keys(k._view, key_range._view, counts._view, fp, k.stream)
     return counts, first
 
 
@@ -264,11 +264,11 @@ def lookup_keys(Array x, Array key_range, Array table):
     >>> _sorting.lookup_keys(x, _sorting.key_range(x), npgpu.asarray([10, 11, 12, 13], device="cpu"))
     Array([12, 10, -1])
     """
-    cdef Array k = x if x.view.is_c_contiguous() else x.copy()
-    cdef Array t = table if table.view.is_c_contiguous() else table.copy()
-    cdef Array out = new_array(k.shape, _INT64, k.view.device, k.stream)
+    cdef Array k = x if x._view.is_c_contiguous() else x.copy()
+    cdef Array t = table if table._view.is_c_contiguous() else table.copy()
+    cdef Array out = new_array(k.shape, _INT64, k._view.device, k.stream)
     with nogil:
-        c_lookup_keys(k.view, key_range.view, t.view, out.view, k.stream)
+        c_lookup_keys(k._view, key_range._view, t._view, out._view, k.stream)
     return out
 
 
@@ -289,12 +289,12 @@ cdef object _device_sort(Array x, object axis, bint descending, bint want_values
         ax %= x.ndim
     last = x.ndim - 1
     moved = x if ax == last else x.swapaxes(ax, last)
-    if not (<Array>moved).view.is_c_contiguous():
+    if not (<Array>moved)._view.is_c_contiguous():
         moved = moved.copy()
     cdef Array keys = moved
-    values = new_array(keys.shape, keys.dtype, keys.view.device, keys.stream) if want_values else None
-    indices = new_array(keys.shape, _INT64, keys.view.device, keys.stream) if want_indices else None
-    if keys.view.size():
+    values = new_array(keys.shape, keys.dtype, keys._view.device, keys.stream) if want_values else None
+    indices = new_array(keys.shape, _INT64, keys._view.device, keys.stream) if want_indices else None
+    if keys._view.size():
         sort_rows(keys, values, indices, descending)
     if ax != last:
         values = values.swapaxes(ax, last) if values is not None else None
@@ -331,7 +331,7 @@ cdef bint _host_radix(object dtype, int64_t size):
 def _sort_impl(x, axis, kind, order, stable, descending, bint arg):
     _check(kind, order, stable)
     if isinstance(x, Array):
-        if (<Array>x).view.device == kHostDevice and not _host_radix(x.dtype, x.size):
+        if (<Array>x)._view.device == kHostDevice and not _host_radix(x.dtype, x.size):
             return _array.asarray(_numpy_sort(x.get(), axis, descending, arg), device="cpu")
         values, indices = _device_sort(x, axis, descending, not arg, arg)
         return indices if arg else values

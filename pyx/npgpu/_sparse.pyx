@@ -18,9 +18,9 @@ def csr_matmul(Array indptr, Array indices, Array data, int64_t n_cols, Array x,
     result (see sparse.hpp)."""
     cdef StreamHandle s = resolve_stream(None)
     shape = (indptr.shape[0] - 1,) + tuple(x.shape[1:])
-    cdef Array y = new_array(shape, data.dtype, data.view.device, s)
+    cdef Array y = new_array(shape, data.dtype, data._view.device, s)
     with nogil:
-        c_csr_matmul(indptr.view, indices.view, data.view, n_cols, x.view, y.view, s, longest_row)
+        c_csr_matmul(indptr._view, indices._view, data._view, n_cols, x._view, y._view, s, longest_row)
     return y
 
 
@@ -33,13 +33,13 @@ def csr_product(Array a_indptr, Array a_indices, Array a_data, Array b_indptr, A
     cdef StreamHandle s = resolve_stream(None)
     cdef unique_ptr[CsrProduct] product
     with nogil:
-        product.reset(new CsrProduct(a_indptr.view, a_indices.view, a_data.view, b_indptr.view, b_indices.view,
-                                     b_data.view, n_cols, s))
+        product.reset(new CsrProduct(a_indptr._view, a_indices._view, a_data._view, b_indptr._view, b_indices._view,
+                                     b_data._view, n_cols, s))
     cdef int64_t nnz = product.get().nnz()
-    cdef int device = a_data.view.device
+    cdef int device = a_data._view.device
     cdef Array indptr = new_array((a_indptr.shape[0],), a_indptr.dtype, device, s)
     cdef Array indices = new_array((nnz,), a_indptr.dtype, device, s)
     cdef Array data = new_array((nnz,), a_data.dtype, device, s)
     with nogil:
-        product.get().write(indptr.view, indices.view, data.view)
+        product.get().write(indptr._view, indices._view, data._view)
     return indptr, indices, data

@@ -50,11 +50,11 @@ cdef Array _check_device_out(str name, object out, Array f):
     if not isinstance(out, Array):
         raise TypeError(f"{name}: out must be an npgpu.Array for a device field, not {type(out).__name__}")
     cdef Array o = <Array>out
-    if o.shape != f.shape or o._dtype != f._dtype or o.view.device != f.view.device:
+    if o.shape != f.shape or o._dtype != f._dtype or o._view.device != f._view.device:
         # shapes and dtypes, not reprs: a repr would download out, which is often uninitialised
         raise ValueError(f"{name}: out has shape {o.shape}, dtype {o._dtype} on {o.device}; the field "
                          f"{f.shape} {f._dtype} on {f.device}")
-    if o.view.readonly:
+    if o._view.readonly:
         raise ValueError(f"{name}: out is read-only")
     return o
 
@@ -251,14 +251,14 @@ cdef object _run(ArrayView& f, ArrayView& o, ArrayView* lap, int64_t steps, doub
 cdef object _diffusion_device(Array f, int64_t steps, double coeff, Boundary b, bint want_lap, object out,
                               object callback, int64_t every, StreamHandle s):
     _check_field("diffusion", f._dtype, f.shape)
-    cdef Array o = new_array(f.shape, f._dtype, f.view.device, s) if out is None \
+    cdef Array o = new_array(f.shape, f._dtype, f._view.device, s) if out is None \
         else _check_device_out("diffusion", out, f)
     cdef Array lap = None
     cdef ArrayView* plap = NULL
     if want_lap:
-        lap = new_array(f.shape, f._dtype, f.view.device, s)
-        plap = &lap.view
-    _run(f.view, o.view, plap, steps, coeff, b, callback, every, f._dtype, s)
+        lap = new_array(f.shape, f._dtype, f._view.device, s)
+        plap = &lap._view
+    _run(f._view, o._view, plap, steps, coeff, b, callback, every, f._dtype, s)
     o.stream = s
     if want_lap:
         lap.stream = s
@@ -283,8 +283,8 @@ cdef object _diffusion_numpy(object field, int64_t steps, double coeff, Boundary
         d = upload(np.ascontiguousarray(A), device, s)
         if want_lap:
             dlap = new_array(shape, A.dtype, device, s)
-            plap = &dlap.view
-        _run(d.view, d.view, plap, steps, coeff, b, callback, every, A.dtype, s)
+            plap = &dlap._view
+        _run(d._view, d._view, plap, steps, coeff, b, callback, every, A.dtype, s)
         result = _download(d, out, s)
         lap = _download(dlap, None, s) if want_lap else None
     else:
@@ -301,7 +301,7 @@ cdef object _diffusion_numpy(object field, int64_t steps, double coeff, Boundary
 
 cdef object _download(Array d, object out, StreamHandle s):
     """d's data in a NumPy array (out when given); returns when it is there."""
-    cdef int64_t nbytes = d.view.size() * itemsize(d.view.dtype)
+    cdef int64_t nbytes = d._view.size() * itemsize(d._view.dtype)
     shape = d.shape
     if out is not None and out.flags.c_contiguous:
         target = out
@@ -309,7 +309,7 @@ cdef object _download(Array d, object out, StreamHandle s):
         target = _array.empty_host_result(shape, d._dtype, _PINNED_RESULT_MAX)
     cdef void* dst = _host_ptr(target)
     with nogil:
-        copy_bytes(dst, d.view.data, nbytes, s)
+        copy_bytes(dst, d._view.data, nbytes, s)
         rt.stream_synchronize(s)
     if out is not None and target is not out:
         np.copyto(out, target)
@@ -391,9 +391,9 @@ def laplacian(field, boundary="zero", out=None, stream=None, *, sign=1):
     if _is_device(field):
         f = _array.asarray(field)
         _check_field(name, f._dtype, f.shape)
-        o = new_array(f.shape, f._dtype, f.view.device, s) if out is None else _check_device_out(name, out, f)
+        o = new_array(f.shape, f._dtype, f._view.device, s) if out is None else _check_device_out(name, out, f)
         with nogil:
-            c_laplacian(f.view, o.view, b, s)
+            c_laplacian(f._view, o._view, b, s)
         o.stream = s
         if negate:
             _elementwise.negative(o, out=o, stream=stream)
@@ -411,7 +411,7 @@ def laplacian(field, boundary="zero", out=None, stream=None, *, sign=1):
         d = upload(np.ascontiguousarray(A), device, s)
         dl = new_array(shape, A.dtype, device, s)
         with nogil:
-            c_laplacian(d.view, dl.view, b, s)
+            c_laplacian(d._view, dl._view, b, s)
         dl.stream = s
         if negate:
             _elementwise.negative(dl, out=dl, stream=stream)
