@@ -57,11 +57,18 @@ def _run_process(src, cache_dir):
 
 def bench_rtc_compile(repeat):
     """First call (NVRTC compile + load + first launch) and the same module in a fresh process (disk)."""
-    src = ADD_SRC + f"// {uuid.uuid4().hex}\n"  # never seen before: a real compile
+    # Each process compiles a source never seen before. The first process of a run also reads NVRTC's
+    # libraries from disk into the page cache (a one-time cost of the machine, not of the compile), so the
+    # figure is the median over later processes and the first is reported beside it.
+    firsts = []
     with tempfile.TemporaryDirectory() as d:
-        first = _run_process(src, d)
+        for _ in range(max(3, min(repeat, 7))):
+            src = ADD_SRC + f"// {uuid.uuid4().hex}\n"
+            firsts.append(_run_process(src, d))
+        first = firsts[-1]
         second = _run_process(src, d)
-        if first["origin"] != "compiled" or second["origin"] != "disk" or second["info"]["compiles"] != 0:
+        if any(r["origin"] != "compiled" for r in firsts) or second["origin"] != "disk" \
+                or second["info"]["compiles"] != 0:
             raise AssertionError(f"cache did not work: {first} / {second}")
         third = _run_process(src, d)
     # In this process: compile only (NVRTC), and the memory-cache hit.
@@ -78,9 +85,12 @@ def bench_rtc_compile(repeat):
     cached_ms = min(second["module_s"], third["module_s"]) * 1e3
     nv = "{}.{}".format(*_rtc.nvrtc_version())
     return [
-        Result("rtc first call: compile+load+launch (new process)", first["module_s"] * 1e3, "ms",
-               note=f"NVRTC {nv} compile alone {nvrtc_ms:.1f} ms; CUDA init {first['init_s'] * 1e3:.0f} ms "
-                    f"and import {first['import_s'] * 1e3:.0f} ms not counted"),
+        Result("rtc first call: compile+load+launch (new process)",
+               float(np.median([r["module_s"] for r in firsts[1:]])) * 1e3, "ms",
+               note=f"median of {len(firsts) - 1} new processes, each a new kernel (the run's first process, "
+                    f"NVRTC read from disk: {firsts[0]['module_s'] * 1e3:.1f} ms); NVRTC {nv} compile alone "
+                    f"{nvrtc_ms:.1f} ms; CUDA init {first['init_s'] * 1e3:.0f} ms and import "
+                    f"{first['import_s'] * 1e3:.0f} ms not counted"),
         Result("rtc cached call in a new process (disk cache)", cached_ms, "ms",
                note=f"runs: {second['module_s'] * 1e3:.2f}, {third['module_s'] * 1e3:.2f} ms; same-process "
                     f"SourceModule+get_function (memory cache) {mem_us:.1f} us"),
