@@ -586,3 +586,74 @@ def test_view_keeps_memory_flags_and_refuses_what_numpy_refuses(array_device):
         a.view(np.ndarray)
     with pytest.raises(TypeError):
         a.view("f4,f4")  # structured dtypes are not supported
+
+
+def test_flat_reads_and_writes_by_flat_position_as_numpy(array_device):
+    h = np.arange(24.0).reshape(4, 6) * 1.5 - 7
+    for sel in [(), (slice(None, None, -1), slice(1, 5)), (slice(None), slice(None, None, 2))]:
+        base = npgpu.asarray(h, device=array_device)
+        a, want = base[sel].T, h.copy()[sel].T
+        assert len(a.flat) == want.size
+        for key in [3, slice(1, 7, 2), [0, 5, 2], np.arange(want.size) % 3 == 0]:
+            got = a.flat[key]
+            assert np.array_equal(got.get() if isinstance(got, npgpu.Array) else got, want.flat[key])
+        a.flat[[1, 4, 6]] = npgpu.asarray([-1.0, -2.0, -3.0], device=array_device)
+        want.flat[[1, 4, 6]] = [-1.0, -2.0, -3.0]
+        a.flat[2:8] = [9.0, 8.0]  # fewer values repeat, as NumPy's flatiter
+        want.flat[2:8] = [9.0, 8.0]
+        a.flat[0] = 42.0
+        want.flat[0] = 42.0
+        assert np.array_equal(a.get(), want)
+        a.flat = [0.5, 0.25, 0.125]
+        want.flat = [0.5, 0.25, 0.125]
+        assert np.array_equal(a.get(), want)
+        assert [float(v) for v in a.flat] == want.ravel().tolist()
+        assert np.array_equal(np.asarray(a.flat), want.ravel())
+        assert np.array_equal(a.flat.copy().get(), want.ravel())
+    ro = npgpu.broadcast_to(npgpu.asarray([1.0, 2.0], device=array_device), (2, 2))
+    with pytest.raises(ValueError):
+        ro.flat[0] = 5.0
+    with pytest.raises(IndexError):
+        npgpu.zeros(3, device=array_device).flat[3]
+
+
+@pytest.mark.parametrize("dtype", [np.int16, np.uint32, np.int64, np.float16, np.float32, np.float64,
+                                   np.complex64, np.complex128, np.bool_, np.int8])
+def test_byteswap_as_numpy(array_device, dtype):
+    h = (np.random.default_rng(3).standard_normal((3, 5)) * 300).astype(dtype)
+    for sel in [(), (slice(None, None, -1), slice(None, None, 2)), (1, 2)]:
+        a = npgpu.asarray(h, device=array_device)
+        got, want = a[sel].byteswap(), h[sel].byteswap()
+        assert got.dtype == want.dtype and got.shape == want.shape and got.tobytes() == want.tobytes()
+        assert a.tobytes() == h.tobytes()  # the copy leaves the array as it was
+    a, want = npgpu.asarray(h, device=array_device), h.copy()
+    assert a[:, 1:4].byteswap(inplace=True).base is not None  # the view itself, swapped
+    want[:, 1:4].byteswap(inplace=True)
+    assert a.tobytes() == want.tobytes()
+
+
+def test_setflags_makes_read_only_and_refuses_the_way_back(array_device):
+    a = npgpu.asarray([1.0, 2.0], device=array_device)
+    a.setflags(write=True)  # already writeable: nothing to do
+    a.setflags(align=True)
+    a.setflags(write=False)
+    assert a.readonly
+    with pytest.raises(ValueError, match="read-only"):
+        a[0] = 3.0
+    with pytest.raises(ValueError, match="WRITEABLE"):
+        a.setflags(write=True)
+    with pytest.raises(ValueError, match="WRITEBACKIFCOPY"):
+        a.setflags(uic=True)
+    b = a.copy()
+    b[0] = 3.0
+    assert b.get().tolist() == [3.0, 2.0] and a.get().tolist() == [1.0, 2.0]
+
+
+def test_copies_keep_float16_nan_payloads_bit_for_bit(array_device):
+    # signalling and quiet NaNs with payloads, infinities, a subnormal: NumPy's copies move the bits
+    h = np.array([0x7D01, 0xFD55, 0x7C01, 0x7E00, 0x7C00, 0x0001, 0x3C00], np.uint16).view(np.float16)
+    a = npgpu.asarray(h, device=array_device)
+    z = npgpu.empty(h.shape, dtype=np.float16, device=array_device)
+    z[...] = a
+    for got in (a.copy(), z, npgpu.ascontiguousarray(a[::-1])[::-1], a.byteswap().byteswap()):
+        assert got.get().view(np.uint16).tolist() == h.view(np.uint16).tolist()

@@ -809,3 +809,50 @@ def test_legacy_new_distributions():
     # NumPy has no module-level multivariate_hypergeometric
     assert not hasattr(np.random, "multivariate_hypergeometric")
     assert not hasattr(R, "multivariate_hypergeometric")
+
+
+def test_random_state_is_numpys_legacy_interface_on_its_own_generator():
+    R.seed(1)
+    rs = R.RandomState(42)
+    a = (rs.rand(3), rs.randn(2, 2), rs.random(4), rs.ranf(2), rs.sample(2), rs.random_sample((2,)),
+         rs.randint(5, 10, size=6), rs.choice(7, size=3), rs.permutation(5), rs.normal(2.0, 0.5, size=3),
+         rs.poisson(4.0, size=3), rs.bytes(5))
+    b = R.RandomState(R.Generator(42))  # the same stream through a Generator
+    want = (b.rand(3), b.randn(2, 2), b.random(4), b.ranf(2), b.sample(2), b.random_sample((2,)),
+            b.randint(5, 10, size=6), b.choice(7, size=3), b.permutation(5), b.normal(2.0, 0.5, size=3),
+            b.poisson(4.0, size=3), b.bytes(5))
+    for x, y in zip(a, want):
+        assert_array_equal(x, y)
+    assert_array_equal(a[0], R.Generator(42).random(3))  # its own generator, not the module's
+    R.seed(1)
+    assert not np.array_equal(R.rand(3), a[0])
+    assert np.all((a[6] >= 5) & (a[6] < 10)) and sorted(a[8].tolist()) == list(range(5))
+    for name in R._LEGACY_DISTRIBUTIONS:
+        assert callable(getattr(rs, name)) and name in getattr(rs, name).__doc__
+    # state round trip, reseeding, pickling
+    s = rs.get_state()
+    x = rs.standard_normal(8)
+    rs.set_state(s)
+    assert_array_equal(x, rs.standard_normal(8))
+    rs.seed(42)
+    assert_array_equal(rs.rand(3), a[0])
+    c = pickle.loads(pickle.dumps(rs))
+    assert_array_equal(c.randn(4), rs.randn(4))
+    with pytest.raises(ValueError, match="MT19937"):
+        rs.set_state(np.random.RandomState(0).get_state())
+    with pytest.raises(ValueError):
+        rs.set_state({"bit_generator": "Philox4x32-10", "state": {"seed": 1}})
+    with pytest.raises(TypeError):
+        R.RandomState("seed")
+    with pytest.warns(DeprecationWarning):
+        k = rs.random_integers(3, 6, size=200)
+    assert k.min() >= 3 and k.max() <= 6 and set(k.tolist()) == {3, 4, 5, 6}  # inclusive
+    with pytest.warns(DeprecationWarning):
+        assert set(rs.random_integers(2, size=100).tolist()) == {1, 2}
+    # the module-level state functions act on the global generator
+    R.seed(8)
+    s = R.get_state()
+    x = R.rand(5)
+    R.set_state(s)
+    assert_array_equal(x, R.rand(5))
+    assert R.get_global_generator().seed == 8

@@ -246,6 +246,8 @@ for _name in ("round", "repeat", "take", "put", "nonzero", "compress", "choose",
               "searchsorted", "partition", "argpartition", "divmod"):
     _array._register_op(_name, globals()[_name])
 del _name
+_array._register_op("flat", _manipulation.FlatIterator)
+_array._register_op("byteswap", _manipulation._byteswap)
 
 
 def __getattr__(name):

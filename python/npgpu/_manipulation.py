@@ -3184,3 +3184,71 @@ def sort_complex(a):
     if b.dtype.kind == "c":
         return b
     return b.astype(np.complex64 if b.dtype.char in "bhBH" else np.complex128)
+
+
+def _byteswap(a, inplace=False):
+    """``a.byteswap(inplace)``: each item's bytes reversed (each part's for complex), as numpy.ndarray.byteswap.
+
+    The result holds the same bits as NumPy's; npgpu then reads them in native order, as NumPy does.
+    """
+    unit = a.dtype.itemsize // (2 if a.dtype.kind == "c" else 1)
+    if unit == 1:
+        return a if inplace else a.copy()
+    from npgpu._creation import ascontiguousarray
+
+    # As bytes, one row per item (or part), the columns reversed; a copy when `a` is not C-contiguous.
+    rows = ascontiguousarray(a).reshape(-1).view(np.uint8).reshape(-1, unit)
+    swapped = ascontiguousarray(rows[:, ::-1]).reshape(-1).view(a.dtype).reshape(a.shape)
+    if not inplace:
+        return swapped
+    a[...] = swapped
+    return a
+
+
+class FlatIterator:
+    """``a.flat``: an npgpu.Array's elements in C order, as numpy.flatiter.
+
+    ``it[key]`` reads elements by flat position (integers, slices, index arrays, boolean masks) into a new
+    array; ``it[key] = values`` writes them, the values repeated cyclically when fewer, as NumPy's;
+    iterating brings the array to the host once and yields NumPy scalars.
+    """
+
+    __slots__ = ("base",)
+
+    def __init__(self, base):
+        self.base = base
+
+    def __len__(self):
+        return self.base.size
+
+    def __repr__(self):
+        return f"<npgpu flat iterator over an Array of shape {self.base.shape}>"
+
+    def __getitem__(self, key):
+        return self.base.reshape(-1)[key]
+
+    def __setitem__(self, key, value):
+        from npgpu._creation import arange, unravel_index
+
+        a = self.base
+        positions = arange(a.size, device=a.device)[key]
+        n = positions.size
+        values = value if isinstance(value, _array.Array) else _array.asarray(value, device=a.device)
+        if values.size == 0 or n == 0:
+            return  # nothing to repeat, or nowhere to write: NumPy's flatiter does nothing either
+        if values.shape != positions.shape:
+            values = resize(values, positions.shape)  # cyclic, as numpy.flatiter's assignment
+        if a.flags["C_CONTIGUOUS"]:
+            a.reshape(-1)[positions] = values
+        else:
+            a[unravel_index(positions, a.shape)] = values
+
+    def __iter__(self):
+        return iter(self.base.get().flat)
+
+    def __array__(self, dtype=None, copy=None):
+        return np.asarray(self.base.get().reshape(-1), dtype=dtype)
+
+    def copy(self):
+        """A flat copy of the array (``a.flatten()``)."""
+        return self.base.flatten()

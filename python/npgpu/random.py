@@ -3579,3 +3579,280 @@ del _name
 
 __all__ += ["seed", "get_global_generator", "rand", "randn", "random", "random_sample", "ranf", "sample",
             "randint", "choice", "shuffle", "permutation", *_LEGACY_DISTRIBUTIONS]
+
+
+def get_state():
+    """The module-global generator's state, as numpy.random.get_state (see `RandomState.get_state`).
+
+    Returns
+    -------
+    dict
+        ``{"bit_generator": "Philox4x32-10", "state": {"seed": int, "counter": int}}``.
+
+    Examples
+    --------
+    >>> npgpu.random.seed(3)
+    >>> s = npgpu.random.get_state()
+    >>> a = npgpu.random.rand(4)
+    >>> npgpu.random.set_state(s)
+    >>> bool(np.array_equal(a, npgpu.random.rand(4)))
+    True
+    """
+    return _state_of(_global_rng())
+
+
+def set_state(state):
+    """Restore the module-global generator to a state from `get_state`, as numpy.random.set_state.
+
+    Parameters
+    ----------
+    state : dict
+        A state from `get_state` or `RandomState.get_state`.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        Not such a state (NumPy's MT19937 states included: npgpu draws from Philox4x32-10).
+
+    Examples
+    --------
+    >>> npgpu.random.set_state({"bit_generator": "Philox4x32-10", "state": {"seed": 7, "counter": 0}})
+    >>> npgpu.random.get_global_generator()
+    npgpu.random.Generator(seed=7, counter=0)
+    """
+    global _GLOBAL
+    g = _generator_of_state(state)
+    with _GLOBAL_LOCK:
+        _GLOBAL = g
+
+
+def _state_of(g):
+    return {"bit_generator": "Philox4x32-10", "state": {"seed": g.seed, "counter": g.counter}}
+
+
+def _generator_of_state(state):
+    if not isinstance(state, dict) or state.get("bit_generator") != "Philox4x32-10" or \
+            not isinstance(state.get("state"), dict) or set(state["state"]) != {"seed", "counter"}:
+        raise ValueError("state must be a dict from npgpu.random's get_state: {'bit_generator': "
+                         "'Philox4x32-10', 'state': {'seed': ..., 'counter': ...}} (npgpu does not draw from "
+                         "NumPy's MT19937, so NumPy's states do not apply)")
+    return Generator(state["state"]["seed"], state["state"]["counter"])
+
+
+class RandomState:
+    """NumPy's legacy ``numpy.random.RandomState`` interface on a Generator of its own.
+
+    The methods are the legacy module functions' (rand, randn, randint, random_sample, choice, shuffle,
+    permutation, normal, uniform, ...), drawing from this object's generator instead of the module-global
+    one, so programs written for ``np.random.RandomState(seed)`` run unchanged.
+
+    Parameters
+    ----------
+    seed : int, Generator or None, optional
+        An int in [0, 2**64), None (default) for OS entropy, or a Generator to draw from (shared, not
+        copied).
+
+    Raises
+    ------
+    TypeError, ValueError
+        As `Generator` for a bad seed.
+
+    See Also
+    --------
+    Generator : NumPy's newer interface, which npgpu's generators implement.
+
+    Notes
+    -----
+    The distributions are NumPy's, the numbers are not: NumPy's RandomState draws from MT19937, this one from
+    Philox4x32-10 (and the samplers differ), so a seed makes the results reproducible, not equal to NumPy's;
+    the states of `get_state` / `set_state` are Philox states.
+
+    Examples
+    --------
+    >>> rs = npgpu.random.RandomState(42)
+    >>> x = rs.randn(3, 2)
+    >>> x.shape
+    (3, 2)
+    >>> bool(np.array_equal(x, npgpu.random.RandomState(42).randn(3, 2)))
+    True
+    >>> k = rs.randint(0, 10, size=5)
+    >>> bool(((0 <= k) & (k < 10)).all())
+    True
+    """
+
+    def __init__(self, seed=None):
+        self._generator = seed if isinstance(seed, Generator) else Generator(seed)
+
+    def __repr__(self):
+        g = self._generator
+        return f"npgpu.random.RandomState(seed={g.seed}, counter={g.counter})"
+
+    def seed(self, seed=None):
+        """Reseed: an int in [0, 2**64), or None (default) for OS entropy.
+
+        Examples
+        --------
+        >>> rs = npgpu.random.RandomState(1)
+        >>> a = rs.rand(3)
+        >>> rs.seed(1)
+        >>> bool(np.array_equal(a, rs.rand(3)))
+        True
+        """
+        self._generator = Generator(seed)
+
+    def get_state(self, legacy=True):
+        """The generator's state: ``{"bit_generator": "Philox4x32-10", "state": {"seed", "counter"}}``.
+
+        `legacy` is accepted for NumPy's signature; NumPy's legacy tuple is MT19937's, so the dict is always
+        returned.
+
+        Examples
+        --------
+        >>> rs = npgpu.random.RandomState(5)
+        >>> s = rs.get_state()
+        >>> a = rs.random_sample(3)
+        >>> rs.set_state(s)
+        >>> bool(np.array_equal(a, rs.random_sample(3)))
+        True
+        """
+        return _state_of(self._generator)
+
+    def set_state(self, state):
+        """Restore a state from `get_state` (ValueError for anything else, NumPy's MT19937 states included).
+
+        Examples
+        --------
+        >>> rs = npgpu.random.RandomState()
+        >>> rs.set_state({"bit_generator": "Philox4x32-10", "state": {"seed": 9, "counter": 4}})
+        >>> rs
+        npgpu.random.RandomState(seed=9, counter=4)
+        """
+        self._generator = _generator_of_state(state)
+
+    def rand(self, *dims):
+        """Uniform floats in [0, 1) of shape dims, as numpy.random.RandomState.rand.
+
+        Examples
+        --------
+        >>> npgpu.random.RandomState(0).rand(2, 3).shape
+        (2, 3)
+        """
+        return self._generator.random(size=dims if dims else None)
+
+    def randn(self, *dims):
+        """Standard normal floats of shape dims, as numpy.random.RandomState.randn.
+
+        Examples
+        --------
+        >>> npgpu.random.RandomState(0).randn(4).shape
+        (4,)
+        """
+        return self._generator.standard_normal(size=dims if dims else None)
+
+    def random_sample(self, size=None):
+        """Uniform floats in [0, 1), as numpy.random.RandomState.random_sample (also random, ranf, sample).
+
+        Examples
+        --------
+        >>> x = npgpu.random.RandomState(0).random_sample(5)
+        >>> bool(((0 <= x) & (x < 1)).all())
+        True
+        """
+        return self._generator.random(size=size)
+
+    random = ranf = sample = random_sample
+
+    def randint(self, low, high=None, size=None, dtype=np.int64):
+        """Uniform integers in [low, high) ([0, low) when high is None), as numpy.random.RandomState.randint.
+
+        Examples
+        --------
+        >>> k = npgpu.random.RandomState(0).randint(3, 7, size=50)
+        >>> int(k.min()) >= 3 and int(k.max()) < 7
+        True
+        """
+        return self._generator.integers(low, high, size=size, dtype=dtype)
+
+    def random_integers(self, low, high=None, size=None):
+        """Uniform integers in [low, high] ([1, low] when high is None); deprecated in NumPy, use `randint`.
+
+        Warns
+        -----
+        DeprecationWarning
+            Always, as NumPy's.
+
+        Examples
+        --------
+        >>> import warnings
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore", DeprecationWarning)
+        ...     k = npgpu.random.RandomState(0).random_integers(5, size=40)
+        >>> int(k.min()) >= 1 and int(k.max()) <= 5
+        True
+        """
+        import warnings
+
+        if high is None:
+            low, high = 1, low
+        warnings.warn(f"This function is deprecated. Please call randint({low}, {high} + 1) instead",
+                      DeprecationWarning, stacklevel=2)
+        return self._generator.integers(low, high, size=size, endpoint=True)
+
+    def choice(self, a, size=None, replace=True, p=None):
+        """A random sample of a, as numpy.random.RandomState.choice.
+
+        Examples
+        --------
+        >>> sorted(npgpu.random.RandomState(0).choice(4, size=4, replace=False).tolist())
+        [0, 1, 2, 3]
+        """
+        return self._generator.choice(a, size=size, replace=replace, p=p)
+
+    def shuffle(self, x):
+        """Shuffle x in place along its first axis, as numpy.random.RandomState.shuffle.
+
+        Examples
+        --------
+        >>> x = list(range(4))
+        >>> npgpu.random.RandomState(0).shuffle(x)
+        >>> sorted(x)
+        [0, 1, 2, 3]
+        """
+        return self._generator.shuffle(x)
+
+    def permutation(self, x):
+        """A permuted copy of x (an int: of arange(x)), as numpy.random.RandomState.permutation.
+
+        Examples
+        --------
+        >>> sorted(npgpu.random.RandomState(0).permutation(3).tolist())
+        [0, 1, 2]
+        """
+        return self._generator.permutation(x)
+
+
+def _legacy_method(name):
+    def method(self, *args, **kwargs):
+        return getattr(self._generator, name)(*args, **kwargs)
+    method.__name__ = name
+    method.__qualname__ = f"RandomState.{name}"
+    method.__doc__ = f"""Generator.{name} on this RandomState's generator, as numpy.random.RandomState.{name}.
+
+    Examples
+    --------
+    >>> a = npgpu.random.RandomState(0).{name}({_LEGACY_EXAMPLE_ARGS[name]})
+    >>> bool(np.array_equal(a, npgpu.random.RandomState(0).{name}({_LEGACY_EXAMPLE_ARGS[name]})))
+    True
+    """
+    return method
+
+
+for _name in _LEGACY_DISTRIBUTIONS:
+    setattr(RandomState, _name, _legacy_method(_name))
+del _name
+
+__all__ += ["RandomState", "get_state", "set_state"]

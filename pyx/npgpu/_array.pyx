@@ -2331,6 +2331,66 @@ cdef class Array:
         """
         return self.get().tobytes(order)
 
+    @property
+    def flat(self):
+        """The elements in C order, as numpy.ndarray.flat: ``a.flat[key]`` reads by flat position,
+        ``a.flat[key] = values`` writes (values repeated cyclically when fewer), ``a.flat = values`` fills the
+        whole array so; iterating brings the array to the host once.
+
+        Examples
+        --------
+        >>> a = npgpu.zeros((2, 3), device="cpu")
+        >>> a.flat[[1, 5]] = 7.0
+        >>> a
+        Array([[0., 7., 0.],
+               [0., 0., 7.]])
+        >>> a.flat = [1.0, 2.0]
+        >>> a.flat[:4]
+        Array([1., 2., 1., 2.])
+        """
+        return _ops["flat"](self)
+
+    @flat.setter
+    def flat(self, values):
+        _ops["flat"](self)[:] = values
+
+    def byteswap(self, inplace=False):
+        """Each item's bytes reversed (each part's for complex), as numpy.ndarray.byteswap.
+
+        Parameters
+        ----------
+        inplace : bool, optional
+            Swap this array's own bytes and return it; default: return a swapped copy.
+
+        Examples
+        --------
+        >>> npgpu.asarray([1, 256], dtype=np.int16, device="cpu").byteswap()
+        Array([256,   1], dtype=int16)
+        """
+        return _ops["byteswap"](self, inplace)
+
+    def setflags(self, write=None, align=None, uic=None):
+        """Make the array read-only (``write=False``), as numpy.ndarray.setflags.
+
+        npgpu arrays are always aligned, so `align` changes nothing. A read-only array cannot be made
+        writeable again (``copy()`` gives a writeable one): npgpu does not record whether the memory
+        behind it may be written.
+
+        Raises
+        ------
+        ValueError
+            ``write=True`` on a read-only array, or ``uic=True``.
+        """
+        if uic:
+            raise ValueError("cannot set WRITEBACKIFCOPY flag to True")
+        if write is None:
+            return
+        if not write:
+            self._view.readonly = True
+        elif self._view.readonly:
+            raise ValueError("cannot set WRITEABLE flag to True of this array (npgpu cannot make a read-only "
+                             "array writeable again; a.copy() is writeable)")
+
     def tofile(self, fid, sep="", format="%s"):
         """Write the elements to a file (one copy to the host), as numpy.ndarray.tofile; read it back with
         npgpu.fromfile.

@@ -14,7 +14,9 @@ namespace npgpu::detail {
 
 template <class To, class From>
 NPGPU_HD To convert(From v) {
-  if constexpr (is_half<From>::value) {
+  if constexpr (std::is_same_v<To, From>) {
+    return v;  // bit for bit, as NumPy's copies: a float16 NaN's payload would not survive float32
+  } else if constexpr (is_half<From>::value) {
     return convert<To>(static_cast<float>(v));
   } else if constexpr (is_half<To>::value) {
     if constexpr (is_complex<From>::value) return To(static_cast<double>(v.re));
