@@ -534,3 +534,48 @@ def test_einsum_path_as_numpy_without_copies(array_device, optimize):
     assert mixed[0] == np.einsum_path(hosts[0], [0, 1], hosts[1], [1, 2], [0, 2])[0]
     with pytest.raises(ValueError):
         npgpu.einsum_path("ij,jk->ik", arrays[0], arrays[2])  # 4 against 5
+
+
+def _same_poly(got, want):
+    assert isinstance(got, npgpu.poly1d) and isinstance(got.coeffs, npgpu.Array)
+    np.testing.assert_allclose(got.coeffs.get(), want.coeffs, rtol=1e-12, atol=1e-12)
+    assert got.coeffs.shape == want.coeffs.shape
+
+
+def test_poly1d_as_numpys(array_device):
+    c = np.array([1.5, -3.0, 0.25, 2.0])
+    p, q = npgpu.poly1d(npgpu.asarray(c, device=array_device)), np.poly1d(c)
+    assert str(p.coeffs.device) == str(npgpu.asarray(c, device=array_device).device)
+    assert repr(p) == repr(q) and str(p) == str(q) and p.order == p.o == len(p) == q.order
+    x = np.array([-1.25, 0.5, 3.0])
+    np.testing.assert_allclose(p(npgpu.asarray(x, device=array_device)).get(), q(x), rtol=1e-13)
+    two = np.poly1d([2.0, -1.0])
+    cases = [lambda a, P: a * a, lambda a, P: a + P(two), lambda a, P: 3 - a, lambda a, P: a ** 3,
+             lambda a, P: 2.5 * a, lambda a, P: a.deriv(2), lambda a, P: a.integ(2, k=[1.0, -2.0]),
+             lambda a, P: -a, lambda a, P: a(P(two)), lambda a, P: a / 4.0, lambda a, P: a - a]
+    for f in cases:
+        _same_poly(f(p, npgpu.poly1d), f(q, np.poly1d))
+    (qq, rr), (wq, wr) = p / npgpu.poly1d(two), q / two
+    _same_poly(qq, wq)
+    _same_poly(rr, wr)
+    for fn in ("polyadd", "polysub", "polymul"):
+        _same_poly(getattr(npgpu, fn)(p, [1.0, 1.0]), getattr(np, fn)(q, [1.0, 1.0]))
+    _same_poly(npgpu.polyder(p), np.polyder(q))
+    _same_poly(npgpu.polyint(p, 2), np.polyint(q, 2))
+    np.testing.assert_allclose(np.sort_complex(p.roots.get()), np.sort_complex(q.roots), rtol=1e-10)
+    np.testing.assert_allclose(np.sort_complex(npgpu.roots(p).get()), np.sort_complex(q.r), rtol=1e-10)
+    _same_poly(npgpu.poly1d([1.0, 2.0], r=True), np.poly1d([1.0, 2.0], r=True))
+    _same_poly(npgpu.poly1d([0.0, 0.0, 7.0, 1.0]), np.poly1d([0.0, 0.0, 7.0, 1.0]))  # leading zeros dropped
+    assert [p[k] for k in range(6)] == [q[k] for k in range(6)]
+    p[5], q[5] = 9.0, 9.0
+    p[1], q[1] = -1.0, -1.0
+    _same_poly(p, q)
+    assert p == npgpu.poly1d(q.coeffs) and p != npgpu.poly1d([1.0]) and list(p) == list(q)
+    assert np.array_equal(np.asarray(p), q.coeffs)
+    assert str(npgpu.poly1d(np.poly1d([1, 2, 3], variable="z"))) == str(np.poly1d([1, 2, 3], variable="z"))
+    with pytest.raises(ValueError, match="1d"):
+        npgpu.poly1d([[1.0, 2.0]])
+    with pytest.raises(ValueError, match="non-negative"):
+        p ** -1
+    with pytest.raises(ValueError, match="negative powers"):
+        p[-1] = 2.0

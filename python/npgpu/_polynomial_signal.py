@@ -22,7 +22,7 @@ from npgpu._statistics import _back, _inputs
 
 __all__ = ["convolve", "correlate", "interp", "trapezoid", "polyval", "array_equal", "array_equiv",
            "nan_to_num", "round_", "einsum", "einsum_path", "poly", "polyadd", "polysub", "polymul", "polydiv",
-           "polyder", "polyint", "polyfit", "roots", "bartlett", "blackman", "hamming", "hanning", "kaiser"]
+           "polyder", "polyint", "polyfit", "roots", "poly1d", "bartlett", "blackman", "hamming", "hanning", "kaiser"]
 
 _ew = _elementwise
 _Array = _array.Array
@@ -380,6 +380,13 @@ def polyval(p, x):
     >>> npgpu.polyval(np.array([1.0, 0.5]), np.array([1, 2]))
     array([1.5, 2.5])
     """
+    if isinstance(p, poly1d):
+        p = p.coeffs
+    if isinstance(x, poly1d):  # composition: Horner's scheme on polynomials, as NumPy's
+        y = poly1d(0)
+        for c in _array.asarray(p, device=x.coeffs.device).reshape(-1):
+            y = y * x + c
+        return y
     (pp, xx), numpy_out = _inputs("polyval", p, x, required=("p", "x"))
     if pp.ndim == 0:
         pp = pp.reshape(1)
@@ -951,6 +958,8 @@ def roots(p):
     >>> npgpu.roots(np.array([1, 0, 4]))
     array([-0.+2.j,  0.-2.j])
     """
+    if isinstance(p, poly1d):
+        p = p.coeffs
     (pp,), numpy_out = _inputs("roots", p, required=("p",))
     if pp.ndim == 0:  # NumPy's roots refuses scalars so too (its dispatcher needs an iterable)
         raise TypeError("npgpu.roots: p must be a sequence or an array of at least one dimension")
@@ -1020,6 +1029,8 @@ def polyint(p, m=1, k=None):
     array([1., 1., 1., 5.])
     """
     m = _order(m, "integral")
+    if isinstance(p, poly1d):
+        return poly1d(polyint(p.coeffs, m, k))
     (pp, kk), numpy_out = _inputs("polyint", p, k, required=("p",))
     if kk is None:
         kk = _array.zeros((m,), dtype=np.float64, device=pp.device)
@@ -1080,6 +1091,8 @@ def polyder(p, m=1):
     array([6, 2])
     """
     m = _order(m, "derivative")
+    if isinstance(p, poly1d):
+        return poly1d(polyder(p.coeffs, m))
     (pp,), numpy_out = _inputs("polyder", p, required=("p",))
 
     def once(v):
@@ -1139,6 +1152,8 @@ def polyadd(a1, a2):
     >>> npgpu.polyadd(np.array([1.5, 2.0]), 1)
     array([1.5, 3. ])
     """
+    if isinstance(a1, poly1d) or isinstance(a2, poly1d):
+        return poly1d(polyadd(_coefficients(a1), _coefficients(a2)))
     (x, y), numpy_out = _inputs("polyadd", a1, a2, required=("a1", "a2"))
     x, y = _padded(x, y)
     return _back(_ew.add(x, y), numpy_out, scalar=False)
@@ -1178,6 +1193,8 @@ def polysub(a1, a2):
     >>> npgpu.polysub(np.array([1.0, 2.0, 3.0]), np.array([1.0, 1.0]))
     array([1., 1., 2.])
     """
+    if isinstance(a1, poly1d) or isinstance(a2, poly1d):
+        return poly1d(polysub(_coefficients(a1), _coefficients(a2)))
     (x, y), numpy_out = _inputs("polysub", a1, a2, required=("a1", "a2"))
     x, y = _padded(x, y)
     return _back(_ew.subtract(x, y), numpy_out, scalar=False)
@@ -1229,6 +1246,8 @@ def polymul(a1, a2):
     >>> npgpu.polymul(np.array([0.0, 1.0, 1.0]), np.array([1.0, -1.0]))
     array([ 1.,  0., -1.])
     """
+    if isinstance(a1, poly1d) or isinstance(a2, poly1d):
+        return poly1d(polymul(_coefficients(a1), _coefficients(a2)))
     (x, y), numpy_out = _inputs("polymul", a1, a2, required=("a1", "a2"))
     return _back(convolve(_trim_leading(x), _trim_leading(y)), numpy_out, scalar=False)
 
@@ -1277,6 +1296,9 @@ def polydiv(u, v):
     >>> npgpu.polydiv(np.array([1, 0, -1]), np.array([1, 1]))
     (array([ 1., -1.]), array([0.]))
     """
+    if isinstance(u, poly1d) or isinstance(v, poly1d):
+        q, r = polydiv(_coefficients(u), _coefficients(v))
+        return poly1d(q), poly1d(r)
     (x, y), numpy_out = _inputs("polydiv", u, v, required=("u", "v"))
     x, y = _ew.add(_rank1(x), 0.0), _ew.add(_rank1(y), 0.0)
     if x.ndim > 1 or y.ndim > 1:
@@ -1661,3 +1683,213 @@ def kaiser(M, beta, *, device=None):
     t = _ew.power(_ew.divide(_ew.subtract(n, alpha), alpha), 2.0)
     num = i0(_ew.multiply(beta, _ew.sqrt(_ew.subtract(1, t))))
     return _ew.divide(num, i0(_array.full((), beta, np.float64, n.device)))
+
+
+def _coefficients(p):
+    """The coefficients of a poly1d, or `p` itself (another operand of the poly functions)."""
+    return p.coeffs if isinstance(p, poly1d) else p
+
+
+class poly1d:
+    """A polynomial in one variable, as numpy.poly1d, its coefficients in an npgpu.Array.
+
+    Calling it evaluates the polynomial (npgpu.polyval; another poly1d composes them); ``+``, ``-``, ``*``,
+    ``**`` and ``/`` (by a number, or npgpu.polydiv's quotient and remainder by a polynomial) give poly1d
+    objects, and so do npgpu.polyadd, polysub, polymul, polydiv, polyder and polyint given one. ``p[k]`` is the
+    coefficient of ``x**k``; printing uses NumPy's layout.
+
+    Parameters
+    ----------
+    c_or_r : npgpu.Array, array_like or poly1d
+        The coefficients, highest power first (leading zeros dropped), or with ``r=True`` the roots.
+    r : bool, optional
+        `c_or_r` holds the roots (default False).
+    variable : str, optional
+        The variable's name when printed (default "x").
+
+    Attributes
+    ----------
+    coeffs, c, coef, coefficients : npgpu.Array
+        The coefficients, highest power first: an npgpu.Array on the input's device (the default device for
+        other input).
+    order, o : int
+        The degree.
+    roots, r : npgpu.Array
+        The roots (npgpu.roots).
+    variable : str
+        The variable's name.
+
+    Raises
+    ------
+    ValueError
+        Coefficients of more than one dimension.
+
+    See Also
+    --------
+    polyval, polyfit, roots
+
+    Examples
+    --------
+    >>> p = npgpu.poly1d(npgpu.asarray([1.0, -3.0, 2.0], device="cpu"))
+    >>> p
+    poly1d([ 1., -3.,  2.])
+    >>> p(npgpu.asarray([0.0, 1.0, 4.0], device="cpu"))
+    Array([2., 0., 6.])
+    >>> sorted(p.roots.tolist())
+    [1.0, 2.0]
+    >>> (p * p).order, p.deriv()
+    (4, poly1d([ 2., -3.]))
+    >>> print(p)
+       2
+    1 x - 3 x + 2
+    """
+
+    __hash__ = None
+
+    def __init__(self, c_or_r, r=False, variable=None):
+        if isinstance(c_or_r, (poly1d, np.poly1d)):
+            self._variable = c_or_r.variable if variable is None else variable
+            c = c_or_r.coeffs
+            self._coeffs = c if isinstance(c, _Array) else _array.asarray(c)
+            return
+        if r:
+            c_or_r = poly(c_or_r)
+        c = c_or_r if isinstance(c_or_r, _Array) else _array.asarray(c_or_r)
+        if c.ndim > 1:
+            raise ValueError("Polynomial must be 1d only.")
+        self._coeffs = _trim_leading(c)
+        self._variable = "x" if variable is None else variable
+
+    @property
+    def coeffs(self):
+        """The coefficients, highest power first (an npgpu.Array)."""
+        return self._coeffs
+
+    c = coef = coefficients = coeffs
+
+    @property
+    def variable(self):
+        """The variable's name when printed."""
+        return self._variable
+
+    @property
+    def order(self):
+        """The degree."""
+        return self._coeffs.shape[0] - 1
+
+    o = order
+
+    @property
+    def roots(self):
+        """The roots (npgpu.roots of the coefficients)."""
+        return roots(self._coeffs)
+
+    r = roots
+
+    def __array__(self, dtype=None, copy=None):
+        return np.asarray(self._coeffs.get(), dtype=dtype)
+
+    def __repr__(self):
+        return f"poly1d({repr(self._coeffs.get())[6:-1]})"
+
+    def __str__(self):
+        return str(np.poly1d(self._coeffs.get(), variable=self._variable))
+
+    def __len__(self):
+        return self.order
+
+    def __call__(self, val):
+        return polyval(self._coeffs, val)
+
+    def __neg__(self):
+        return poly1d(_ew.negative(self._coeffs))
+
+    def __pos__(self):
+        return self
+
+    def __mul__(self, other):
+        if np.isscalar(other):
+            return poly1d(_ew.multiply(self._coeffs, other))
+        return poly1d(polymul(self._coeffs, poly1d(other)._coeffs))
+
+    __rmul__ = __mul__
+
+    def __add__(self, other):
+        return poly1d(polyadd(self._coeffs, poly1d(other)._coeffs))
+
+    __radd__ = __add__
+
+    def __sub__(self, other):
+        return poly1d(polysub(self._coeffs, poly1d(other)._coeffs))
+
+    def __rsub__(self, other):
+        return poly1d(polysub(poly1d(other)._coeffs, self._coeffs))
+
+    def __pow__(self, val):
+        if not np.isscalar(val) or int(val) != val or val < 0:
+            raise ValueError("Power to non-negative integers only.")
+        res = poly1d(_array.full((1,), 1, dtype=self._coeffs.dtype, device=self._coeffs.device))
+        for _ in range(int(val)):
+            res = res * self
+        return res
+
+    def __truediv__(self, other):
+        if np.isscalar(other):
+            return poly1d(_ew.true_divide(self._coeffs, other))
+        return polydiv(self, poly1d(other))
+
+    def __rtruediv__(self, other):
+        if np.isscalar(other):
+            return poly1d(_ew.true_divide(other, self._coeffs))
+        return polydiv(poly1d(other), self)
+
+    def __eq__(self, other):
+        if not isinstance(other, poly1d):
+            return NotImplemented
+        if self._coeffs.shape != other._coeffs.shape:
+            return False
+        return bool(_reduce.all(_ew.equal(self._coeffs, other._coeffs)))
+
+    def __ne__(self, other):
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def __getitem__(self, power):
+        """The coefficient of ``x**power`` (0 beyond the degree), a NumPy scalar."""
+        if power > self.order or power < 0:
+            return self._coeffs.dtype.type(0)
+        return self._coeffs[self.order - power].get()[()]
+
+    def __setitem__(self, power, value):
+        if power < 0:
+            raise ValueError("Does not support negative powers.")
+        c = self._coeffs
+        if power > self.order:
+            c = concatenate([_array.zeros((power - self.order,), dtype=c.dtype, device=c.device), c])
+        else:
+            c = c.copy()  # the Array may be the caller's
+        c[c.shape[0] - 1 - power] = value
+        self._coeffs = c
+
+    def __iter__(self):
+        return iter(self._coeffs.get())
+
+    def integ(self, m=1, k=0):
+        """The m-th antiderivative, integration constants k (npgpu.polyint).
+
+        Examples
+        --------
+        >>> npgpu.poly1d(npgpu.asarray([3.0, 0.0], device="cpu")).integ(k=1.0)
+        poly1d([1.5, 0. , 1. ])
+        """
+        return poly1d(polyint(self._coeffs, m=m, k=k))
+
+    def deriv(self, m=1):
+        """The m-th derivative (npgpu.polyder).
+
+        Examples
+        --------
+        >>> npgpu.poly1d(npgpu.asarray([1.0, 2.0, 3.0], device="cpu")).deriv()
+        poly1d([2., 2.])
+        """
+        return poly1d(polyder(self._coeffs, m=m))
