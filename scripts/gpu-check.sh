@@ -9,6 +9,9 @@
 # GPU (scripts/array-api-conformance.sh) when a checkout of it is at $AAT_DIR (default build/aat, an ignored
 # folder the device runner can carry; see that script's header); without one it says so and passes.
 # Pure-Python build dependencies the machine lacks (cython-cmake) may be carried as wheels in .whl/.
+# WHEEL=build/wheel312/npgpu-*.whl installs a wheel built beforehand for this machine's Python
+# (scripts/build-device-wheel.sh, about 15 minutes on 2 cores without a GPU) instead of building here
+# (about 5 minutes of the GPU machine's time); carry its folder with the working tree.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 SRC="$(pwd)"
@@ -34,7 +37,14 @@ phase() { [[ "$PHASES" == *" $1 "* ]]; }
 say "gpu: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1)"
 
 t0=$(date +%s)
-if phase build; then
+if phase build && [ -n "${WHEEL:-}" ]; then
+  # A wheel built elsewhere for this machine's Python (scripts/build-device-wheel.sh) instead of a build here.
+  # shellcheck disable=SC2086
+  if ! "$PY" -m pip install --no-deps --no-index --force-reinstall -v $WHEEL >"$OUT_DIR/build.log" 2>&1; then
+    say "wheel install: FAILED (see build.log)"; tail -40 "$OUT_DIR/build.log"; cat "$SUMMARY"; exit 1
+  fi
+  say "build: installed $(basename $WHEEL) ($(( $(date +%s) - t0 )) s)"
+elif phase build; then
   if ! "$PY" -m pip install --no-build-isolation --no-deps -v . >"$OUT_DIR/build.log" 2>&1; then
     say "build: FAILED (see build.log)"; tail -40 "$OUT_DIR/build.log"; cat "$SUMMARY"; exit 1
   fi
