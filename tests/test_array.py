@@ -657,3 +657,21 @@ def test_copies_keep_float16_nan_payloads_bit_for_bit(array_device):
     z[...] = a
     for got in (a.copy(), z, npgpu.ascontiguousarray(a[::-1])[::-1], a.byteswap().byteswap()):
         assert got.get().view(np.uint16).tolist() == h.view(np.uint16).tolist()
+
+
+def test_dump_and_dumps_pickle_the_array(array_device, tmp_path):
+    import io
+    import pickle
+
+    h = np.arange(12, dtype=np.float32).reshape(3, 4) / 3
+    a = npgpu.asarray(h, device=array_device)[:, ::-2]
+    for back in (pickle.loads(a.dumps()),):
+        assert isinstance(back, npgpu.Array) and back.dtype == a.dtype
+        assert np.array_equal(back.get(), h[:, ::-2]) and str(back.device) == str(a.device)
+    a.dump(tmp_path / "a.pkl")
+    a.dump(str(tmp_path / "b.pkl"))
+    buf = io.BytesIO()
+    a.dump(buf)
+    for src in (open(tmp_path / "a.pkl", "rb"), open(tmp_path / "b.pkl", "rb"), io.BytesIO(buf.getvalue())):
+        with src:
+            assert np.array_equal(pickle.load(src).get(), h[:, ::-2])

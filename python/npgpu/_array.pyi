@@ -3,9 +3,10 @@
 The Array type and array creation.
 """
 
+import os
 from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType
-from typing import Any, ClassVar, Literal, Protocol, SupportsIndex, TypeAlias
+from typing import IO, Any, ClassVar, Literal, Protocol, SupportsIndex, TypeAlias
 
 import numpy as np
 from numpy.typing import DTypeLike
@@ -116,6 +117,8 @@ class Array:
     @flat.setter
     def flat(self, values: Any) -> None: ...
     def byteswap(self, inplace: bool = False) -> Array: ...
+    def dumps(self) -> bytes: ...
+    def dump(self, file: str | bytes | os.PathLike[str] | os.PathLike[bytes] | IO[bytes]) -> None: ...
     def setflags(
         self, write: bool | None = None, align: bool | None = None, uic: bool | None = None
     ) -> None: ...

@@ -2391,6 +2391,39 @@ cdef class Array:
             raise ValueError("cannot set WRITEABLE flag to True of this array (npgpu cannot make a read-only "
                              "array writeable again; a.copy() is writeable)")
 
+    def dumps(self):
+        """The array pickled (bytes), as numpy.ndarray.dumps; ``pickle.loads`` gives it back as an npgpu.Array
+        (on the same GPU where it exists, else on the host).
+
+        Examples
+        --------
+        >>> import pickle
+        >>> pickle.loads(npgpu.asarray([1.5, 2.5], device="cpu").dumps())
+        Array([1.5, 2.5])
+        """
+        import pickle
+        return pickle.dumps(self, protocol=2)
+
+    def dump(self, file):
+        """Pickle the array into `file` (a path or a binary file object), as numpy.ndarray.dump.
+
+        Examples
+        --------
+        >>> import os, pickle, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "a.pkl")
+        >>> npgpu.asarray([1, 2], device="cpu").dump(path)
+        >>> with open(path, "rb") as f:
+        ...     pickle.load(f)
+        Array([1, 2])
+        """
+        import os
+        import pickle
+        if isinstance(file, (str, bytes, os.PathLike)):
+            with open(file, "wb") as f:
+                pickle.dump(self, f, protocol=2)
+        else:
+            pickle.dump(self, file, protocol=2)
+
     def tofile(self, fid, sep="", format="%s"):
         """Write the elements to a file (one copy to the host), as numpy.ndarray.tofile; read it back with
         npgpu.fromfile.
