@@ -675,3 +675,10 @@ def test_dump_and_dumps_pickle_the_array(array_device, tmp_path):
     for src in (open(tmp_path / "a.pkl", "rb"), open(tmp_path / "b.pkl", "rb"), io.BytesIO(buf.getvalue())):
         with src:
             assert np.array_equal(pickle.load(src).get(), h[:, ::-2])
+
+
+def test_ndarray_is_numpys_name_for_the_array_type(array_device):
+    a = npgpu.arange(3, device=array_device)
+    assert npgpu.ndarray is npgpu.Array and isinstance(a, npgpu.ndarray) and not isinstance(a.get(), npgpu.ndarray)
+    with pytest.raises(TypeError, match="npgpu.empty"):
+        npgpu.ndarray((2, 3))

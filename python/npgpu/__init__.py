@@ -224,6 +224,10 @@ __all__ = [
     "argwhere", "choose", "compress", "extract", "flatnonzero", "nonzero", "put", "put_along_axis",
     "searchsorted", "take", "take_along_axis",
 ]
+# NumPy's name for the array type, so ``isinstance(x, npgpu.ndarray)`` reads as NumPy code does (constructing one
+# directly raises TypeError, pointing to npgpu.empty and friends).
+ndarray = Array
+__all__ += ["ndarray"]
 # The Array API standard's (and NumPy 2's) names of ufuncs npgpu already has under NumPy 1's names.
 acos, asin, atan, atan2, pow, bitwise_invert = arccos, arcsin, arctan, arctan2, power, invert
 acosh, asinh, atanh = arccosh, arcsinh, arctanh
