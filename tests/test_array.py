@@ -603,6 +603,13 @@ def test_flat_reads_and_writes_by_flat_position_as_numpy(array_device):
         want.flat[2:8] = [9.0, 8.0]
         a.flat[0] = 42.0
         want.flat[0] = 42.0
+        a.flat[np.int64(-2)] = np.float64(-0.5)
+        want.flat[-2] = -0.5
+        assert float(a.flat[-3]) == want.flat[-3]
+        with pytest.raises(IndexError, match="out of bounds"):
+            a.flat[want.size] = 1.0
+        with pytest.raises(ValueError, match="single item"):
+            a.flat[1] = [1.0, 2.0]  # NumPy takes one scalar for one position
         assert np.array_equal(a.get(), want)
         a.flat = [0.5, 0.25, 0.125]
         want.flat = [0.5, 0.25, 0.125]

@@ -3224,24 +3224,42 @@ class FlatIterator:
     def __repr__(self):
         return f"<npgpu flat iterator over an Array of shape {self.base.shape}>"
 
+    def _element(self, key):
+        """The N-d index of flat position `key` (an integer), bounds checked as NumPy's."""
+        n = self.base.size
+        k = operator.index(key)
+        if not -n <= k < n:
+            raise IndexError(f"index {k} is out of bounds for axis 0 with size {n}")
+        return np.unravel_index(k % n, self.base.shape)
+
     def __getitem__(self, key):
-        return self.base.reshape(-1)[key]
+        a = self.base
+        if not a.flags["C_CONTIGUOUS"] and isinstance(key, (int, np.integer)):
+            return a[self._element(key)]  # one element, not a flat copy of the whole array
+        return a.reshape(-1)[key]
 
     def __setitem__(self, key, value):
         from npgpu._creation import arange, unravel_index
 
         a = self.base
-        positions = arange(a.size, device=a.device)[key]
-        n = positions.size
         values = value if isinstance(value, _array.Array) else _array.asarray(value, device=a.device)
-        if values.size == 0 or n == 0:
-            return  # nothing to repeat, or nowhere to write: NumPy's flatiter does nothing either
-        if values.shape != positions.shape:
-            values = resize(values, positions.shape)  # cyclic, as numpy.flatiter's assignment
-        if a.flags["C_CONTIGUOUS"]:
-            a.reshape(-1)[positions] = values
+        if isinstance(key, (int, np.integer, slice)) and a.flags["C_CONTIGUOUS"]:
+            target, index = a.reshape(-1), key  # a view: no index array needed
+            shape = target[index].shape
+        elif isinstance(key, (int, np.integer)):
+            target, index, shape = a, self._element(key), ()
         else:
-            a[unravel_index(positions, a.shape)] = values
+            positions = arange(a.size, device=a.device)[key]
+            target, index = (a.reshape(-1), positions) if a.flags["C_CONTIGUOUS"] else \
+                (a, unravel_index(positions, a.shape))
+            shape = positions.shape
+        if isinstance(key, (int, np.integer)) and values.ndim != 0:
+            raise ValueError("Error setting single item of array.")  # one scalar only, as NumPy
+        if values.size == 0 or math.prod(shape) == 0:
+            return  # nothing to repeat, or nowhere to write: NumPy's flatiter does nothing either
+        if values.shape != shape:
+            values = resize(values, shape)  # cyclic, as numpy.flatiter's assignment
+        target[index] = values
 
     def __iter__(self):
         return iter(self.base.get().flat)
