@@ -4,8 +4,10 @@
 # benchmarks. Logs and summary.txt go to the results folder (default: gpu-results/).
 #   scripts/gpu-check.sh [results-dir]
 # PHASES (default "build tests sanitizer conformance demo bench") picks the steps, e.g. PHASES="tests bench"
-# on a machine where the package is already built. TEST_FILES="test_linalg test_fft ..." runs those test files
-# one by one (a log each) instead of the whole suite in one run. The conformance step runs the Array API test suite on the
+# on a machine where the package is already built. The whole suite runs one process per test file, TEST_JOBS
+# (3 a GPU) at a time spread over every GPU of the machine, and the sanitizer's tools run at once, one GPU each
+# in turn, so a two-GPU machine does the whole check in about half the time. TEST_FILES="test_linalg test_fft ..."
+# runs those test files one by one (a log each) instead. The conformance step runs the Array API test suite on the
 # GPU (scripts/array-api-conformance.sh) when a checkout of it is at $AAT_DIR (default build/aat, an ignored
 # folder the device runner can carry; see that script's header); without one it says so and passes.
 # Pure-Python build dependencies the machine lacks (cython-cmake) may be carried as wheels in .whl/.
@@ -35,6 +37,10 @@ PHASES=" ${PHASES:-build tests sanitizer conformance demo bench} "
 phase() { [[ "$PHASES" == *" $1 "* ]]; }
 
 say "gpu: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1)"
+# Every GPU of the machine takes a share of the test files and the sanitizer's tools.
+NGPU=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+[ "$NGPU" -ge 1 ] || NGPU=1
+ALL_GPUS=$(seq -s, 0 $((NGPU - 1)))
 
 t0=$(date +%s)
 if phase build && [ -n "${WHEEL:-}" ]; then
@@ -56,6 +62,14 @@ cd /tmp  # import the installed package, not the source tree
 say "import time: $("$PY" -c 'import time; t=time.perf_counter(); import npgpu; print(f"{time.perf_counter()-t:.3f} s")')"
 
 rc_tests=0
+# Totals of the outcome counts on pytest's last lines ("3 passed, 1 skipped in 2.0s", after the tool's
+# summary and " / " on the sanitizer's lines), summed over files.
+SUM_COUNTS='import collections, re, sys
+c = collections.Counter()
+for line in open(sys.argv[1]):
+    for n, k in re.findall(r"(\d+) (passed|failed|skipped|errors?|xfailed|xpassed|deselected)", line.rsplit(" / ", 1)[-1]):
+        c["error" if k.startswith("error") else k] += int(n)
+print(", ".join(f"{n} {k}" for k, n in sorted(c.items())))'
 if phase tests; then
   if [ -n "${TEST_FILES:-}" ]; then
     # One pytest run and log per file, so a run cut short by a time limit still reports the files it finished.
@@ -71,10 +85,33 @@ if phase tests; then
       [ $r -ne 0 ] && grep -E '^(E  |FAILED|ERROR)' "$OUT_DIR/tests-$name.log" | cut -c1-300 | head -${FAIL_LINES:-40} >>"$SUMMARY"
     done
   else
-    # shellcheck disable=SC2086
-    NPGPU_BACKEND=cuda "$PY" -m pytest "$SRC/tests" -q -rs -p no:cacheprovider ${PYTEST_ARGS:-} >"$OUT_DIR/tests.log" 2>&1
-    rc_tests=$?
-    say "tests (CUDA backend): rc=$rc_tests: $(tail -1 "$OUT_DIR/tests.log")"
+    # The whole suite, one pytest process and log per file, TEST_JOBS files at a time spread over the GPUs
+    # (each process sees one GPU; files that ask for device_count() see them all).
+    run_test_file() {  # test file; $SLOT: xargs' process slot
+      local name gpu
+      name=$(basename "$1" .py)
+      gpu=$(( SLOT % NGPU ))
+      grep -q 'device_count()' "$1" && gpu=$ALL_GPUS
+      # shellcheck disable=SC2086
+      CUDA_VISIBLE_DEVICES=$gpu NPGPU_BACKEND=cuda "$PY" -m pytest "$1" -q -rfEs -p no:cacheprovider ${PYTEST_ARGS:-} \
+        >"$OUT_DIR/tests-$name.log" 2>&1
+      local r=$?
+      [ $r -eq 5 ] && r=0  # every test of the file deselected (PYTEST_ARGS)
+      echo "$r $name: $(tail -1 "$OUT_DIR/tests-$name.log")"
+    }
+    export -f run_test_file; export OUT_DIR PY NGPU ALL_GPUS
+    t1=$(date +%s)
+    # shellcheck disable=SC2012
+    ls "$SRC"/tests/test_*.py | xargs -P "${TEST_JOBS:-$((3 * NGPU))}" --process-slot-var=SLOT -I{} \
+      bash -c 'run_test_file {}' >"$OUT_DIR/tests.txt"
+    bad=$(grep -cv '^0 ' "$OUT_DIR/tests.txt")
+    [ "$bad" -ne 0 ] && rc_tests=1
+    say "tests (CUDA backend, $(wc -l <"$OUT_DIR/tests.txt") files on $NGPU GPU(s), $(( $(date +%s) - t1 )) s): $bad files failed;" \
+      "$("$PY" -c "$SUM_COUNTS" "$OUT_DIR/tests.txt")"
+    grep -v '^0 ' "$OUT_DIR/tests.txt" | cut -c1-300 >>"$SUMMARY"
+    for name in $(grep -v '^0 ' "$OUT_DIR/tests.txt" | awk '{print $2}' | tr -d :); do
+      grep -E '^(E  |FAILED|ERROR)' "$OUT_DIR/tests-$name.log" | cut -c1-300 | head -"${FAIL_LINES:-40}" >>"$SUMMARY"
+    done
   fi
 fi
 
@@ -140,17 +177,35 @@ if phase sanitizer; then
   }
   export -f san_one; export OUT_DIR PY SRC
   # Tests that drive the GPU from several threads (marker "threads") stalled beside other sanitized
-  # processes: they run in a second pass, one file at a time, with a shorter timeout and 2 threads each.
+  # processes: they run in a second pass, one file at a time on each GPU, with a shorter timeout and 2 threads.
   # shellcheck disable=SC2086
   THREAD_TESTS=$(grep -l '@pytest.mark.threads' $SAN_TESTS)
-  for tool in ${SAN_TOOLS:-memcheck racecheck synccheck initcheck}; do
-    t1=$(date +%s)
+  read -ra TOOLS <<<"${SAN_TOOLS:-memcheck racecheck synccheck initcheck}"
+  # The tools run at once, tool i on GPU i mod NGPU, SAN_JOBS files at a time each (default: 8 processes a GPU).
+  jobs=${SAN_JOBS:-$(( 8 * NGPU / ${#TOOLS[@]} ))}
+  [ "$jobs" -ge 2 ] || jobs=2
+  t1=$(date +%s)
+  for i in "${!TOOLS[@]}"; do
     # shellcheck disable=SC2086
-    { printf '%s\n' $SAN_TESTS | xargs -P "${SAN_JOBS:-6}" -I{} bash -c "san_one $tool {} main"
-      printf '%s\n' $THREAD_TESTS | xargs -P 1 -I{} bash -c "san_one $tool {} threads"; } >"$OUT_DIR/sanitizer-$tool.txt"
+    printf '%s\n' $SAN_TESTS | CUDA_VISIBLE_DEVICES=$(( i % NGPU )) xargs -P "$jobs" -I{} \
+      bash -c "san_one ${TOOLS[$i]} {} main" >"$OUT_DIR/sanitizer-${TOOLS[$i]}.txt" &
+  done
+  wait
+  for g in $(seq 0 $((NGPU - 1))); do
+    for i in "${!TOOLS[@]}"; do
+      [ $(( i % NGPU )) -eq "$g" ] || continue
+      # shellcheck disable=SC2086
+      printf '%s\n' $THREAD_TESTS | CUDA_VISIBLE_DEVICES=$g xargs -P 1 -I{} \
+        bash -c "san_one ${TOOLS[$i]} {} threads" >>"$OUT_DIR/sanitizer-${TOOLS[$i]}.txt"
+    done &
+  done
+  wait
+  say "compute-sanitizer: ${TOOLS[*]} at once on $NGPU GPU(s), $jobs files at a time each ($(( $(date +%s) - t1 )) s)"
+  for tool in "${TOOLS[@]}"; do
     bad=$(grep -cv '^0 ' "$OUT_DIR/sanitizer-$tool.txt")
     [ "$bad" -ne 0 ] && rc_san=1
-    say "compute-sanitizer $tool over $(wc -l <"$OUT_DIR/sanitizer-$tool.txt") test files and thread passes: $bad failed ($(( $(date +%s) - t1 )) s)"
+    say "compute-sanitizer $tool over $(wc -l <"$OUT_DIR/sanitizer-$tool.txt") test files and thread passes: $bad failed;" \
+      "$("$PY" -c "$SUM_COUNTS" "$OUT_DIR/sanitizer-$tool.txt")"
     grep -v '^0 ' "$OUT_DIR/sanitizer-$tool.txt" | cut -c1-300 >>"$SUMMARY"
   done
   # racecheck on the shared-memory stencil (every boundary and dtype, small fields).
