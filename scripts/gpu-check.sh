@@ -29,7 +29,8 @@ SUMMARY="$OUT_DIR/summary.txt"
 say() { echo "$*" >>"$SUMMARY"; }
 
 if compgen -G ".whl/*.whl" >/dev/null; then
-  "$PY" -m pip install -q --no-index --no-deps --no-compile --target /tmp/npgpu-site .whl/*.whl
+  "$PY" -m pip install -q --no-index --no-deps --no-compile --upgrade --target /tmp/npgpu-site .whl/*.whl \
+    >"$OUT_DIR/whl-install.log" 2>&1
   export PYTHONPATH="/tmp/npgpu-site${PYTHONPATH:+:$PYTHONPATH}"
 fi
 
@@ -87,23 +88,28 @@ if phase tests; then
   else
     # The whole suite, one pytest process and log per file, TEST_JOBS files at a time spread over the GPUs
     # (each process sees one GPU; files that ask for device_count() see them all).
-    run_test_file() {  # test file; $SLOT: xargs' process slot
-      local name gpu
-      name=$(basename "$1" .py)
+    run_test_file() {  # test file, pass ("shared" or "alone"); $SLOT: xargs' process slot
+      local name gpu m="not slow and not alone" sfx=""
+      [ "$2" = alone ] && m="slow or alone" sfx="-alone"
+      name=$(basename "$1" .py)$sfx
       gpu=$(( SLOT % NGPU ))
       grep -q 'device_count()' "$1" && gpu=$ALL_GPUS
       # shellcheck disable=SC2086
-      CUDA_VISIBLE_DEVICES=$gpu NPGPU_BACKEND=cuda "$PY" -m pytest "$1" -q -rfEs -p no:cacheprovider ${PYTEST_ARGS:-} \
-        >"$OUT_DIR/tests-$name.log" 2>&1
+      CUDA_VISIBLE_DEVICES=$gpu NPGPU_BACKEND=cuda "$PY" -m pytest "$1" -q -rfEs -p no:cacheprovider -m "$m" \
+        ${PYTEST_ARGS:-} >"$OUT_DIR/tests-$name.log" 2>&1
       local r=$?
-      [ $r -eq 5 ] && r=0  # every test of the file deselected (PYTEST_ARGS)
+      [ $r -eq 5 ] && r=0  # every test of the file deselected
       echo "$r $name: $(tail -1 "$OUT_DIR/tests-$name.log")"
     }
     export -f run_test_file; export OUT_DIR PY NGPU ALL_GPUS
     t1=$(date +%s)
+    # The tests that need a GPU's memory to themselves (marked slow or alone) run after the others, one process
+    # a GPU.
     # shellcheck disable=SC2012
-    ls "$SRC"/tests/test_*.py | xargs -P "${TEST_JOBS:-$((3 * NGPU))}" --process-slot-var=SLOT -I{} \
-      bash -c 'run_test_file {}' >"$OUT_DIR/tests.txt"
+    { ls "$SRC"/tests/test_*.py | xargs -P "${TEST_JOBS:-$((3 * NGPU))}" --process-slot-var=SLOT -I{} \
+        bash -c 'run_test_file {} shared'
+      grep -lE '@pytest.mark.(slow|alone)|pytestmark.*(slow|alone)' "$SRC"/tests/test_*.py |
+        xargs -P "$NGPU" --process-slot-var=SLOT -I{} bash -c 'run_test_file {} alone'; } >"$OUT_DIR/tests.txt"
     bad=$(grep -cv '^0 ' "$OUT_DIR/tests.txt")
     [ "$bad" -ne 0 ] && rc_tests=1
     say "tests (CUDA backend, $(wc -l <"$OUT_DIR/tests.txt") files on $NGPU GPU(s), $(( $(date +%s) - t1 )) s): $bad files failed;" \
@@ -123,30 +129,35 @@ if phase sanitizer; then
   # spread from first to last (tests/conftest.py's --params-per-test; 0: all of them).
   SAN_TESTS=${SAN_TESTS:-$(cd "$SRC/tests" && ls test_*.py | grep -v -e '^test_interop.py$')}
   SAN_TESTS=$(for t in $SAN_TESTS; do case "$t" in /*) echo "$t" ;; tests/*) echo "$SRC/$t" ;; *) echo "$SRC/tests/$t" ;; esac; done)
-  # Deselected: out-of-memory tests, and the pool-trim tests, whose bounds on reserved memory assume the
-  # pool's own chunking (memcheck pads every allocation, so the pool lays blocks out differently).
+  # Deselected: the tests marked alone (out-of-memory, pool-trim and leak tests), whose bounds on reserved memory
+  # assume the pool's own chunking (memcheck pads every allocation, so the pool lays blocks out differently).
   # --report-api-errors no: looking up a run-time kernel's parameter count asks for one past the last
   # parameter, an API "error" by design (see rtc.cpp); memory errors are still reported.
   san_one() {  # tool, test file, pass: "main" (SAN_JOBS files at once) or "threads" (one file at a time)
-    local sfx="" m="gpu and not slow and not threads"
-    [ "$3" = threads ] && sfx="-threads" m="gpu and not slow and threads"
+    local sfx="" m="gpu and not slow and not alone and not threads"
+    [ "$3" = threads ] && sfx="-threads" m="gpu and not slow and not alone and threads"
     local log="$OUT_DIR/sanitizer-$1-$(basename "$2" .py)$sfx.log"
-    local k="not out_of_memory and not oom and not trim and not memory_does_not_grow" limit="${SAN_TIMEOUT:-900}"
+    local k="" limit="${SAN_TIMEOUT:-900}"
     [ "$3" = threads ] && limit="${SAN_THREADS_TIMEOUT:-300}"
-    # The leak tests are left out too: the tool's shadow memory grows the process, and their pool bounds
+    # The leak tests (alone) are left out too: the tool's shadow memory grows the process, and their pool bounds
     # assume no tool in between (docs/reliability.md).
     # synccheck aborts cuBLAS's trsm kernel (a barrier it reports as divergent, reached through
     # cusolverDnXgetrs by solve, inv and negative matrix powers), and the broken context would fail every later
     # test of the file: those tests are left out of synccheck.
-    [ "$1" = synccheck ] && [ "$(basename "$2")" = test_linalg.py ] && k="$k and not solve and not inv and not power"
+    [ "$1" = synccheck ] && [ "$(basename "$2")" = test_linalg.py ] && k="not solve and not inv and not power"
+    local sel="$k${k:+${SAN_K:+ and }}${SAN_K:-}"
     # Shortly before the timeout, py-spy (carried in .whl/) takes the native stacks of the tested process, so a
-    # run that stalls says where its threads wait (scripts/sanitizer_triage.py --stall).
-    local stacks="${log%.log}-stacks.txt" spy dog=""
+    # run that stalls says where its threads wait (scripts/sanitizer_triage.py --stall). The tag tells this
+    # process from the other tools' runs of the same file.
+    local stacks="${log%.log}-stacks.txt" spy dog="" tag="$1-$(basename "$2")$sfx"
     spy=$(command -v py-spy || ls /tmp/npgpu-site/bin/py-spy 2>/dev/null)
     if [ -n "$spy" ] && [ "$limit" -gt 30 ]; then
       (sleep $((limit - 20))
        for p in $(pgrep -f -- "pytest $2 "); do
-         case "$(cat "/proc/$p/comm" 2>/dev/null)" in python*) "$spy" dump --native --pid "$p" ;; esac
+         case "$(cat "/proc/$p/comm" 2>/dev/null)" in python*)
+           tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "NPGPU_SAN_TAG=$tag" &&
+             "$spy" dump --native --pid "$p" ;;
+         esac
        done >"$stacks" 2>&1) </dev/null >/dev/null 2>&1 &
       dog=$!
     fi
@@ -157,12 +168,13 @@ if phase sanitizer; then
     local threads=4
     [ "$3" = threads ] && threads=2
     NPGPU_RELIABILITY_THREADS=$threads NPGPU_TEST_THREADS=$threads NPGPU_RELIABILITY_ITERATIONS=2 \
-      NPGPU_RELIABILITY_REPEATS=30 NPGPU_BACKEND=cuda timeout "$limit" compute-sanitizer --tool "$1" --error-exitcode 99 \
+      NPGPU_RELIABILITY_REPEATS=30 NPGPU_SAN_TAG="$tag" NPGPU_BACKEND=cuda timeout "$limit" compute-sanitizer --tool "$1" --error-exitcode 99 \
       --target-processes all --report-api-errors no --print-limit 100000 \
-      "$PY" -m pytest "$2" -q -p no:cacheprovider -m "$m" -k "$k${SAN_K:+ and $SAN_K}" \
+      "$PY" -m pytest "$2" -q -p no:cacheprovider -m "$m" ${sel:+-k "$sel"} \
       --params-per-test "${SAN_PARAMS:-3}" >"$log" 2>&1
     local r=$? triage=""
-    [ -n "$dog" ] && { pkill -P "$dog" 2>/dev/null; kill "$dog" 2>/dev/null; }
+    [ -n "$dog" ] && { pkill -P "$dog" 2>/dev/null; kill "$dog" 2>/dev/null; wait "$dog" 2>/dev/null; }
+    [ -s "$stacks" ] || rm -f "$stacks"
     # A timeout stays a failure; the summary says whether the threads waited in npgpu or in the driver/tool.
     [ $r -eq 124 ] && [ -s "$stacks" ] &&
       triage=" [stalled: $("$PY" "$SRC/scripts/sanitizer_triage.py" --stall "$stacks"); $(basename "$stacks")]"

@@ -196,6 +196,7 @@ def test_overflowing_shape_raises_before_allocating(shape, dtype):
 
 
 @pytest.mark.gpu
+@pytest.mark.alone
 def test_out_of_memory_then_recovers():
     with pytest.raises(npgpu.OutOfMemoryError) as ei:
         npgpu.empty(2**50, dtype=np.uint8)

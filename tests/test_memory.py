@@ -63,6 +63,7 @@ def test_pool_used_returns_to_start_after_many_arrays(rng):
     assert end["pool_used"] == start, f"pool_used {start} -> {end['pool_used']}: device memory leaked"
 
 
+@pytest.mark.alone
 def test_trim_memory_pool_releases_cached_memory():
     npgpu.trim_memory_pool()  # start with an empty small-block cache
     a = npgpu.empty(256 * MiB, dtype=np.uint8)
@@ -84,6 +85,7 @@ def test_trim_memory_pool_releases_cached_memory():
     assert np.array_equal(b.get(), np.full(1000, 2.0))
 
 
+@pytest.mark.alone
 def test_oom_retry_hands_pooled_memory_back_to_the_driver():
     # Freed memory stays reserved by the pool, in 1 GiB pieces with live blocks between them: a block larger
     # than the driver's free memory fits only once the failed allocation hands those pieces back and retries.
@@ -101,6 +103,7 @@ def test_oom_retry_hands_pooled_memory_back_to_the_driver():
     npgpu.trim_memory_pool()
 
 
+@pytest.mark.alone
 def test_trim_keep_bytes():
     a = npgpu.empty(128 * MiB, dtype=np.uint8)
     del a

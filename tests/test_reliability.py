@@ -543,6 +543,7 @@ FAMILIES = ["elementwise", "reduction", "sorting", "matmul", "fft", "linalg", "r
             "diffusion", "sparse"]
 
 
+@pytest.mark.alone
 @pytest.mark.parametrize("family", FAMILIES)
 def test_memory_does_not_grow_numpy_inputs(backend, family):
     if family == "sparse" and _scipy_sparse is None:
@@ -555,6 +556,7 @@ def test_memory_does_not_grow_numpy_inputs(backend, family):
     assert rss < RSS_BOUND, f"{family}: resident set grew by {rss / MiB:.1f} MiB"
 
 
+@pytest.mark.alone
 @pytest.mark.parametrize("family", FAMILIES)
 def test_memory_does_not_grow_device_arrays(array_device, family):
     if family == "sparse" and _scipy_sparse is None:
