@@ -225,6 +225,38 @@ def test_long_integer_sorts_of_narrow_ranges(rng, dtype):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [np.int64, np.uint64])
+def test_long_wide_integer_sorts_finish_runs_of_equal_top_bits(rng, dtype):
+    # Long rows of 8-byte keys that differ in 48 bits or more sort the top 32 of those bits, then finish each
+    # run of keys equal there in place; a run longer than the finishing kernel takes (33 keys, placed where
+    # the planning sample does not look) sends the row through the full sort. Repeated keys check stability.
+    n = (1 << 23) + 5
+    info = np.iinfo(dtype)
+    full = rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True)
+    wide48 = rng.integers(0, 1 << 48, n, dtype=dtype)
+    step = n // 4096
+    cases = []
+    for base in (full, wide48):
+        h = base.copy()
+        h[rng.integers(0, n, 2000)] = h[rng.integers(0, n, 2000)]  # equal keys, to check stability
+        cases.append(h)
+        for run in (32, 33):  # one run at the finishing kernel's limit, one past it
+            h = base.copy()
+            where = rng.choice(np.flatnonzero(np.arange(n) % step != 0), run, replace=False)
+            top = h[where[0]] >> 16 if base is wide48 else h[where[0]] >> 32
+            low_bits = 16 if base is wide48 else 32
+            h[where] = (top << low_bits) | rng.integers(0, 1 << low_bits, run).astype(dtype)
+            h[where[:3]] = h[where[3]]
+            cases.append(h)
+    for h in cases:
+        d = npgpu.asarray(h, device="cuda")
+        np.testing.assert_array_equal(npgpu.sort(d).get(), np.sort(h))
+        np.testing.assert_array_equal(npgpu.sort(d, descending=True).get(), np.sort(h)[::-1])
+        np.testing.assert_array_equal(npgpu.argsort(d).get(), np.argsort(h, kind="stable"))
+        np.testing.assert_array_equal(npgpu.argsort(d, descending=True).get(), _numpy_descending(h, -1, True))
+
+
+@pytest.mark.gpu
 @pytest.mark.slow
 def test_sort_past_2_31_elements():
     n = 2**31 + 1

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
 #include <cub/device/device_merge_sort.cuh>
 #include <cub/device/device_reduce.cuh>
@@ -289,34 +290,146 @@ std::make_unsigned_t<K> differing_bits(const K* keys, std::int64_t count, std::i
   return host;
 }
 
-// For one long row of integer keys, the bit below which they differ (the radix sort's end_bit, 0: all bits).
-// Keys that share their top bits (labels, counts, indices: small ranges) then sort in fewer 8-bit passes,
-// e.g. 20-bit values in 3 passes instead of 4 (int32) or 8 (int64). A sample of the keys first: when it
-// already differs in the top byte no pass can be skipped, and the exact pass over every key is not run. Not
-// while the stream is captured into a graph (reading the answer back would break the capture) or for short
-// rows (the two waits would cost more than a pass).
+__global__ void take_every(const std::uint8_t* keys, std::int64_t step_bytes, int width, std::int64_t count,
+                           std::uint8_t* out) {
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < count)
+    for (int b = 0; b < width; ++b) out[i * width + b] = keys[i * step_bytes + b];
+}
+
+// Keys i * step (i < count), copied to the host (waits for the device).
 template <class K>
-int sort_end_bit(const K* keys, std::int64_t n, int device, cudaStream_t s) {
+std::vector<K> sample_keys(const K* keys, std::int64_t count, std::int64_t step, int device, cudaStream_t s) {
+  DeviceBuffer picked(count * static_cast<std::int64_t>(sizeof(K)), device, s);
+  take_every<<<static_cast<unsigned>((count + kThreads - 1) / kThreads), kThreads, 0, s>>>(
+      reinterpret_cast<const std::uint8_t*>(keys), step * static_cast<std::int64_t>(sizeof(K)),
+      static_cast<int>(sizeof(K)), count, static_cast<std::uint8_t*>(picked.data()));
+  NPGPU_CHECK_LAUNCH("sort (sample)");
+  std::vector<K> host(static_cast<std::size_t>(count));
+  NPGPU_CUDA_TRY(cudaMemcpyAsync(host.data(), picked.data(), host.size() * sizeof(K), cudaMemcpyDeviceToHost, s));
+  NPGPU_CUDA_TRY(cudaStreamSynchronize(s));
+  return host;
+}
+
+// How many of the values repeat one already seen (an open-addressing set, twice the values' count in slots).
+std::int64_t repeats(const std::vector<std::uint32_t>& values) {
+  std::vector<std::uint64_t> slots(values.size() * 2 + 1, 0);  // 0: empty, else value + 1
+  std::int64_t count = 0;
+  for (std::uint32_t v : values) {
+    std::size_t h = static_cast<std::size_t>((v * 0x9E3779B97F4A7C15ull) >> 20) % slots.size();
+    while (slots[h] != 0 && slots[h] != v + 1ull) h = (h + 1) % slots.size();
+    if (slots[h] != 0) ++count;
+    slots[h] = v + 1ull;
+  }
+  return count;
+}
+
+// How one long row of integer keys sorts. end_bit (radix_sort's; 0: all bits): the bit below which the keys
+// differ, so keys that share their top bits (labels, counts, indices) sort in fewer 8-bit passes, e.g. 20-bit
+// values in 3 passes instead of 4 (int32) or 8 (int64). top_bits: 8-byte keys that differ in at least 48
+// bits and whose top 32 of those rarely repeat in a sample sort those 32 bits alone (4 passes, not 6 to 8),
+// then finish each run of equal top bits in place (finish_top_bits_runs). A sample of 4096 keys first: when it
+// already differs in the top byte, the exact pass over every key for end_bit is not run. Neither while the
+// stream is captured into a graph (reading answers back would break the capture) nor for short rows (the
+// waits would cost more than the passes they save).
+struct SortPlan {
+  int end_bit = 0;
+  bool top_bits = false;
+};
+constexpr int kTopBits = 32;
+
+template <class K>
+SortPlan plan_integer_sort(const K* keys, std::int64_t n, int device, cudaStream_t s) {
   if constexpr (!std::is_integral_v<K> || sizeof(K) < 4) {
-    return 0;
+    return {};
   } else {
+    using U = std::make_unsigned_t<K>;
     constexpr int bits = static_cast<int>(sizeof(K) * 8);
-    if (n < (std::int64_t{1} << 23)) return 0;
+    if (n < (std::int64_t{1} << 23)) return {};
     cudaStreamCaptureStatus cap = cudaStreamCaptureStatusNone;
     if (cudaStreamIsCapturing(s, &cap) != cudaSuccess || cap != cudaStreamCaptureStatusNone) {
       (void)cudaGetLastError();
-      return 0;
+      return {};
     }
-    auto width = [](std::make_unsigned_t<K> v) {
+    auto width = [](U v) {
       int w = 0;
       while (v != 0) { ++w; v >>= 1; }
       return w;
     };
     constexpr std::int64_t kSample = 4096;
-    if (width(differing_bits(keys, kSample, n / kSample, device, s)) > bits - 8) return 0;
-    const int w = width(differing_bits(keys, n, 1, device, s));
-    return w > bits - 8 ? 0 : std::max(w, 1);
+    const std::vector<K> sample = sample_keys(keys, kSample, n / kSample, device, s);
+    U sample_bits = 0;
+    for (K k : sample) sample_bits |= static_cast<U>(k ^ sample[0]);
+    SortPlan plan;
+    if (width(sample_bits) <= bits - 8) {
+      const int w = width(differing_bits(keys, n, 1, device, s));
+      plan.end_bit = w > bits - 8 ? 0 : std::max(w, 1);
+    }
+    const int used = plan.end_bit ? plan.end_bit : bits;
+    if (sizeof(K) == 8 && used >= 48) {
+      std::vector<std::uint32_t> tops;
+      tops.reserve(sample.size());
+      for (K k : sample) tops.push_back(static_cast<std::uint32_t>(static_cast<U>(k) >> (used - kTopBits)));
+      plan.top_bits = repeats(tops) <= 1;
+    }
+    return plan;
   }
+}
+
+// Finishes a radix sort of only the bits from `shift` up: each run of keys equal in those bits (at most
+// kMaxRun long) is insertion-sorted in place by its first thread, stably, positions moving with their keys. A
+// longer run sets *too_long and the caller sorts every bit instead. Permuting a run keeps each key's top bits
+// where they were, so the other threads' run-start tests read the same top bits whichever writes land first.
+constexpr std::int64_t kMaxRun = 32;
+
+template <class K, bool Descending>
+__global__ void finish_top_bits_runs(K* keys, std::int64_t* pos, std::int64_t n, int shift, int* too_long) {
+  using U = std::make_unsigned_t<K>;
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    const U top = static_cast<U>(keys[i]) >> shift;
+    if (i > 0 && static_cast<U>(keys[i - 1]) >> shift == top) continue;
+    std::int64_t end = i + 1;
+    while (end < n && end - i <= kMaxRun && static_cast<U>(keys[end]) >> shift == top) ++end;
+    if (end - i == 1) continue;
+    if (end - i > kMaxRun) {
+      *too_long = 1;
+      continue;
+    }
+    for (std::int64_t k = i + 1; k < end; ++k) {
+      const K key = keys[k];
+      const std::int64_t p = pos ? pos[k] : 0;
+      std::int64_t m = k;
+      for (; m > i && (Descending ? keys[m - 1] < key : key < keys[m - 1]); --m) {
+        keys[m] = keys[m - 1];
+        if (pos) pos[m] = pos[m - 1];
+      }
+      keys[m] = key;
+      if (pos) pos[m] = p;
+    }
+  }
+}
+
+// One row of n integer keys sorted from src into dst as radix_sort would, through the top-bits plan: the top
+// kTopBits of the `used` differing bits in radix passes, then the runs; a run past kMaxRun (read back: a wait)
+// sends the row through the full sort. src is left as it was.
+template <class K>
+void sort_top_bits(const K* src, K* dst, std::int64_t* idx_out, std::int64_t n, bool descending, int end_bit,
+                   int device, cudaStream_t s) {
+  const int used = end_bit ? end_bit : static_cast<int>(sizeof(K) * 8);
+  radix_sort<K>(src, dst, idx_out, 1, n, descending, device, s, end_bit, used - kTopBits);
+  DeviceBuffer flag(sizeof(int), device, s);
+  NPGPU_CUDA_TRY(cudaMemsetAsync(flag.data(), 0, sizeof(int), s));
+  auto* too_long = static_cast<int*>(flag.data());
+  if (descending)
+    finish_top_bits_runs<K, true><<<blocks_for(n), kThreads, 0, s>>>(dst, idx_out, n, used - kTopBits, too_long);
+  else
+    finish_top_bits_runs<K, false><<<blocks_for(n), kThreads, 0, s>>>(dst, idx_out, n, used - kTopBits, too_long);
+  NPGPU_CHECK_LAUNCH("sort (runs of equal top bits)");
+  int host = 0;
+  NPGPU_CUDA_TRY(cudaMemcpyAsync(&host, too_long, sizeof(int), cudaMemcpyDeviceToHost, s));
+  NPGPU_CUDA_TRY(cudaStreamSynchronize(s));
+  if (host) radix_sort<K>(src, dst, idx_out, 1, n, descending, device, s, end_bit);
 }
 
 }  // namespace
@@ -363,9 +476,12 @@ void sort_rows(const ArrayView& keys, const ArrayView* values, const ArrayView* 
         src = static_cast<const K*>(prepared.data());
       }
       DeviceBuffer scratch(out ? 8 : bytes, device, s);  // sorted keys nobody asked for
-      const int end_bit = rows == 1 ? sort_end_bit<K>(src, n, device, s) : 0;
-      radix_sort<K>(src, out ? out : static_cast<K*>(scratch.data()), idx_out, rows, n, descending, device, s,
-                    end_bit);
+      const SortPlan plan = rows == 1 ? plan_integer_sort<K>(src, n, device, s) : SortPlan{};
+      K* dst = out ? out : static_cast<K*>(scratch.data());
+      if constexpr (std::is_integral_v<K> && sizeof(K) == 8) {
+        if (plan.top_bits) return sort_top_bits<K>(src, dst, idx_out, n, descending, plan.end_bit, device, s);
+      }
+      radix_sort<K>(src, dst, idx_out, rows, n, descending, device, s, plan.end_bit);
       if constexpr (floating) {
         if (!canonical && out) nans_to_back<K>(out, total, descending, device, s);
       }

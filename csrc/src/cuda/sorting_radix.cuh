@@ -21,8 +21,9 @@ void launch_widen(const std::int32_t* in, std::int64_t* out, std::int64_t n, cud
 // Sorts `rows` rows of n keys from src into dst (stable, either direction), and with idx_out each key's
 // position in its row: cub::DeviceRadixSort for one row, cub::DeviceSegmentedSort for several. end_bit (one
 // row; 0: all of the key's bits): every key agrees in the bits from end_bit up, which the passes skip.
+// begin_bit (one row): the passes sort only the bits from begin_bit up (a partial order, finished by the caller).
 template <class K>
 void radix_sort(const K* src, K* dst, std::int64_t* idx_out, std::int64_t rows, std::int64_t n, bool descending,
-                int device, cudaStream_t s, int end_bit = 0);
+                int device, cudaStream_t s, int end_bit = 0, int begin_bit = 0);
 
 }  // namespace npgpu::cuda::sort_detail

@@ -22,7 +22,7 @@ struct RowOffset {
 
 template <class K>
 void radix_sort(const K* src, K* dst, std::int64_t* idx_out, std::int64_t rows, std::int64_t n,
-                bool descending, int device, cudaStream_t s, int end_bit) {
+                bool descending, int device, cudaStream_t s, int end_bit, int begin_bit) {
   const std::int64_t total = rows * n;
   const int bits = end_bit > 0 ? end_bit : static_cast<int>(sizeof(K) * 8);
   if (rows == 1 && idx_out && total <= INT32_MAX) {
@@ -33,8 +33,9 @@ void radix_sort(const K* src, K* dst, std::int64_t* idx_out, std::int64_t rows, 
     auto* pos_out = pos_in + total;
     launch_iota32(pos_in, total, s);
     cub_run([&](void* t, std::size_t& b) {
-      return descending ? cub::DeviceRadixSort::SortPairsDescending(t, b, src, dst, pos_in, pos_out, total, 0, bits, s)
-                        : cub::DeviceRadixSort::SortPairs(t, b, src, dst, pos_in, pos_out, total, 0, bits, s);
+      return descending ? cub::DeviceRadixSort::SortPairsDescending(t, b, src, dst, pos_in, pos_out, total, begin_bit,
+                                                                    bits, s)
+                        : cub::DeviceRadixSort::SortPairs(t, b, src, dst, pos_in, pos_out, total, begin_bit, bits, s);
     }, device, s);
     launch_widen(pos_out, idx_out, total, s);
     return;
@@ -45,10 +46,11 @@ void radix_sort(const K* src, K* dst, std::int64_t* idx_out, std::int64_t rows, 
   if (rows == 1) {
     cub_run([&](void* t, std::size_t& b) {
       if (idx_out)
-        return descending ? cub::DeviceRadixSort::SortPairsDescending(t, b, src, dst, idx_in, idx_out, total, 0, bits, s)
-                          : cub::DeviceRadixSort::SortPairs(t, b, src, dst, idx_in, idx_out, total, 0, bits, s);
-      return descending ? cub::DeviceRadixSort::SortKeysDescending(t, b, src, dst, total, 0, bits, s)
-                        : cub::DeviceRadixSort::SortKeys(t, b, src, dst, total, 0, bits, s);
+        return descending ? cub::DeviceRadixSort::SortPairsDescending(t, b, src, dst, idx_in, idx_out, total,
+                                                                      begin_bit, bits, s)
+                          : cub::DeviceRadixSort::SortPairs(t, b, src, dst, idx_in, idx_out, total, begin_bit, bits, s);
+      return descending ? cub::DeviceRadixSort::SortKeysDescending(t, b, src, dst, total, begin_bit, bits, s)
+                        : cub::DeviceRadixSort::SortKeys(t, b, src, dst, total, begin_bit, bits, s);
     }, device, s);
     return;
   }
@@ -68,6 +70,7 @@ void radix_sort(const K* src, K* dst, std::int64_t* idx_out, std::int64_t rows, 
 }
 
 #define NPGPU_INSTANTIATE_RADIX_SORT(K)                                                                 \
-  template void radix_sort<K>(const K*, K*, std::int64_t*, std::int64_t, std::int64_t, bool, int, cudaStream_t, int);
+  template void radix_sort<K>(const K*, K*, std::int64_t*, std::int64_t, std::int64_t, bool, int, cudaStream_t, int, \
+                              int);
 
 }  // namespace npgpu::cuda::sort_detail
