@@ -339,6 +339,7 @@ def test_diffusion_numpy_chunks_move_only_halos(boundary):
 
 
 @pytest.mark.gpu
+@pytest.mark.alone  # its bound on pinned memory assumes no sanitizer between the copies (see pyproject's markers)
 def test_diffusion_numpy_chunks_reuse_pinned_blocks():
     # On a GPU each round's blocks come back into pinned memory, released into the pinned cache and taken
     # from it by the next run: after the first run no more host memory is pinned.

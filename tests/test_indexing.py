@@ -330,6 +330,24 @@ def test_add_at_heavy_repetition_like_numpy(random_array, rng, dtype):
     _at_close(x, want)
 
 
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint8"])
+def test_add_at_one_byte_edges_of_short_arrays_and_views(array_device, rng, dtype):
+    # On the GPU, 1-byte elements whose aligned 4-byte word reaches outside the destination (its first and last
+    # bytes, arrays shorter than a word, views starting inside one) are summed apart and added afterwards; the
+    # bytes beside the view must stay as they were.
+    top = 2 if dtype == "bool" else 256
+    for n in range(1, 10):
+        for start in (0, 1, 3):
+            base = rng.integers(0, top, n + start + 2).astype(dtype)
+            idx = rng.integers(-n, n, 4000)
+            vals = rng.integers(0, top, 4000).astype(dtype)
+            want = base.copy()
+            np.add.at(want[start:start + n], idx, vals)
+            x = npgpu.asarray(base.copy())
+            npgpu.add.at(x[start:start + n], npgpu.asarray(idx), npgpu.asarray(vals))
+            np.testing.assert_array_equal(x.get(), want, err_msg=f"n={n} start={start}")
+
+
 @pytest.mark.parametrize("dtype", ["int32", "float32", "complex128", "uint8"])
 @pytest.mark.parametrize("key", [lambda: np.array([1, 1, 0, -1]),
                                  lambda: (slice(None), np.array([0, 0, 3])),

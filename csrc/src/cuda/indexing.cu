@@ -117,8 +117,8 @@ __global__ void put_kernel(W* __restrict__ dst, const std::int64_t* __restrict__
 }
 
 // *p = scatter_sum(*p, v) for a 1- or 2-byte T. Two bytes: the 16-bit CAS (sm_70 and later), which touches
-// nothing beside *p. One byte: the aligned 32-bit word holding it (allocations are padded to whole words, so the
-// word never leaves the allocation; the CAS writes the neighbours back unchanged).
+// nothing beside *p. One byte: a CAS on the aligned 32-bit word holding it, which writes the neighbours back
+// unchanged; scatter_add_kernel only sends it bytes whose word lies inside the destination (EdgeSums).
 template <class T>
 __device__ void atomic_subword_add(T* p, T v) {
   static_assert(sizeof(T) == 1 || sizeof(T) == 2);
@@ -153,8 +153,29 @@ __device__ void atomic_subword_add(T* p, T v) {
   }
 }
 
+// The 1-byte elements whose aligned 32-bit word reaches outside the destination [lo, hi) (at most 3 at each
+// end): a CAS on that word would read bytes nobody wrote (an allocation's padding, compute-sanitizer's
+// initcheck reports it) or another array's. Their values are summed in 32-bit counters instead, slot
+// addr - lo for the first word's bytes and 4 + (hi - 1 - addr) for the last's, and added once afterwards
+// (add_edge_sums). Wrapping integer sums and bool's "any true" survive the 32-bit sum.
+struct EdgeSums {
+  const unsigned char* lo;
+  const unsigned char* hi;
+  unsigned* sums;  // 8 counters
+
+  __device__ int slot(const void* p) const {
+    const auto* b = static_cast<const unsigned char*>(p);
+    const auto word = reinterpret_cast<std::uintptr_t>(b) & ~std::uintptr_t{3};
+    if (word >= reinterpret_cast<std::uintptr_t>(lo) && word + 4 <= reinterpret_cast<std::uintptr_t>(hi)) return -1;
+    return b - lo < 4 ? static_cast<int>(b - lo) : 4 + static_cast<int>(hi - 1 - b);
+  }
+  __host__ __device__ unsigned char* at(int k) const {
+    return const_cast<unsigned char*>(k < 4 ? lo + k : hi - 1 - (k - 4));
+  }
+};
+
 template <class T>
-__device__ __forceinline__ void atomic_scatter_add(T* p, T v) {
+__device__ __forceinline__ void atomic_scatter_add(T* p, T v, const EdgeSums& edges) {
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
     atomicAdd(p, v);
   } else if constexpr (detail::is_complex<T>::value) {
@@ -164,6 +185,12 @@ __device__ __forceinline__ void atomic_scatter_add(T* p, T v) {
     atomicAdd(reinterpret_cast<unsigned*>(p), static_cast<unsigned>(v));  // wraps as NumPy's int32
   } else if constexpr (sizeof(T) == 8) {
     atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
+  } else if constexpr (sizeof(T) == 1) {
+    const int k = edges.slot(p);
+    if (k < 0)
+      atomic_subword_add(p, v);
+    else
+      atomicAdd(edges.sums + k, static_cast<unsigned>(static_cast<unsigned char>(v)));
   } else {
     atomic_subword_add(p, v);
   }
@@ -172,15 +199,32 @@ __device__ __forceinline__ void atomic_scatter_add(T* p, T v) {
 template <class T>
 __global__ void scatter_add_kernel(T* dst, const std::int64_t* __restrict__ idx, const T* __restrict__ values,
                                    bool broadcast, std::int64_t total, std::int64_t m, std::int64_t axis_len,
-                                   std::int64_t inner) {
+                                   std::int64_t inner, EdgeSums edges) {
   const T one = values[0];
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < total; k += stride) {
     std::int64_t r, j, i;
     split_position(k, total, m, inner, r, j, i);
     atomic_scatter_add(dst + (r * axis_len + detail::wrap_index(idx[j], axis_len)) * inner + i,
-                       broadcast ? one : values[k]);
+                       broadcast ? one : values[k], edges);
   }
+}
+
+// Adds the edge counters into their bytes (one thread each; the scatter kernel has finished).
+template <class T>
+__global__ void add_edge_sums(EdgeSums edges) {
+  const int k = static_cast<int>(threadIdx.x);
+  if (k >= 8 || edges.sums[k] == 0) return;  // a zero sum (or nothing) adds nothing, for bool too
+  T cur, add;
+  unsigned char* b = edges.at(k);
+  memcpy(&cur, b, 1);
+  const unsigned char low = static_cast<unsigned char>(edges.sums[k]);
+  if constexpr (std::is_same_v<T, bool>)
+    add = true;
+  else
+    memcpy(&add, &low, 1);
+  const T sum = detail::scatter_sum(cur, add);
+  memcpy(b, &sum, 1);
 }
 
 }  // namespace
@@ -235,11 +279,22 @@ std::int64_t scatter_add(const ArrayView& dst, std::int64_t outer, std::int64_t 
   if (first_bad != detail::kNoBadIndex) return first_bad;
   detail::dispatch_storage_dtype(dst.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
+    constexpr bool bytes = sizeof(T) == 1;
+    DeviceBuffer sums(bytes ? 8 * sizeof(unsigned) : 0, dst.device, s);
+    const auto* lo = static_cast<const unsigned char*>(dst.data);
+    EdgeSums edges{lo, lo + outer * axis_len * inner * static_cast<std::int64_t>(sizeof(T)),
+                   static_cast<unsigned*>(sums.data())};
+    if constexpr (bytes) NPGPU_CUDA_TRY(cudaMemsetAsync(sums.data(), 0, 8 * sizeof(unsigned), s));
     scatter_add_kernel<T><<<blocks_for(total), kThreads, 0, s>>>(static_cast<T*>(dst.data), idx,
                                                                   static_cast<const T*>(values.data),
-                                                                  values.size() == 1, total, m, axis_len, inner);
+                                                                  values.size() == 1, total, m, axis_len, inner,
+                                                                  edges);
+    NPGPU_CHECK_LAUNCH("scatter_add");
+    if constexpr (bytes) {
+      add_edge_sums<T><<<1, 8, 0, s>>>(edges);
+      NPGPU_CHECK_LAUNCH("scatter_add (edges)");
+    }
   });
-  NPGPU_CHECK_LAUNCH("scatter_add");
   return detail::kNoBadIndex;
 }
 
