@@ -133,10 +133,17 @@ if phase sanitizer; then
   # assume the pool's own chunking (memcheck pads every allocation, so the pool lays blocks out differently).
   # --report-api-errors no: looking up a run-time kernel's parameter count asks for one past the last
   # parameter, an API "error" by design (see rtc.cpp); memory errors are still reported.
-  san_one() {  # tool, test file, pass: "main" (SAN_JOBS files at once) or "threads" (one file at a time)
-    local sfx="" m="gpu and not slow and not alone and not threads"
+  # racecheck instruments only npgpu's kernels (SAN_RACECHECK_KERNELS, a --kernel-name filter; empty: every
+  # kernel): it checks shared memory, and the NVIDIA libraries' kernels (cuFFT, cuSOLVER, cuSPARSE) made it
+  # the slowest tool by far, with their reports only listed anyway.
+  san_one() {  # tool, test file (FILE@K/N: shard K of N), pass: "main" (SAN_JOBS at once) or "threads" (one at a time)
+    local file="${2%@*}" shard="" sfx="" m="gpu and not slow and not alone and not threads"
+    [ "$file" != "$2" ] && shard="${2##*@}" sfx="-shard${shard%/*}"
     [ "$3" = threads ] && sfx="-threads" m="gpu and not slow and not alone and threads"
-    local log="$OUT_DIR/sanitizer-$1-$(basename "$2" .py)$sfx.log"
+    set -- "$1" "$file" "$3"
+    local log="$OUT_DIR/sanitizer-$1-$(basename "$2" .py)$sfx.log" filter=()
+    [ "$1" = racecheck ] && [ -n "${SAN_RACECHECK_KERNELS-kns=npgpu}" ] &&
+      filter=(--kernel-name "${SAN_RACECHECK_KERNELS-kns=npgpu}")
     local k="" limit="${SAN_TIMEOUT:-900}"
     [ "$3" = threads ] && limit="${SAN_THREADS_TIMEOUT:-300}"
     # The leak tests (alone) are left out too: the tool's shadow memory grows the process, and their pool bounds
@@ -169,8 +176,8 @@ if phase sanitizer; then
     [ "$3" = threads ] && threads=2
     NPGPU_RELIABILITY_THREADS=$threads NPGPU_TEST_THREADS=$threads NPGPU_RELIABILITY_ITERATIONS=2 \
       NPGPU_RELIABILITY_REPEATS=30 NPGPU_SAN_TAG="$tag" NPGPU_BACKEND=cuda timeout "$limit" compute-sanitizer --tool "$1" --error-exitcode 99 \
-      --target-processes all --report-api-errors no --print-limit 100000 \
-      "$PY" -m pytest "$2" -q -p no:cacheprovider -m "$m" ${sel:+-k "$sel"} \
+      --target-processes all --report-api-errors no --print-limit 100000 "${filter[@]}" \
+      "$PY" -m pytest "$2" -q -p no:cacheprovider -m "$m" ${sel:+-k "$sel"} ${shard:+--shard "$shard"} \
       --params-per-test "${SAN_PARAMS:-3}" >"$log" 2>&1
     local r=$? triage=""
     [ -n "$dog" ] && { pkill -P "$dog" 2>/dev/null; kill "$dog" 2>/dev/null; wait "$dog" 2>/dev/null; }
@@ -188,6 +195,16 @@ if phase sanitizer; then
     echo "$r $(basename "$2" .py)$sfx: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)$triage / $(tail -1 "$log")"
   }
   export -f san_one; export OUT_DIR PY SRC
+  # The longest files run as SAN_SHARDS processes each (FILE=N: pytest --shard K/N, tests/conftest.py).
+  SAN_SHARDS=${SAN_SHARDS-"test_sparse.py=4 test_sorting.py=2 test_linalg.py=3 test_reduce.py=2 test_fft.py=2
+    test_random.py=2 test_polynomial_signal.py=2"}
+  SAN_LIST=$(for t in $SAN_TESTS; do
+    n=1
+    for e in $SAN_SHARDS; do
+      [ "${e%=*}" = "$(basename "$t")" ] && n=${e#*=}
+    done
+    if [ "$n" -gt 1 ]; then for k in $(seq 0 $((n - 1))); do echo "$t@$k/$n"; done; else echo "$t"; fi
+  done)
   # Tests that drive the GPU from several threads (marker "threads") stalled beside other sanitized
   # processes: they run in a second pass, one file at a time on each GPU, with a shorter timeout and 2 threads.
   # shellcheck disable=SC2086
@@ -199,7 +216,7 @@ if phase sanitizer; then
   t1=$(date +%s)
   for i in "${!TOOLS[@]}"; do
     # shellcheck disable=SC2086
-    printf '%s\n' $SAN_TESTS | CUDA_VISIBLE_DEVICES=$(( i % NGPU )) xargs -P "$jobs" -I{} \
+    printf '%s\n' $SAN_LIST | CUDA_VISIBLE_DEVICES=$(( i % NGPU )) xargs -P "$jobs" -I{} \
       bash -c "san_one ${TOOLS[$i]} {} main" >"$OUT_DIR/sanitizer-${TOOLS[$i]}.txt" &
   done
   wait

@@ -52,6 +52,8 @@ def pytest_report_header(config):
 def pytest_addoption(parser):
     parser.addoption("--params-per-test", type=int, default=0, metavar="K",
                      help="run at most K parametrizations of each test function, spread evenly (0: all)")
+    parser.addoption("--shard", default="", metavar="K/N",
+                     help="run every N-th selected test from the K-th on (K from 0), so N processes split a file")
 
 
 def _spread(group, k):
@@ -75,6 +77,16 @@ def pytest_collection_modifyitems(config, items):
         keep = {id(item) for group in groups.values() for item in _spread(group, k)}
         config.hook.pytest_deselected(items=[item for item in items if id(item) not in keep])
         items[:] = [item for item in items if id(item) in keep]
+    shard = config.getoption("--shard")
+    if shard:
+        try:
+            part, parts = (int(v) for v in shard.split("/"))
+        except ValueError:
+            raise pytest.UsageError(f"--shard takes K/N (e.g. 0/3), got {shard!r}") from None
+        if not 0 <= part < parts:
+            raise pytest.UsageError(f"--shard {shard}: K must be in [0, N)")
+        config.hook.pytest_deselected(items=[it for i, it in enumerate(items) if i % parts != part])
+        items[:] = items[part::parts]
     if HAS_GPU:
         return
     skip_gpu = pytest.mark.skip(reason=NO_GPU_REASON)

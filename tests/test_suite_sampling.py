@@ -54,3 +54,19 @@ def test_negative_count_is_a_usage_error(tmp_path):
     r = _run(tmp_path, "--params-per-test", "-1")
     assert r.returncode == pytest.ExitCode.USAGE_ERROR, r.stdout + r.stderr
     assert "--params-per-test" in r.stderr
+
+
+def test_shards_split_the_selection_exactly(tmp_path):
+    # Three processes with --shard 0/3, 1/3, 2/3 run every selected test once between them, after the sampling.
+    everything = _passed(_run(tmp_path, "--params-per-test", "3").stdout)
+    shards = [_passed(_run(tmp_path, "--params-per-test", "3", "--shard", f"{k}/3").stdout) for k in range(3)]
+    assert all(shards), shards
+    assert sorted(sum(shards, [])) == everything
+    assert not set(shards[0]) & set(shards[1])
+
+
+@pytest.mark.parametrize("bad", ["3/3", "-1/2", "1", "a/b"])
+def test_bad_shard_is_a_usage_error(tmp_path, bad):
+    r = _run(tmp_path, f"--shard={bad}")
+    assert r.returncode == pytest.ExitCode.USAGE_ERROR, r.stdout + r.stderr
+    assert "--shard" in r.stderr
