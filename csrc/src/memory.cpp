@@ -165,7 +165,7 @@ DeviceBuffer::DeviceBuffer(std::int64_t nbytes, int device, StreamHandle stream)
   activate_device(device);
   detail::stream_retain(stream);  // released in the destructor
   owner_thread_ = thread_of(stream);
-  // whole words: sub-word atomics (scatter_add) touch the 32-bit word that holds the last byte
+  // whole 16-byte units: a kernel may read or write the whole word or vector that holds the last element
   std::int64_t request = (nbytes + 15) / 16 * 16;
   if (nbytes <= kSmallBlockMax) {
     request = size_class(nbytes);

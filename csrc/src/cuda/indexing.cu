@@ -157,7 +157,7 @@ __device__ void atomic_subword_add(T* p, T v) {
 // end): a CAS on that word would read bytes nobody wrote (an allocation's padding, compute-sanitizer's
 // initcheck reports it) or another array's. Their values are summed in 32-bit counters instead, slot
 // addr - lo for the first word's bytes and 4 + (hi - 1 - addr) for the last's, and added once afterwards
-// (add_edge_sums). Wrapping integer sums and bool's "any true" survive the 32-bit sum.
+// (add_edge_sums): integer sums wrap as the byte would, bools are ORed.
 struct EdgeSums {
   const unsigned char* lo;
   const unsigned char* hi;
@@ -189,6 +189,8 @@ __device__ __forceinline__ void atomic_scatter_add(T* p, T v, const EdgeSums& ed
     const int k = edges.slot(p);
     if (k < 0)
       atomic_subword_add(p, v);
+    else if constexpr (std::is_same_v<T, bool>)
+      atomicOr(edges.sums + k, v ? 1u : 0u);  // any true: a count could wrap to 0
     else
       atomicAdd(edges.sums + k, static_cast<unsigned>(static_cast<unsigned char>(v)));
   } else {
