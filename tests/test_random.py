@@ -328,6 +328,40 @@ def test_seeds_differ_and_repeat(backend):
     assert npgpu.random.default_rng((1 << 64) - 1).random(2).shape == (2,)
 
 
+def test_seed_sequences_and_int_sequences_seed_as_numpy_takes_them(backend):
+    # NumPy's default_rng takes a SeedSequence or a sequence of ints; spawned children are independent streams.
+    r = npgpu.random
+    assert r.SeedSequence is np.random.SeedSequence
+    want = np.random.SeedSequence([1, 2, 3]).generate_state(1, np.uint64)[0]
+    assert r.default_rng([1, 2, 3]).seed == r.default_rng(np.array([1, 2, 3])).seed == want
+    assert r.default_rng(r.SeedSequence([1, 2, 3])).seed == want
+    a = r.default_rng(r.SeedSequence(9)).random(50)
+    assert np.array_equal(a, r.default_rng(r.SeedSequence(9)).random(50))
+    kids = [r.default_rng(s).random(50) for s in r.SeedSequence(9).spawn(3)]
+    assert all(not np.array_equal(kids[i], kids[j]) for i in range(3) for j in range(i))
+    assert r.default_rng(np.array(7)).seed == 7  # a 0-d array is an int seed
+    assert np.array_equal(r.RandomState([4, 5]).rand(3), r.RandomState([4, 5]).rand(3))
+    rs = r.RandomState(0)
+    rs.seed(r.SeedSequence(2))
+    r.seed([8])
+    assert np.array_equal(rs.rand(4), r.default_rng(r.SeedSequence(2)).random(4))
+    assert np.array_equal(r.rand(4), r.default_rng([8]).random(4))
+
+
+@pytest.mark.parametrize("bad, exc, match", [
+    (np.random.default_rng(1), TypeError, "cannot continue NumPy's Generator"),
+    (np.random.PCG64(1), TypeError, "cannot continue NumPy's PCG64"),
+    ([-1], ValueError, "non-negative ints"),
+    ([1.5], TypeError, "non-negative ints"),
+    ("7", TypeError, "seed must be"),
+    (-1, ValueError, "seed must be"),
+])
+def test_bad_seeds_raise_naming_the_seed(bad, exc, match):
+    for make in (npgpu.random.default_rng, npgpu.random.RandomState, npgpu.random.seed):
+        with pytest.raises(exc, match=match):
+            make(bad)
+
+
 def test_scalar_and_shapes(backend):
     g = npgpu.random.Generator(4)
     x = g.random()

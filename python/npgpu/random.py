@@ -3126,13 +3126,41 @@ class Generator:
             kids.append(Generator(w[0] | (w[1] << 32)))
         return kids
 
+SeedSequence = np.random.SeedSequence
+__all__ += ["SeedSequence"]
+
+
+def _seed_key(seed):
+    """`seed` as a Philox key for `Generator`, taking what NumPy's default_rng takes: None and ints as they
+    are; a SeedSequence (anything with ``generate_state``) or a sequence of non-negative ints (entropy for
+    NumPy's SeedSequence) as the first 64-bit word of its state. Anything else goes on to `Generator`, which
+    raises."""
+    if isinstance(seed, (np.random.BitGenerator, np.random.Generator)):
+        raise TypeError(f"npgpu draws from its own Philox4x32-10 streams and cannot continue NumPy's "
+                        f"{type(seed).__name__}; pass an int seed or a SeedSequence instead")
+    if hasattr(seed, "generate_state"):
+        return int(seed.generate_state(1, np.uint64)[0])
+    if isinstance(seed, (list, tuple, np.ndarray)) and not (isinstance(seed, np.ndarray) and seed.ndim == 0):
+        try:
+            entropy = np.random.SeedSequence(seed)
+        except (TypeError, ValueError) as e:
+            raise type(e)(f"seed {seed!r}: a sequence seed must hold non-negative ints ({e})") from None
+        return int(entropy.generate_state(1, np.uint64)[0])
+    if isinstance(seed, np.ndarray):
+        return seed.item()
+    return seed
+
+
 def default_rng(seed=None):
     """A Generator seeded with `seed`; a Generator is returned as it is.
 
     Parameters
     ----------
-    seed : int, Generator or None, optional
-        An int in [0, 2**64), or None (default) for OS entropy.
+    seed : None, int, array_like of ints, SeedSequence or Generator, optional
+        An int in [0, 2**64), or None (default) for OS entropy. A `SeedSequence` (NumPy's; also
+        ``npgpu.random.SeedSequence``), or a sequence of non-negative ints taken as a SeedSequence's
+        entropy, gives the first 64-bit word of its state as the seed, so ``SeedSequence.spawn`` makes
+        independent generators as in NumPy.
 
     Returns
     -------
@@ -3140,8 +3168,15 @@ def default_rng(seed=None):
 
     Raises
     ------
-    TypeError, ValueError
-        As `Generator` for a bad seed.
+    TypeError
+        NumPy's Generator or BitGenerator (npgpu cannot continue their streams), or a seed of another type.
+    ValueError
+        An int outside [0, 2**64), or negative entropy.
+
+    Notes
+    -----
+    The numbers are npgpu's Philox4x32-10 streams: the same seed or SeedSequence gives the same numbers
+    in npgpu on every device, not NumPy's numbers.
 
     Examples
     --------
@@ -3150,10 +3185,15 @@ def default_rng(seed=None):
     npgpu.random.Generator(seed=123, counter=0)
     >>> npgpu.random.default_rng(g) is g
     True
+    >>> a, b = (npgpu.random.default_rng(s) for s in npgpu.random.SeedSequence(7).spawn(2))
+    >>> bool((a.random(4) != b.random(4)).all())
+    True
+    >>> npgpu.random.default_rng([1, 2, 3]).seed == npgpu.random.default_rng(np.random.SeedSequence([1, 2, 3])).seed
+    True
     """
     if isinstance(seed, Generator):
         return seed
-    return Generator(seed)
+    return Generator(_seed_key(seed))
 
 
 # ---------------------------------------------------------------------------- legacy module functions
@@ -3180,13 +3220,14 @@ def seed(seed=None):
 
     Parameters
     ----------
-    seed : int or None, optional
-        An int in [0, 2**64), or None (default) for OS entropy.
+    seed : None, int, array_like of ints or SeedSequence, optional
+        An int in [0, 2**64), or None (default) for OS entropy; a SeedSequence or a sequence of ints as
+        `default_rng` takes them.
 
     Raises
     ------
     TypeError, ValueError
-        As `Generator` for a bad seed.
+        As `default_rng` for a bad seed.
 
     See Also
     --------
@@ -3207,7 +3248,7 @@ def seed(seed=None):
     True
     """
     global _GLOBAL
-    g = Generator(seed)
+    g = Generator(_seed_key(seed))
     with _GLOBAL_LOCK:
         _GLOBAL = g
 
@@ -3652,14 +3693,14 @@ class RandomState:
 
     Parameters
     ----------
-    seed : int, Generator or None, optional
-        An int in [0, 2**64), None (default) for OS entropy, or a Generator to draw from (shared, not
-        copied).
+    seed : None, int, array_like of ints, SeedSequence or Generator, optional
+        An int in [0, 2**64), None (default) for OS entropy, a SeedSequence or a sequence of ints as
+        `default_rng` takes them, or a Generator to draw from (shared, not copied).
 
     Raises
     ------
     TypeError, ValueError
-        As `Generator` for a bad seed.
+        As `default_rng` for a bad seed.
 
     See Also
     --------
@@ -3685,14 +3726,15 @@ class RandomState:
     """
 
     def __init__(self, seed=None):
-        self._generator = seed if isinstance(seed, Generator) else Generator(seed)
+        self._generator = seed if isinstance(seed, Generator) else Generator(_seed_key(seed))
 
     def __repr__(self):
         g = self._generator
         return f"npgpu.random.RandomState(seed={g.seed}, counter={g.counter})"
 
     def seed(self, seed=None):
-        """Reseed: an int in [0, 2**64), or None (default) for OS entropy.
+        """Reseed: an int in [0, 2**64), None (default) for OS entropy, or a SeedSequence or a sequence of
+        ints as `default_rng` takes them.
 
         Examples
         --------
@@ -3702,7 +3744,7 @@ class RandomState:
         >>> bool(np.array_equal(a, rs.rand(3)))
         True
         """
-        self._generator = Generator(seed)
+        self._generator = Generator(_seed_key(seed))
 
     def get_state(self, legacy=True):
         """The generator's state: ``{"bit_generator": "Philox4x32-10", "state": {"seed", "counter"}}``.
