@@ -216,11 +216,11 @@ def test_non_numpy_functions_raise(array_device):
 
 def test_arguments_npgpu_does_not_take_raise(array_device):
     x = npgpu.asarray(np.arange(6.0).reshape(2, 3))
-    with pytest.raises(TypeError, match=r"numpy\.sum on npgpu arrays: npgpu's sum does not take these "
-                                        r"arguments \(got an unexpected keyword argument 'where'"):
-        call(np.sum, x, where=x > 1)
-    with pytest.raises(TypeError, match=r"npgpu's sum does not take .*'initial'.*it takes sum\(a, axis"):
-        call(np.sum, x, initial=5.0)
+    with pytest.raises(TypeError, match=r"numpy\.broadcast_to on npgpu arrays: npgpu's broadcast_to does not take "
+                                        r"these arguments \(got an unexpected keyword argument 'subok'"):
+        call(np.broadcast_to, x, (2, 3), subok=True)
+    with pytest.raises(TypeError, match=r"npgpu's copy does not take .*'subok'.*it takes copy\(a"):
+        call(np.copy, x, subok=True)
     for g, w in zip(call(np.where, x > 1), np.where(x.get() > 1)):  # the one-argument form (nonzero)
         np.testing.assert_array_equal(g.get(), w)
     with pytest.raises(TypeError, match=r"npgpu's reshape does not take .*'order'"):
@@ -228,8 +228,10 @@ def test_arguments_npgpu_does_not_take_raise(array_device):
     with pytest.raises(TypeError, match=r"npgpu's mean does not take .*too many positional"):
         call(np.mean, x, 0, None, None, False, False, True)
     if HAS_HOOK:
-        with pytest.raises(TypeError, match="npgpu's sum does not take these arguments"):
-            np.sum(x, where=x > 1)
+        with pytest.raises(TypeError, match="npgpu's copy does not take these arguments"):
+            np.copy(x, subok=True)
+    # NumPy's initial= and where= on reductions reach npgpu's (npgpu._reductions)
+    check(call(np.sum, x, where=x > 1, initial=1.0), np.sum(x.get(), where=x.get() > 1, initial=1.0), x.device)
 
 
 def test_numpy_default_values_of_missing_keywords_are_dropped(array_device):

@@ -135,32 +135,14 @@ from npgpu._paths import get_cmake_dir, get_include, get_library_dir
 from npgpu._polynomial_signal import *  # noqa: F401,F403
 from npgpu._random import monte_carlo_pi
 from npgpu._reduce import (
-    all,
-    amax,
-    amin,
-    any,
     argmax,
     argmin,
     count_nonzero,
     cumprod,
     cumsum,
-    max,
-    mean,
-    min,
     nanargmax,
     nanargmin,
-    nanmax,
-    nanmean,
-    nanmin,
-    nanprod,
-    nanstd,
-    nansum,
-    nanvar,
     norm,
-    prod,
-    std,
-    sum,
-    var,
 )
 from npgpu._rtc import CompileError, In, InOut, Kernel, Out, SourceModule
 from npgpu._rtc_elementwise import ElementwiseKernel
@@ -244,6 +226,28 @@ from npgpu import _ufuncs  # noqa: E402
 from npgpu._ufuncs import *  # noqa: E402,F401,F403
 
 __all__ += [n for n in _ufuncs.__all__ if n not in __all__]
+
+# NumPy's initial=, where= and mean= keywords on the reductions: wrappers of the compiled ones, same names.
+from npgpu._reductions import (  # noqa: E402
+    all,
+    amax,
+    amin,
+    any,
+    max,
+    mean,
+    min,
+    nanmax,
+    nanmean,
+    nanmin,
+    nanprod,
+    nanstd,
+    nansum,
+    nanvar,
+    prod,
+    std,
+    sum,
+    var,
+)
 
 # Array's numpy.ndarray methods that call namespace functions defined above the core (Array.round, .take ...).
 for _name in ("round", "repeat", "take", "put", "nonzero", "compress", "choose", "diagonal", "trace",

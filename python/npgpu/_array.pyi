@@ -199,6 +199,8 @@ class Array:
         dtype: DTypeLike | None = None,
         out: Array | None = None,
         keepdims: bool = False,
+        initial: Any = None,
+        where: Any = True,
     ) -> Array: ...
     def prod(
         self,
@@ -206,12 +208,24 @@ class Array:
         dtype: DTypeLike | None = None,
         out: Array | None = None,
         keepdims: bool = False,
+        initial: Any = None,
+        where: Any = True,
     ) -> Array: ...
     def min(
-        self, axis: _AxisLike = None, out: Array | None = None, keepdims: bool = False
+        self,
+        axis: _AxisLike = None,
+        out: Array | None = None,
+        keepdims: bool = False,
+        initial: Any = None,
+        where: Any = True,
     ) -> Array: ...
     def max(
-        self, axis: _AxisLike = None, out: Array | None = None, keepdims: bool = False
+        self,
+        axis: _AxisLike = None,
+        out: Array | None = None,
+        keepdims: bool = False,
+        initial: Any = None,
+        where: Any = True,
     ) -> Array: ...
     def mean(
         self,
@@ -219,6 +233,8 @@ class Array:
         dtype: DTypeLike | None = None,
         out: Array | None = None,
         keepdims: bool = False,
+        *,
+        where: Any = True,
     ) -> Array: ...
     def var(
         self,
@@ -229,6 +245,8 @@ class Array:
         keepdims: bool = False,
         *,
         correction: float | None = None,
+        where: Any = True,
+        mean: Any = None,
     ) -> Array: ...
     def std(
         self,
@@ -239,6 +257,8 @@ class Array:
         keepdims: bool = False,
         *,
         correction: float | None = None,
+        where: Any = True,
+        mean: Any = None,
     ) -> Array: ...
     def sort(
         self,
@@ -271,10 +291,20 @@ class Array:
         keepdims: bool = False,
     ) -> Array: ...
     def any(
-        self, axis: _AxisLike = None, out: Array | None = None, keepdims: bool = False
+        self,
+        axis: _AxisLike = None,
+        out: Array | None = None,
+        keepdims: bool = False,
+        *,
+        where: Any = True,
     ) -> Array: ...
     def all(
-        self, axis: _AxisLike = None, out: Array | None = None, keepdims: bool = False
+        self,
+        axis: _AxisLike = None,
+        out: Array | None = None,
+        keepdims: bool = False,
+        *,
+        where: Any = True,
     ) -> Array: ...
     def cumsum(
         self,

@@ -1510,7 +1510,7 @@ cdef class Array:
         return _ops["matmul"](self, other, out=self)
 
     # -- methods whose operations live in other families' modules (reductions, scans, products)
-    def sum(self, axis=None, dtype=None, out=None, keepdims=False):
+    def sum(self, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
         """The sum of the elements over the given axes: ``npgpu.sum(self, ...)``, as numpy.ndarray.sum.
 
         Parameters
@@ -1524,6 +1524,10 @@ cdef class Array:
             An array of the result's shape to write the result into.
         keepdims : bool, optional
             Keep the summed axes, with length 1.
+        initial : scalar, optional
+            The value the reduction starts from (NumPy's `initial`); None (default): none.
+        where : array_like of bool, optional
+            The elements to include, broadcast to the array's shape (NumPy's `where`); default: all.
 
         Returns
         -------
@@ -1542,9 +1546,9 @@ cdef class Array:
         >>> a.sum(axis=0)
         Array([5, 7, 9])
         """
-        return _ops["sum"](self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+        return _ops["sum"](self, axis=axis, dtype=dtype, out=out, keepdims=keepdims, initial=initial, where=where)
 
-    def prod(self, axis=None, dtype=None, out=None, keepdims=False):
+    def prod(self, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
         """The product of the elements over the given axes: ``npgpu.prod(self, ...)``, as numpy.ndarray.prod.
 
         Parameters
@@ -1557,6 +1561,10 @@ cdef class Array:
             An array of the result's shape to write the result into.
         keepdims : bool, optional
             Keep the reduced axes, with length 1.
+        initial : scalar, optional
+            The value the reduction starts from (NumPy's `initial`); None (default): none.
+        where : array_like of bool, optional
+            The elements to include, broadcast to the array's shape (NumPy's `where`); default: all.
 
         Returns
         -------
@@ -1573,9 +1581,10 @@ cdef class Array:
         >>> a.prod(axis=1)
         Array([  6, 120])
         """
-        return _ops["prod"](self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+        return _ops["prod"](self, axis=axis, dtype=dtype, out=out, keepdims=keepdims, initial=initial,
+                            where=where)
 
-    def min(self, axis=None, out=None, keepdims=False):
+    def min(self, axis=None, out=None, keepdims=False, initial=None, where=True):
         """The minimum over the given axes: ``npgpu.min(self, ...)``, as numpy.ndarray.min.
 
         Parameters
@@ -1586,6 +1595,10 @@ cdef class Array:
             An array of the result's shape to write the result into.
         keepdims : bool, optional
             Keep the reduced axes, with length 1.
+        initial : scalar, optional
+            The value the reduction starts from (NumPy's `initial`); None (default): none.
+        where : array_like of bool, optional
+            The elements to include, broadcast to the array's shape (NumPy's `where`); default: all.
 
         Returns
         -------
@@ -1607,9 +1620,9 @@ cdef class Array:
         >>> a.min(axis=1)
         Array([1, 0])
         """
-        return _ops["min"](self, axis=axis, out=out, keepdims=keepdims)
+        return _ops["min"](self, axis=axis, out=out, keepdims=keepdims, initial=initial, where=where)
 
-    def max(self, axis=None, out=None, keepdims=False):
+    def max(self, axis=None, out=None, keepdims=False, initial=None, where=True):
         """The maximum over the given axes: ``npgpu.max(self, ...)``, as numpy.ndarray.max.
 
         Parameters
@@ -1620,6 +1633,10 @@ cdef class Array:
             An array of the result's shape to write the result into.
         keepdims : bool, optional
             Keep the reduced axes, with length 1.
+        initial : scalar, optional
+            The value the reduction starts from (NumPy's `initial`); None (default): none.
+        where : array_like of bool, optional
+            The elements to include, broadcast to the array's shape (NumPy's `where`); default: all.
 
         Returns
         -------
@@ -1643,9 +1660,9 @@ cdef class Array:
         >>> a.max(axis=0)
         Array([3, 5, 4])
         """
-        return _ops["max"](self, axis=axis, out=out, keepdims=keepdims)
+        return _ops["max"](self, axis=axis, out=out, keepdims=keepdims, initial=initial, where=where)
 
-    def mean(self, axis=None, dtype=None, out=None, keepdims=False):
+    def mean(self, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
         """The arithmetic mean over the given axes: ``npgpu.mean(self, ...)``, as numpy.ndarray.mean.
 
         Parameters
@@ -1658,6 +1675,8 @@ cdef class Array:
             An array of the result's shape to write the result into.
         keepdims : bool, optional
             Keep the reduced axes, with length 1.
+        where : array_like of bool, optional
+            The elements to include, broadcast to the array's shape (NumPy's `where`); default: all.
 
         Returns
         -------
@@ -1676,9 +1695,10 @@ cdef class Array:
         >>> a.mean(axis=1)
         Array([2., 5.])
         """
-        return _ops["mean"](self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+        return _ops["mean"](self, axis=axis, dtype=dtype, out=out, keepdims=keepdims, where=where)
 
-    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
+    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None, where=True,
+            mean=None):
         """The variance over the given axes: ``npgpu.var(self, ...)``, as numpy.ndarray.var.
 
         Parameters
@@ -1695,6 +1715,10 @@ cdef class Array:
             Keep the reduced axes, with length 1.
         correction : int, optional
             The Array API standard's name for `ddof`; give one of the two.
+        where : array_like of bool, optional
+            The elements to include, broadcast to the array's shape (NumPy's `where`); default: all.
+        mean : array_like, optional
+            The mean to measure from, shaped as the mean with ``keepdims=True`` (NumPy's `mean`).
 
         Returns
         -------
@@ -1719,9 +1743,10 @@ cdef class Array:
         1.6666666666666667
         """
         return _ops["var"](self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
-                           correction=correction)
+                           correction=correction, where=where, mean=mean)
 
-    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
+    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None, where=True,
+            mean=None):
         """The standard deviation over the given axes: ``npgpu.std(self, ...)``, as numpy.ndarray.std.
 
         The square root of the variance (see :meth:`var`).
@@ -1740,6 +1765,10 @@ cdef class Array:
             Keep the reduced axes, with length 1.
         correction : int, optional
             The Array API standard's name for `ddof`; give one of the two.
+        where : array_like of bool, optional
+            The elements to include, broadcast to the array's shape (NumPy's `where`); default: all.
+        mean : array_like, optional
+            The mean to measure from, shaped as the mean with ``keepdims=True`` (NumPy's `mean`).
 
         Returns
         -------
@@ -1762,7 +1791,7 @@ cdef class Array:
         1.0
         """
         return _ops["std"](self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
-                           correction=correction)
+                           correction=correction, where=where, mean=mean)
 
     def sort(self, axis=-1, kind=None, order=None, *, stable=None, descending=False):
         """Sort in place along `axis`, as numpy.ndarray.sort (stable; NaNs last; see npgpu.sort).
@@ -1923,7 +1952,7 @@ cdef class Array:
         """
         return _ops["argmax"](self, axis=axis, out=out, keepdims=keepdims)
 
-    def any(self, axis=None, out=None, keepdims=False):
+    def any(self, axis=None, out=None, keepdims=False, *, where=True):
         """Whether any element is nonzero (NaN counts), over the given axes: ``npgpu.any(self, ...)``.
 
         Parameters
@@ -1934,6 +1963,8 @@ cdef class Array:
             An array of the result's shape to write the result into.
         keepdims : bool, optional
             Keep the reduced axes, with length 1.
+        where : array_like of bool, optional
+            The elements to include, broadcast to the array's shape (NumPy's `where`); default: all.
 
         Returns
         -------
@@ -1952,9 +1983,9 @@ cdef class Array:
         >>> a.any(axis=1)
         Array([ True, False])
         """
-        return _ops["any"](self, axis=axis, out=out, keepdims=keepdims)
+        return _ops["any"](self, axis=axis, out=out, keepdims=keepdims, where=where)
 
-    def all(self, axis=None, out=None, keepdims=False):
+    def all(self, axis=None, out=None, keepdims=False, *, where=True):
         """Whether every element is nonzero, over the given axes: ``npgpu.all(self, ...)``.
 
         Parameters
@@ -1965,6 +1996,8 @@ cdef class Array:
             An array of the result's shape to write the result into.
         keepdims : bool, optional
             Keep the reduced axes, with length 1.
+        where : array_like of bool, optional
+            The elements to include, broadcast to the array's shape (NumPy's `where`); default: all.
 
         Returns
         -------
@@ -1983,7 +2016,7 @@ cdef class Array:
         >>> a.all(axis=1)
         Array([ True, False])
         """
-        return _ops["all"](self, axis=axis, out=out, keepdims=keepdims)
+        return _ops["all"](self, axis=axis, out=out, keepdims=keepdims, where=where)
 
     def cumsum(self, axis=None, dtype=None, out=None):
         """The cumulative sum along `axis`: ``npgpu.cumsum(self, ...)``, as numpy.ndarray.cumsum.
