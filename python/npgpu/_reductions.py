@@ -235,6 +235,8 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, stream=None, *, init
     >>> npgpu.sum(a, axis=1, where=[True, False])
     Array([1, 3])
     """
+    if initial is None and where is True:
+        return _reduce.sum(a, axis, dtype, out, keepdims, stream)
     return _sum_like(_reduce.sum, 0, xp.add, a, axis, dtype, out, keepdims, initial, where, stream)
 
 
@@ -249,6 +251,8 @@ def prod(a, axis=None, dtype=None, out=None, keepdims=False, stream=None, *, ini
     >>> float(npgpu.prod(a, initial=0.5, where=[True, True, False]))
     3.0
     """
+    if initial is None and where is True:
+        return _reduce.prod(a, axis, dtype, out, keepdims, stream)
     return _sum_like(_reduce.prod, 1, xp.multiply, a, axis, dtype, out, keepdims, initial, where, stream)
 
 
@@ -260,6 +264,8 @@ def nansum(a, axis=None, dtype=None, out=None, keepdims=False, stream=None, *, i
     >>> float(npgpu.nansum(npgpu.asarray([1.0, np.nan, 2.0], device="cpu"), initial=1.0))
     4.0
     """
+    if initial is None and where is True:
+        return _reduce.nansum(a, axis, dtype, out, keepdims, stream)
     return _sum_like(_reduce.nansum, 0, xp.add, a, axis, dtype, out, keepdims, initial, where, stream)
 
 
@@ -271,6 +277,8 @@ def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, stream=None, *, 
     >>> float(npgpu.nanprod(npgpu.asarray([2.0, np.nan, 3.0], device="cpu"), where=[True, True, False]))
     2.0
     """
+    if initial is None and where is True:
+        return _reduce.nanprod(a, axis, dtype, out, keepdims, stream)
     return _sum_like(_reduce.nanprod, 1, xp.multiply, a, axis, dtype, out, keepdims, initial, where, stream)
 
 
@@ -303,6 +311,8 @@ def max(a, axis=None, out=None, keepdims=False, stream=None, *, initial=None, wh
     >>> float(npgpu.max(npgpu.asarray([], device="cpu"), initial=0.0))
     0.0
     """
+    if initial is None and where is True:
+        return _reduce.max(a, axis, out, keepdims, stream)
     return _extremum(_reduce.max, xp.maximum, "maximum", a, axis, out, keepdims, initial, where, stream)
 
 
@@ -314,6 +324,8 @@ def min(a, axis=None, out=None, keepdims=False, stream=None, *, initial=None, wh
     >>> int(npgpu.min(npgpu.asarray([4, 9], device="cpu"), initial=2))
     2
     """
+    if initial is None and where is True:
+        return _reduce.min(a, axis, out, keepdims, stream)
     return _extremum(_reduce.min, xp.minimum, "minimum", a, axis, out, keepdims, initial, where, stream)
 
 
@@ -330,6 +342,8 @@ def nanmax(a, axis=None, out=None, keepdims=False, stream=None, *, initial=None,
     >>> float(npgpu.nanmax(npgpu.asarray([np.nan, 1.0], device="cpu"), where=[True, False], initial=-1.0))
     -1.0
     """
+    if initial is None and where is True:
+        return _reduce.nanmax(a, axis, out, keepdims, stream)
     return _extremum(_reduce.nanmax, xp.fmax, "fmax", a, axis, out, keepdims, initial, where, stream, nan=True)
 
 
@@ -341,6 +355,8 @@ def nanmin(a, axis=None, out=None, keepdims=False, stream=None, *, initial=None,
     >>> float(npgpu.nanmin(npgpu.asarray([np.nan, 3.0], device="cpu"), initial=5.0))
     3.0
     """
+    if initial is None and where is True:
+        return _reduce.nanmin(a, axis, out, keepdims, stream)
     return _extremum(_reduce.nanmin, xp.fmin, "fmin", a, axis, out, keepdims, initial, where, stream, nan=True)
 
 
@@ -386,6 +402,8 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, stream=None, *, whe
     >>> npgpu.mean(a, axis=1, where=[[True, False], [True, True]])
     Array([1. , 3.5])
     """
+    if where is True:
+        return _reduce.mean(a, axis, dtype, out, keepdims, stream)
     return _mean(_reduce.mean, a, axis, dtype, out, keepdims, where, stream)
 
 
@@ -397,6 +415,8 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, stream=None, *, 
     >>> float(npgpu.nanmean(npgpu.asarray([np.nan, 1.0, 3.0], device="cpu"), where=[True, False, True]))
     3.0
     """
+    if where is True:
+        return _reduce.nanmean(a, axis, dtype, out, keepdims, stream)
     return _mean(_reduce.nanmean, a, axis, dtype, out, keepdims, where, stream, nan=True)
 
 
@@ -423,22 +443,30 @@ _MOMENT_DOC = """{what}, as numpy.{name}, with NumPy's `where` and `mean`.
 
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, stream=None, *, correction=None, where=True,
         mean=None):
+    if where is True and mean is None:
+        return _reduce.var(a, axis, dtype, out, ddof, keepdims, stream, correction=correction)
     return _moment(_reduce.var, False, a, axis, dtype, out, ddof, keepdims, where, mean, correction, stream)
 
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, stream=None, *, correction=None, where=True,
         mean=None):
+    if where is True and mean is None:
+        return _reduce.std(a, axis, dtype, out, ddof, keepdims, stream, correction=correction)
     return _moment(_reduce.std, True, a, axis, dtype, out, ddof, keepdims, where, mean, correction, stream)
 
 
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, stream=None, *, correction=None, where=True,
            mean=None):
+    if where is True and mean is None:
+        return _reduce.nanvar(a, axis, dtype, out, ddof, keepdims, stream, correction=correction)
     return _moment(_reduce.nanvar, False, a, axis, dtype, out, ddof, keepdims, where, mean, correction, stream,
                    nan=True)
 
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, stream=None, *, correction=None, where=True,
            mean=None):
+    if where is True and mean is None:
+        return _reduce.nanstd(a, axis, dtype, out, ddof, keepdims, stream, correction=correction)
     return _moment(_reduce.nanstd, True, a, axis, dtype, out, ddof, keepdims, where, mean, correction, stream,
                    nan=True)
 
