@@ -1,31 +1,14 @@
 """Type stubs for npgpu._reductions: the reductions with NumPy's initial=, where= and mean= keywords.
 
-Reductions and scans: NumPy inputs give NumPy results (scalars for full reductions), npgpu.Array inputs
-give npgpu.Arrays (0-d for full reductions) on their device.
+NumPy inputs give NumPy results (scalars for full reductions), npgpu.Array inputs give npgpu.Arrays (0-d for
+full reductions) on their device. The argument types are the compiled reductions' (npgpu._reduce).
 """
 
-from typing import Any, Protocol, SupportsIndex, TypeAlias
+from typing import Any
 
-import numpy as np
-from numpy.typing import ArrayLike, DTypeLike
+from numpy.typing import DTypeLike
 
-from npgpu._array import Array
-from npgpu._runtime import Stream
-
-_Input: TypeAlias = (
-    Array | ArrayLike
-)  # an npgpu.Array, a NumPy array, or anything NumPy accepts
-_ArrayOut: TypeAlias = Array | np.ndarray
-
-class _SupportsCudaStream(Protocol):
-    def __cuda_stream__(self) -> tuple[int, int]: ...
-
-_StreamLike: TypeAlias = (
-    Stream | _SupportsCudaStream | int | None
-)  # None: the current stream
-_AxisLike: TypeAlias = SupportsIndex | tuple[SupportsIndex, ...] | None
-# An npgpu.Array for npgpu.Array inputs; a NumPy array or NumPy scalar for NumPy inputs.
-_Result: TypeAlias = Any
+from npgpu._reduce import _ArrayOut, _AxisLike, _Input, _Result, _StreamLike
 
 def all(
     a: _Input,
