@@ -209,3 +209,41 @@ def test_where_that_does_not_broadcast_names_it():
         npgpu.sum(d, where=[True, False, True])
     with pytest.raises(ValueError, match="where of shape"):
         npgpu.mean(d, where=np.ones((2, 1), bool))  # where broadcasts to a's shape, not the other way
+
+
+@pytest.mark.usefixtures("array_device")
+def test_generated_shapes_axes_and_masks_match_numpy():
+    # A fixed-seed sweep: 0-d to 3-d arrays (empty axes included) of 8 dtypes, random axes, keepdims, masks
+    # broadcast from trailing shapes, initial where NumPy takes it; NumPy's outcome (value or exception type).
+    rng = np.random.default_rng(7)
+    names = ["sum", "prod", "max", "min", "all", "any", "mean", "var", "std", "nansum", "nanmax", "nanmean",
+             "nanvar"]
+    checked = 0
+    for _ in range(60):
+        shape = tuple(int(n) for n in rng.integers(0, 4, rng.integers(0, 4)))
+        dt = rng.choice(["bool", "int8", "uint8", "int32", "int64", "float32", "float64", "complex128"])
+        a = np.asarray(rng.integers(0, 2, shape).astype(bool) if dt == "bool" else (rng.normal(size=shape) * 3)
+                       .astype(dt))
+        axis = None if a.ndim == 0 or rng.random() < 0.3 else int(rng.integers(-a.ndim, a.ndim))
+        w = rng.random(shape[rng.integers(0, a.ndim + 1):]) < 0.6 if rng.random() < 0.7 else True
+        for name in names:
+            if name.startswith("nan") and a.dtype == bool:
+                continue
+            kw = {"axis": axis, "keepdims": bool(rng.random() < 0.5), "where": w}
+            if name in ("sum", "prod", "max", "min", "nansum", "nanmax") and rng.random() < 0.7:
+                kw["initial"] = 1
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    want = getattr(np, name)(a, **kw)
+                except (ValueError, TypeError) as e:
+                    with pytest.raises(type(e)):
+                        getattr(npgpu, name)(npgpu.asarray(a), **kw)
+                    continue
+                got = getattr(npgpu, name)(npgpu.asarray(a), **kw)
+            got, want = _host(got), np.asarray(want)
+            assert got.shape == want.shape and got.dtype == want.dtype, (name, a.dtype, shape, kw)
+            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5, equal_nan=True,
+                                       err_msg=f"{name} {a.dtype} {shape} {kw}")
+            checked += 1
+    assert checked > 500

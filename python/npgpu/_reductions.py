@@ -113,9 +113,9 @@ def _sum_like(compiled, identity, op, a, axis, dtype, out, keepdims, initial, wh
 
 
 def _extremum(compiled, op, name, a, axis, out, keepdims, initial, where, stream, nan=False):
-    if not _given(initial) and not _masked(where):
+    if not _given(initial) and (where is True or where is _NOVALUE):
         return compiled(a, axis, out, keepdims, stream)
-    if not _given(initial):
+    if not _given(initial):  # any where but the literal True, as NumPy (np.True_ and arrays of True included)
         raise ValueError(f"reduction operation '{name}' does not have an identity, so to use a where mask one "
                          f"has to specify 'initial'")
     a = _operand(a)
