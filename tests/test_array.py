@@ -589,6 +589,78 @@ def test_view_keeps_memory_flags_and_refuses_what_numpy_refuses(array_device):
         a.view("f4,f4")  # structured dtypes are not supported
 
 
+@pytest.mark.parametrize("src,dst,offset", [(np.complex128, np.float64, 8), (np.complex64, np.float32, 0),
+                                            (np.int32, np.int16, 2), (np.float64, np.uint8, 7),
+                                            (np.int64, np.int32, 4)])
+def test_getfield_and_setfield_as_numpy(array_device, src, dst, offset):
+    rng = np.random.default_rng(5)
+    h = (rng.standard_normal((4, 6)) * 1000).astype(src)
+    if np.dtype(src).kind == "c":
+        h = h + 1j * (rng.standard_normal((4, 6)) * 1000).astype(src)
+    a = npgpu.asarray(h.copy(), device=array_device)
+    for sel in [(), (slice(None, None, -1), slice(1, 5, 2))]:
+        got, want = a[sel].getfield(dst, offset), h[sel].getfield(dst, offset)
+        assert got.dtype == want.dtype and got.shape == want.shape and got.strides == want.strides
+        assert np.array_equal(got.get(), want) and got.base is not None
+    want = h.copy()
+    want.setfield(7, dst, offset)
+    assert a.setfield(7, dst, offset) is None
+    assert a.tobytes() == want.tobytes()
+
+
+def test_getfield_and_setfield_refuse_what_does_not_fit(array_device):
+    a = npgpu.asarray(np.zeros(4, np.int32), device=array_device)
+    for fn, msg in [(lambda: a.getfield(np.int64), "larger than original"),
+                    (lambda: a.getfield(np.int16, 3), "offset is larger"),
+                    (lambda: a.getfield(np.int8, -1), "offset is larger"),
+                    (lambda: a.getfield(np.int16, 1), "aligned")]:
+        with pytest.raises(ValueError, match=msg):
+            fn()
+    with pytest.raises(TypeError):
+        a.getfield(np.int16, 1.5)
+    ro = npgpu.broadcast_to(a, (2, 4))
+    with pytest.raises(ValueError, match="read-only"):
+        ro.setfield(1, np.int16)
+
+
+def test_resize_in_place_as_numpy(array_device):
+    for shape, new in [((6,), (2, 4)), ((2, 3), (2, 2)), ((2, 3), 9), ((4,), ()), ((0,), (3,)), ((3,), (0, 2))]:
+        h = np.arange(np.prod(shape), dtype=np.float32).reshape(shape) + 1
+        a = npgpu.asarray(h, device=array_device).copy()  # an array that owns its memory
+        want = h.copy()
+        want.resize(new, refcheck=False)
+        done = a.resize(new)  # (not inside an assert: pytest's rewriting would hold another reference)
+        assert done is None
+        assert a.shape == want.shape and a.dtype == want.dtype and np.array_equal(a.get(), want)
+    a = npgpu.arange(6, device=array_device)
+    a.resize(2, 3)
+    assert a.shape == (2, 3) and a.flags["OWNDATA"]
+    a.resize()  # no shape: unchanged
+    assert a.shape == (2, 3)
+
+
+def test_resize_refuses_views_referenced_arrays_and_borrowed_memory(array_device):
+    a = npgpu.arange(6, device=array_device)
+    v = a[:2]
+    with pytest.raises(ValueError, match="referenced"):
+        a.resize(8)
+    with pytest.raises(ValueError, match="does not own its data"):
+        v.resize(1)
+    del v
+    a.resize(8)  # no view any more
+    assert a.shape == (8,)
+    b = npgpu.arange(4, device=array_device)
+    c = b  # another name is another reference, as NumPy counts it
+    with pytest.raises(ValueError, match="referenced"):
+        b.resize(2)
+    b.resize(2, refcheck=False)
+    assert c.shape == (2,)
+    with pytest.raises(ValueError, match="negative"):
+        b.resize(-1)
+    with pytest.raises(ValueError, match="does not own its data"):
+        npgpu.arange(4, device=array_device).reshape(2, 2).T.resize(4)
+
+
 def test_flat_reads_and_writes_by_flat_position_as_numpy(array_device):
     h = np.arange(24.0).reshape(4, 6) * 1.5 - 7
     for sel in [(), (slice(None, None, -1), slice(1, 5)), (slice(None), slice(None, None, 2))]:

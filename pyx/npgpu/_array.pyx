@@ -3,6 +3,7 @@
 conversion to and from NumPy, the CUDA Array Interface and DLPack."""
 import builtins
 import operator
+import sys
 
 import numpy as np
 
@@ -932,6 +933,151 @@ cdef class Array:
                                      f"array as that dtype (copy it first)")
         v.dtype = dt
         return self._view_of(v, numpy_dtype(dt))
+
+    def getfield(self, dtype, offset=0):
+        """A view of one field of every element, as numpy.ndarray.getfield.
+
+        Element i of the result is the `dtype` value stored `offset` bytes into element i of this array, e.g.
+        the imaginary parts of a complex128 array: ``a.getfield(np.float64, 8)``. The shape and strides stay;
+        the read-only flag is kept.
+
+        Parameters
+        ----------
+        dtype : dtype
+            The field's dtype (one npgpu supports), no larger than this array's.
+        offset : int, optional
+            The field's byte offset within an element (default 0).
+
+        Returns
+        -------
+        npgpu.Array
+            A view of this array's memory (its ``base`` is this array).
+
+        Raises
+        ------
+        ValueError
+            The field does not fit in an element at `offset`, or is not aligned to its item size (npgpu's
+            kernels load whole items).
+        TypeError
+            npgpu does not support `dtype`, or `offset` is not an integer.
+
+        See Also
+        --------
+        setfield, view
+
+        Examples
+        --------
+        >>> z = npgpu.asarray([1 + 2j, 3 - 4j], device="cpu")
+        >>> z.getfield(np.float64, 8)
+        Array([ 2., -4.])
+        """
+        cdef DType dt = dtype_code(dtype)
+        cdef ArrayView v = self._view
+        cdef int64_t off = operator.index(offset), new = itemsize(dt), old = itemsize(v.dtype)
+        cdef int k
+        if new > old:
+            raise ValueError("new type is larger than original type")
+        if off < 0 or off + new > old:
+            raise ValueError(f"new type plus offset is larger than original type (offset {off}, field of {new} "
+                             f"bytes in elements of {old})")
+        v.data = <void*>(<char*>v.data + off)
+        if <uintptr_t>v.data % <uintptr_t>new != 0:
+            raise ValueError(f"the field at offset {off} is not aligned to {numpy_dtype(dt)}'s item size ({new} "
+                             f"bytes); npgpu cannot view it (copy the array first)")
+        for k in range(v.ndim):
+            if v.shape[k] > 1 and v.strides[k] % new != 0:
+                raise ValueError(f"axis {k}'s stride ({v.strides[k]} bytes) is not a multiple of "
+                                 f"{numpy_dtype(dt)}'s item size ({new} bytes); npgpu cannot view the field")
+        v.dtype = dt
+        return self._view_of(v, numpy_dtype(dt))
+
+    def setfield(self, val, dtype, offset=0):
+        """Write `val` into one field of every element, as numpy.ndarray.setfield:
+        ``a.getfield(dtype, offset)[...] = val``.
+
+        Parameters
+        ----------
+        val : scalar or array_like
+            The values, broadcast to the array's shape and cast to `dtype`.
+        dtype, offset
+            The field, as `getfield`.
+
+        Raises
+        ------
+        ValueError
+            The array is read-only, or as `getfield`.
+
+        Examples
+        --------
+        >>> z = npgpu.asarray([1 + 2j, 3 - 4j], device="cpu")
+        >>> z.setfield(0.0, np.float64, 8)
+        >>> z
+        Array([1.+0.j, 3.+0.j])
+        """
+        if self._view.readonly:
+            raise ValueError("assignment destination is read-only")
+        self.getfield(dtype, offset)[...] = val
+
+    def resize(self, *new_shape, refcheck=True):
+        """Change the shape and size in place, as numpy.ndarray.resize.
+
+        The elements keep their C-order positions: a larger array gets zeros after them, a smaller one
+        keeps the first ones. The array moves to new memory, so nothing may view it (``refcheck``, as
+        NumPy's: another reference to the array raises instead).
+
+        Parameters
+        ----------
+        *new_shape : int or tuple of ints
+            The new shape, as separate ints or one tuple; none (or None) leaves the array as it is.
+        refcheck : bool, optional
+            Refuse when the array is referenced from elsewhere (default True), as NumPy's.
+
+        Returns
+        -------
+        None
+
+        Raises
+        ------
+        ValueError
+            The array does not own its memory (a view, or memory shared with another producer), is not
+            C-contiguous, is referenced elsewhere (with `refcheck`), or a dimension is negative.
+
+        See Also
+        --------
+        npgpu.resize : a resized copy, repeating the elements.
+
+        Examples
+        --------
+        >>> a = npgpu.arange(6, device="cpu")
+        >>> a.resize((2, 4))
+        >>> a
+        Array([[0, 1, 2, 3],
+               [4, 5, 0, 0]])
+        """
+        if not new_shape or (len(new_shape) == 1 and new_shape[0] is None):
+            return None
+        shape = _normalize_shape(new_shape[0] if len(new_shape) == 1 else new_shape)
+        if builtins.any(n < 0 for n in shape):
+            raise ValueError("negative dimensions are not allowed")
+        if self.buf.get() == NULL and not isinstance(self.base, _HostMemory):
+            raise ValueError("cannot resize this array: it does not own its data")
+        if not self._view.is_c_contiguous():
+            raise ValueError("resize only works on single-segment arrays")
+        # The caller's reference, this call's, and getrefcount's own: any more is a view or another name.
+        if refcheck and sys.getrefcount(self) > 3:
+            raise ValueError("cannot resize an array that references or is referenced by another object in "
+                             "this way; use npgpu.resize to get a new resized copy, or set refcheck=False")
+        cdef Array fresh = new_array(tuple(shape), self._dtype, self._view.device, self.stream)
+        cdef int64_t keep = builtins.min(self._view.size(), fresh._view.size())
+        flat = fresh.reshape(-1)
+        if keep:
+            flat[:keep] = self.reshape(-1)[:keep]
+        if fresh._view.size() > keep:
+            flat[keep:] = 0
+        self.buf = fresh.buf
+        self.base = fresh.base
+        self._view = fresh._view
+        self._shape = fresh._shape
 
     def reshape(self, *shape, order="C"):
         """A view with a new shape when the data allows it (C order), otherwise a copy, as NumPy's reshape.
