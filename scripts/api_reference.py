@@ -37,6 +37,9 @@ CONSTANTS = {
     "npgpu.nan": "Not a number, ``math.nan`` (a Python float), as numpy.nan.",
     "npgpu.newaxis": "``None``, as numpy.newaxis: ``a[:, npgpu.newaxis]`` inserts an axis of length one.",
     "npgpu.pi": "Pi, ``math.pi`` (a Python float), as numpy.pi.",
+    "npgpu.random.STREAM_VERSION": "The newest version of the random streams (an int, the default of Generator's "
+                                   "``version``): version 2 draws float32 normals by the ziggurat, version 1 by "
+                                   "Box-Muller; every other value is the same in both.",
     "npgpu.typecodes": "NumPy's groups of dtype characters by kind (a dict: 'Integer', 'Float', 'AllFloat', ...), as "
                        "numpy.typecodes, for checks such as ``x.dtype.char in npgpu.typecodes['AllFloat']``.",
 }

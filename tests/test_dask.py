@@ -424,6 +424,17 @@ def test_random_bit_identical(method, args, dtype, shape, chunks):
     np.testing.assert_array_equal(r.get(), want)
 
 
+@pytest.mark.parametrize("version", [1, 2])
+@pytest.mark.parametrize("method,args", [("standard_normal", ()), ("normal", (-1.0, 0.5))])
+def test_random_normal_stream_versions(method, args, version):
+    """Float32 normals are the only values the stream versions change: the chunks follow the version."""
+    want = getattr(npgpu.random.Generator(9, counter=2, version=version), method)(*args, size=57, dtype=np.float32)
+    d = getattr(nd, method)(*args, 57, 9, chunks=10, dtype=np.float32, counter=2, version=version)
+    np.testing.assert_array_equal(_run(d, set()).get(), want)
+    other = getattr(nd, method)(*args, 57, 9, chunks=10, dtype=np.float32, counter=2, version=3 - version)
+    assert not np.array_equal(_run(other, set()).get(), want)
+
+
 def test_random_chunks_first_axis_only():
     with pytest.raises(ValueError, match="first axis"):
         nd.random((10, 10), 1, chunks=(5, 5))

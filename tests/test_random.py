@@ -161,23 +161,114 @@ def _box_muller_reference(seed, counter, n, dtype):
     return z[:n], np.repeat(r, 2)[:n]
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_normal_matches_box_muller(backend, dtype):
+# Float32 normals of stream version 2 are the ziggurat's (test_normal_float32_ziggurat).
+@pytest.mark.parametrize("dtype,version", [(np.float32, 1), (np.float64, 1), (np.float64, 2)])
+def test_normal_matches_box_muller(backend, dtype, version):
     n = 20001
-    got = npgpu.random.Generator(SEED, 3).standard_normal(n, dtype=dtype)
+    got = npgpu.random.Generator(SEED, 3, version=version).standard_normal(n, dtype=dtype)
     assert got.dtype == np.dtype(dtype)
     want, r = _box_muller_reference(SEED, 3, n, dtype)
     if dtype == np.float64:
         np.testing.assert_allclose(got, want, rtol=1e-13, atol=1e-14)
-        g2 = npgpu.random.Generator(SEED, 3).normal(1.5, 0.25, n, dtype=dtype)
+        g2 = npgpu.random.Generator(SEED, 3, version=version).normal(1.5, 0.25, n, dtype=dtype)
         np.testing.assert_allclose(g2, 1.5 + 0.25 * want, rtol=1e-13)
     else:
         # Computed in float32 from u1 and u2 rounded to float32: the radius within a few float32 roundings,
         # the angle within 2 pi 2^-25 (u2's rounding), so each value within 3e-7 (|z| + r).
         err = np.abs(got.astype(np.float64) - want)
         assert np.all(err <= 3e-7 * (np.abs(want) + r)), float((err / (np.abs(want) + r)).max())
-        g2 = npgpu.random.Generator(SEED, 3).normal(1.5, 0.25, n, dtype=dtype)
+        g2 = npgpu.random.Generator(SEED, 3, version=1).normal(1.5, 0.25, n, dtype=dtype)
         np.testing.assert_allclose(g2, (1.5 + 0.25 * got.astype(np.float64)).astype(dtype), rtol=2 ** -23)
+
+
+ZIGGURAT_R = 3.6541528853610088  # the right edge of the 256-layer ziggurat's widest rectangle
+
+
+def _ziggurat_edges():
+    """x_0 .. x_255 of the 256-layer ziggurat from Marsaglia and Tsang's recursion (x_255 = r, equal layer
+    areas v), and the width of layer 0's rectangle (base strip plus tail: v / f(r)), in float64."""
+    f = lambda x: math.exp(-0.5 * x * x)  # noqa: E731
+    r = ZIGGURAT_R
+    v = r * f(r) + math.sqrt(math.pi / 2) * math.erfc(r / math.sqrt(2))
+    x = [0.0] * 256
+    x[255] = r
+    for i in range(254, 0, -1):
+        x[i] = math.sqrt(-2 * math.log(v / x[i + 1] + f(x[i + 1])))
+    return np.array(x), v / f(r)
+
+
+def test_normal_float32_ziggurat(backend):
+    """Stream version 2's float32 normals against the ziggurat's definition: word w gives layer i = w & 255,
+    sign bit 8 and magnitude m = w >> 9; when m 2^-23 width_i lies below the next layer's edge x_{i-1} (x_0 = 0
+    excluded: layer 1 always tests; layer 0's core ends at r), the value is +-m 2^-23 width_i to float32
+    rounding of the width and the product. Layer 0's other words go to the tail: beyond r, with their sign."""
+    n = 200003
+    got = npgpu.random.Generator(SEED, 5).standard_normal(n, dtype=np.float32)
+    loc = npgpu.random.Generator(SEED, 5).normal(-2.0, 3.0, n, dtype=np.float32)
+    w = stream_words(SEED, 5, n)
+    i = (w & np.uint64(0xFF)).astype(np.int64)
+    sign = np.where((w >> np.uint64(8)) & np.uint64(1), -1.0, 1.0)
+    m = (w >> np.uint64(9)).astype(np.float64) * 2.0 ** -23
+    x, width0 = _ziggurat_edges()
+    width = np.where(i == 0, width0, x[i])
+    inner = np.where(i == 0, ZIGGURAT_R, x[np.maximum(i - 1, 0)])
+    inner[i == 1] = 0.0
+    z = sign * m * width
+    core = m * width < inner * (1 - 1e-6)  # clear of the boundary, where float32 tables may round either way
+    assert 0.98 < core.mean() < 0.99  # 98.5% expected
+    np.testing.assert_allclose(got[core], z[core], rtol=2.5 * 2.0 ** -24, atol=0)
+    tail = (i == 0) & (m * width > inner * (1 + 1e-6))
+    assert tail.any() and np.all(np.signbit(got[tail]) == (sign[tail] < 0))
+    assert np.all(np.abs(got[tail]) > ZIGGURAT_R * (1 - 1e-7))
+    assert np.isfinite(got).all() and np.abs(got).max() < 7
+    np.testing.assert_allclose(loc, (-2.0 + 3.0 * got.astype(np.float64)).astype(np.float32), rtol=2 ** -23)
+
+
+def test_normal_float32_ziggurat_histogram(backend):
+    """The wedges and the tail: a chi-square test over 160 bins of [-4, 4] plus the two tails, and the mass
+    beyond r (every value there comes from the tail algorithm), at a fixed seed."""
+    n = 1 << 22
+    z = npgpu.random.Generator(2024).standard_normal(n, dtype=np.float32).astype(np.float64)
+    edges = np.concatenate([[-np.inf], np.linspace(-4, 4, 161), [np.inf]])
+    cdf = np.array([0.5 * math.erfc(-e / math.sqrt(2)) if np.isfinite(e) else float(e > 0) for e in edges])
+    expected = np.diff(cdf) * n
+    counts = np.histogram(z, edges)[0]
+    chi2 = float(((counts - expected) ** 2 / expected).sum())
+    dof = len(counts) - 1
+    assert chi2 < dof + 5 * math.sqrt(2 * dof), chi2  # about p = 1e-5
+    p_tail = math.erfc(ZIGGURAT_R / math.sqrt(2))
+    assert abs((np.abs(z) > ZIGGURAT_R).mean() - p_tail) < 5 * math.sqrt(p_tail / n)
+
+
+def test_stream_versions(backend):
+    """Version 2 changed float32 normals only; versions are kept by pickling and spawning, and checked."""
+    v1, v2 = npgpu.random.Generator(SEED, version=1), npgpu.random.Generator(SEED)
+    assert v2.version == npgpu.random.STREAM_VERSION == 2 and v1.version == 1
+    assert repr(v1) == f"npgpu.random.Generator(seed={SEED}, counter=0, version=1)"
+    assert np.array_equal(v1.standard_normal(99), v2.standard_normal(99))
+    assert np.array_equal(v1.random(99, dtype=np.float32), v2.random(99, dtype=np.float32))
+    assert np.array_equal(v1.integers(0, 1000, 99), v2.integers(0, 1000, 99))
+    a, b = v1.standard_normal(1000, dtype=np.float32), v2.standard_normal(1000, dtype=np.float32)
+    assert not np.array_equal(a, b) and v1.counter == v2.counter
+    import pickle
+    g = pickle.loads(pickle.dumps(v1))
+    assert g.version == 1 and g.counter == v1.counter
+    assert np.array_equal(g.standard_normal(9, dtype=np.float32), v1.standard_normal(9, dtype=np.float32))
+    old = npgpu.random.Generator.__new__(npgpu.random.Generator)
+    old.__setstate__({"seed": 5, "counter": 2, "spawned": 0})  # pickled before streams had versions
+    assert old.version == 1
+    assert all(k.version == 1 for k in v1.spawn(2)) and all(k.version == 2 for k in v2.spawn(2))
+    assert npgpu.random.default_rng(3, version=1).version == 1
+    assert np.array_equal(npgpu.random.default_rng(3, version=1).standard_normal(5, dtype=np.float32),
+                          npgpu.random.Generator(3, version=1).standard_normal(5, dtype=np.float32))
+    for bad in (0, 3, -1):
+        with pytest.raises(ValueError, match="version must be 1 to 2"):
+            npgpu.random.Generator(1, version=bad)
+    for bad in (True, 1.0, "2"):
+        with pytest.raises(TypeError):
+            npgpu.random.Generator(1, version=bad)
+    with pytest.raises(ValueError, match="unknown stream version 3"):
+        _random.fill(_random.NORMAL, 1, 0, 0.0, 1.0, 0, 0, np.empty(4, np.float32), None, 3)
 
 
 def _pi_hits_reference(n, seed):
@@ -616,6 +707,7 @@ GPU_CASES = [
     ("uniform", {"low": -1.5, "high": 2.25, "dtype": np.float32}),
     ("uniform", {"low": 1e-3, "high": 7.0, "dtype": np.float64}),
     ("standard_normal", {"dtype": np.float32}), ("normal", {"loc": 2.0, "scale": 0.5, "dtype": np.float64}),
+    ("normal", {"loc": -1.0, "scale": 3.0, "dtype": np.float32}),
     ("integers", {"low": -1000, "high": 12345, "dtype": np.int32}),
     ("integers", {"low": 0, "high": (3 << 30) + 1, "dtype": np.uint32}),
     ("integers", {"low": -100, "high": 100, "dtype": np.int8}),
@@ -638,6 +730,21 @@ def test_gpu_bits_equal_host(method, kwargs, n):
     assert isinstance(dev, npgpu.Array) and dev.dtype == host.dtype
     assert np.array_equal(host.view(np.uint8), staged.view(np.uint8))
     assert np.array_equal(host.view(np.uint8), dev.get().view(np.uint8))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("version", [1, 2])
+def test_gpu_float32_normals_unaligned_out(version):
+    """A device output not aligned to 16 bytes (scalar stores), both stream versions, against the host."""
+    n = (1 << 20) + 3
+    with npgpu.use_backend("cpu"):
+        host = npgpu.random.Generator(SEED, 9, version=version).standard_normal(n, dtype=np.float32)
+    buf = npgpu.full(n + 1, np.nan, dtype=np.float32)
+    out = buf[1:]
+    npgpu.random.Generator(SEED, 9, version=version).standard_normal(out=out)
+    got = buf.get()
+    assert np.isnan(got[0])
+    assert np.array_equal(host.view(np.uint32), got[1:].view(np.uint32))
 
 
 @pytest.mark.gpu

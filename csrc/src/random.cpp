@@ -38,6 +38,10 @@ detail::FillParams check_spec(const RandomSpec& spec, DType dtype) {
   p.b = spec.b;
   p.low = spec.low;
   p.range_m1 = spec.range_m1;
+  p.version = spec.version;
+  if (spec.version < 1 || spec.version > kRandomStreamVersion)
+    throw InvalidArgument("random: unknown stream version " + std::to_string(spec.version) + " (1 to " +
+                          std::to_string(kRandomStreamVersion) + ")");
   const std::string what = std::string("random ") + dist_name(spec.dist);
   switch (spec.dist) {
     case RandomDist::Uniform:

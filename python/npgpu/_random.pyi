@@ -24,6 +24,7 @@ _StreamLike: TypeAlias = (
 UNIFORM: int
 NORMAL: int
 INTEGERS: int
+STREAM_VERSION: int
 MAX_PI_SAMPLES: int
 
 def blocks(dtype: DTypeLike, n: int) -> int: ...
@@ -46,6 +47,7 @@ def fill(
     range_m1: int,
     out: _ArrayOut,
     stream: _StreamLike = None,
+    version: int = ...,
 ) -> _ArrayOut: ...
 def monte_carlo_pi(
     n: SupportsIndex, seed: int | None = None, stream: _StreamLike = None

@@ -736,14 +736,14 @@ def _words(dtype):
     return 2 if np.dtype(dtype).itemsize == 8 else 1
 
 
-def _fill_chunk(method, seed, counter, lead, n, chunk_shape, dtype, device, args):
-    gen = npgpu.random.Generator(seed, counter)
+def _fill_chunk(method, seed, counter, lead, n, chunk_shape, dtype, device, args, version):
+    gen = npgpu.random.Generator(seed, counter, version=version)
     dev = True if device is None else device
     flat = getattr(gen, method)(*args, size=(n + lead,), dtype=dtype, device=dev)
     return npgpu.reshape(flat[lead:].copy() if lead else flat, chunk_shape)
 
 
-def _draw(method, size, seed, chunks, dtype, device, args, counter=0):
+def _draw(method, size, seed, chunks, dtype, device, args, counter=0, version=npgpu.random.STREAM_VERSION):
     shape = (operator.index(size),) if isinstance(size, numbers.Integral) else tuple(map(operator.index, size))
     dt = np.dtype(dtype)
     key = _random.check_seed(seed)
@@ -754,7 +754,7 @@ def _draw(method, size, seed, chunks, dtype, device, args, counter=0):
                              f"run of the C-ordered values), got chunks {normalized}; rechunk the result instead")
     w = _words(dt)
     row = int(np.prod(shape[1:], dtype=np.int64)) if len(shape) > 1 else 1
-    name = f"npgpu-{method}-" + tokenize(method, shape, key, counter, normalized, dt, device, args)
+    name = f"npgpu-{method}-" + tokenize(method, shape, key, counter, normalized, dt, device, args, version)
     layer = {}
     start = 0
     for i, rows in enumerate(normalized[0] if shape else ()):
@@ -764,10 +764,10 @@ def _draw(method, size, seed, chunks, dtype, device, args, counter=0):
         lead = (word - 4 * block) // w
         cshape = (rows,) + tuple(shape[1:])
         layer[(name, i) + (0,) * (len(shape) - 1)] = (_fill_chunk, method, key, block, lead, rows * row, cshape, dt,
-                                                     device, args)
+                                                     device, args, version)
         start += rows
     if not shape:
-        layer[(name,)] = (_fill_chunk, method, key, counter, 0, 1, (), dt, device, args)
+        layer[(name,)] = (_fill_chunk, method, key, counter, 0, 1, (), dt, device, args, version)
     return da.Array(layer, name, normalized, meta=meta(len(shape), dt))
 
 
@@ -868,8 +868,10 @@ def uniform(low, high, size, seed, chunks=None, dtype=np.float64, device=None, c
     return _draw("uniform", size, seed, chunks, dtype, device, (float(low), float(high)), counter)
 
 
-def standard_normal(size, seed, chunks=None, dtype=np.float64, device=None, counter=0):
-    """``Generator(seed, counter).standard_normal(size, dtype)`` split over chunks (see :func:`random`).
+def standard_normal(size, seed, chunks=None, dtype=np.float64, device=None, counter=0, *,
+                    version=npgpu.random.STREAM_VERSION):
+    """``Generator(seed, counter, version=version).standard_normal(size, dtype)`` split over chunks (see
+    :func:`random`).
 
     Standard normal floats, every value bit for bit equal to the single call's.
 
@@ -877,6 +879,8 @@ def standard_normal(size, seed, chunks=None, dtype=np.float64, device=None, coun
     ----------
     size, seed, chunks, dtype, device, counter
         As :func:`random`'s (`dtype`: float64 by default, or float32).
+    version : int, optional, keyword-only
+        The streams' version, as Generator's (default ``npgpu.random.STREAM_VERSION``).
 
     Returns
     -------
@@ -900,11 +904,13 @@ def standard_normal(size, seed, chunks=None, dtype=np.float64, device=None, coun
     >>> np.array_equal(x.compute(), npgpu.random.Generator(5).standard_normal((4, 2), device="cpu"))
     True
     """
-    return _draw("standard_normal", size, seed, chunks, dtype, device, (), counter)
+    return _draw("standard_normal", size, seed, chunks, dtype, device, (), counter, version)
 
 
-def normal(loc, scale, size, seed, chunks=None, dtype=np.float64, device=None, counter=0):
-    """``Generator(seed, counter).normal(loc, scale, size, dtype)`` split over chunks (see :func:`random`).
+def normal(loc, scale, size, seed, chunks=None, dtype=np.float64, device=None, counter=0, *,
+           version=npgpu.random.STREAM_VERSION):
+    """``Generator(seed, counter, version=version).normal(loc, scale, size, dtype)`` split over chunks (see
+    :func:`random`).
 
     Normal floats ``loc + scale * standard_normal()``, every value bit for bit equal to the single call's.
 
@@ -914,6 +920,8 @@ def normal(loc, scale, size, seed, chunks=None, dtype=np.float64, device=None, c
         Mean and standard deviation (scalars, converted with float()).
     size, seed, chunks, dtype, device, counter
         As :func:`random`'s (`dtype`: float64 by default, or float32).
+    version : int, optional, keyword-only
+        The streams' version, as Generator's (default ``npgpu.random.STREAM_VERSION``).
 
     Returns
     -------
@@ -934,11 +942,11 @@ def normal(loc, scale, size, seed, chunks=None, dtype=np.float64, device=None, c
     >>> import npgpu.dask as nd
     >>> x = nd.normal(0.0, 2.0, 4, seed=5, chunks=3, dtype=np.float32, device="cpu")
     >>> x.compute()
-    Array([ 1.3225529 ,  0.61937493,  0.35381618, -0.07739214], dtype=float32)
+    Array([ 1.2154131 , -0.23337086,  2.0821702 ,  2.8612444 ], dtype=float32)
     >>> np.array_equal(x.compute(), npgpu.random.Generator(5).normal(0.0, 2.0, 4, dtype=np.float32, device="cpu"))
     True
     """
-    return _draw("normal", size, seed, chunks, dtype, device, (float(loc), float(scale)), counter)
+    return _draw("normal", size, seed, chunks, dtype, device, (float(loc), float(scale)), counter, version)
 
 
 def integers(low, high, size, seed, chunks=None, dtype=np.int64, device=None, counter=0):

@@ -18,9 +18,13 @@ Where results go:
 
 Integers are exactly unbiased: Lemire's multiply-and-reject method (a value's word times the range; the
 rare draws that would favour some values are rejected and redrawn from retry blocks of that element's
-own, so the element -> word mapping never shifts). Normals use Box-Muller on pairs of values, computed in
-the result's precision (float32 for float32, float64 for float64) with npgpu's own log and sincos (correctly
-rounded basic operations only, so GPU and CPU agree).
+own, so the element -> word mapping never shifts). Float32 normals come from one word each by the 256-layer ziggurat
+(NumPy's float32 algorithm), float64 normals from pairs of values by Box-Muller with npgpu's own log and
+sincos; both use correctly rounded basic operations only, so GPU and CPU agree.
+
+The streams are versioned (``Generator(seed, version=...)``, ``STREAM_VERSION`` the newest): version 2 (the
+default) draws float32 normals by the ziggurat, version 1 by Box-Muller as npgpu did before; every other
+value is the same in both, so a program that saved a seed can get its numbers again.
 Distribution parameters may be arrays, broadcast as NumPy's (each method's docstring says how).
 """
 import math
@@ -34,7 +38,9 @@ from npgpu import _random
 from npgpu._array import Array, empty
 from npgpu._random import monte_carlo_pi
 
-__all__ = ["Generator", "default_rng", "monte_carlo_pi"]
+__all__ = ["STREAM_VERSION", "Generator", "default_rng", "monte_carlo_pi"]
+
+STREAM_VERSION = _random.STREAM_VERSION
 
 _U64 = 1 << 64
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
@@ -164,6 +170,9 @@ class Generator:
         The Philox key, an int in [0, 2**64); None (default) draws one from the operating system.
     counter : int, optional
         The Philox block the next draw starts at, in [0, 2**64) (default 0: a new generator).
+    version : int, optional, keyword-only
+        The streams' version, 1 to ``STREAM_VERSION`` (the default). Version 2 draws float32 normals by the
+        ziggurat, version 1 by Box-Muller (npgpu's streams before version 2); every other value is the same.
 
     Attributes
     ----------
@@ -171,13 +180,16 @@ class Generator:
         The 64-bit Philox key.
     counter : int
         The Philox block the next draw starts at.
+    version : int
+        The streams' version.
 
     Raises
     ------
     TypeError
-        A `seed` that is neither None nor an int (bool included), or a `counter` that is not an integer.
+        A `seed` that is neither None nor an int (bool included), or a `counter` or `version` that is not an
+        integer.
     ValueError
-        A `seed` or a `counter` outside [0, 2**64).
+        A `seed` or a `counter` outside [0, 2**64), or an unknown `version`.
 
     See Also
     --------
@@ -196,7 +208,7 @@ class Generator:
     The generator's lock is held for the whole method, so the blocks a composed draw uses are contiguous in
     the counter even when other threads draw too.
 
-    Pickling keeps the seed, the counter and the spawn count (see `spawn`).
+    Pickling keeps the seed, the counter, the version and the spawn count (see `spawn`).
 
     Examples
     --------
@@ -213,11 +225,17 @@ class Generator:
     True
     """
 
-    def __init__(self, seed=None, counter=0):
+    def __init__(self, seed=None, counter=0, *, version=STREAM_VERSION):
         self._seed = _random.check_seed(seed)
         counter = operator.index(counter)
         if not 0 <= counter < _U64:
             raise ValueError(f"counter must be in [0, 2**64), got {counter}")
+        if isinstance(version, (bool, np.bool_)):
+            raise TypeError("version must be an int, not bool")
+        version = operator.index(version)
+        if not 1 <= version <= STREAM_VERSION:
+            raise ValueError(f"version must be 1 to {STREAM_VERSION}, got {version}")
+        self._version = version
         self._counter = counter
         self._lock = threading.RLock()
         self._spawned = 0
@@ -232,14 +250,21 @@ class Generator:
         """The Philox block the next draw starts at."""
         return self._counter
 
+    @property
+    def version(self):
+        """The streams' version (1 to STREAM_VERSION)."""
+        return self._version
+
     def __repr__(self):
-        return f"npgpu.random.Generator(seed={self._seed}, counter={self._counter})"
+        v = "" if self._version == STREAM_VERSION else f", version={self._version}"
+        return f"npgpu.random.Generator(seed={self._seed}, counter={self._counter}{v})"
 
     def __getstate__(self):
-        return {"seed": self._seed, "counter": self._counter, "spawned": self._spawned}
+        return {"seed": self._seed, "counter": self._counter, "spawned": self._spawned, "version": self._version}
 
     def __setstate__(self, state):
-        self.__init__(state["seed"], state["counter"])
+        # A state pickled before streams were versioned holds version 1's numbers.
+        self.__init__(state["seed"], state["counter"], version=state.get("version", 1))
         self._spawned = state.get("spawned", 0)
 
     # ------------------------------------------------------------------------------------------ drawing
@@ -278,7 +303,7 @@ class Generator:
         with self._lock:
             start = self._counter
             self._counter = (start + need) % _U64
-        _random.fill(dist, self._seed, start, a, b, low, range_m1, out, stream)
+        _random.fill(dist, self._seed, start, a, b, low, range_m1, out, stream, self._version)
         return out[()] if scalar else out
 
     def random(self, size=None, dtype=None, out=None, device=False, stream=None):
@@ -383,11 +408,15 @@ class Generator:
                           default=np.float64)
 
     def standard_normal(self, size=None, dtype=None, out=None, device=False, stream=None):
-        """Standard normal floats (Box-Muller).
+        """Standard normal floats (the ziggurat for float32, Box-Muller for float64).
 
-        Box-Muller on pairs of values with npgpu's own log and sincos (correctly rounded basic operations only, so
-        GPU and CPU agree), computed in float32 for float32 results (each value within 3e-7 (|z| + r) of the exact
-        transform of its two words, r the pair's radius) and in float64 for float64 results.
+        Float32 values come from one word each by the 256-layer ziggurat, NumPy's float32 algorithm (23 bits of
+        magnitude in one of 256 equal-area layers; the 1.5% of words outside their layer's core take the wedge or
+        tail test with further words of the element's own). Float64 values come from pairs of values by
+        Box-Muller with npgpu's own log and sincos. Both use correctly rounded basic operations only, so GPU and
+        CPU agree bit for bit. A generator of stream version 1 draws float32 values by Box-Muller too, computed
+        in float32 (each value within 3e-7 (|z| + r) of the exact transform of its two words, r the pair's
+        radius).
 
         Parameters
         ----------
@@ -586,7 +615,7 @@ class Generator:
             start = self._counter
             self._counter = (start + need) % _U64
         if n:
-            _random.fill(dist, self._seed, start, a, b, low, range_m1, out, None)
+            _random.fill(dist, self._seed, start, a, b, low, range_m1, out, None, self._version)
         return out
 
     def _u(self, n, dev):
@@ -3091,7 +3120,7 @@ class Generator:
         Returns
         -------
         list of Generator
-            New generators, counter 0.
+            New generators, counter 0, of this generator's version.
 
         Raises
         ------
@@ -3123,7 +3152,7 @@ class Generator:
         kids = []
         for j in range(first, first + n):
             w = _random.philox4x32_10((j & 0xFFFFFFFF, (j >> 32) & 0xFFFFFFFF, 1, _SPAWN_DOMAIN), key)
-            kids.append(Generator(w[0] | (w[1] << 32)))
+            kids.append(Generator(w[0] | (w[1] << 32), version=self._version))
         return kids
 
 SeedSequence = np.random.SeedSequence
@@ -3151,7 +3180,7 @@ def _seed_key(seed):
     return seed
 
 
-def default_rng(seed=None):
+def default_rng(seed=None, *, version=STREAM_VERSION):
     """A Generator seeded with `seed`; a Generator is returned as it is.
 
     Parameters
@@ -3161,6 +3190,9 @@ def default_rng(seed=None):
         ``npgpu.random.SeedSequence``), or a sequence of non-negative ints taken as a SeedSequence's
         entropy, gives the first 64-bit word of its state as the seed, so ``SeedSequence.spawn`` makes
         independent generators as in NumPy.
+    version : int, optional, keyword-only
+        The streams' version, 1 to ``STREAM_VERSION`` (the default; see `Generator`). Ignored when `seed` is a
+        Generator.
 
     Returns
     -------
@@ -3171,7 +3203,7 @@ def default_rng(seed=None):
     TypeError
         NumPy's Generator or BitGenerator (npgpu cannot continue their streams), or a seed of another type.
     ValueError
-        An int outside [0, 2**64), or negative entropy.
+        An int outside [0, 2**64), negative entropy, or an unknown `version`.
 
     Notes
     -----
@@ -3193,7 +3225,7 @@ def default_rng(seed=None):
     """
     if isinstance(seed, Generator):
         return seed
-    return Generator(_seed_key(seed))
+    return Generator(_seed_key(seed), version=version)
 
 
 # ---------------------------------------------------------------------------- legacy module functions

@@ -11,14 +11,16 @@ from libc.stdint cimport int64_t, uint32_t, uint64_t
 from npgpu._array cimport Array, dtype_code, host_view
 from npgpu._runtime cimport resolve_stream, use_cuda_for_host_data
 from npgpu.lib cimport runtime as rt
-from npgpu.lib.random cimport RandomDist, RandomSpec, random_blocks, random_fill, random_fill_staged, \
-    monte_carlo_pi_hits, monte_carlo_pi_hits_range, philox4x32_10 as c_philox
+from npgpu.lib.random cimport RandomDist, RandomSpec, kRandomStreamVersion, random_blocks, random_fill, \
+    random_fill_staged, monte_carlo_pi_hits, monte_carlo_pi_hits_range, philox4x32_10 as c_philox
 from npgpu.lib.runtime cimport StreamHandle
 from npgpu.lib.view cimport ArrayView, DType, kHostDevice
 
 UNIFORM = <int>RandomDist.Uniform
 NORMAL = <int>RandomDist.Normal
 INTEGERS = <int>RandomDist.Integers
+# The newest version of the streams (see fill's `version`).
+STREAM_VERSION = kRandomStreamVersion
 
 _U64 = 1 << 64
 MAX_PI_SAMPLES = 1 << 62
@@ -63,7 +65,7 @@ def check_seed(seed):
 
 
 cdef RandomSpec make_spec(int dist, uint64_t seed, uint64_t counter, double a, double b, uint64_t low,
-                          uint64_t range_m1):
+                          uint64_t range_m1, int version=kRandomStreamVersion):
     cdef RandomSpec spec
     spec.dist = <RandomDist>dist
     spec.seed = seed
@@ -72,6 +74,7 @@ cdef RandomSpec make_spec(int dist, uint64_t seed, uint64_t counter, double a, d
     spec.b = b
     spec.low = low
     spec.range_m1 = range_m1
+    spec.version = version
     return spec
 
 
@@ -161,7 +164,7 @@ def check(int dist, dtype, double a=0.0, double b=1.0, uint64_t low=0, uint64_t 
 
 
 def fill(int dist, uint64_t seed, uint64_t counter, double a, double b, uint64_t low, uint64_t range_m1, out,
-         stream=None):
+         stream=None, int version=STREAM_VERSION):
     """Fill `out` with the random stream's values starting at Philox block `counter`.
 
     `out` is an npgpu.Array, filled on its device (asynchronously on a GPU), or a C-contiguous NumPy array,
@@ -189,6 +192,9 @@ def fill(int dist, uint64_t seed, uint64_t counter, double a, double b, uint64_t
         dtype for INTEGERS.
     stream : Stream, optional
         The stream of the device work (default: the current stream).
+    version : int, optional
+        The stream's version, 1 to ``STREAM_VERSION`` (the default): version 2 draws float32 normals by the
+        ziggurat, version 1 by Box-Muller; every other value is the same in both.
 
     Returns
     -------
@@ -200,7 +206,7 @@ def fill(int dist, uint64_t seed, uint64_t counter, double a, double b, uint64_t
     TypeError
         `out` is neither an npgpu.Array nor a NumPy array, or the distribution does not produce its dtype.
     ValueError
-        `out` is not C-contiguous or is read-only, or the parameters are bad (see check).
+        `out` is not C-contiguous or is read-only, the parameters are bad (see check), or `version` is unknown.
 
     See Also
     --------
@@ -222,7 +228,7 @@ def fill(int dist, uint64_t seed, uint64_t counter, double a, double b, uint64_t
     >>> bool(np.array_equal(a[2:], b))
     True
     """
-    cdef RandomSpec spec = make_spec(dist, seed, counter, a, b, low, range_m1)
+    cdef RandomSpec spec = make_spec(dist, seed, counter, a, b, low, range_m1, version)
     cdef StreamHandle s = resolve_stream(stream)
     cdef ArrayView v
     cdef Array arr

@@ -13,10 +13,14 @@
 //   uniform float32: u = (w >> 8) 2^-24; float64: u = (x >> 11) 2^-53 (u in [0, 1)); the result is
 //     fma(u, high - low, low) computed in float64 and rounded to the dtype (float32 over [0, 1) is u
 //     itself). Rounding can give `high` itself, as NumPy's can.
-//   normal: Box-Muller on consecutive pairs of values (elements 2m, 2m + 1): u1 = (w + 1/2) 2^-32 (float32)
-//     or ((x >> 11) + 1/2) 2^-53 (float64), u2 as uniform; z0 = r cos(2 pi u2), z1 = r sin(2 pi u2),
-//     r = sqrt(-2 log u1), computed with npgpu's own log and sincos, in float32 for float32 (and narrower)
-//     results, in float64 for float64; result loc + scale * z in float64, rounded to the dtype.
+//   normal, float64 (and float32 in stream version 1): Box-Muller on consecutive pairs of values (elements
+//     2m, 2m + 1): u1 = (w + 1/2) 2^-32 (float32) or ((x >> 11) + 1/2) 2^-53 (float64), u2 as uniform;
+//     z0 = r cos(2 pi u2), z1 = r sin(2 pi u2), r = sqrt(-2 log u1), computed with npgpu's own log and
+//     sincos, in float32 for float32 results, in float64 for float64.
+//   normal, float32 in stream version 2 (the default): the 256-layer ziggurat of one word per value, as
+//     NumPy's float32 normals (common/philox.hpp defines it; rare rejections draw retry blocks as integers
+//     do). Either way the result is loc + scale * z in float64, rounded to the dtype (z itself for a
+//     standard normal).
 //   integers: low + an unbiased offset in [0, high - low) by Lemire's multiply-and-reject method (32-bit
 //     words for dtypes up to 4 bytes, 64-bit values for 8-byte dtypes). Rejected draws, rare, continue from
 //     retry blocks (counter = (W, k, 1) for the element's word index W), never from the main stream, so
@@ -42,7 +46,12 @@ struct RandomSpec {
   double a = 0.0, b = 1.0;     // Uniform: low < high, both finite; Normal: loc, scale >= 0
   std::uint64_t low = 0;       // Integers: the lowest value (two's complement for signed dtypes)
   std::uint64_t range_m1 = 0;  // Integers: high - low - 1 (2^64 - 1: every 64-bit value)
+  int version = 2;             // the stream's version: 1 or 2 (kRandomStreamVersion), see above
 };
+
+// The newest stream version, the default. Version 2 changed float32 normals only, from Box-Muller to the
+// ziggurat; every other value is the same in both versions.
+constexpr int kRandomStreamVersion = 2;
 
 // Philox blocks that a fill of n values of `dtype` consumes: ceil(n * words / 4), words = 1 or 2 by the
 // dtype's size. A Generator advances its counter by this much after each call.

@@ -16,6 +16,7 @@
 
 #include "common/bits.hpp"
 #include "common/hd.hpp"
+#include "common/ziggurat_tables.hpp"
 #include "npgpu/random.hpp"
 #include "npgpu/runtime.hpp"
 #include "npgpu/view.hpp"
@@ -347,6 +348,91 @@ NPGPU_HD void sincos_2pi_f(std::uint32_t w, float* s_out, float* c_out) {
   *c_out = (quadrant == 1u || quadrant == 2u) ? -c1 : c1;
 }
 
+// ------------------------------------------------------------------- float32 normals by the ziggurat
+//
+// Stream version 2 (the default): a float32 standard normal from one word by Marsaglia and Tsang's
+// 256-layer ziggurat, as NumPy's float32 normals: bits 0-7 pick the layer, bit 8 the sign, bits 9-31 the
+// magnitude m; z = +-(m 2^-23) width[layer]. About 98.5% of words lie in their layer's core and need
+// nothing more; the others go through the wedge or tail test, whose further words come from the element's
+// retry blocks (counter (W, k, 0, kDomainRetry), W the element's word index, k = 1, 2, ...), so each
+// element stays a pure function of its own word index.
+
+struct ZigguratLayer {
+  std::uint32_t width_bits;  // float32 bits of the right edge of the layer's rectangle
+  std::uint32_t core;        // magnitudes below this are inside the layer under the curve
+};
+
+inline constexpr ZigguratLayer kZigguratLayers[256] = {NPGPU_ZIGGURAT_LAYERS};
+inline constexpr std::uint32_t kZigguratHeightBits[256] = {NPGPU_ZIGGURAT_HEIGHT_BITS};
+
+// The value of word w in its layer (width_bits, core); true when it is accepted as it is.
+NPGPU_HD bool ziggurat_core(std::uint32_t w, std::uint32_t width_bits, std::uint32_t core, float* z) {
+  const std::uint32_t mag = w >> 9;
+  const float width = bits_float(width_bits);
+  // (1 + m 2^-23) width - width = m 2^-23 width, rounded once.
+  const float x = fp_fmaf(bits_float(0x3F800000u | mag), width, -width);
+  *z = bits_float(float_bits(x) ^ ((w << 23) & 0x80000000u));
+  return mag < core;
+}
+
+// exp(-x^2 / 2) for |x| <= 4: 2^k e^g with k = round(-x^2 / (2 ln 2)), |g| <= ln 2 / 2, Taylor to g^7
+// (truncation < 4e-9).
+NPGPU_HD float exp_neg_half_squaref(float x) {
+  const float t = fp_mulf(fp_mulf(x, x), -0.5f);                 // [-8, 0]
+  const float kr = fp_fmaf(t, 1.44269504f, 12582912.0f);       // 1.5 2^23 + round(t / ln 2)
+  const float k = fp_addf(kr, -12582912.0f);
+  constexpr float kLn2Hi = 0.693145751953125f;  // 16 bits: k * kLn2Hi is exact
+  constexpr float kLn2Lo = 1.4286068203094172e-06f;
+  const float g = fp_fmaf(k, -kLn2Lo, fp_fmaf(k, -kLn2Hi, t));
+  float p = 1.0f / 5040;
+  p = fp_fmaf(p, g, 1.0f / 720);
+  p = fp_fmaf(p, g, 1.0f / 120);
+  p = fp_fmaf(p, g, 1.0f / 24);
+  p = fp_fmaf(p, g, 1.0f / 6);
+  p = fp_fmaf(p, g, 0.5f);
+  p = fp_fmaf(p, g, 1.0f);
+  p = fp_fmaf(p, g, 1.0f);
+  // 2^k from k's bits: the low bits of kr hold 2^22 + k.
+  const std::uint32_t e = 127u + (float_bits(kr) & 0x7FFFFFu) - 0x400000u;
+  return fp_mulf(p, bits_float(e << 23));
+}
+
+// The standard normal of word w (word index `word` of the stream under `key`), whatever its layer test
+// gives: the fast path's value, or the wedge and tail tests with further words from the retry blocks.
+NPGPU_HD float ziggurat_normal(std::uint32_t w, std::uint64_t key, std::uint64_t word, const ZigguratLayer* layers,
+                               const std::uint32_t* height_bits) {
+  std::uint32_t k = 0;
+  Philox4 extra{};
+  int lane = 4;
+  auto next = [&]() {
+    if (lane == 4) extra = philox_block(key, word, ++k, kDomainRetry), lane = 0;
+    const std::uint32_t v = lane == 0 ? extra.v[0] : lane == 1 ? extra.v[1] : lane == 2 ? extra.v[2] : extra.v[3];
+    ++lane;
+    return v;
+  };
+  for (;;) {
+    const std::uint32_t i = w & 0xFFu;
+    float z;
+    if (ziggurat_core(w, layers[i].width_bits, layers[i].core, &z)) return z;
+    if (i == 0) {
+      // Beyond r: Marsaglia's tail, t = -log(u1) / r accepted when -2 log(u2) > t^2; the value is r + t.
+      const float r = bits_float(NPGPU_ZIGGURAT_R_BITS);
+      const float half_inv_r = bits_float(NPGPU_ZIGGURAT_HALF_INV_R_BITS);
+      for (;;) {
+        const float t = fp_mulf(minus_two_log_unitf(next()), half_inv_r);
+        if (minus_two_log_unitf(next()) > fp_mulf(t, t)) {
+          const float v = fp_addf(r, t);
+          return (w & 0x100u) ? -v : v;
+        }
+      }
+    }
+    // The wedge: a uniform height in the layer against the curve.
+    const float lo = bits_float(height_bits[i]), hi = bits_float(height_bits[i - 1]);
+    if (fp_fmaf(unit_float(next()), fp_addf(hi, -lo), lo) < exp_neg_half_squaref(z)) return z;
+    w = next();
+  }
+}
+
 // ----------------------------------------------------------------------------- values of one Philox block
 //
 // The stream of a Generator is the sequence of 32-bit words w[4j + l] = philox(key = seed, counter =
@@ -363,6 +449,7 @@ struct FillParams {
   bool unit;               // uniform over [0, 1) exactly: float32 values come straight from unit_float
   std::uint64_t low;       // integers: low, two's complement
   std::uint64_t range_m1;  // integers: high - low - 1
+  int version;             // the stream's version (RandomSpec::version)
 };
 
 template <class T>
@@ -425,7 +512,7 @@ NPGPU_HD T int_value(std::uint64_t low, std::uint64_t off) {
 }
 
 // What a fill computes, fixed at compile time so each kernel carries only its own code.
-enum FillMode : int { kFillUnit = 0, kFillUniform = 1, kFillNormal = 2, kFillIntegers = 3 };
+enum FillMode : int { kFillUnit = 0, kFillUniform = 1, kFillNormal = 2, kFillIntegers = 3, kFillNormalZiggurat = 4 };
 
 // The K values of block `j` of this fill (elements K*j .. K*j + K - 1).
 template <class T, int Mode>
@@ -446,6 +533,13 @@ NPGPU_RNG_UNROLL
 NPGPU_RNG_UNROLL
       for (int l = 0; l < 2; ++l)
         out[l] = static_cast<T>(fp_fma(unit_double(join64(w.v[2 * l], w.v[2 * l + 1])), scale, p.a));
+    }
+  } else if constexpr (Mode == kFillNormalZiggurat) {  // float32, stream version 2 (host only: see cuda/random.cu)
+    const bool standard = p.a == 0.0 && p.b == 1.0;
+NPGPU_RNG_UNROLL
+    for (int l = 0; l < 4; ++l) {
+      const float z = ziggurat_normal(w.v[l], p.key, 4 * block + l, kZigguratLayers, kZigguratHeightBits);
+      out[l] = standard ? z : static_cast<float>(fp_fma(static_cast<double>(z), p.b, p.a));
     }
   } else if constexpr (Mode == kFillNormal) {  // element pairs (2m, 2m + 1) are one Box-Muller pair
     if constexpr (K == 4) {
@@ -491,7 +585,11 @@ struct FillModeTag {
 template <class T, class Fn>
 void dispatch_fill_mode(const FillParams& p, Fn&& fn) {
   if constexpr (std::is_floating_point_v<T>) {
-    if (p.dist == RandomDist::Normal) return fn(FillModeTag<kFillNormal>{});
+    if (p.dist == RandomDist::Normal) {
+      if constexpr (std::is_same_v<T, float>)
+        if (p.version >= 2) return fn(FillModeTag<kFillNormalZiggurat>{});
+      return fn(FillModeTag<kFillNormal>{});
+    }
     if (p.unit) return fn(FillModeTag<kFillUnit>{});
     return fn(FillModeTag<kFillUniform>{});
   } else if constexpr (std::is_integral_v<T>) {

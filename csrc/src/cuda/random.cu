@@ -1,5 +1,6 @@
 // CUDA backend of the random family. Fills: each thread turns one Philox block into K = 16 / sizeof(T)
-// (at most 4) consecutive values and stores them with one vector store. monte_carlo_pi: each thread runs
+// (at most 4) consecutive values and stores them with one vector store (float32 normals: see
+// ziggurat_kernel). monte_carlo_pi: each thread runs
 // Philox calls j = tid, tid + stride, ... (grid sized to fill every SM once), tests their points in
 // registers (8 points a call, see common/philox.hpp and cuda/pi_kernel.cuh); the blocks' 64-bit sums meet
 // in one device word and the last block writes the total to pinned host memory. No array of points is ever
@@ -53,6 +54,103 @@ std::int64_t resident_blocks(Kernel kernel) {
   NPGPU_CUDA_TRY(cudaGetDevice(&dev));
   NPGPU_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, 0));
   return static_cast<std::int64_t>(std::max(per_sm, 1)) * device_properties(dev).multiprocessor_count;
+}
+
+__device__ const detail::ZigguratLayer kZigguratLayersDevice[256] = {NPGPU_ZIGGURAT_LAYERS};
+__device__ const std::uint32_t kZigguratHeightBitsDevice[256] = {NPGPU_ZIGGURAT_HEIGHT_BITS};
+
+constexpr int kWarps = kThreads / 32;
+// Rejected elements a warp holds back: fewer than 32 left over plus one iteration's 128 at most.
+constexpr int kZigguratQueue = 160;
+
+// Element i of a float32 ziggurat fill, from scratch (the words of a rejected element).
+__device__ void ziggurat_resolve(const detail::FillParams& p, float* __restrict__ out, std::uint64_t i,
+                                 const detail::ZigguratLayer* layers) {
+  const detail::Philox4 w = detail::philox_block(p.key, p.block0 + i / 4);
+  const unsigned l = static_cast<unsigned>(i % 4);
+  const std::uint32_t word = l == 0 ? w.v[0] : l == 1 ? w.v[1] : l == 2 ? w.v[2] : w.v[3];
+  const float z = detail::ziggurat_normal(word, p.key, 4 * p.block0 + i, layers, kZigguratHeightBitsDevice);
+  const bool standard = p.a == 0.0 && p.b == 1.0;
+  out[i] = standard ? z : static_cast<float>(detail::fp_fma(static_cast<double>(z), p.b, p.a));
+}
+
+// Float32 normals by the ziggurat. Each thread turns one Philox block into 4 values and stores them whether
+// or not they passed their layer's core test; a warp queues the few that did not (about 1.5%) in shared
+// memory and resolves them 32 at a time, one per lane, so the rare slow path does not stall the other 31
+// lanes. The loop runs the same trip count on every lane of a warp, so the warp stays converged.
+__global__ void __launch_bounds__(kThreads) ziggurat_kernel(detail::FillParams p, float* __restrict__ out,
+                                                            std::int64_t n, bool vector_ok) {
+  __shared__ detail::ZigguratLayer layers[256];
+  __shared__ std::uint64_t queues[kWarps][kZigguratQueue];
+  for (int i = threadIdx.x; i < 256; i += blockDim.x) layers[i] = kZigguratLayersDevice[i];
+  __syncthreads();
+  const unsigned lane = threadIdx.x % 32;
+  std::uint64_t* queue = queues[threadIdx.x / 32];
+  const unsigned lanes_below = (1u << lane) - 1u;
+  const bool standard = p.a == 0.0 && p.b == 1.0;
+  int pending = 0;
+  const std::int64_t groups = (n + 3) / 4;
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + (threadIdx.x - lane); base < groups;
+       base += stride) {
+    const std::int64_t g = base + lane;
+    unsigned rejected = 0;
+    if (g < groups) {
+      const detail::Philox4 w = detail::philox_block(p.key, p.block0 + static_cast<std::uint64_t>(g));
+      Vec<float, 4> v;
+#pragma unroll
+      for (int l = 0; l < 4; ++l) {
+        const detail::ZigguratLayer layer = layers[w.v[l] & 0xFFu];
+        float z;
+        if (!detail::ziggurat_core(w.v[l], layer.width_bits, layer.core, &z)) rejected |= 1u << l;
+        v.v[l] = standard ? z : static_cast<float>(detail::fp_fma(static_cast<double>(z), p.b, p.a));
+      }
+      const std::int64_t i = g * 4;
+      if (vector_ok && i + 4 <= n) {
+        reinterpret_cast<Vec<float, 4>*>(out)[g] = v;
+      } else {
+#pragma unroll
+        for (int l = 0; l < 4; ++l)
+          if (i + l < n) out[i + l] = v.v[l];
+        if (n - i < 4) rejected &= (1u << (n - i)) - 1u;
+      }
+    }
+#pragma unroll
+    for (int l = 0; l < 4; ++l) {
+      const bool mine = (rejected >> l) & 1u;
+      const unsigned ballot = __ballot_sync(0xFFFFFFFFu, mine);
+      if (mine) queue[pending + __popc(ballot & lanes_below)] = static_cast<std::uint64_t>(g) * 4 + l;
+      pending += __popc(ballot);
+    }
+    // The queued entries (and this iteration's stores, which a resolved value overwrites) are seen by the
+    // whole warp past this point; after the reads, the slots may be refilled.
+    __syncwarp();
+    while (pending >= 32) {
+      pending -= 32;
+      ziggurat_resolve(p, out, queue[pending + lane], layers);
+    }
+    __syncwarp();
+  }
+  if (static_cast<int>(lane) < pending) ziggurat_resolve(p, out, queue[lane], layers);
+}
+
+void launch_ziggurat(const detail::FillParams& p, const ArrayView& out, cudaStream_t s) {
+  const std::int64_t n = out.size();
+  const std::int64_t groups = (n + 3) / 4;
+  static thread_local int cached_device = -1;
+  static thread_local std::int64_t cached_blocks = 0;
+  int dev = 0;
+  NPGPU_CUDA_TRY(cudaGetDevice(&dev));
+  if (dev != cached_device) {
+    cached_blocks = resident_blocks(ziggurat_kernel);
+    cached_device = dev;
+  }
+  // One wave of resident blocks at most: every extra block repeats the table load and leaves a partial queue.
+  const std::int64_t blocks =
+      std::min<std::int64_t>(std::max<std::int64_t>((groups + kThreads - 1) / kThreads, 1), cached_blocks);
+  const bool vector_ok = (reinterpret_cast<std::uintptr_t>(out.data) % sizeof(Vec<float, 4>)) == 0;
+  ziggurat_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, s>>>(p, static_cast<float*>(out.data), n, vector_ok);
+  NPGPU_CHECK_LAUNCH("random_fill");
 }
 
 template <class T, int Mode>
@@ -170,7 +268,12 @@ void random_fill(const detail::FillParams& p, const ArrayView& out, StreamHandle
   detail::dispatch_dtype(out.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_arithmetic_v<T>)
-      detail::dispatch_fill_mode<T>(p, [&](auto mode) { launch_fill<T, decltype(mode)::value>(p, out, s); });
+      detail::dispatch_fill_mode<T>(p, [&](auto mode) {
+        if constexpr (decltype(mode)::value == detail::kFillNormalZiggurat)
+          launch_ziggurat(p, out, s);
+        else
+          launch_fill<T, decltype(mode)::value>(p, out, s);
+      });
   });
 }
 

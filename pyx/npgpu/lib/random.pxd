@@ -17,7 +17,9 @@ cdef extern from "npgpu/random.hpp" namespace "npgpu" nogil:
         double a, b
         uint64_t low
         uint64_t range_m1
+        int version
 
+    int kRandomStreamVersion
     uint64_t random_blocks(DType dtype, int64_t n) except +raise_py_error
     void random_fill(const RandomSpec& spec, const ArrayView& out, StreamHandle stream) except +raise_py_error
     void random_fill_staged(const RandomSpec& spec, const ArrayView& out, int device,
