@@ -357,7 +357,7 @@ NPGPU_HD void sincos_2pi_f(std::uint32_t w, float* s_out, float* c_out) {
 // retry blocks (counter (W, k, 0, kDomainRetry), W the element's word index, k = 1, 2, ...), so each
 // element stays a pure function of its own word index.
 
-struct ZigguratLayer {
+struct alignas(8) ZigguratLayer {  // one 8-byte load a lookup
   std::uint32_t width_bits;  // float32 bits of the right edge of the layer's rectangle
   std::uint32_t core;        // magnitudes below this are inside the layer under the curve
 };

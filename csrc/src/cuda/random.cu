@@ -60,34 +60,47 @@ __device__ const detail::ZigguratLayer kZigguratLayersDevice[256] = {NPGPU_ZIGGU
 __device__ const std::uint32_t kZigguratHeightBitsDevice[256] = {NPGPU_ZIGGURAT_HEIGHT_BITS};
 
 constexpr int kWarps = kThreads / 32;
-// Rejected elements a warp holds back: fewer than 32 left over plus one iteration's 128 at most.
-constexpr int kZigguratQueue = 160;
+// Queued groups a warp holds back: fewer than 32 left over plus one iteration's 32 at most.
+constexpr int kZigguratQueue = 64;
 
-// Element i of a float32 ziggurat fill, from scratch (the words of a rejected element).
-__device__ void ziggurat_resolve(const detail::FillParams& p, float* __restrict__ out, std::uint64_t i,
-                                 const detail::ZigguratLayer* layers) {
-  const detail::Philox4 w = detail::philox_block(p.key, p.block0 + i / 4);
-  const unsigned l = static_cast<unsigned>(i % 4);
-  const std::uint32_t word = l == 0 ? w.v[0] : l == 1 ? w.v[1] : l == 2 ? w.v[2] : w.v[3];
-  const float z = detail::ziggurat_normal(word, p.key, 4 * p.block0 + i, layers, kZigguratHeightBitsDevice);
-  const bool standard = p.a == 0.0 && p.b == 1.0;
-  out[i] = standard ? z : static_cast<float>(detail::fp_fma(static_cast<double>(z), p.b, p.a));
+template <bool Standard>
+__device__ float scale_normal(const detail::FillParams& p, float z) {
+  if constexpr (Standard) return z;
+  return static_cast<float>(detail::fp_fma(static_cast<double>(z), p.b, p.a));
+}
+
+// The rejected values of group g (bit l of `mask`: element 4g + l), from scratch. Out of line and not
+// unrolled: the slow path is rare, and inlined it would crowd the fast loop's registers and code.
+template <bool Standard>
+__device__ void ziggurat_resolve(const detail::FillParams& p, const detail::PhiloxRoundKeys& rk, float* __restrict__ out,
+                                 std::uint64_t g, unsigned mask, const detail::ZigguratLayer* layers) {
+  const std::uint64_t block = p.block0 + g;
+  const detail::Philox4 w =
+      detail::philox4x32_10_rk(static_cast<std::uint32_t>(block), static_cast<std::uint32_t>(block >> 32), 0, 0, rk);
+#pragma unroll 1
+  for (unsigned l = 0; l < 4; ++l) {
+    if (!(mask & (1u << l))) continue;
+    const std::uint32_t word = l == 0 ? w.v[0] : l == 1 ? w.v[1] : l == 2 ? w.v[2] : w.v[3];
+    out[4 * g + l] = scale_normal<Standard>(
+        p, detail::ziggurat_normal(word, p.key, 4 * block + l, layers, kZigguratHeightBitsDevice));
+  }
 }
 
 // Float32 normals by the ziggurat. Each thread turns one Philox block into 4 values and stores them whether
-// or not they passed their layer's core test; a warp queues the few that did not (about 1.5%) in shared
-// memory and resolves them 32 at a time, one per lane, so the rare slow path does not stall the other 31
-// lanes. The loop runs the same trip count on every lane of a warp, so the warp stays converged.
-__global__ void __launch_bounds__(kThreads) ziggurat_kernel(detail::FillParams p, float* __restrict__ out,
-                                                            std::int64_t n, bool vector_ok) {
+// or not they passed their layer's core test; a warp queues its groups with a rejected value (about 1.5% of
+// values) in shared memory and resolves them 32 at a time, one per lane, so the rare slow path does not
+// stall the other 31 lanes. The loop runs the same trip count on every lane of a warp, so the warp stays
+// converged. The Philox round keys come precomputed (constant-bank operands).
+template <bool Standard>
+__global__ void __launch_bounds__(kThreads) ziggurat_kernel(detail::FillParams p, detail::PhiloxRoundKeys rk,
+                                                            float* __restrict__ out, std::int64_t n, bool vector_ok) {
   __shared__ detail::ZigguratLayer layers[256];
-  __shared__ std::uint64_t queues[kWarps][kZigguratQueue];
+  __shared__ std::uint64_t queues[kWarps][kZigguratQueue];  // group index << 4 | rejected-lane mask
   for (int i = threadIdx.x; i < 256; i += blockDim.x) layers[i] = kZigguratLayersDevice[i];
   __syncthreads();
   const unsigned lane = threadIdx.x % 32;
   std::uint64_t* queue = queues[threadIdx.x / 32];
   const unsigned lanes_below = (1u << lane) - 1u;
-  const bool standard = p.a == 0.0 && p.b == 1.0;
   int pending = 0;
   const std::int64_t groups = (n + 3) / 4;
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
@@ -96,14 +109,16 @@ __global__ void __launch_bounds__(kThreads) ziggurat_kernel(detail::FillParams p
     const std::int64_t g = base + lane;
     unsigned rejected = 0;
     if (g < groups) {
-      const detail::Philox4 w = detail::philox_block(p.key, p.block0 + static_cast<std::uint64_t>(g));
+      const std::uint64_t block = p.block0 + static_cast<std::uint64_t>(g);
+      const detail::Philox4 w = detail::philox4x32_10_rk(static_cast<std::uint32_t>(block),
+                                                         static_cast<std::uint32_t>(block >> 32), 0, 0, rk);
       Vec<float, 4> v;
 #pragma unroll
       for (int l = 0; l < 4; ++l) {
         const detail::ZigguratLayer layer = layers[w.v[l] & 0xFFu];
         float z;
         if (!detail::ziggurat_core(w.v[l], layer.width_bits, layer.core, &z)) rejected |= 1u << l;
-        v.v[l] = standard ? z : static_cast<float>(detail::fp_fma(static_cast<double>(z), p.b, p.a));
+        v.v[l] = scale_normal<Standard>(p, z);
       }
       const std::int64_t i = g * 4;
       if (vector_ok && i + 4 <= n) {
@@ -115,25 +130,26 @@ __global__ void __launch_bounds__(kThreads) ziggurat_kernel(detail::FillParams p
         if (n - i < 4) rejected &= (1u << (n - i)) - 1u;
       }
     }
-#pragma unroll
-    for (int l = 0; l < 4; ++l) {
-      const bool mine = (rejected >> l) & 1u;
-      const unsigned ballot = __ballot_sync(0xFFFFFFFFu, mine);
-      if (mine) queue[pending + __popc(ballot & lanes_below)] = static_cast<std::uint64_t>(g) * 4 + l;
-      pending += __popc(ballot);
-    }
+    const unsigned ballot = __ballot_sync(0xFFFFFFFFu, rejected != 0);
+    if (rejected) queue[pending + __popc(ballot & lanes_below)] = static_cast<std::uint64_t>(g) << 4 | rejected;
+    pending += __popc(ballot);
     // The queued entries (and this iteration's stores, which a resolved value overwrites) are seen by the
     // whole warp past this point; after the reads, the slots may be refilled.
     __syncwarp();
-    while (pending >= 32) {
+    if (pending >= 32) {
       pending -= 32;
-      ziggurat_resolve(p, out, queue[pending + lane], layers);
+      const std::uint64_t e = queue[pending + lane];
+      ziggurat_resolve<Standard>(p, rk, out, e >> 4, static_cast<unsigned>(e & 0xFu), layers);
     }
     __syncwarp();
   }
-  if (static_cast<int>(lane) < pending) ziggurat_resolve(p, out, queue[lane], layers);
+  if (static_cast<int>(lane) < pending) {
+    const std::uint64_t e = queue[lane];
+    ziggurat_resolve<Standard>(p, rk, out, e >> 4, static_cast<unsigned>(e & 0xFu), layers);
+  }
 }
 
+template <bool Standard>
 void launch_ziggurat(const detail::FillParams& p, const ArrayView& out, cudaStream_t s) {
   const std::int64_t n = out.size();
   const std::int64_t groups = (n + 3) / 4;
@@ -142,14 +158,15 @@ void launch_ziggurat(const detail::FillParams& p, const ArrayView& out, cudaStre
   int dev = 0;
   NPGPU_CUDA_TRY(cudaGetDevice(&dev));
   if (dev != cached_device) {
-    cached_blocks = resident_blocks(ziggurat_kernel);
+    cached_blocks = resident_blocks(ziggurat_kernel<Standard>);
     cached_device = dev;
   }
   // One wave of resident blocks at most: every extra block repeats the table load and leaves a partial queue.
   const std::int64_t blocks =
       std::min<std::int64_t>(std::max<std::int64_t>((groups + kThreads - 1) / kThreads, 1), cached_blocks);
   const bool vector_ok = (reinterpret_cast<std::uintptr_t>(out.data) % sizeof(Vec<float, 4>)) == 0;
-  ziggurat_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, s>>>(p, static_cast<float*>(out.data), n, vector_ok);
+  ziggurat_kernel<Standard><<<static_cast<unsigned>(blocks), kThreads, 0, s>>>(
+      p, detail::philox_round_keys(p.key), static_cast<float*>(out.data), n, vector_ok);
   NPGPU_CHECK_LAUNCH("random_fill");
 }
 
@@ -269,10 +286,14 @@ void random_fill(const detail::FillParams& p, const ArrayView& out, StreamHandle
     using T = typename decltype(tag)::type;
     if constexpr (std::is_arithmetic_v<T>)
       detail::dispatch_fill_mode<T>(p, [&](auto mode) {
-        if constexpr (decltype(mode)::value == detail::kFillNormalZiggurat)
-          launch_ziggurat(p, out, s);
-        else
+        if constexpr (decltype(mode)::value == detail::kFillNormalZiggurat) {
+          if (p.a == 0.0 && p.b == 1.0)
+            launch_ziggurat<true>(p, out, s);
+          else
+            launch_ziggurat<false>(p, out, s);
+        } else {
           launch_fill<T, decltype(mode)::value>(p, out, s);
+        }
       });
   });
 }
