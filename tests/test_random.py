@@ -259,6 +259,10 @@ def test_stream_versions(backend):
     assert old.version == 1
     assert all(k.version == 1 for k in v1.spawn(2)) and all(k.version == 2 for k in v2.spawn(2))
     assert npgpu.random.default_rng(3, version=1).version == 1
+    rs = npgpu.random.RandomState(4)
+    assert rs.get_state()["state"] == {"seed": 4, "counter": 0, "version": 2}
+    rs.set_state({"bit_generator": "Philox4x32-10", "state": {"seed": 4, "counter": 1}})  # saved before versions
+    assert rs.get_state()["state"] == {"seed": 4, "counter": 1, "version": 1}
     assert np.array_equal(npgpu.random.default_rng(3, version=1).standard_normal(5, dtype=np.float32),
                           npgpu.random.Generator(3, version=1).standard_normal(5, dtype=np.float32))
     for bad in (0, 3, -1):

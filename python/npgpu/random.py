@@ -3660,7 +3660,8 @@ def get_state():
     Returns
     -------
     dict
-        ``{"bit_generator": "Philox4x32-10", "state": {"seed": int, "counter": int}}``.
+        ``{"bit_generator": "Philox4x32-10", "state": {"seed": int, "counter": int, "version": int}}`` (the
+        version of the streams, see `Generator`).
 
     Examples
     --------
@@ -3693,7 +3694,7 @@ def set_state(state):
 
     Examples
     --------
-    >>> npgpu.random.set_state({"bit_generator": "Philox4x32-10", "state": {"seed": 7, "counter": 0}})
+    >>> npgpu.random.set_state({"bit_generator": "Philox4x32-10", "state": {"seed": 7, "counter": 0, "version": 2}})
     >>> npgpu.random.get_global_generator()
     npgpu.random.Generator(seed=7, counter=0)
     """
@@ -3704,16 +3705,18 @@ def set_state(state):
 
 
 def _state_of(g):
-    return {"bit_generator": "Philox4x32-10", "state": {"seed": g.seed, "counter": g.counter}}
+    return {"bit_generator": "Philox4x32-10", "state": {"seed": g.seed, "counter": g.counter, "version": g.version}}
 
 
 def _generator_of_state(state):
     if not isinstance(state, dict) or state.get("bit_generator") != "Philox4x32-10" or \
-            not isinstance(state.get("state"), dict) or set(state["state"]) != {"seed", "counter"}:
+            not isinstance(state.get("state"), dict) or \
+            set(state["state"]) not in ({"seed", "counter"}, {"seed", "counter", "version"}):
         raise ValueError("state must be a dict from npgpu.random's get_state: {'bit_generator': "
-                         "'Philox4x32-10', 'state': {'seed': ..., 'counter': ...}} (npgpu does not draw from "
-                         "NumPy's MT19937, so NumPy's states do not apply)")
-    return Generator(state["state"]["seed"], state["state"]["counter"])
+                         "'Philox4x32-10', 'state': {'seed': ..., 'counter': ..., 'version': ...}} (npgpu does not "
+                         "draw from NumPy's MT19937, so NumPy's states do not apply)")
+    # A state saved before streams had versions holds version 1's numbers.
+    return Generator(state["state"]["seed"], state["state"]["counter"], version=state["state"].get("version", 1))
 
 
 class RandomState:
@@ -3779,7 +3782,7 @@ class RandomState:
         self._generator = Generator(_seed_key(seed))
 
     def get_state(self, legacy=True):
-        """The generator's state: ``{"bit_generator": "Philox4x32-10", "state": {"seed", "counter"}}``.
+        """The generator's state: ``{"bit_generator": "Philox4x32-10", "state": {"seed", "counter", "version"}}``.
 
         `legacy` is accepted for NumPy's signature; NumPy's legacy tuple is MT19937's, so the dict is always
         returned.
