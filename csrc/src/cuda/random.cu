@@ -69,8 +69,8 @@ __device__ float scale_normal(const detail::FillParams& p, float z) {
   return static_cast<float>(detail::fp_fma(static_cast<double>(z), p.b, p.a));
 }
 
-// The rejected values of group g (bit l of `mask`: element 4g + l), from scratch. Out of line and not
-// unrolled: the slow path is rare, and inlined it would crowd the fast loop's registers and code.
+// The rejected values of group g (bit l of `mask`: element 4g + l), from scratch. Not unrolled: the slow
+// path is rare, and four copies of it would crowd the fast loop's registers and code.
 template <bool Standard>
 __device__ void ziggurat_resolve(const detail::FillParams& p, const detail::PhiloxRoundKeys& rk, float* __restrict__ out,
                                  std::uint64_t g, unsigned mask, const detail::ZigguratLayer* layers) {
