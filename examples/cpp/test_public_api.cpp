@@ -342,6 +342,24 @@ void test_random() {
   CHECK_THROWS(npgpu::InvalidArgument, npgpu::random_fill(badspec, view(u4, npgpu::DType::Float32, {4}), kNoStream));
   CHECK_THROWS(npgpu::TypeError, npgpu::random_fill(spec, view(r, npgpu::DType::Int16, {1000}), kNoStream));
 
+  // stream versions: float32 normals differ between 1 (Box-Muller) and 2 (the ziggurat, the default),
+  // float64 normals do not; an unknown version is refused
+  npgpu::RandomSpec normal;
+  normal.dist = npgpu::RandomDist::Normal;
+  normal.seed = 3;
+  CHECK(normal.version == npgpu::kRandomStreamVersion && normal.version == 2);
+  std::vector<float> z2(64), z1(64);
+  std::vector<double> d2(64), d1(64);
+  npgpu::random_fill(normal, view(z2, npgpu::DType::Float32, {64}), kNoStream);
+  npgpu::random_fill(normal, view(d2, npgpu::DType::Float64, {64}), kNoStream);
+  normal.version = 1;
+  npgpu::random_fill(normal, view(z1, npgpu::DType::Float32, {64}), kNoStream);
+  npgpu::random_fill(normal, view(d1, npgpu::DType::Float64, {64}), kNoStream);
+  CHECK(z1 != z2 && d1 == d2);
+  for (float z : z2) CHECK(std::isfinite(z) && std::fabs(z) < 7.0f);
+  normal.version = 3;
+  CHECK_THROWS(npgpu::InvalidArgument, npgpu::random_fill(normal, view(z1, npgpu::DType::Float32, {64}), kNoStream));
+
   const double pi = npgpu::monte_carlo_pi(1 << 20, 1234, npgpu::kHostDevice, kNoStream);
   CHECK(std::fabs(pi - 3.14159265358979) < 0.01);
   CHECK(npgpu::monte_carlo_pi_hits(1 << 20, 1234, npgpu::kHostDevice, kNoStream) ==
