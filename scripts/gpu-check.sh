@@ -28,6 +28,21 @@ SUMMARY="$OUT_DIR/summary.txt"
 : >"$SUMMARY"
 say() { echo "$*" >>"$SUMMARY"; }
 
+# Everything this check starts stops with it. The sanitizer's runs go through `timeout`, which gives each a
+# process group of its own that a timeout or Ctrl-C of this script does not reach: left running on a machine
+# that is lent again, they would hold its GPUs for up to SAN_TIMEOUT. The processes are found by a marker in
+# their environment, since their parents may already be gone.
+export NPGPU_GPU_CHECK_RUN="$$-$(date +%s%N)"
+stop_started() {
+  local p
+  for p in $(grep -lsxz "NPGPU_GPU_CHECK_RUN=$NPGPU_GPU_CHECK_RUN" /proc/[0-9]*/environ | cut -d/ -f3); do
+    [ "$p" != $$ ] && kill "$p" 2>/dev/null
+  done
+}
+trap stop_started EXIT
+trap 'exit 143' TERM
+trap 'exit 130' INT
+
 if compgen -G ".whl/*.whl" >/dev/null; then
   "$PY" -m pip install -q --no-index --no-deps --no-compile --upgrade --target /tmp/npgpu-site .whl/*.whl \
     >"$OUT_DIR/whl-install.log" 2>&1
