@@ -342,6 +342,18 @@ def _binary_operator(name, a, b):
     return _ops[name](a, b)
 
 
+cdef int _check_strides_aligned(const ArrayView& v, int axes, DType dt, str what) except -1:
+    """ValueError unless the strides of the first `axes` axes (those of length > 1) are multiples of dt's item
+    size: npgpu's kernels load whole items."""
+    cdef int64_t size = itemsize(dt)
+    cdef int k
+    for k in range(axes):
+        if v.shape[k] > 1 and v.strides[k] % size != 0:
+            raise ValueError(f"axis {k}'s stride ({v.strides[k]} bytes) is not a multiple of {numpy_dtype(dt)}'s "
+                             f"item size ({size} bytes); npgpu cannot view {what}")
+    return 0
+
+
 cdef class Array:
     """An n-dimensional array on a GPU or on the host device ("cpu").
 
@@ -909,7 +921,7 @@ cdef class Array:
         cdef DType dt = dtype_code(dtype)
         cdef ArrayView v = self._view
         cdef int64_t old = itemsize(v.dtype), new = itemsize(dt)
-        cdef int last = v.ndim - 1, k
+        cdef int last = v.ndim - 1
         if new != old:
             if v.ndim == 0:
                 raise ValueError("Changing the dtype of a 0d array is only supported if the itemsize is unchanged")
@@ -926,11 +938,7 @@ cdef class Array:
             if <uintptr_t>v.data % <uintptr_t>new != 0:
                 raise ValueError(f"the array's data is not aligned to {numpy_dtype(dt)}'s item size ({new} "
                                  f"bytes); npgpu cannot view it as that dtype (copy it first)")
-            for k in range(last):
-                if v.shape[k] > 1 and v.strides[k] % new != 0:
-                    raise ValueError(f"axis {k}'s stride ({v.strides[k]} bytes) is not a multiple of "
-                                     f"{numpy_dtype(dt)}'s item size ({new} bytes); npgpu cannot view the "
-                                     f"array as that dtype (copy it first)")
+            _check_strides_aligned(v, last, dt, "the array as that dtype (copy it first)")
         v.dtype = dt
         return self._view_of(v, numpy_dtype(dt))
 
@@ -974,7 +982,6 @@ cdef class Array:
         cdef DType dt = dtype_code(dtype)
         cdef ArrayView v = self._view
         cdef int64_t off = operator.index(offset), new = itemsize(dt), old = itemsize(v.dtype)
-        cdef int k
         if new > old:
             raise ValueError("new type is larger than original type")
         if off < 0 or off + new > old:
@@ -984,10 +991,7 @@ cdef class Array:
         if <uintptr_t>v.data % <uintptr_t>new != 0:
             raise ValueError(f"the field at offset {off} is not aligned to {numpy_dtype(dt)}'s item size ({new} "
                              f"bytes); npgpu cannot view it (copy the array first)")
-        for k in range(v.ndim):
-            if v.shape[k] > 1 and v.strides[k] % new != 0:
-                raise ValueError(f"axis {k}'s stride ({v.strides[k]} bytes) is not a multiple of "
-                                 f"{numpy_dtype(dt)}'s item size ({new} bytes); npgpu cannot view the field")
+        _check_strides_aligned(v, v.ndim, dt, "the field")
         v.dtype = dt
         return self._view_of(v, numpy_dtype(dt))
 

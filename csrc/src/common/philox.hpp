@@ -352,8 +352,8 @@ NPGPU_HD void sincos_2pi_f(std::uint32_t w, float* s_out, float* c_out) {
 //
 // Stream version 2 (the default): a float32 standard normal from one word by Marsaglia and Tsang's
 // 256-layer ziggurat, as NumPy's float32 normals: bits 0-7 pick the layer, bit 8 the sign, bits 9-31 the
-// magnitude m; z = +-(m 2^-23) width[layer]. About 98.5% of words lie in their layer's core and need
-// nothing more; the others go through the wedge or tail test, whose further words come from the element's
+// magnitude m; z = +-(m 2^-23) width[layer]. Most words lie in their layer's core and need nothing
+// more; the others go through the wedge or tail test, whose further words come from the element's
 // retry blocks (counter (W, k, 0, kDomainRetry), W the element's word index, k = 1, 2, ...), so each
 // element stays a pure function of its own word index.
 

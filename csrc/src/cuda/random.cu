@@ -87,9 +87,9 @@ __device__ void ziggurat_resolve(const detail::FillParams& p, const detail::Phil
 }
 
 // Float32 normals by the ziggurat. Each thread turns one Philox block into 4 values and stores them whether
-// or not they passed their layer's core test; a warp queues its groups with a rejected value (about 1.5% of
-// values) in shared memory and resolves them 32 at a time, one per lane, so the rare slow path does not
-// stall the other 31 lanes. The loop runs the same trip count on every lane of a warp, so the warp stays
+// or not they passed their layer's core test; a warp queues its groups with a rejected value in shared
+// memory and resolves them 32 at a time, one per lane, so the rare slow path does not stall the other 31
+// lanes. The loop runs the same trip count on every lane of a warp, so the warp stays
 // converged. The Philox round keys come precomputed (constant-bank operands).
 template <bool Standard>
 __global__ void __launch_bounds__(kThreads) ziggurat_kernel(detail::FillParams p, detail::PhiloxRoundKeys rk,
