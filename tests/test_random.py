@@ -13,6 +13,9 @@
 NumPy-output tests run on both backends through the `backend` fixture.
 """
 import math
+import os
+import subprocess
+import sys
 import threading
 
 import numpy as np
@@ -749,6 +752,29 @@ def test_gpu_float32_normals_unaligned_out(version):
     got = buf.get()
     assert np.isnan(got[0])
     assert np.array_equal(host.view(np.uint32), got[1:].view(np.uint32))
+
+
+@pytest.mark.gpu
+def test_gpu_float32_normals_64bit_indices():
+    """The ziggurat kernels' 64-bit group-index path (taken past 2^30 groups; NPGPU_ZIGGURAT_INDEX64=1 forces it
+    here), aligned and unaligned outputs, bit-equal to the host."""
+    code = f"""
+import numpy as np, npgpu
+SEED = {SEED}
+for n, off in ((1, 0), (4099, 0), ((1 << 20) + 3, 1), (3000017, 0)):
+    with npgpu.use_backend("cpu"):
+        host = npgpu.random.Generator(SEED, 9).normal(0.5, 2.0, n, dtype=np.float32)
+        std = npgpu.random.Generator(SEED, 9).standard_normal(n, dtype=np.float32)
+    buf = npgpu.full(n + off, np.nan, dtype=np.float32)
+    npgpu.random.Generator(SEED, 9).normal(0.5, 2.0, out=buf[off:])
+    assert np.array_equal(host.view(np.uint32), buf.get()[off:].view(np.uint32)), n
+    dev = npgpu.random.Generator(SEED, 9).standard_normal(n, dtype=np.float32, device=True)
+    assert np.array_equal(std.view(np.uint32), dev.get().view(np.uint32)), n
+print("ok")
+"""
+    env = dict(os.environ, NPGPU_ZIGGURAT_INDEX64="1", NPGPU_BACKEND="cuda")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr[-3000:]
 
 
 @pytest.mark.gpu

@@ -60,8 +60,16 @@ __device__ const detail::ZigguratLayer kZigguratLayersDevice[256] = {NPGPU_ZIGGU
 __device__ const std::uint32_t kZigguratHeightBitsDevice[256] = {NPGPU_ZIGGURAT_HEIGHT_BITS};
 
 constexpr int kWarps = kThreads / 32;
-// Queued groups a warp holds back: fewer than 32 left over plus one iteration's 32 at most.
-constexpr int kZigguratQueue = 64;
+// Groups of 4 values each thread makes per loop iteration: the iteration's fixed cost (ballots, queue
+// bookkeeping, loop test) is shared by 8 values.
+constexpr int kZigguratGroupsPerThread = 2;
+// Queued groups a warp holds back: fewer than 32 left over plus one iteration's 2 x 32 at most.
+constexpr int kZigguratQueue = 32 * (kZigguratGroupsPerThread + 1);
+
+int env_int(const char* name, int dflt) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::atoi(v) : dflt;
+}
 
 template <bool Standard>
 __device__ float scale_normal(const detail::FillParams& p, float z) {
@@ -69,105 +77,141 @@ __device__ float scale_normal(const detail::FillParams& p, float z) {
   return static_cast<float>(detail::fp_fma(static_cast<double>(z), p.b, p.a));
 }
 
-// The rejected values of group g (bit l of `mask`: element 4g + l), from scratch. Not unrolled: the slow
-// path is rare, and four copies of it would crowd the fast loop's registers and code.
+__device__ detail::Philox4 ziggurat_words(const detail::FillParams& p, const detail::PhiloxRoundKeys& rk,
+                                          std::uint64_t g) {
+  const std::uint64_t block = p.block0 + g;
+  return detail::philox4x32_10_rk(static_cast<std::uint32_t>(block), static_cast<std::uint32_t>(block >> 32), 0, 0,
+                                  rk);
+}
+
+// The 4 values of group g by their layers' core test alone; false when one of them failed it (its value
+// is then wrong, and the group goes to ziggurat_resolve).
+template <bool Standard>
+__device__ bool ziggurat_group(const detail::FillParams& p, const detail::PhiloxRoundKeys& rk,
+                               const detail::ZigguratLayer* layers, std::uint64_t g, Vec<float, 4>* v) {
+  const detail::Philox4 w = ziggurat_words(p, rk, g);
+  bool core = true;
+#pragma unroll
+  for (int l = 0; l < 4; ++l) {
+    const detail::ZigguratLayer layer = layers[w.v[l] & 0xFFu];
+    float z;
+    core &= detail::ziggurat_core(w.v[l], layer.width_bits, layer.core, &z);
+    v->v[l] = scale_normal<Standard>(p, z);
+  }
+  return core;
+}
+
+// The values of group g that failed their core test (elements below n only), from scratch. Not unrolled:
+// the slow path is rare, and four copies of it would crowd the fast loop's registers and code.
 template <bool Standard>
 __device__ void ziggurat_resolve(const detail::FillParams& p, const detail::PhiloxRoundKeys& rk, float* __restrict__ out,
-                                 std::uint64_t g, unsigned mask, const detail::ZigguratLayer* layers) {
-  const std::uint64_t block = p.block0 + g;
-  const detail::Philox4 w =
-      detail::philox4x32_10_rk(static_cast<std::uint32_t>(block), static_cast<std::uint32_t>(block >> 32), 0, 0, rk);
+                                 std::uint64_t g, std::int64_t n, const detail::ZigguratLayer* layers) {
+  const detail::Philox4 w = ziggurat_words(p, rk, g);
 #pragma unroll 1
-  for (unsigned l = 0; l < 4; ++l) {
-    if (!(mask & (1u << l))) continue;
+  for (unsigned l = 0; l < 4 && static_cast<std::int64_t>(4 * g + l) < n; ++l) {
     const std::uint32_t word = l == 0 ? w.v[0] : l == 1 ? w.v[1] : l == 2 ? w.v[2] : w.v[3];
+    const detail::ZigguratLayer layer = layers[word & 0xFFu];
+    float z;
+    if (detail::ziggurat_core(word, layer.width_bits, layer.core, &z)) continue;
     out[4 * g + l] = scale_normal<Standard>(
-        p, detail::ziggurat_normal(word, p.key, 4 * block + l, layers, kZigguratHeightBitsDevice));
+        p, detail::ziggurat_normal(word, p.key, 4 * (p.block0 + g) + l, layers, kZigguratHeightBitsDevice));
   }
 }
 
-// Float32 normals by the ziggurat. Each thread turns one Philox block into 4 values and stores them whether
-// or not they passed their layer's core test; a warp queues its groups with a rejected value in shared
-// memory and resolves them 32 at a time, one per lane, so the rare slow path does not stall the other 31
-// lanes. The loop runs the same trip count on every lane of a warp, so the warp stays
-// converged. The Philox round keys come precomputed (constant-bank operands).
-template <bool Standard>
+// Float32 normals by the ziggurat, groups [first, groups) of 4 values. Each thread turns one Philox block
+// into 4 values and stores them whether or not they passed their layer's core test (Vector: one 16-byte
+// store, every group whole and the output aligned; else one store per element below n). A warp queues its
+// groups with a failed value in shared memory and resolves them 32 at a time, one per lane, so the rare
+// slow path does not stall the other 31 lanes. Every lane of a warp runs the same trip count, so the warp
+// stays converged. Index is 32-bit while every group index fits. The round keys come precomputed.
+template <bool Standard, bool Vector, class Index>
 __global__ void __launch_bounds__(kThreads) ziggurat_kernel(detail::FillParams p, detail::PhiloxRoundKeys rk,
-                                                            float* __restrict__ out, std::int64_t n, bool vector_ok) {
+                                                            float* __restrict__ out, Index first, Index groups,
+                                                            std::int64_t n) {
   __shared__ detail::ZigguratLayer layers[256];
-  __shared__ std::uint64_t queues[kWarps][kZigguratQueue];  // group index << 4 | rejected-lane mask
+  __shared__ Index queues[kWarps][kZigguratQueue];  // groups with a value that failed its core test
   for (int i = threadIdx.x; i < 256; i += blockDim.x) layers[i] = kZigguratLayersDevice[i];
   __syncthreads();
   const unsigned lane = threadIdx.x % 32;
-  std::uint64_t* queue = queues[threadIdx.x / 32];
+  Index* queue = queues[threadIdx.x / 32];
   const unsigned lanes_below = (1u << lane) - 1u;
   int pending = 0;
-  const std::int64_t groups = (n + 3) / 4;
-  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  for (std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + (threadIdx.x - lane); base < groups;
+  constexpr Index kSpan = 32 * kZigguratGroupsPerThread;  // groups a warp makes per iteration
+  const Index stride = static_cast<Index>(gridDim.x) * kWarps * kSpan;
+  for (Index base = first + (static_cast<Index>(blockIdx.x) * kWarps + threadIdx.x / 32) * kSpan; base < groups;
        base += stride) {
-    const std::int64_t g = base + lane;
-    unsigned rejected = 0;
-    if (g < groups) {
-      const std::uint64_t block = p.block0 + static_cast<std::uint64_t>(g);
-      const detail::Philox4 w = detail::philox4x32_10_rk(static_cast<std::uint32_t>(block),
-                                                         static_cast<std::uint32_t>(block >> 32), 0, 0, rk);
-      Vec<float, 4> v;
 #pragma unroll
-      for (int l = 0; l < 4; ++l) {
-        const detail::ZigguratLayer layer = layers[w.v[l] & 0xFFu];
-        float z;
-        if (!detail::ziggurat_core(w.v[l], layer.width_bits, layer.core, &z)) rejected |= 1u << l;
-        v.v[l] = scale_normal<Standard>(p, z);
-      }
-      const std::int64_t i = g * 4;
-      if (vector_ok && i + 4 <= n) {
-        reinterpret_cast<Vec<float, 4>*>(out)[g] = v;
-      } else {
+    for (int k = 0; k < kZigguratGroupsPerThread; ++k) {
+      const Index g = base + 32 * k + lane;
+      bool failed = false;
+      if (g < groups) {
+        Vec<float, 4> v;
+        failed = !ziggurat_group<Standard>(p, rk, layers, g, &v);
+        if constexpr (Vector) {
+          reinterpret_cast<Vec<float, 4>*>(out)[g] = v;
+        } else {
 #pragma unroll
-        for (int l = 0; l < 4; ++l)
-          if (i + l < n) out[i + l] = v.v[l];
-        if (n - i < 4) rejected &= (1u << (n - i)) - 1u;
+          for (int l = 0; l < 4; ++l)
+            if (static_cast<std::int64_t>(4 * static_cast<std::uint64_t>(g)) + l < n) out[4 * g + l] = v.v[l];
+        }
       }
+      const unsigned ballot = __ballot_sync(0xFFFFFFFFu, failed);
+      if (failed) queue[pending + __popc(ballot & lanes_below)] = g;
+      pending += __popc(ballot);
     }
-    const unsigned ballot = __ballot_sync(0xFFFFFFFFu, rejected != 0);
-    if (rejected) queue[pending + __popc(ballot & lanes_below)] = static_cast<std::uint64_t>(g) << 4 | rejected;
-    pending += __popc(ballot);
     // The queued entries (and this iteration's stores, which a resolved value overwrites) are seen by the
     // whole warp past this point; after the reads, the slots may be refilled.
     __syncwarp();
     if (pending >= 32) {
       pending -= 32;
-      const std::uint64_t e = queue[pending + lane];
-      ziggurat_resolve<Standard>(p, rk, out, e >> 4, static_cast<unsigned>(e & 0xFu), layers);
+      ziggurat_resolve<Standard>(p, rk, out, queue[pending + lane], n, layers);
     }
     __syncwarp();
   }
-  if (static_cast<int>(lane) < pending) {
-    const std::uint64_t e = queue[lane];
-    ziggurat_resolve<Standard>(p, rk, out, e >> 4, static_cast<unsigned>(e & 0xFu), layers);
-  }
+  if (static_cast<int>(lane) < pending) ziggurat_resolve<Standard>(p, rk, out, queue[lane], n, layers);
 }
 
-template <bool Standard>
-void launch_ziggurat(const detail::FillParams& p, const ArrayView& out, cudaStream_t s) {
-  const std::int64_t n = out.size();
-  const std::int64_t groups = (n + 3) / 4;
+template <bool Standard, bool Vector, class Index>
+void launch_ziggurat_part(const detail::FillParams& p, const detail::PhiloxRoundKeys& rk, float* out,
+                          std::int64_t first, std::int64_t groups, std::int64_t n, cudaStream_t s) {
+  if (first >= groups) return;
+  auto kernel = ziggurat_kernel<Standard, Vector, Index>;
   static thread_local int cached_device = -1;
   static thread_local std::int64_t cached_blocks = 0;
   int dev = 0;
   NPGPU_CUDA_TRY(cudaGetDevice(&dev));
   if (dev != cached_device) {
-    cached_blocks = resident_blocks(ziggurat_kernel<Standard>);
+    cached_blocks = resident_blocks(kernel);
     cached_device = dev;
   }
   // One wave of resident blocks at most: every extra block repeats the table load and leaves a partial queue.
+  const std::int64_t per_block = static_cast<std::int64_t>(kThreads) * kZigguratGroupsPerThread;
   const std::int64_t blocks =
-      std::min<std::int64_t>(std::max<std::int64_t>((groups + kThreads - 1) / kThreads, 1), cached_blocks);
-  const bool vector_ok = (reinterpret_cast<std::uintptr_t>(out.data) % sizeof(Vec<float, 4>)) == 0;
-  ziggurat_kernel<Standard><<<static_cast<unsigned>(blocks), kThreads, 0, s>>>(
-      p, detail::philox_round_keys(p.key), static_cast<float*>(out.data), n, vector_ok);
+      std::min<std::int64_t>(std::max<std::int64_t>((groups - first + per_block - 1) / per_block, 1), cached_blocks);
+  kernel<<<static_cast<unsigned>(blocks), kThreads, 0, s>>>(p, rk, out, static_cast<Index>(first),
+                                                           static_cast<Index>(groups), n);
   NPGPU_CHECK_LAUNCH("random_fill");
+}
+
+// An aligned output is filled by the vector kernel up to its last whole group; a partial last group, or
+// an unaligned output, by the scalar-store one. 32-bit group indices up to 2^30 groups (the grid's stride
+// is far below 2^30 too), else 64-bit (env NPGPU_ZIGGURAT_INDEX64=1 forces 64-bit indices: for testing
+// that path on small n).
+template <bool Standard>
+void launch_ziggurat(const detail::FillParams& p, const ArrayView& out, cudaStream_t s) {
+  const std::int64_t n = out.size();
+  const std::int64_t groups = (n + 3) / 4;
+  auto* data = static_cast<float*>(out.data);
+  const detail::PhiloxRoundKeys rk = detail::philox_round_keys(p.key);
+  const std::int64_t whole = reinterpret_cast<std::uintptr_t>(data) % sizeof(Vec<float, 4>) == 0 ? n / 4 : 0;
+  static const bool force64 = env_int("NPGPU_ZIGGURAT_INDEX64", 0) != 0;
+  if (groups <= (std::int64_t(1) << 30) && !force64) {
+    launch_ziggurat_part<Standard, true, std::uint32_t>(p, rk, data, 0, whole, n, s);
+    launch_ziggurat_part<Standard, false, std::uint32_t>(p, rk, data, whole, groups, n, s);
+  } else {
+    launch_ziggurat_part<Standard, true, std::uint64_t>(p, rk, data, 0, whole, n, s);
+    launch_ziggurat_part<Standard, false, std::uint64_t>(p, rk, data, whole, groups, n, s);
+  }
 }
 
 template <class T, int Mode>
@@ -224,11 +268,6 @@ PiCache& pi_cache(int dev) {
 // Kernel variant (env NPGPU_PI_VARIANT: the fast test, 0 floats, 1 dp4a (default), 2 both; NPGPU_PI_UNROLL:
 // Philox calls per iteration, 1, 2 (default) or 4) and grid multiple (NPGPU_PI_GRID, default 2), read once:
 // for tuning on a device; the count does not depend on them.
-int env_int(const char* name, int dflt) {
-  const char* v = std::getenv(name);
-  return v && *v ? std::atoi(v) : dflt;
-}
-
 template <int Conv, int U, class J>
 std::uint64_t pi_launch(std::uint64_t first, std::uint64_t calls, int rem, std::uint64_t seed, int dev,
                         cudaStream_t s) {
