@@ -65,6 +65,8 @@ constexpr int kWarps = kThreads / 32;
 constexpr int kZigguratGroupsPerThread = 2;
 // Queued groups a warp holds back: fewer than 32 left over plus one iteration's 2 x 32 at most.
 constexpr int kZigguratQueue = 32 * (kZigguratGroupsPerThread + 1);
+// Queued values a warp holds back: fewer than 32 left over plus the 4 x 32 of one batch of groups at most.
+constexpr int kZigguratValueQueue = 32 + 4 * 32;
 
 int env_int(const char* name, int dflt) {
   const char* v = std::getenv(name);
@@ -85,7 +87,7 @@ __device__ detail::Philox4 ziggurat_words(const detail::FillParams& p, const det
 }
 
 // The 4 values of group g by their layers' core test alone; false when one of them failed it (its value
-// is then wrong, and the group goes to ziggurat_resolve).
+// is then wrong, and the group is queued for ziggurat_expand).
 template <bool Standard>
 __device__ bool ziggurat_group(const detail::FillParams& p, const detail::PhiloxRoundKeys& rk,
                                const detail::ZigguratLayer* layers, std::uint64_t g, Vec<float, 4>* v) {
@@ -101,41 +103,76 @@ __device__ bool ziggurat_group(const detail::FillParams& p, const detail::Philox
   return core;
 }
 
-// The values of group g that failed their core test (elements below n only), from scratch. Not unrolled:
-// the slow path is rare, and four copies of it would crowd the fast loop's registers and code.
-template <bool Standard>
-__device__ void ziggurat_resolve(const detail::FillParams& p, const detail::PhiloxRoundKeys& rk, float* __restrict__ out,
-                                 std::uint64_t g, std::int64_t n, const detail::ZigguratLayer* layers) {
-  const detail::Philox4 w = ziggurat_words(p, rk, g);
-#pragma unroll 1
-  for (unsigned l = 0; l < 4 && static_cast<std::int64_t>(4 * g + l) < n; ++l) {
-    const std::uint32_t word = l == 0 ? w.v[0] : l == 1 ? w.v[1] : l == 2 ? w.v[2] : w.v[3];
-    const detail::ZigguratLayer layer = layers[word & 0xFFu];
-    float z;
-    if (detail::ziggurat_core(word, layer.width_bits, layer.core, &z)) continue;
-    out[4 * g + l] = scale_normal<Standard>(
-        p, detail::ziggurat_normal(word, p.key, 4 * (p.block0 + g) + l, layers, kZigguratHeightBitsDevice));
+// A value that failed its layer's core test: its element and word.
+template <class Index>
+struct ZigguratValue {
+  Index element;
+  std::uint32_t word;
+};
+
+// The failed values of each lane's group g (valid: lane holds one; elements below n only) appended to the
+// warp's value queue at `pending`, in lane order; returns the new length. Every lane of the warp calls it.
+template <class Index>
+__device__ int ziggurat_expand(const detail::FillParams& p, const detail::PhiloxRoundKeys& rk,
+                               const detail::ZigguratLayer* layers, Index g, bool valid, std::int64_t n,
+                               ZigguratValue<Index>* values, int pending, unsigned lane) {
+  detail::Philox4 w{};
+  unsigned mask = 0;
+  if (valid) {
+    w = ziggurat_words(p, rk, g);
+#pragma unroll
+    for (int l = 0; l < 4; ++l) {
+      const detail::ZigguratLayer layer = layers[w.v[l] & 0xFFu];
+      float z;
+      if (!detail::ziggurat_core(w.v[l], layer.width_bits, layer.core, &z) &&
+          static_cast<std::int64_t>(4 * static_cast<std::uint64_t>(g)) + l < n)
+        mask |= 1u << l;
+    }
   }
+  const unsigned count = __popc(mask);
+  unsigned inclusive = count;  // inclusive prefix sum of the counts over the lanes
+#pragma unroll
+  for (unsigned d = 1; d < 32; d <<= 1) {
+    const unsigned t = __shfl_up_sync(0xFFFFFFFFu, inclusive, d);
+    if (lane >= d) inclusive += t;
+  }
+  int at = pending + static_cast<int>(inclusive - count);
+#pragma unroll
+  for (int l = 0; l < 4; ++l)
+    if (mask & (1u << l)) values[at++] = {static_cast<Index>(4 * g + l), w.v[l]};
+  return pending + static_cast<int>(__shfl_sync(0xFFFFFFFFu, inclusive, 31));
+}
+
+// A failed value from scratch: the wedge or tail test, with further words from its retry blocks.
+template <bool Standard, class Index>
+__device__ void ziggurat_finish(const detail::FillParams& p, float* __restrict__ out, ZigguratValue<Index> v,
+                                const detail::ZigguratLayer* layers) {
+  out[v.element] = scale_normal<Standard>(
+      p, detail::ziggurat_normal(v.word, p.key, 4 * p.block0 + v.element, layers, kZigguratHeightBitsDevice));
 }
 
 // Float32 normals by the ziggurat, groups [first, groups) of 4 values. Each thread turns one Philox block
 // into 4 values and stores them whether or not they passed their layer's core test (Vector: one 16-byte
-// store, every group whole and the output aligned; else one store per element below n). A warp queues its
-// groups with a failed value in shared memory and resolves them 32 at a time, one per lane, so the rare
-// slow path does not stall the other 31 lanes. Every lane of a warp runs the same trip count, so the warp
-// stays converged. Index is 32-bit while every group index fits. The round keys come precomputed.
+// store, every group whole and the output aligned; else one store per element below n). The rare failures
+// go through two per-warp queues in shared memory, so the slow path runs with every lane busy: groups with
+// a failed value are queued by one ballot; 32 queued groups are expanded into their failed values (one
+// lane a group, a prefix sum placing them); 32 queued values are resolved at once, one per lane. Every lane
+// of a warp runs the same trip count, so the warp stays converged. Index is 32-bit while every element
+// index fits. The round keys come precomputed.
 template <bool Standard, bool Vector, class Index>
 __global__ void __launch_bounds__(kThreads) ziggurat_kernel(detail::FillParams p, detail::PhiloxRoundKeys rk,
                                                             float* __restrict__ out, Index first, Index groups,
                                                             std::int64_t n) {
   __shared__ detail::ZigguratLayer layers[256];
-  __shared__ Index queues[kWarps][kZigguratQueue];  // groups with a value that failed its core test
+  __shared__ Index group_queues[kWarps][kZigguratQueue];
+  __shared__ ZigguratValue<Index> value_queues[kWarps][kZigguratValueQueue];
   for (int i = threadIdx.x; i < 256; i += blockDim.x) layers[i] = kZigguratLayersDevice[i];
   __syncthreads();
   const unsigned lane = threadIdx.x % 32;
-  Index* queue = queues[threadIdx.x / 32];
+  Index* group_queue = group_queues[threadIdx.x / 32];
+  ZigguratValue<Index>* value_queue = value_queues[threadIdx.x / 32];
   const unsigned lanes_below = (1u << lane) - 1u;
-  int pending = 0;
+  int pending_groups = 0, pending_values = 0;
   constexpr Index kSpan = 32 * kZigguratGroupsPerThread;  // groups a warp makes per iteration
   const Index stride = static_cast<Index>(gridDim.x) * kWarps * kSpan;
   for (Index base = first + (static_cast<Index>(blockIdx.x) * kWarps + threadIdx.x / 32) * kSpan; base < groups;
@@ -156,19 +193,30 @@ __global__ void __launch_bounds__(kThreads) ziggurat_kernel(detail::FillParams p
         }
       }
       const unsigned ballot = __ballot_sync(0xFFFFFFFFu, failed);
-      if (failed) queue[pending + __popc(ballot & lanes_below)] = g;
-      pending += __popc(ballot);
+      if (failed) group_queue[pending_groups + __popc(ballot & lanes_below)] = g;
+      pending_groups += __popc(ballot);
     }
     // The queued entries (and this iteration's stores, which a resolved value overwrites) are seen by the
-    // whole warp past this point; after the reads, the slots may be refilled.
+    // whole warp past each __syncwarp; after the reads, the slots may be refilled.
     __syncwarp();
-    if (pending >= 32) {
-      pending -= 32;
-      ziggurat_resolve<Standard>(p, rk, out, queue[pending + lane], n, layers);
+    while (pending_groups >= 32) {
+      pending_groups -= 32;
+      pending_values = ziggurat_expand(p, rk, layers, group_queue[pending_groups + lane], true, n, value_queue,
+                                       pending_values, lane);
+      __syncwarp();
+      while (pending_values >= 32) {
+        pending_values -= 32;
+        ziggurat_finish<Standard>(p, out, value_queue[pending_values + lane], layers);
+        __syncwarp();
+      }
     }
-    __syncwarp();
   }
-  if (static_cast<int>(lane) < pending) ziggurat_resolve<Standard>(p, rk, out, queue[lane], n, layers);
+  const bool valid = static_cast<int>(lane) < pending_groups;
+  pending_values = ziggurat_expand(p, rk, layers, valid ? group_queue[lane] : Index{0}, valid, n, value_queue,
+                                   pending_values, lane);
+  __syncwarp();
+  for (int i = static_cast<int>(lane); i < pending_values; i += 32)
+    ziggurat_finish<Standard>(p, out, value_queue[i], layers);
 }
 
 template <bool Standard, bool Vector, class Index>
