@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <type_traits>
 
 #include "common/cuda_check.hpp"
 #include "common/dispatch.hpp"
@@ -175,13 +176,13 @@ __global__ void __launch_bounds__(kThreads) ziggurat_kernel(detail::FillParams p
   int pending_groups = 0, pending_values = 0;
   constexpr Index kSpan = 32 * kZigguratGroupsPerThread;  // groups a warp makes per iteration
   const Index stride = static_cast<Index>(gridDim.x) * kWarps * kSpan;
-  for (Index base = first + (static_cast<Index>(blockIdx.x) * kWarps + threadIdx.x / 32) * kSpan; base < groups;
-       base += stride) {
+  // One iteration: the warp's kSpan groups from base; Checked: some may lie at or past `groups`.
+  auto iteration = [&](Index base, auto checked) {
 #pragma unroll
     for (int k = 0; k < kZigguratGroupsPerThread; ++k) {
       const Index g = base + 32 * k + lane;
       bool failed = false;
-      if (g < groups) {
+      if (!decltype(checked)::value || g < groups) {
         Vec<float, 4> v;
         failed = !ziggurat_group<Standard>(p, rk, layers, g, &v);
         if constexpr (Vector) {
@@ -210,7 +211,11 @@ __global__ void __launch_bounds__(kThreads) ziggurat_kernel(detail::FillParams p
         __syncwarp();
       }
     }
-  }
+  };
+  // Whole spans without bounds tests; a warp's last span may be partial.
+  Index base = first + (static_cast<Index>(blockIdx.x) * kWarps + threadIdx.x / 32) * kSpan;
+  for (; base + kSpan <= groups; base += stride) iteration(base, std::false_type{});
+  if (base < groups) iteration(base, std::true_type{});
   const bool valid = static_cast<int>(lane) < pending_groups;
   pending_values = ziggurat_expand(p, rk, layers, valid ? group_queue[lane] : Index{0}, valid, n, value_queue,
                                    pending_values, lane);
