@@ -130,6 +130,23 @@ def test_use_backend_context_sets_and_restores(monkeypatch):
     assert npgpu.get_backend() == "cuda"
 
 
+def test_backend_environment_changes_seen_at_each_call(monkeypatch):
+    # Read from the C environment, which os.environ's assignments and deletions update.
+    monkeypatch.setenv("NPGPU_BACKEND", " CPU ")
+    assert npgpu.get_backend() == "cpu"
+    monkeypatch.setenv("NPGPU_BACKEND", "bogus")
+    with pytest.raises(ValueError, match="NPGPU_BACKEND"):
+        npgpu.get_backend()
+    monkeypatch.setenv("NPGPU_BACKEND", "cuda")
+    assert npgpu.get_backend() == "cuda"
+    default = "cuda" if npgpu.device_count() else "cpu"
+    for unset in ("auto", ""):
+        monkeypatch.setenv("NPGPU_BACKEND", unset)
+        assert npgpu.get_backend() == default
+    monkeypatch.delenv("NPGPU_BACKEND")
+    assert npgpu.get_backend() == default
+
+
 def test_use_backend_restores_after_exception(monkeypatch):
     monkeypatch.setenv("NPGPU_BACKEND", "cuda")
     with pytest.raises(KeyError):
