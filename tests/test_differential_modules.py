@@ -4,8 +4,10 @@ Families: npgpu.fft (fft, ifft, rfft, irfft, fftn, ifftn, rfftn, irfftn), npgpu.
 qr, eigh, eigvalsh, svd, svdvals, lstsq, pinv, matrix_rank, norm, cond, matrix_power), sorting / searching /
 sets (sort, argsort, partition, argpartition, searchsorted, lexsort, unique, isin, intersect1d, union1d,
 setdiff1d, bincount, histogram), statistics (median, percentile, quantile, average, cov, corrcoef, ptp,
-nanmean, nanvar), ufunc methods (reduce, accumulate, reduceat, outer, at) and npgpu.sparse against
-scipy.sparse.
+nanmean, nanvar), ufunc methods (reduce, accumulate, reduceat, outer, at), npgpu.sparse against
+scipy.sparse, diffusion and laplacian against a NumPy stencil (np.pad), and the random streams' invariants
+(npgpu.random has no NumPy counterpart to compare with: the same values on every backend and in any split of
+a request, the counter's advance, ranges, and the state's round trips).
 
 Inputs are generated NumPy arrays, given to npgpu as they are (computed on the backend of the `array_device`
 fixture, NumPy results back) and as npgpu.Arrays on that device (npgpu.Array results). Checked: type (ndarray
@@ -35,6 +37,7 @@ import npgpu.fft
 import npgpu.linalg
 
 from _differential import KINDS, SETTINGS, assert_values, npgpu_call, numpy_or_error, quiet
+from _stencil_reference import BOUNDARIES, ref_diffusion, ref_laplacian
 
 kinds = st.sampled_from(KINDS)
 
@@ -1490,3 +1493,129 @@ def test_sparse_cg(array_device, data):
     assert resid <= rtol * 10, f"relative residual {resid:.2e}"
     scale = np.linalg.norm(want) or 1.0
     assert np.linalg.norm(x - want) <= 100 * rtol * scale
+
+
+# ----------------------------------------------------------------------------------- diffusion, laplacian
+
+STENCIL_LAYOUTS = ("C", "F", "transposed", "reversed", "strided")
+
+
+def stencil_field(data, dtype, shape, layout):
+    """A finite field of `shape` in `layout`, as a view of a NumPy base (returned too, for npgpu.Array views)."""
+    base_shape, view = {
+        "transposed": (shape[::-1], lambda b: b.T),
+        "reversed": (shape, lambda b: b[::-1, ::-1]),
+        "strided": ((shape[0], 2 * shape[1]), lambda b: b[:, ::2]),
+    }.get(layout, (shape, lambda b: b))
+    base = data.draw(hnp.arrays(dtype, base_shape, elements=st.floats(-1e3, 1e3, width=8 * dtype.itemsize)),
+                     label="field")
+    if layout == "F":
+        base = np.asfortranarray(base)
+    return base, view
+
+
+@SETTINGS
+@given(data=st.data())
+def test_diffusion_laplacian(array_device, data):
+    # Finite fields only: NaN and inf spread through the stencil the same way in any order of the five terms,
+    # but a different order can overflow where the reference does not.
+    dtype = np.dtype(data.draw(st.sampled_from(["float32", "float64"]), label="dtype"))
+    shape = tuple(data.draw(st.lists(st.integers(0, 9), min_size=2, max_size=2), label="shape"))
+    layout = data.draw(st.sampled_from(STENCIL_LAYOUTS), label="layout")
+    kind = data.draw(kinds, label="kind")
+    base, view = stencil_field(data, dtype, shape, layout)
+    f0 = view(base)
+    x = f0 if kind == "numpy" else view(npgpu.asarray(base))
+    boundary = data.draw(st.sampled_from(BOUNDARIES), label="boundary")
+    steps = data.draw(st.integers(0, 6), label="steps")
+    coeff = data.draw(st.one_of(st.sampled_from([0.0, 0.25]), st.floats(0.0, 0.25)), label="coeff")
+    in_place = data.draw(st.booleans(), label="out=field")
+    event(f"diffusion {dtype.name} {layout} {boundary}{' in place' if in_place else ''}")
+    scale = float(np.max(np.abs(f0))) if f0.size else 1.0
+    atol = (1e-6 if dtype == np.float32 else 1e-13) * max(scale, 1.0) * (8 + steps)
+    want, want_lap = ref_diffusion(f0, steps, coeff, boundary)
+    target = x.copy() if in_place else None
+    got, lap = npgpu.diffusion(x if target is None else target, steps, coeff=coeff,
+                               boundary=boundary.upper() if steps % 2 else boundary, return_laplacian=True,
+                               out=target)
+    if in_place:
+        assert got is target
+    for name, g, w in (("field", got, want), ("laplacian", lap, want_lap)):
+        g = to_host(g, kind, f0)
+        assert g.dtype == dtype and g.shape == shape, f"{name}: {g.dtype} {g.shape}"
+        np.testing.assert_allclose(g, w, rtol=0, atol=atol, err_msg=name)
+    assert_values(to_host(x, kind, f0), f0, what="the input is left unchanged")
+    sign = data.draw(st.sampled_from([1, -1]), label="sign")
+    got = to_host(npgpu.laplacian(x, boundary=boundary, sign=sign), kind, f0)
+    assert got.dtype == dtype and got.shape == shape
+    np.testing.assert_allclose(got, -sign * ref_laplacian(f0, boundary), rtol=0,
+                               atol=(1e-6 if dtype == np.float32 else 1e-13) * max(scale, 1.0) * 8)
+
+
+# ---------------------------------------------------------------------------------- random streams
+
+RANDOM_CASES = {
+    "random": ({"dtype": ["float32", "float64"]}, lambda d: (0.0, 1.0)),
+    "uniform": ({"low": -2.5, "high": 4.0, "dtype": ["float32", "float64"]}, lambda d: (-2.5, 4.0)),
+    "standard_normal": ({"dtype": ["float32", "float64"]}, None),
+    "normal": ({"loc": 1.5, "scale": 0.25, "dtype": ["float32", "float64"]}, None),
+    "integers": ({"low": -7, "high": 1000, "dtype": ["int8", "int16", "int32", "int64", "uint32", "uint64"]},
+                 lambda d: (-7, 1000)),
+}
+
+
+@SETTINGS
+@given(data=st.data())
+def test_random_stream_invariants(array_device, data):
+    method = data.draw(st.sampled_from(sorted(RANDOM_CASES)), label="method")
+    params, bounds = RANDOM_CASES[method]
+    dtype = np.dtype(data.draw(st.sampled_from(params["dtype"]), label="dtype"))
+    kwargs = {k: v for k, v in params.items() if k != "dtype"}
+    if method == "integers":
+        info = np.iinfo(dtype)
+        lo, hi = max(-7, int(info.min)), min(1000, int(info.max))
+        kwargs, bounds = {"low": lo, "high": hi}, (lambda d, lo=lo, hi=hi: (lo, hi))
+    seed = data.draw(st.integers(0, 2**64 - 1), label="seed")
+    counter = data.draw(st.integers(0, 2**40), label="counter")
+    version = data.draw(st.sampled_from([1, 2]), label="version")
+    n = data.draw(st.integers(0, 3000), label="n")
+    device = data.draw(st.booleans(), label="device")
+    event(f"random {method} {dtype.name}")
+
+    def draw(gen, size, **extra):
+        r = getattr(gen, method)(size=size, dtype=dtype, **kwargs, **extra)
+        return r.get() if isinstance(r, npgpu.Array) else r
+
+    g = npgpu.random.Generator(seed, counter, version=version)
+    whole = draw(g, n, device=device)
+    assert isinstance(whole, np.ndarray) and whole.dtype == dtype and whole.shape == (n,)
+    # Values per Philox block: 4 of a 32-bit (or narrower) dtype, 2 of a 64-bit one; the counter moves by
+    # whole blocks.
+    per_block = 4 if dtype.itemsize <= 4 else 2
+    assert g.counter == counter + -(-n // per_block)
+    # The same values on the host backend, whatever the backend of the test.
+    with npgpu.use_backend("cpu"):
+        host = draw(npgpu.random.Generator(seed, counter, version=version), n)
+    assert np.array_equal(whole.view(np.uint8), host.view(np.uint8))
+    # Any split of the request at whole blocks gives the same values.
+    k = per_block * data.draw(st.integers(0, -(-n // per_block)), label="split blocks")
+    k = min(k, n)
+    g2 = npgpu.random.Generator(seed, counter, version=version)
+    parts = np.concatenate([draw(g2, k), draw(g2, n - k, device=not device)])
+    assert np.array_equal(parts.view(np.uint8), whole.view(np.uint8))
+    # Ranges: [low, high) for uniform floats rounded to the dtype may reach high itself (as NumPy's).
+    if bounds is not None and n:
+        lo, hi = bounds(dtype)
+        assert whole.min() >= lo and whole.max() <= hi
+        if method == "integers":
+            assert whole.max() < hi
+    elif n:
+        assert np.isfinite(whole).all()
+    # out= fills the same values; the state round-trips through get_state / set_state and pickling.
+    out = npgpu.empty(n, dtype=dtype) if device else np.empty(n, dtype=dtype)
+    got = getattr(npgpu.random.Generator(seed, counter, version=version), method)(**kwargs, out=out)
+    assert got is out
+    assert np.array_equal(np.asarray(out.get() if device else out).view(np.uint8), whole.view(np.uint8))
+    import pickle
+    g3 = pickle.loads(pickle.dumps(npgpu.random.Generator(seed, counter, version=version)))
+    assert g3.version == version and np.array_equal(draw(g3, n).view(np.uint8), whole.view(np.uint8))
