@@ -14,6 +14,9 @@
 # WHEEL=build/wheel312/npgpu-*.whl installs a wheel built beforehand for this machine's Python
 # (scripts/build-device-wheel.sh, about 15 minutes on 2 cores without a GPU) instead of building here
 # (about 5 minutes of the GPU machine's time); carry its folder with the working tree.
+# Under a time limit that may cut the run (a lent machine), write the results straight into the folder that
+# comes back (e.g. the device runner's $OUT/gc) rather than copying them at the end: summary.txt and each
+# log are written as the phases go, so a cut run still returns what it finished.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 SRC="$(pwd)"
