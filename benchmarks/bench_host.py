@@ -3,6 +3,8 @@ and along both axes of a 4096 x 4096 matrix, and the cost of a call on 1024 elem
 time over NumPy's (target: at most 1, as fast as NumPy; per-call cost <= 5 us). These run without a GPU:
 ``python -m npgpu bench host_reduce host_overhead`` on any machine."""
 import os
+import statistics
+import time
 
 import numpy as np
 
@@ -13,10 +15,24 @@ from ._harness import Result, host_time_ms
 HOST = {"host_reduce", "host_overhead", "host_device", "diffusion_host"}
 
 
+def _interleaved_ms(ours, theirs, repeat):
+    """Median ms of each of two calls, run alternately so that a load that comes and goes on the machine
+    weighs on both alike."""
+    for _ in range(2):
+        ours()
+        theirs()
+    t_ours, t_np = [], []
+    for _ in range(repeat):
+        for fn, times in ((ours, t_ours), (theirs, t_np)):
+            t = time.perf_counter()
+            fn()
+            times.append((time.perf_counter() - t) * 1e3)
+    return statistics.median(t_ours), statistics.median(t_np)
+
+
 def _versus(name, ours, theirs, repeat, target=1.0):
     with npgpu.use_backend("cpu"):
-        t_ours = host_time_ms(ours, repeat)
-    t_np = host_time_ms(theirs, repeat)
+        t_ours, t_np = _interleaved_ms(ours, theirs, repeat)
     return Result(f"host {name}: time / NumPy's", t_ours / t_np, "x", target=target, higher_is_better=False,
                   anchors={"npgpu ms": round(t_ours, 3), "NumPy ms": round(t_np, 3)},
                   note=f"{os.cpu_count()} CPUs")

@@ -269,6 +269,26 @@ def test_argmax_first_occurrence(backend):
     assert npgpu.argmin(i) == 0 and npgpu.min(i) == -(2 ** 63)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64, np.uint64])
+def test_argmax_first_occurrence_across_blocks(backend, rng, dtype):
+    # The host finds the block holding the extremum, then scans it: ties in earlier and later blocks, at block
+    # edges, and (floats) a NaN after the extremum, whose first position wins.
+    n = 3 * (1 << 15) + 17
+    base = (rng.random(n) * 1000).astype(dtype)
+    for first in (0, (1 << 15) - 1, 1 << 15, 40000, n - 1):
+        for later in (None, first + 1, n - 1):
+            x = base.copy()
+            x[first] = 5000
+            if later is not None and later < n and later != first:
+                x[later] = 5000
+            assert npgpu.argmax(x) == np.argmax(x) == first, (first, later)
+            y = -x if np.dtype(dtype).kind != "u" else np.iinfo(dtype).max - x
+            assert npgpu.argmin(y) == np.argmin(y) == first
+            if np.dtype(dtype).kind == "f":
+                x[min(first + 40000, n - 1)] = np.nan
+                assert npgpu.argmax(x) == np.argmax(x) and npgpu.argmin(x) == np.argmin(x)
+
+
 # ----------------------------------------------------------------------------------------- moments, norms
 
 @pytest.mark.parametrize("ddof", [0, 1, 2])

@@ -243,7 +243,7 @@ T minmax_any(const T* p, std::int64_t n, bool* saw_nan) {
 // as ArgR's order gives. One pass over the data, plus at most one block.
 template <bool IsMax, class T>
 std::int64_t arg_typed(const T* p, std::int64_t n, T* value) {
-  constexpr std::int64_t kBlock = 4096;
+  constexpr std::int64_t kBlock = 1 << 15;
   T best = p[0];
   std::int64_t block = 0;
   bool nan = false;
