@@ -238,7 +238,8 @@ T minmax_any(const T* p, std::int64_t n, bool* saw_nan) {
     return minmax_typed<IsMax>(p, n, saw_nan);
 }
 
-// argmax (argmin) of n > 0 contiguous elements: the extremum of each block of 4096 by the vector loop above,
+// argmax (argmin) of n > 0 contiguous elements: the extremum of each block of 2^15 by the vector loop above
+// (blocks long enough that folding each block's vector lanes costs little beside reading it),
 // then a scan of the first block that holds the overall extremum (or the first NaN) for its first position,
 // as ArgR's order gives. One pass over the data, plus at most one block.
 template <bool IsMax, class T>
