@@ -10,6 +10,7 @@ on the host and the environment variables for bigger budgets.
 import gc
 import multiprocessing as mp
 import os
+import queue
 import sys
 import threading
 import time
@@ -259,6 +260,78 @@ def test_use_backend_per_thread_results(monkeypatch, run_threads):
     assert not errors, errors
     assert outcome[0] == [expected] * 20
     assert outcome[1] == ([expected] if npgpu.is_available() else ["no gpu"]) * 20
+
+
+# ---------------------------------------------------------------- arrays passed between threads
+# Each thread queues its work on its own default stream. An array handed to another thread while that work is
+# still queued must read complete there: dask's threaded scheduler does this with every chunk.
+
+_HANDOFF_N = 1 << 23
+_HANDOFF_ADDS = 100
+
+
+def _queued_adds():
+    """An array whose value is 1 + _HANDOFF_ADDS, returned while most of its additions are still queued."""
+    y = npgpu.asarray(np.ones(_HANDOFF_N, np.float32), device=0)
+    for _ in range(_HANDOFF_ADDS):
+        y = y + np.float32(1)
+    return y
+
+
+def _read_on_this_thread(y, how):
+    if how == "get":
+        return y.get()
+    if how == "sum":
+        return float(npgpu.sum(y, dtype=np.float64))
+    return (y * np.float32(2)).get() / 2
+
+
+def _check_handoff(got, how):
+    want = 1.0 + _HANDOFF_ADDS
+    if how == "sum":
+        assert got == want * _HANDOFF_N
+    else:
+        bad = np.flatnonzero(got != want)
+        assert bad.size == 0, f"{bad.size} of {got.size} values not {want}, e.g. {got[bad[:5]]}"
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("how", ["get", "sum", "multiply"])
+def test_array_from_a_running_thread_reads_complete(how):
+    box, release = queue.Queue(), threading.Event()
+
+    def producer():
+        box.put(_queued_adds())
+        release.wait(120)  # still alive while the other thread reads it
+
+    t = threading.Thread(target=producer)
+    t.start()
+    try:
+        got = _read_on_this_thread(box.get(timeout=120), how)
+    finally:
+        release.set()
+        t.join(120)
+    _check_handoff(got, how)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("how", ["get", "sum"])
+def test_array_from_an_ended_thread_reads_complete(how):
+    box = queue.Queue()
+    t = threading.Thread(target=lambda: box.put(_queued_adds()))
+    t.start()
+    t.join(120)
+    _check_handoff(_read_on_this_thread(box.get(timeout=1), how), how)
+
+
+@pytest.mark.gpu
+def test_arrays_passed_around_a_thread_pool_read_complete():
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(4) as pool:
+        parts = list(pool.map(lambda _: _queued_adds(), range(4)))
+        total = pool.submit(lambda: npgpu.sum(npgpu.stack(parts), axis=0)).result()
+        got = total.get()
+    assert np.all(got == 4 * (1.0 + _HANDOFF_ADDS))
 
 
 # ---------------------------------------------------------------- the GIL during long calls

@@ -26,6 +26,8 @@ struct DeviceTable {
   std::string reason;
   std::vector<std::unique_ptr<DeviceProperties>> props;
   std::vector<std::once_flag> prop_once;
+  // Live threads that have activated each device (see order_after_other_threads).
+  std::unique_ptr<std::atomic<int>[]> threads;
 };
 
 // Set in a child forked after this process initialised CUDA: CUDA cannot be used there (its calls fail or
@@ -64,12 +66,64 @@ DeviceTable& table() {
     t.count = n;
     t.props.resize(n);
     t.prop_once = std::vector<std::once_flag>(n);
+    t.threads = std::make_unique<std::atomic<int>[]>(n);
   });
   return t;
 }
 
 thread_local int tl_active_device = -1;    // -1: not yet read from the runtime on this thread
 thread_local int tl_selected_device = -1;  // -1: none selected yet; the first active device
+
+// The devices this thread has activated, counted in DeviceTable::threads until the thread ends, and the
+// thread's event for ordering its default stream on each.
+thread_local bool tl_devices_gone = false;  // set at thread exit: memory.cpp's exit handler may activate after
+struct ThreadDevices {
+  std::vector<char> used;
+  std::vector<cudaEvent_t> fence;
+  // The thread's queued work completes before it stops being counted: a thread that reads its results after
+  // this one has ended may be the only one left, and then it no longer waits.
+  ~ThreadDevices() {
+    tl_devices_gone = true;
+    DeviceTable& t = table();
+    const bool cuda_usable = !g_forked_after_cuda.load(std::memory_order_relaxed);
+    for (std::size_t d = 0; d < used.size(); ++d) {
+      if (!used[d]) continue;
+      if (cuda_usable && (cudaSetDevice(static_cast<int>(d)) != cudaSuccess ||
+                          cudaStreamSynchronize(cudaStreamPerThread) != cudaSuccess))
+        cudaGetLastError();
+      t.threads[d].fetch_sub(1, std::memory_order_relaxed);
+    }
+    tl_active_device = -1;  // the loop above changed it: read it again if memory.cpp's handler activates
+    for (cudaEvent_t e : fence)
+      if (cuda_usable && e && cudaEventDestroy(e) != cudaSuccess) cudaGetLastError();
+  }
+};
+thread_local ThreadDevices tl_devices;
+
+// Each thread's default stream (cudaStreamPerThread) is ordered with no other thread's, yet arrays pass
+// between threads: dask's threaded scheduler, thread pools, distributed's event loop. So while more than one
+// live thread uses a device, each call first makes this thread's default stream wait for the work already
+// queued on the device's blocking streams, which an event on the legacy default stream completes after.
+// Waiting at every call is what makes it sound: an array received from another thread was queued before the
+// call that reads it began. Explicitly created streams stay the caller's to order (as in CuPy).
+void order_after_other_threads(int ordinal) {
+  if (tl_devices_gone) return;
+  DeviceTable& t = table();
+  ThreadDevices& mine = tl_devices;
+  if (mine.used.size() <= static_cast<std::size_t>(ordinal)) {
+    mine.used.resize(t.count, 0);
+    mine.fence.resize(t.count, nullptr);
+  }
+  if (!mine.used[ordinal]) {
+    mine.used[ordinal] = 1;
+    t.threads[ordinal].fetch_add(1, std::memory_order_relaxed);
+  }
+  if (t.threads[ordinal].load(std::memory_order_relaxed) < 2) return;
+  cudaEvent_t& ev = mine.fence[ordinal];
+  if (ev == nullptr) NPGPU_CUDA_TRY(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
+  NPGPU_CUDA_TRY(cudaEventRecord(ev, cudaStreamLegacy));
+  NPGPU_CUDA_TRY(cudaStreamWaitEvent(cudaStreamPerThread, ev, 0));
+}
 
 }  // namespace
 
@@ -138,11 +192,13 @@ int active_device() {
 void activate_device(int ordinal) {
   // the forking thread's active device is inherited by the child: check before the shortcut
   if (g_forked_after_cuda.load(std::memory_order_relaxed)) throw_forked_child();
-  if (ordinal == tl_active_device) return;
-  require_device(ordinal);
-  (void)active_device();  // on the thread's first activation: remember its own device as the selected one
-  NPGPU_CUDA_TRY(cudaSetDevice(ordinal));
-  tl_active_device = ordinal;
+  if (ordinal != tl_active_device) {
+    require_device(ordinal);
+    (void)active_device();  // on the thread's first activation: remember its own device as the selected one
+    NPGPU_CUDA_TRY(cudaSetDevice(ordinal));
+    tl_active_device = ordinal;
+  }
+  order_after_other_threads(ordinal);
 }
 
 int current_device() {
