@@ -508,7 +508,9 @@ cdef class Stream:
     A stream npgpu created is destroyed when the Stream object is deleted and no array allocated on it holds
     memory any more (each such array keeps it alive). Streams compare equal when their handles are.
     Work on one stream is not ordered after the work on other streams that produced its inputs (as in
-    CuPy): order it with ``wait_stream`` or an Event.
+    CuPy): order it with ``wait_stream`` or an Event. The threads' default streams are the exception: while
+    two or more threads use a GPU, each call on a thread's default stream first waits for the work other
+    threads have queued, so arrays can be passed between threads (thread pools, dask's threaded scheduler).
     ``__cuda_stream__()`` (the CUDA stream protocol) returns ``(0, handle)``, with 1 for the legacy default
     stream; the `stream=` arguments of npgpu take a Stream, such an object, a CuPy or Numba stream (its
     ``ptr``) or an integer handle.
