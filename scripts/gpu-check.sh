@@ -14,9 +14,10 @@
 # WHEEL=build/wheel312/npgpu-*.whl installs a wheel built beforehand for this machine's Python
 # (scripts/build-device-wheel.sh, about 15 minutes on 2 cores without a GPU) instead of building here
 # (about 5 minutes of the GPU machine's time); carry its folder with the working tree.
-# Under a time limit that may cut the run (a lent machine), write the results straight into the folder that
-# comes back (e.g. the device runner's $OUT/gc) rather than copying them at the end: summary.txt and each
-# log are written as the phases go, so a cut run still returns what it finished.
+# Under a time limit that may cut the run (a lent machine that returns only a few files), set ARCHIVE to a
+# .tgz path in the folder that comes back (e.g. ARCHIVE=$OUT/gc.tgz): the results folder is archived there
+# every ARCHIVE_EVERY seconds (default 30) and when the script ends, so a cut run still returns the logs of
+# what it finished. summary.txt and each log are written as the phases go.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 SRC="$(pwd)"
@@ -42,7 +43,14 @@ stop_started() {
     [ "$p" != $$ ] && kill "$p" 2>/dev/null
   done
 }
-trap stop_started EXIT
+archive() {
+  [ -n "${ARCHIVE:-}" ] || return 0
+  tar czf "$ARCHIVE.tmp" -C "$(dirname "$OUT_DIR")" "$(basename "$OUT_DIR")" 2>/dev/null && mv -f "$ARCHIVE.tmp" "$ARCHIVE"
+}
+trap 'stop_started; archive' EXIT
+if [ -n "${ARCHIVE:-}" ]; then
+  (while sleep "${ARCHIVE_EVERY:-30}"; do archive; done) &
+fi
 trap 'exit 143' TERM
 trap 'exit 130' INT
 
