@@ -84,6 +84,7 @@ struct ThreadDevices {
   // this one has ended may be the only one left, and then it no longer waits.
   ~ThreadDevices() {
     tl_devices_gone = true;
+    if (used.empty()) return;
     DeviceTable& t = table();
     const bool cuda_usable = !g_forked_after_cuda.load(std::memory_order_relaxed);
     for (std::size_t d = 0; d < used.size(); ++d) {
