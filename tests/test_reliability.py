@@ -266,7 +266,9 @@ def test_use_backend_per_thread_results(monkeypatch, run_threads):
 # Each thread queues its work on its own default stream. An array handed to another thread while that work is
 # still queued must read complete there: dask's threaded scheduler does this with every chunk.
 
-_HANDOFF_N = 1 << 23
+# In-place additions over 2^25 elements: each is queued in microseconds and runs for tens on the GPU, so the
+# array is handed over with milliseconds of its work still queued.
+_HANDOFF_N = 1 << 25
 _HANDOFF_ADDS = 100
 
 
@@ -274,7 +276,7 @@ def _queued_adds():
     """An array whose value is 1 + _HANDOFF_ADDS, returned while most of its additions are still queued."""
     y = npgpu.asarray(np.ones(_HANDOFF_N, np.float32), device=0)
     for _ in range(_HANDOFF_ADDS):
-        y = y + np.float32(1)
+        y += np.float32(1)
     return y
 
 
