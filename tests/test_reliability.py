@@ -317,6 +317,32 @@ def test_array_from_a_running_thread_reads_complete(how):
 
 
 @pytest.mark.gpu
+def test_own_stream_ordered_after_another_thread_through_the_default_stream():
+    # The documented recipe for a stream of one's own: wait for this thread's default stream, which waits for
+    # what other threads have queued.
+    box, release = queue.Queue(), threading.Event()
+
+    def producer():
+        box.put(_queued_adds())
+        release.wait(120)
+
+    t = threading.Thread(target=producer)
+    t.start()
+    try:
+        y = box.get(timeout=120)
+        s = npgpu.Stream()
+        s.wait_stream(npgpu.Stream.per_thread())
+        with s:
+            z = y * np.float32(2)
+        s.synchronize()
+        got = z.get() / 2
+    finally:
+        release.set()
+        t.join(120)
+    _check_handoff(got, "get")
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("how", ["get", "sum"])
 def test_array_from_an_ended_thread_reads_complete(how):
     box = queue.Queue()

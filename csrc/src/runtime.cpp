@@ -286,7 +286,10 @@ void stream_destroy(StreamHandle s) noexcept {
   if (s) detail::stream_release(s);
 }
 
-void stream_synchronize(StreamHandle s) { NPGPU_CUDA_TRY(cudaStreamSynchronize(static_cast<cudaStream_t>(s))); }
+void stream_synchronize(StreamHandle s) {
+  if (s == per_thread_default_stream()) order_after_other_threads(active_device());  // as stream_wait_stream
+  NPGPU_CUDA_TRY(cudaStreamSynchronize(static_cast<cudaStream_t>(s)));
+}
 
 bool stream_query(StreamHandle s) {
   cudaError_t err = cudaStreamQuery(static_cast<cudaStream_t>(s));
@@ -308,6 +311,9 @@ void stream_wait_stream(StreamHandle waiter, StreamHandle producer) {
     NPGPU_CUDA_TRY(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
     ev_device = dev;
   }
+  // A wait for this thread's default stream includes what a call on it would wait for: other threads' work
+  // on arrays received from them.
+  if (producer == per_thread_default_stream()) order_after_other_threads(dev);
   NPGPU_CUDA_TRY(cudaEventRecord(ev, static_cast<cudaStream_t>(producer)));
   NPGPU_CUDA_TRY(cudaStreamWaitEvent(static_cast<cudaStream_t>(waiter), ev, 0));
 }
@@ -325,6 +331,7 @@ void event_destroy(EventHandle e) noexcept {
 }
 
 void event_record(EventHandle e, StreamHandle s) {
+  if (s == per_thread_default_stream()) order_after_other_threads(active_device());  // as stream_wait_stream
   NPGPU_CUDA_TRY(cudaEventRecord(static_cast<cudaEvent_t>(e), static_cast<cudaStream_t>(s)));
 }
 

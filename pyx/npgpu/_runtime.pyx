@@ -511,6 +511,7 @@ cdef class Stream:
     CuPy): order it with ``wait_stream`` or an Event. The threads' default streams are the exception: while
     two or more threads use a GPU, each call on a thread's default stream first waits for the work other
     threads have queued, so arrays can be passed between threads (thread pools, dask's threaded scheduler).
+    A stream of one's own is ordered after such arrays by ``s.wait_stream(npgpu.Stream.per_thread())``.
     ``__cuda_stream__()`` (the CUDA stream protocol) returns ``(0, handle)``, with 1 for the legacy default
     stream; the `stream=` arguments of npgpu take a Stream, such an object, a CuPy or Numba stream (its
     ``ptr``) or an integer handle.
