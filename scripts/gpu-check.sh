@@ -130,12 +130,15 @@ if phase tests; then
     export -f run_test_file; export OUT_DIR PY NGPU ALL_GPUS
     t1=$(date +%s)
     # The tests that need a GPU's memory to themselves (marked slow or alone) run after the others, one process
-    # a GPU.
-    # shellcheck disable=SC2012
+    # a GPU; those of files that see every GPU run last, one process at a time, since they use GPU 0 too.
+    alone_files=$(grep -lE '@pytest.mark.(slow|alone)|pytestmark.*(slow|alone)' "$SRC"/tests/test_*.py)
+    # shellcheck disable=SC2012,SC2086
     { ls "$SRC"/tests/test_*.py | xargs -P "${TEST_JOBS:-$((3 * NGPU))}" --process-slot-var=SLOT -I{} \
         bash -c 'run_test_file {} shared'
-      grep -lE '@pytest.mark.(slow|alone)|pytestmark.*(slow|alone)' "$SRC"/tests/test_*.py |
-        xargs -P "$NGPU" --process-slot-var=SLOT -I{} bash -c 'run_test_file {} alone'; } >"$OUT_DIR/tests.txt"
+      grep -L 'device_count()' $alone_files |
+        xargs -r -P "$NGPU" --process-slot-var=SLOT -I{} bash -c 'run_test_file {} alone'
+      grep -l 'device_count()' $alone_files |
+        xargs -r -P 1 --process-slot-var=SLOT -I{} bash -c 'run_test_file {} alone'; } >"$OUT_DIR/tests.txt"
     bad=$(grep -cv '^0 ' "$OUT_DIR/tests.txt")
     [ "$bad" -ne 0 ] && rc_tests=1
     say "tests (CUDA backend, $(wc -l <"$OUT_DIR/tests.txt") files on $NGPU GPU(s), $(( $(date +%s) - t1 )) s): $bad files failed;" \
