@@ -204,7 +204,7 @@ if phase sanitizer; then
     local threads=4
     [ "$3" = threads ] && threads=2
     NPGPU_RELIABILITY_THREADS=$threads NPGPU_TEST_THREADS=$threads NPGPU_RELIABILITY_ITERATIONS=2 \
-      NPGPU_RELIABILITY_REPEATS=30 NPGPU_SAN_TAG="$tag" NPGPU_BACKEND=cuda timeout "$limit" compute-sanitizer --tool "$1" --error-exitcode 99 \
+      NPGPU_RELIABILITY_HANDOFF_N=1048576 NPGPU_RELIABILITY_REPEATS=30 NPGPU_SAN_TAG="$tag" NPGPU_BACKEND=cuda timeout "$limit" compute-sanitizer --tool "$1" --error-exitcode 99 \
       --target-processes all --report-api-errors no --print-limit 100000 "${filter[@]}" \
       "$PY" -m pytest "$2" -q -p no:cacheprovider -m "$m" ${sel:+-k "$sel"} ${shard:+--shard "$shard"} \
       --params-per-test "${SAN_PARAMS:-3}" >"$log" 2>&1
