@@ -243,12 +243,16 @@ if phase sanitizer; then
   jobs=${SAN_JOBS:-$(( 8 * NGPU / ${#TOOLS[@]} ))}
   [ "$jobs" -ge 2 ] || jobs=2
   t1=$(date +%s)
+  # Waits name their jobs: a bare wait would also wait for ARCHIVE's endless loop.
+  pids=()
   for i in "${!TOOLS[@]}"; do
     # shellcheck disable=SC2086
     printf '%s\n' $SAN_LIST | CUDA_VISIBLE_DEVICES=$(( i % NGPU )) xargs -P "$jobs" -I{} \
       bash -c "san_one ${TOOLS[$i]} {} main" >"$OUT_DIR/sanitizer-${TOOLS[$i]}.txt" &
+    pids+=($!)
   done
-  wait
+  wait "${pids[@]}"
+  pids=()
   for g in $(seq 0 $((NGPU - 1))); do
     for i in "${!TOOLS[@]}"; do
       [ $(( i % NGPU )) -eq "$g" ] || continue
@@ -256,8 +260,9 @@ if phase sanitizer; then
       printf '%s\n' $THREAD_TESTS | CUDA_VISIBLE_DEVICES=$g xargs -P 1 -I{} \
         bash -c "san_one ${TOOLS[$i]} {} threads" >>"$OUT_DIR/sanitizer-${TOOLS[$i]}.txt"
     done &
+    pids+=($!)
   done
-  wait
+  wait "${pids[@]}"
   say "compute-sanitizer: ${TOOLS[*]} at once on $NGPU GPU(s), $jobs files at a time each ($(( $(date +%s) - t1 )) s)"
   for tool in "${TOOLS[@]}"; do
     bad=$(grep -cv '^0 ' "$OUT_DIR/sanitizer-$tool.txt")
