@@ -460,6 +460,99 @@ def test_bad_seeds_raise_naming_the_seed(bad, exc, match):
             make(bad)
 
 
+def test_philox_bit_generator_is_shared_by_its_generators(backend):
+    # NumPy's pattern Generator(BitGenerator(seed)): Generators on one bit generator share its counter.
+    r = npgpu.random
+    bg = r.Philox(42)
+    assert isinstance(bg, r.BitGenerator) and (bg.seed, bg.counter, bg.version) == (42, 0, r.STREAM_VERSION)
+    a, b = r.Generator(bg), r.default_rng(bg)
+    assert a.bit_generator is bg and b.bit_generator is bg
+    first = a.random(8)  # 8 float64 values: 16 words, 4 blocks
+    assert bg.counter == a.counter == b.counter == 4
+    second = b.random(8)
+    plain = r.Generator(42)
+    assert np.array_equal(first, plain.random(8)) and np.array_equal(second, plain.random(8))
+    assert r.RandomState(bg).rand(2).shape == (2,) and bg.counter == 9
+    # seeds as default_rng takes them, a counter, a version
+    want = np.random.SeedSequence(3).generate_state(1, np.uint64)[0]
+    assert r.Philox(np.random.SeedSequence(3)).seed == r.Philox([3]).seed == r.default_rng([3]).seed
+    assert r.Philox(np.random.SeedSequence(3)).seed == want
+    assert np.array_equal(r.Generator(r.Philox(5, 7)).random(3), r.Generator(5, 7).random(3))
+    assert np.array_equal(r.Generator(r.Philox(5, version=1)).standard_normal(9, dtype=np.float32),
+                          r.Generator(5, version=1).standard_normal(9, dtype=np.float32))
+    assert r.Philox(5, None).counter == 0
+
+
+def test_philox_state_advance_spawn_and_pickle(backend):
+    import pickle
+
+    r = npgpu.random
+    bg = r.Philox(3, 10)
+    saved = bg.state
+    assert saved == {"bit_generator": "Philox4x32-10", "state": {"seed": 3, "counter": 10,
+                                                                 "version": r.STREAM_VERSION}}
+    g = r.Generator(bg)
+    x = g.random(5)
+    assert bg.counter == 13
+    bg.state = saved
+    assert np.array_equal(g.random(5), x)
+    bg.state = r.Generator(9, 2).bit_generator.state
+    assert (g.seed, g.counter) == (9, 2)
+    assert r.Philox(5).advance(3) is not None and r.Philox(5).advance(3).counter == 3
+    assert r.Philox(5, (1 << 64) - 1).advance(2).counter == 1  # modulo 2**64
+    kids = r.Philox(1).spawn(2)
+    assert all(isinstance(k, r.Philox) for k in kids)
+    assert [k.seed for k in kids] == [c.seed for c in r.default_rng(1).spawn(2)]
+    assert kids[0].seed != kids[1].seed
+    h = pickle.loads(pickle.dumps(r.Philox(12, 40, version=1)))
+    assert (h.seed, h.counter, h.version) == (12, 40, 1)
+    assert repr(h) == "npgpu.random.Philox(seed=12, counter=40, version=1)"
+    p = r.Philox(6)
+    p.spawn(1)
+    assert pickle.loads(pickle.dumps(p)).spawn(1)[0].seed == p.spawn(1)[0].seed  # the spawn count is kept
+
+
+def test_legacy_bit_generator_functions(backend):
+    r = npgpu.random
+    bg = r.Philox(4)
+    r.set_bit_generator(bg)
+    assert r.get_bit_generator() is bg and r.get_global_generator().bit_generator is bg
+    a = r.rand(3)
+    assert bg.counter == 2 and np.array_equal(a, r.Generator(4).random(3))
+    r.seed(10)
+    assert r.get_bit_generator().seed == 10 and r.get_bit_generator() is not bg
+    with pytest.warns(DeprecationWarning, match="randint"):
+        k = r.random_integers(5, size=400)
+    assert k.min() == 1 and k.max() == 5  # both ends drawn: [1, 5]
+    with pytest.warns(DeprecationWarning):
+        k = r.random_integers(-2, 0, size=300)
+    assert set(np.unique(k).tolist()) == {-2, -1, 0}
+
+
+@pytest.mark.parametrize("call, exc, match", [
+    (lambda: npgpu.random.Generator(npgpu.random.Philox(1), 3), TypeError, "belong to the bit generator"),
+    (lambda: npgpu.random.Generator(npgpu.random.Philox(1), version=1), TypeError, "belong to the bit generator"),
+    (lambda: npgpu.random.Generator(np.random.PCG64(1)), TypeError, "cannot continue NumPy's PCG64"),
+    (lambda: npgpu.random.Generator(np.random.SeedSequence(1)), TypeError, "seed must be"),
+    (lambda: npgpu.random.BitGenerator(), TypeError, "abstract"),
+    (lambda: npgpu.random.Philox(-1), ValueError, "seed must be"),
+    (lambda: npgpu.random.Philox(np.random.Philox(1)), TypeError, "cannot continue NumPy's Philox"),
+    (lambda: npgpu.random.Philox(1, -1), ValueError, "counter must be"),
+    (lambda: npgpu.random.Philox(1, True), TypeError, "counter must be an int"),
+    (lambda: npgpu.random.Philox(1, version=9), ValueError, "version must be"),
+    (lambda: npgpu.random.Philox(1).advance(-1), ValueError, "must be in"),
+    (lambda: setattr(npgpu.random.Philox(1), "state", {"bit_generator": "MT19937"}), ValueError, "MT19937"),
+    (lambda: npgpu.random.Philox(1).spawn(-1), ValueError, "non-negative"),
+    (lambda: npgpu.random.set_bit_generator(3), TypeError, "takes an npgpu.random.Philox"),
+    (lambda: npgpu.random.set_bit_generator(np.random.MT19937(1)), TypeError, "cannot continue NumPy's MT19937"),
+    (lambda: npgpu.random.PCG64, AttributeError, "Philox4x32-10 only"),
+    (lambda: npgpu.random.no_such_thing, AttributeError, "no attribute 'no_such_thing'"),
+])
+def test_bit_generator_misuse_raises_clearly(call, exc, match):
+    with pytest.raises(exc, match=match):
+        call()
+
+
 def test_scalar_and_shapes(backend):
     g = npgpu.random.Generator(4)
     x = g.random()

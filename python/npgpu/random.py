@@ -1,6 +1,7 @@
 """Random numbers on counter-based Philox4x32-10: ``npgpu.random.default_rng(seed)``.
 
-A :class:`Generator` is a 64-bit seed (the Philox key) and a counter (the next Philox block). Element i of
+A :class:`Generator` draws from a :class:`Philox` bit generator: a 64-bit seed (the Philox key) and a counter
+(the next Philox block), which several Generators may share. Element i of
 a draw is a pure function of (seed, counter, i), so the numbers are the same on every GPU, on the host
 backend and for any launch geometry, bit for bit; each draw then advances the counter past the blocks it
 used (one 32-bit word per value of a 1-, 2- or 4-byte dtype, two per value of an 8-byte dtype, rounded up
@@ -38,7 +39,7 @@ from npgpu import _random
 from npgpu._array import Array, empty
 from npgpu._random import monte_carlo_pi
 
-__all__ = ["STREAM_VERSION", "Generator", "default_rng", "monte_carlo_pi"]
+__all__ = ["STREAM_VERSION", "BitGenerator", "Philox", "Generator", "default_rng", "monte_carlo_pi"]
 
 STREAM_VERSION = _random.STREAM_VERSION
 
@@ -156,6 +157,252 @@ def _device_arg(device):
     return True, device
 
 
+def _check_counter(counter):
+    if isinstance(counter, (bool, np.bool_)):
+        raise TypeError("counter must be an int, not bool")
+    counter = operator.index(counter)
+    if not 0 <= counter < _U64:
+        raise ValueError(f"counter must be in [0, 2**64), got {counter}")
+    return counter
+
+
+def _check_version(version):
+    if isinstance(version, (bool, np.bool_)):
+        raise TypeError("version must be an int, not bool")
+    version = operator.index(version)
+    if not 1 <= version <= STREAM_VERSION:
+        raise ValueError(f"version must be 1 to {STREAM_VERSION}, got {version}")
+    return version
+
+
+class BitGenerator:
+    """The base class of npgpu's bit generators, in the role of numpy.random.BitGenerator.
+
+    A bit generator holds the state a `Generator` draws from. npgpu has one, `Philox`; this class exists so
+    ``isinstance(x, npgpu.random.BitGenerator)`` reads as it does in NumPy.
+
+    Raises
+    ------
+    TypeError
+        On instantiation: use `Philox`.
+
+    See Also
+    --------
+    Philox : npgpu's bit generator.
+
+    Examples
+    --------
+    >>> isinstance(npgpu.random.Philox(1), npgpu.random.BitGenerator)
+    True
+    """
+
+    def __new__(cls, *args, **kwargs):
+        if cls is BitGenerator:
+            raise TypeError("BitGenerator is abstract: use npgpu.random.Philox")
+        return super().__new__(cls)
+
+
+class Philox(BitGenerator):
+    """The Philox4x32-10 state that npgpu's Generators draw from, in the role of numpy.random.Philox.
+
+    A Philox is a 64-bit key (`seed`), a 64-bit block counter and the streams' version. Every Generator built
+    on one Philox draws from it and moves its counter, so two Generators sharing it never draw the same
+    blocks, as two NumPy Generators sharing a bit generator.
+
+    Parameters
+    ----------
+    seed : None, int, array_like of ints or SeedSequence, optional
+        An int in [0, 2**64) is the key itself; None (default) draws one from the operating system; a
+        `SeedSequence`, or a sequence of non-negative ints taken as a SeedSequence's entropy, gives the first
+        64-bit word of its state, as `default_rng`.
+    counter : int or None, optional
+        The Philox block the next draw starts at, in [0, 2**64); None (default) is 0.
+    version : int, optional, keyword-only
+        The streams' version, 1 to ``STREAM_VERSION`` (the default); see `Generator`.
+
+    Attributes
+    ----------
+    seed : int
+        The 64-bit Philox key.
+    counter : int
+        The Philox block the next draw starts at.
+    version : int
+        The streams' version.
+    state : dict
+        ``{"bit_generator": "Philox4x32-10", "state": {"seed", "counter", "version"}}``; assigning one
+        restores it.
+    lock : threading.RLock
+        Held by each draw while it takes its blocks.
+
+    Raises
+    ------
+    TypeError
+        NumPy's Generator or BitGenerator (npgpu cannot continue their streams), a seed of another type, or a
+        `counter` or `version` that is not an integer.
+    ValueError
+        A `seed` or `counter` outside [0, 2**64), negative entropy, or an unknown `version`.
+
+    See Also
+    --------
+    Generator : Draws from a Philox.
+    default_rng : A Generator on a new Philox.
+
+    Notes
+    -----
+    NumPy's Philox is Philox4x64-10, with a 256-bit counter and a 128-bit key; this one is Philox4x32-10
+    (cuRAND's), with a 64-bit key and one 64-bit block counter, so the numbers are npgpu's, not NumPy's. NumPy's
+    ``jumped``, ``random_raw`` and ``seed_seq`` are not provided: `spawn` makes independent streams, and
+    `advance` moves the counter.
+
+    Examples
+    --------
+    >>> bg = npgpu.random.Philox(42)
+    >>> bg
+    npgpu.random.Philox(seed=42, counter=0)
+    >>> a, b = npgpu.random.Generator(bg), npgpu.random.Generator(bg)
+    >>> x = a.random(8)  # 8 float64 values: 4 blocks
+    >>> bg.counter
+    4
+    >>> bool(np.array_equal(b.random(8), npgpu.random.Generator(42, counter=4).random(8)))
+    True
+    """
+
+    def __init__(self, seed=None, counter=None, *, version=STREAM_VERSION):
+        self._seed = _random.check_seed(_seed_key(seed))
+        self._counter = 0 if counter is None else _check_counter(counter)
+        self._version = _check_version(version)
+        self._lock = threading.RLock()
+        self._spawned = 0
+
+    @property
+    def seed(self):
+        """The 64-bit Philox key."""
+        return self._seed
+
+    @property
+    def counter(self):
+        """The Philox block the next draw starts at."""
+        return self._counter
+
+    @property
+    def version(self):
+        """The streams' version (1 to STREAM_VERSION)."""
+        return self._version
+
+    @property
+    def lock(self):
+        """The lock each draw holds while it takes its blocks (NumPy's BitGenerator.lock)."""
+        return self._lock
+
+    @property
+    def state(self):
+        """``{"bit_generator": "Philox4x32-10", "state": {"seed", "counter", "version"}}``; assign one (from
+        this property, `get_state` or `RandomState.get_state`) to restore it.
+
+        Examples
+        --------
+        >>> bg = npgpu.random.Philox(3)
+        >>> saved = bg.state
+        >>> g = npgpu.random.Generator(bg)
+        >>> a = g.random(4)
+        >>> bg.state = saved
+        >>> bool(np.array_equal(a, g.random(4)))
+        True
+        """
+        with self._lock:
+            return _state_dict(self._seed, self._counter, self._version)
+
+    @state.setter
+    def state(self, state):
+        seed, counter, version = _parse_state(state)
+        with self._lock:
+            self._seed, self._counter, self._version = seed, counter, version
+
+    def advance(self, delta):
+        """Move the counter `delta` blocks ahead (modulo 2**64), as if draws had used them.
+
+        Parameters
+        ----------
+        delta : int
+            Blocks of four 32-bit words, in [0, 2**64).
+
+        Returns
+        -------
+        Philox
+            This bit generator, as NumPy's ``advance``.
+
+        Examples
+        --------
+        >>> bg = npgpu.random.Philox(5).advance(3)
+        >>> bg.counter
+        3
+        >>> bool(np.array_equal(npgpu.random.Generator(bg).random(2), npgpu.random.Generator(5, 3).random(2)))
+        True
+        """
+        delta = _check_counter(delta)
+        with self._lock:
+            self._counter = (self._counter + delta) % _U64
+        return self
+
+    def spawn(self, n_children):
+        """`n_children` independent Philox bit generators; see `Generator.spawn` for how their keys are made.
+
+        Parameters
+        ----------
+        n_children : int
+            The number of children, >= 0.
+
+        Returns
+        -------
+        list of Philox
+            New bit generators, counter 0, of this one's version.
+
+        Raises
+        ------
+        ValueError
+            A negative `n_children`.
+        OverflowError
+            n_children >= 2**63.
+
+        Examples
+        --------
+        >>> kids = npgpu.random.Philox(1).spawn(2)
+        >>> kids[0].seed != kids[1].seed, kids[0].seed == npgpu.random.default_rng(1).spawn(1)[0].seed
+        (True, True)
+        """
+        n = operator.index(n_children)
+        if n < 0:
+            raise ValueError("n_children must be non-negative")
+        if n >= 2 ** 63:
+            raise OverflowError(f"n_children={n} is too large (at most 2**63 - 1)")
+        with self._lock:
+            first = self._spawned
+            self._spawned += n
+        key = (self._seed & 0xFFFFFFFF, self._seed >> 32)
+        kids = []
+        for j in range(first, first + n):
+            w = _random.philox4x32_10((j & 0xFFFFFFFF, (j >> 32) & 0xFFFFFFFF, 1, _SPAWN_DOMAIN), key)
+            kids.append(Philox(w[0] | (w[1] << 32), version=self._version))
+        return kids
+
+    def _take(self, blocks):
+        """The first of `blocks` blocks, which the counter then moves past; the caller holds the lock."""
+        start = self._counter
+        self._counter = (start + blocks) % _U64
+        return start
+
+    def __repr__(self):
+        v = "" if self._version == STREAM_VERSION else f", version={self._version}"
+        return f"npgpu.random.Philox(seed={self._seed}, counter={self._counter}{v})"
+
+    def __getstate__(self):
+        return {"seed": self._seed, "counter": self._counter, "spawned": self._spawned, "version": self._version}
+
+    def __setstate__(self, state):
+        self.__init__(state["seed"], state["counter"], version=state["version"])
+        self._spawned = state["spawned"]
+
+
 class Generator:
     """Philox4x32-10 random numbers with NumPy's Generator interface (a subset).
 
@@ -166,13 +413,17 @@ class Generator:
 
     Parameters
     ----------
-    seed : int or None, optional
-        The Philox key, an int in [0, 2**64); None (default) draws one from the operating system.
+    seed : int, None or Philox, optional
+        The Philox key, an int in [0, 2**64); None (default) draws one from the operating system. A `Philox`
+        bit generator is drawn from, shared, as NumPy's ``Generator(bit_generator)``: its counter moves with
+        every draw of every Generator built on it.
     counter : int, optional
-        The Philox block the next draw starts at, in [0, 2**64) (default 0: a new generator).
+        The Philox block the next draw starts at, in [0, 2**64) (default 0: a new generator). Not with a
+        Philox, which has its own.
     version : int, optional, keyword-only
         The streams' version, 1 to ``STREAM_VERSION`` (the default). Version 2 draws float32 normals by the
         ziggurat, version 1 by Box-Muller (npgpu's streams before version 2); every other value is the same.
+        Not with a Philox, which has its own.
 
     Attributes
     ----------
@@ -182,12 +433,14 @@ class Generator:
         The Philox block the next draw starts at.
     version : int
         The streams' version.
+    bit_generator : Philox
+        The state drawn from (made from `seed`, `counter` and `version` unless one was given).
 
     Raises
     ------
     TypeError
-        A `seed` that is neither None nor an int (bool included), or a `counter` or `version` that is not an
-        integer.
+        A `seed` that is neither None, an int (bool excluded) nor a Philox (NumPy's bit generators included),
+        a `counter` or `version` that is not an integer, or either of them given with a Philox.
     ValueError
         A `seed` or a `counter` outside [0, 2**64), or an unknown `version`.
 
@@ -226,46 +479,66 @@ class Generator:
     """
 
     def __init__(self, seed=None, counter=0, *, version=STREAM_VERSION):
-        self._seed = _random.check_seed(seed)
-        counter = operator.index(counter)
-        if not 0 <= counter < _U64:
-            raise ValueError(f"counter must be in [0, 2**64), got {counter}")
-        if isinstance(version, (bool, np.bool_)):
-            raise TypeError("version must be an int, not bool")
-        version = operator.index(version)
-        if not 1 <= version <= STREAM_VERSION:
-            raise ValueError(f"version must be 1 to {STREAM_VERSION}, got {version}")
-        self._version = version
-        self._counter = counter
-        self._lock = threading.RLock()
-        self._spawned = 0
+        if isinstance(seed, BitGenerator):
+            if (isinstance(counter, (bool, np.bool_)) or operator.index(counter) != 0
+                    or version is not STREAM_VERSION):
+                raise TypeError("counter and version belong to the bit generator: give them to Philox, not to "
+                                "a Generator built on one")
+            self._bit_generator = seed
+            return
+        _refuse_numpy_generators(seed)
+        # Only None and ints here (a SeedSequence goes through default_rng or Philox), as before Philox existed.
+        self._bit_generator = Philox(_random.check_seed(seed), _check_counter(counter), version=version)
+
+    # The state lives in the bit generator, which other Generators may share.
+    @property
+    def _seed(self):
+        return self._bit_generator._seed
+
+    @property
+    def _version(self):
+        return self._bit_generator._version
+
+    @property
+    def _lock(self):
+        return self._bit_generator._lock
+
+    @property
+    def _counter(self):
+        return self._bit_generator._counter
+
+    @property
+    def bit_generator(self):
+        """The `Philox` this generator draws from (shared with every Generator built on it)."""
+        return self._bit_generator
 
     @property
     def seed(self):
         """The 64-bit Philox key."""
-        return self._seed
+        return self._bit_generator._seed
 
     @property
     def counter(self):
         """The Philox block the next draw starts at."""
-        return self._counter
+        return self._bit_generator._counter
 
     @property
     def version(self):
         """The streams' version (1 to STREAM_VERSION)."""
-        return self._version
+        return self._bit_generator._version
 
     def __repr__(self):
         v = "" if self._version == STREAM_VERSION else f", version={self._version}"
         return f"npgpu.random.Generator(seed={self._seed}, counter={self._counter}{v})"
 
     def __getstate__(self):
-        return {"seed": self._seed, "counter": self._counter, "spawned": self._spawned, "version": self._version}
+        b = self._bit_generator
+        return {"seed": b._seed, "counter": b._counter, "spawned": b._spawned, "version": b._version}
 
     def __setstate__(self, state):
         # A state pickled before streams were versioned holds version 1's numbers.
         self.__init__(state["seed"], state["counter"], version=state.get("version", 1))
-        self._spawned = state.get("spawned", 0)
+        self._bit_generator._spawned = state.get("spawned", 0)
 
     # ------------------------------------------------------------------------------------------ drawing
 
@@ -301,8 +574,7 @@ class Generator:
         n = int(np.prod(out.shape, dtype=np.int64)) if len(out.shape) else 1
         need = _random.blocks(dt, n)
         with self._lock:
-            start = self._counter
-            self._counter = (start + need) % _U64
+            start = self._bit_generator._take(need)
         _random.fill(dist, self._seed, start, a, b, low, range_m1, out, stream, self._version)
         return out[()] if scalar else out
 
@@ -612,8 +884,7 @@ class Generator:
         out = empty((n,), dtype, device=dev)
         need = _random.blocks(dtype, n)
         with self._lock:
-            start = self._counter
-            self._counter = (start + need) % _U64
+            start = self._bit_generator._take(need)
         if n:
             _random.fill(dist, self._seed, start, a, b, low, range_m1, out, None, self._version)
         return out
@@ -3140,23 +3411,17 @@ class Generator:
         >>> parent.spawn(1)[0].seed in (a.seed, b.seed)  # spawning again gives new children
         False
         """
-        n = operator.index(n_children)
-        if n < 0:
-            raise ValueError("n_children must be non-negative")
-        if n >= 2 ** 63:
-            raise OverflowError(f"n_children={n} is too large (at most 2**63 - 1)")
-        with self._lock:
-            first = self._spawned
-            self._spawned += n
-        key = (self._seed & 0xFFFFFFFF, self._seed >> 32)
-        kids = []
-        for j in range(first, first + n):
-            w = _random.philox4x32_10((j & 0xFFFFFFFF, (j >> 32) & 0xFFFFFFFF, 1, _SPAWN_DOMAIN), key)
-            kids.append(Generator(w[0] | (w[1] << 32), version=self._version))
-        return kids
+        return [Generator(b) for b in self._bit_generator.spawn(n_children)]
 
 SeedSequence = np.random.SeedSequence
 __all__ += ["SeedSequence"]
+
+
+def _refuse_numpy_generators(seed):
+    if isinstance(seed, (np.random.BitGenerator, np.random.Generator)):
+        raise TypeError(f"npgpu draws from its own Philox4x32-10 streams and cannot continue NumPy's "
+                        f"{type(seed).__name__}; pass an int seed, a SeedSequence or an npgpu.random.Philox "
+                        f"instead")
 
 
 def _seed_key(seed):
@@ -3164,9 +3429,7 @@ def _seed_key(seed):
     are; a SeedSequence (anything with ``generate_state``) or a sequence of non-negative ints (entropy for
     NumPy's SeedSequence) as the first 64-bit word of its state. Anything else goes on to `Generator`, which
     raises."""
-    if isinstance(seed, (np.random.BitGenerator, np.random.Generator)):
-        raise TypeError(f"npgpu draws from its own Philox4x32-10 streams and cannot continue NumPy's "
-                        f"{type(seed).__name__}; pass an int seed or a SeedSequence instead")
+    _refuse_numpy_generators(seed)
     if hasattr(seed, "generate_state"):
         return int(seed.generate_state(1, np.uint64)[0])
     if isinstance(seed, (list, tuple, np.ndarray)) and not (isinstance(seed, np.ndarray) and seed.ndim == 0):
@@ -3185,11 +3448,11 @@ def default_rng(seed=None, *, version=STREAM_VERSION):
 
     Parameters
     ----------
-    seed : None, int, array_like of ints, SeedSequence or Generator, optional
+    seed : None, int, array_like of ints, SeedSequence, Philox or Generator, optional
         An int in [0, 2**64), or None (default) for OS entropy. A `SeedSequence` (NumPy's; also
         ``npgpu.random.SeedSequence``), or a sequence of non-negative ints taken as a SeedSequence's
         entropy, gives the first 64-bit word of its state as the seed, so ``SeedSequence.spawn`` makes
-        independent generators as in NumPy.
+        independent generators as in NumPy. A `Philox` is drawn from, shared.
     version : int, optional, keyword-only
         The streams' version, 1 to ``STREAM_VERSION`` (the default; see `Generator`). Ignored when `seed` is a
         Generator.
@@ -3300,6 +3563,58 @@ def get_global_generator():
     npgpu.random.Generator(seed=10, counter=0)
     """
     return _global_rng()
+
+
+def get_bit_generator():
+    """The bit generator of the module-global Generator, as numpy.random.get_bit_generator.
+
+    Returns
+    -------
+    Philox
+        Shared with the global Generator: moving it (`Philox.advance`, assigning `Philox.state`) moves the
+        legacy functions' stream.
+
+    Examples
+    --------
+    >>> npgpu.random.seed(10)
+    >>> npgpu.random.get_bit_generator()
+    npgpu.random.Philox(seed=10, counter=0)
+    """
+    return _global_rng().bit_generator
+
+
+def set_bit_generator(bitgen):
+    """Make the legacy functions draw from `bitgen`, as numpy.random.set_bit_generator.
+
+    Parameters
+    ----------
+    bitgen : Philox
+        Shared, not copied.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    TypeError
+        Not an npgpu.random.Philox (NumPy's bit generators included: npgpu cannot continue their streams).
+
+    Examples
+    --------
+    >>> bg = npgpu.random.Philox(4)
+    >>> npgpu.random.set_bit_generator(bg)
+    >>> a = npgpu.random.rand(3)
+    >>> bg.counter  # 3 float64 values: 2 blocks
+    2
+    """
+    global _GLOBAL
+    if not isinstance(bitgen, BitGenerator):
+        _refuse_numpy_generators(bitgen)
+        raise TypeError(f"set_bit_generator takes an npgpu.random.Philox, not {type(bitgen).__name__}")
+    g = Generator(bitgen)
+    with _GLOBAL_LOCK:
+        _GLOBAL = g
 
 
 def rand(*dims):
@@ -3479,6 +3794,58 @@ def randint(low, high=None, size=None, dtype=np.int64):
     return _global_rng().integers(low, high, size=size, dtype=dtype)
 
 
+def _random_integers(generator, low, high, size):
+    import warnings
+
+    if high is None:
+        low, high = 1, low
+    warnings.warn(f"This function is deprecated. Please call randint({low}, {high} + 1) instead",
+                  DeprecationWarning, stacklevel=3)
+    return generator.integers(low, high, size=size, endpoint=True)
+
+
+def random_integers(low, high=None, size=None):
+    """Uniform integers in [low, high] ([1, low] when high is None), as numpy.random.random_integers.
+
+    Deprecated in NumPy, as here: use `randint` (one above the highest value) or `Generator.integers`.
+
+    Parameters
+    ----------
+    low : int
+        The lowest value (or, when `high` is None, the highest, with 1 the lowest).
+    high : int, optional
+        The highest value.
+    size : int or tuple of int, optional
+        Output shape; None (default): one value.
+
+    Returns
+    -------
+    int or numpy.ndarray
+        int64 values.
+
+    Warns
+    -----
+    DeprecationWarning
+        Always, as NumPy's.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As `Generator.integers`.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> npgpu.random.seed(0)
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", DeprecationWarning)
+    ...     k = npgpu.random.random_integers(5, size=40)
+    >>> int(k.min()) >= 1 and int(k.max()) <= 5
+    True
+    """
+    return _random_integers(_global_rng(), low, high, size)
+
+
 def choice(a, size=None, replace=True, p=None):
     """A random sample of a, as numpy.random.choice.
 
@@ -3650,8 +4017,9 @@ for _name in _LEGACY_DISTRIBUTIONS:
     globals()[_name] = _legacy(_name)
 del _name
 
-__all__ += ["seed", "get_global_generator", "rand", "randn", "random", "random_sample", "ranf", "sample",
-            "randint", "choice", "shuffle", "permutation", *_LEGACY_DISTRIBUTIONS]
+__all__ += ["seed", "get_global_generator", "get_bit_generator", "set_bit_generator", "rand", "randn", "random",
+            "random_sample", "ranf", "sample", "randint", "random_integers", "choice", "shuffle", "permutation",
+            *_LEGACY_DISTRIBUTIONS]
 
 
 def get_state():
@@ -3704,11 +4072,16 @@ def set_state(state):
         _GLOBAL = g
 
 
+def _state_dict(seed, counter, version):
+    return {"bit_generator": "Philox4x32-10", "state": {"seed": seed, "counter": counter, "version": version}}
+
+
 def _state_of(g):
-    return {"bit_generator": "Philox4x32-10", "state": {"seed": g.seed, "counter": g.counter, "version": g.version}}
+    return _state_dict(g.seed, g.counter, g.version)
 
 
-def _generator_of_state(state):
+def _parse_state(state):
+    """(seed, counter, version) of a state from get_state, checked."""
     if not isinstance(state, dict) or state.get("bit_generator") != "Philox4x32-10" or \
             not isinstance(state.get("state"), dict) or \
             set(state["state"]) not in ({"seed", "counter"}, {"seed", "counter", "version"}):
@@ -3716,7 +4089,13 @@ def _generator_of_state(state):
                          "'Philox4x32-10', 'state': {'seed': ..., 'counter': ..., 'version': ...}} (npgpu does not "
                          "draw from NumPy's MT19937, so NumPy's states do not apply)")
     # A state saved before streams had versions holds version 1's numbers.
-    return Generator(state["state"]["seed"], state["state"]["counter"], version=state["state"].get("version", 1))
+    st = state["state"]
+    return _random.check_seed(st["seed"]), _check_counter(st["counter"]), _check_version(st.get("version", 1))
+
+
+def _generator_of_state(state):
+    seed, counter, version = _parse_state(state)
+    return Generator(seed, counter, version=version)
 
 
 class RandomState:
@@ -3728,9 +4107,9 @@ class RandomState:
 
     Parameters
     ----------
-    seed : None, int, array_like of ints, SeedSequence or Generator, optional
+    seed : None, int, array_like of ints, SeedSequence, Philox or Generator, optional
         An int in [0, 2**64), None (default) for OS entropy, a SeedSequence or a sequence of ints as
-        `default_rng` takes them, or a Generator to draw from (shared, not copied).
+        `default_rng` takes them, or a Philox or Generator to draw from (shared, not copied).
 
     Raises
     ------
@@ -3871,13 +4250,7 @@ class RandomState:
         >>> int(k.min()) >= 1 and int(k.max()) <= 5
         True
         """
-        import warnings
-
-        if high is None:
-            low, high = 1, low
-        warnings.warn(f"This function is deprecated. Please call randint({low}, {high} + 1) instead",
-                      DeprecationWarning, stacklevel=2)
-        return self._generator.integers(low, high, size=size, endpoint=True)
+        return _random_integers(self._generator, low, high, size)
 
     def choice(self, a, size=None, replace=True, p=None):
         """A random sample of a, as numpy.random.RandomState.choice.
@@ -3933,3 +4306,14 @@ for _name in _LEGACY_DISTRIBUTIONS:
 del _name
 
 __all__ += ["RandomState", "get_state", "set_state"]
+
+
+# NumPy's other bit generators: a clear error instead of a bare AttributeError.
+_NUMPY_BIT_GENERATORS = ("MT19937", "PCG64", "PCG64DXSM", "SFC64")
+
+
+def __getattr__(name):
+    if name in _NUMPY_BIT_GENERATORS:
+        raise AttributeError(f"npgpu.random has no {name}: npgpu draws from Philox4x32-10 only "
+                             f"(npgpu.random.Philox, default_rng), so NumPy's {name} streams are not available")
+    raise AttributeError(f"module 'npgpu.random' has no attribute {name!r}")
