@@ -275,6 +275,29 @@ def test_atleast(array_device, same, random_array):
 
 # ------------------------------------------------------------------------------------------------ broadcasting
 
+def test_broadcast_object_as_numpys(array_device, random_array):
+    h, q = random_array((3, 1, 2), np.int32), random_array((4, 1), np.float32)
+    x = npgpu.asarray(h)
+    b, want = npgpu.broadcast(x, q, 7), np.broadcast(h, q, 7)
+    assert (b.shape, b.ndim, b.nd, b.size, b.numiter, b.index) == \
+        (want.shape, want.ndim, want.nd, want.size, want.numiter, want.index)
+    assert b._host is None  # the shape alone reads no data
+    got, expected = list(b), list(want)
+    assert got == expected and b.index == want.index == 24
+    assert [type(v) for v in got[0]] == [type(v) for v in expected[0]]
+    b.reset()
+    assert b.index == 0 and next(b) == expected[0] and b.index == 1
+    b.reset()
+    assert [list(it) for it in b.iters] == [list(it) for it in np.broadcast(h, q, 7).iters]
+    nested = npgpu.broadcast(b, np.zeros(2))
+    assert nested.numiter == 4 and nested.shape == (3, 4, 2)
+    assert npgpu.broadcast().shape == () and npgpu.broadcast(x[:0]).size == 0
+    with pytest.raises(ValueError, match="shape mismatch"):
+        npgpu.broadcast(x, np.zeros(3))
+    with pytest.raises(ValueError, match="at most 64"):
+        npgpu.broadcast(*[1] * 65)
+
+
 def test_broadcasting(array_device, same, random_array):
     h = random_array((3, 1, 5), np.uint16)
     x = npgpu.asarray(h)

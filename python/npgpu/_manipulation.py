@@ -24,7 +24,8 @@ from numpy.exceptions import AxisError
 from npgpu import _array, _elementwise, _indexing, _reduce, _runtime, _sorting
 
 __all__ = ["concat", "concatenate", "stack", "unstack", "split", "array_split", "hstack", "vstack", "dstack",
-           "column_stack", "broadcast_to", "broadcast_arrays", "broadcast_shapes", "expand_dims", "squeeze",
+           "column_stack", "broadcast", "broadcast_to", "broadcast_arrays", "broadcast_shapes", "expand_dims",
+           "squeeze",
            "flip", "roll", "moveaxis", "swapaxes", "permute_dims", "transpose", "repeat", "tile", "pad",
            "reshape", "ravel", "atleast_1d", "atleast_2d", "atleast_3d", "fliplr", "flipud", "rot90", "rollaxis",
            "hsplit", "vsplit", "dsplit", "append", "insert", "delete", "resize", "trim_zeros", "block",
@@ -867,6 +868,121 @@ def broadcast_arrays(*arrays):
     arrays = _on_one_device(arrays, "broadcast_arrays")
     shape = np.broadcast_shapes(*[a.shape for a in arrays])
     return [a if a.shape == shape else _array.broadcast_to(a, shape) for a in arrays]
+
+
+class broadcast:
+    """Broadcast inputs against each other, and iterate over them together, as numpy.broadcast.
+
+    Parameters
+    ----------
+    *args : npgpu.Array, array_like or broadcast
+        At most 64 inputs; a `broadcast` stands for its own inputs, as in NumPy.
+
+    Attributes
+    ----------
+    shape : tuple of ints
+        The broadcast shape.
+    ndim, nd : int
+        Its number of dimensions.
+    size : int
+        Its number of elements.
+    numiter : int
+        The number of inputs.
+    index : int
+        The flat index of the next element the iteration gives.
+    iters : tuple of numpy.flatiter
+        One iterator per input over its values broadcast to `shape`, on host copies (see Notes).
+
+    Raises
+    ------
+    ValueError
+        The shapes do not broadcast together, or more than 64 inputs.
+
+    See Also
+    --------
+    broadcast_arrays : The inputs broadcast to npgpu.Arrays, as views on their device.
+    broadcast_shapes
+
+    Notes
+    -----
+    The shape comes from the inputs' shapes: making a broadcast reads no data. Iterating (each step gives a
+    tuple of one NumPy scalar per input), `index`, `iters` and `reset` read values on the host: npgpu.Arrays
+    are copied to NumPy once, when first needed. Iterate over small arrays only; for computation use
+    `broadcast_arrays`, whose views stay on the device.
+
+    Examples
+    --------
+    >>> x = npgpu.asarray([[1], [2]], device="cpu")
+    >>> b = npgpu.broadcast(x, [10, 20, 30])
+    >>> b.shape, b.size, b.numiter
+    ((2, 3), 6, 2)
+    >>> [(int(u), int(v)) for u, v in b][:4]
+    [(1, 10), (1, 20), (1, 30), (2, 10)]
+    >>> b.index
+    6
+    """
+
+    def __init__(self, *args):
+        flat = []
+        for a in args:
+            flat.extend(a._args if isinstance(a, broadcast) else (a,))
+        if len(flat) > 64:
+            raise ValueError(f"broadcast takes at most 64 inputs, got {len(flat)}")
+        self._args = tuple(flat)
+        self._shape = np.broadcast_shapes(*[a.shape if isinstance(a, _array.Array) else np.shape(a)
+                                            for a in flat])
+        self._host = None
+
+    def _on_host(self):
+        if self._host is None:
+            self._host = np.broadcast(*[a.get() if isinstance(a, _array.Array) else a for a in self._args])
+        return self._host
+
+    @property
+    def shape(self):
+        """The broadcast shape."""
+        return self._shape
+
+    @property
+    def ndim(self):
+        """The number of dimensions of `shape`."""
+        return len(self._shape)
+
+    nd = ndim
+
+    @property
+    def size(self):
+        """The number of elements of `shape`."""
+        return math.prod(self._shape)
+
+    @property
+    def numiter(self):
+        """The number of inputs."""
+        return len(self._args)
+
+    @property
+    def index(self):
+        """The flat index of the next element the iteration gives."""
+        return 0 if self._host is None else self._host.index
+
+    @property
+    def iters(self):
+        """One numpy.flatiter per input, over host copies of its values broadcast to `shape`."""
+        return self._on_host().iters
+
+    def reset(self):
+        """Start the iteration again from the first element."""
+        if self._host is not None:
+            self._host.reset()
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return next(self._on_host())
+
+    def __repr__(self):
+        return f"npgpu.broadcast(shape={self._shape}, numiter={len(self._args)})"
 
 
 # ------------------------------------------------------------------------------------------------ axes
