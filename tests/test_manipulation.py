@@ -298,6 +298,69 @@ def test_broadcast_object_as_numpys(array_device, random_array):
         npgpu.broadcast(*[1] * 65)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.int16, np.complex128])
+def test_sliding_window_view_as_numpys(array_device, same, random_array, dtype):
+    from numpy.lib.stride_tricks import sliding_window_view as np_windows
+
+    base = random_array((7, 9, 4), dtype)
+    for h in (base, base[::-1, 1::2], base.transpose(2, 0, 1)):  # contiguous, strided with a negative step, transposed
+        x = npgpu.asarray(h)
+        for window, axis in [((2, 3, 1), None), (3, 1), ((2, 2), (1, 1)), ((1, 2), (-1, 0)), (0, 0)]:
+            got = npgpu.sliding_window_view(x, window, axis=axis)
+            want = np_windows(h, window, axis=axis)
+            assert not got.flags["WRITEABLE"]
+            same(got, want)
+        # the windows feed kernels as any strided view: a moving sum along axis 1 (float32 sums accumulate in
+        # float64, docs/numpy-differences.md)
+        acc = np.float64 if dtype == np.float32 else None
+        same(npgpu.sum(npgpu.sliding_window_view(x, 3, axis=1), axis=-1),
+             np_windows(h, 3, axis=1).sum(axis=-1, dtype=acc).astype(npgpu.sum(x).dtype))
+    same(npgpu.sliding_window_view(np.arange(5.0), 2), np_windows(np.arange(5.0), 2))  # NumPy input converted
+
+
+def test_as_strided_stays_inside_the_array(array_device, same, random_array):
+    from numpy.lib.stride_tricks import as_strided as np_as_strided
+
+    h = random_array((4, 6), np.float64)
+    x = npgpu.asarray(h)
+    same(npgpu.as_strided(x), h)
+    same(npgpu.as_strided(x, (3, 6), (48, 8)), np_as_strided(h, (3, 6), (48, 8)))
+    same(npgpu.as_strided(x, (2, 3), (96, 16)), np_as_strided(h, (2, 3), (96, 16)))
+    same(npgpu.as_strided(x[::-1], (3,), (-48,)), np_as_strided(h[::-1], (3,), (-48,)))
+    same(npgpu.as_strided(x, (0, 5), (999 * 8, 8)), np.zeros((0, 5)))
+    # writeable only where no two elements share memory; writes land in x
+    v = npgpu.as_strided(x, (2, 3), (96, 16))
+    assert v.flags["WRITEABLE"]
+    v[1, 2] = -7.0
+    assert float(x[2, 4]) == -7.0
+    for shape, strides in [((3,), (0,)), ((5, 2), (8, 8)), ((2, 2, 2), (16, 8, 8))]:
+        assert not npgpu.as_strided(x, shape, strides).flags["WRITEABLE"], (shape, strides)
+    assert not npgpu.as_strided(x, writeable=False).flags["WRITEABLE"]
+    assert not npgpu.as_strided(npgpu.broadcast_to(x, (2, 4, 6))).flags["WRITEABLE"]
+    for shape, strides, match in [((5, 6), (48, 8), "outside"), ((7,), (-8,), "outside"), ((2,), (12,), "multiples"),
+                                  ((2, 2), (8,), "differ in length"), ((-1,), (8,), "negative")]:
+        with pytest.raises(ValueError, match=match):
+            npgpu.as_strided(x, shape, strides)
+    with pytest.raises(ValueError, match="outside"):
+        npgpu.as_strided(x[:0], (1,), (8,))
+    # reaches that would wrap int64 arithmetic
+    for shape, strides, match in [((2 ** 62,), (8,), "too many"), ((2 ** 40, 2 ** 40), (0, 0), "too many"),
+                                  ((3,), (2 ** 62,), "outside"), ((2,), (8 - 2 ** 63,), "outside"),
+                                  ((2,), (2 ** 70,), "outside")]:
+        with pytest.raises(ValueError, match=match):
+            npgpu.as_strided(x, shape, strides)
+
+
+def test_sliding_window_view_errors(array_device):
+    x = npgpu.asarray(np.arange(12.0).reshape(3, 4))
+    for window, axis, exc, match in [((4, 1), None, ValueError, "larger than"), (2, None, ValueError, "one extent"),
+                                     ((2, 2), 0, ValueError, "differ in length"), (-1, 0, ValueError, "negative"),
+                                     (2, 2, np.exceptions.AxisError, "out of bounds"),
+                                     ("a", 0, TypeError, "integer")]:
+        with pytest.raises(exc, match=match):
+            npgpu.sliding_window_view(x, window, axis=axis)
+
+
 def test_broadcasting(array_device, same, random_array):
     h = random_array((3, 1, 5), np.uint16)
     x = npgpu.asarray(h)

@@ -24,8 +24,8 @@ from numpy.exceptions import AxisError
 from npgpu import _array, _elementwise, _indexing, _reduce, _runtime, _sorting
 
 __all__ = ["concat", "concatenate", "stack", "unstack", "split", "array_split", "hstack", "vstack", "dstack",
-           "column_stack", "broadcast", "broadcast_to", "broadcast_arrays", "broadcast_shapes", "expand_dims",
-           "squeeze",
+           "column_stack", "broadcast", "broadcast_to", "broadcast_arrays", "broadcast_shapes", "as_strided",
+           "sliding_window_view", "expand_dims", "squeeze",
            "flip", "roll", "moveaxis", "swapaxes", "permute_dims", "transpose", "repeat", "tile", "pad",
            "reshape", "ravel", "atleast_1d", "atleast_2d", "atleast_3d", "fliplr", "flipud", "rot90", "rollaxis",
            "hsplit", "vsplit", "dsplit", "append", "insert", "delete", "resize", "trim_zeros", "block",
@@ -983,6 +983,131 @@ class broadcast:
 
     def __repr__(self):
         return f"npgpu.broadcast(shape={self._shape}, numiter={len(self._args)})"
+
+
+def as_strided(x, shape=None, strides=None, subok=False, writeable=True):
+    """A view of an array's memory with the given shape and strides, as numpy.lib.stride_tricks.as_strided.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        The array whose memory the view reads; other inputs than npgpu.Arrays are converted with
+        ``npgpu.asarray`` onto the default device.
+    shape : sequence of ints, optional
+        The view's shape; default x's.
+    strides : sequence of ints, optional
+        Byte steps per dimension, multiples of the item size (negative and zero allowed); default x's.
+    subok : bool, optional
+        Accepted for NumPy's signature; npgpu has no array subclasses.
+    writeable : bool, optional
+        False gives a read-only view (default True, as NumPy).
+
+    Returns
+    -------
+    npgpu.Array
+        A view starting at x's first element.
+
+    Raises
+    ------
+    ValueError
+        The view would reach memory outside x's own bytes, a stride is not a multiple of the item size, a
+        dimension is negative, or `shape` and `strides` differ in length.
+
+    See Also
+    --------
+    sliding_window_view : The safe, common use.
+    broadcast_to
+
+    Notes
+    -----
+    Safer than NumPy's: a view reaching outside x's memory raises ValueError instead of reading whatever lies
+    there (on a GPU that could end the process's CUDA context). A view whose elements may share memory (a
+    zero stride, or windows that overlap) is read-only whatever `writeable` says: writes through it would race
+    on a GPU.
+
+    Examples
+    --------
+    >>> x = npgpu.asarray(np.arange(6, dtype=np.int32), device="cpu")
+    >>> npgpu.as_strided(x, shape=(3, 2), strides=(8, 4))
+    Array([[0, 1],
+           [2, 3],
+           [4, 5]], dtype=int32)
+    >>> npgpu.as_strided(x, shape=(5, 2), strides=(4, 4)).flags["WRITEABLE"]
+    False
+    """
+    x = _one(x)
+    return _array.as_strided(x, x.shape if shape is None else shape, x.strides if strides is None else strides,
+                             bool(writeable))
+
+
+def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=False):
+    """Every window of the given shape, as views, as numpy.lib.stride_tricks.sliding_window_view.
+
+    Parameters
+    ----------
+    x : npgpu.Array or array_like
+        The input; other inputs than npgpu.Arrays are converted with ``npgpu.asarray`` onto the default device.
+    window_shape : int or tuple of ints
+        The window's extent along each axis of `axis`.
+    axis : int or tuple of ints, optional
+        The axes the window slides along (repeats allowed, as NumPy); default every axis, in order.
+    subok : bool, optional
+        Accepted for NumPy's signature; npgpu has no array subclasses.
+    writeable : bool, optional
+        Default False, as NumPy. Overlapping windows stay read-only even with True (see `as_strided`).
+
+    Returns
+    -------
+    npgpu.Array
+        A view of x's memory: x's shape with each windowed axis shortened to ``n - w + 1``, then the window's
+        axes.
+
+    Raises
+    ------
+    ValueError
+        A negative window extent, one larger than its axis, or `window_shape` and `axis` of different lengths.
+    AxisError
+        An axis out of range.
+
+    See Also
+    --------
+    as_strided
+
+    Examples
+    --------
+    >>> x = npgpu.asarray(np.arange(6.0), device="cpu")
+    >>> v = npgpu.sliding_window_view(x, 3)
+    >>> v
+    Array([[0., 1., 2.],
+           [1., 2., 3.],
+           [2., 3., 4.],
+           [3., 4., 5.]])
+    >>> v.mean(axis=-1)  # a moving average without copies of the windows
+    Array([1., 2., 3., 4.])
+    """
+    x = _one(x)
+    try:
+        window = tuple(operator.index(w) for w in window_shape)
+    except TypeError:
+        window = (operator.index(window_shape),)
+    if any(w < 0 for w in window):
+        raise ValueError(f"window_shape cannot contain negative values, got {window}")
+    if axis is None:
+        axes = tuple(range(x.ndim))
+        if len(window) != len(axes):
+            raise ValueError(f"with axis=None, window_shape needs one extent per dimension of x: got "
+                             f"{len(window)} for x.ndim {x.ndim}")
+    else:
+        axes = tuple(_axis(a, x.ndim) for a in (axis if isinstance(axis, (tuple, list)) else (axis,)))
+        if len(window) != len(axes):
+            raise ValueError(f"window_shape and axis differ in length: {len(window)} extents for {len(axes)} axes")
+    shape = list(x.shape)
+    for a, w in zip(axes, window):
+        if shape[a] < w:
+            raise ValueError(f"window shape {window} is larger than x's shape {x.shape} along axis {a}")
+        shape[a] -= w - 1
+    strides = tuple(x.strides) + tuple(x.strides[a] for a in axes)
+    return _array.as_strided(x, tuple(shape) + window, strides, bool(writeable))
 
 
 # ------------------------------------------------------------------------------------------------ axes

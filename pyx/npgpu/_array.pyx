@@ -2,6 +2,7 @@
 """npgpu.Array: memory on a GPU, or on the host device ("cpu"), with a NumPy dtype, shape and strides;
 conversion to and from NumPy, the CUDA Array Interface and DLPack."""
 import builtins
+import math
 import operator
 import sys
 
@@ -3045,6 +3046,102 @@ def broadcast_to(Array x, shape):
     cdef ArrayView v = _broadcast_to(x._view, shape, f"operands could not be broadcast together with remapped "
                                      f"shapes [original->remapped]: {x.shape} and requested shape {shape}")
     v.readonly = True
+    return x._view_of(v)
+
+
+cdef bint _may_self_overlap(const ArrayView& v) noexcept nogil:
+    """Whether two elements of `v` may share memory: False only when, axes taken by increasing |stride|, each
+    stride steps past everything the inner axes span (a sufficient test; extent-1 axes do not count)."""
+    cdef int64_t[32] st
+    cdef int n = 0, i, j
+    cdef int64_t span, t
+    for i in range(v.ndim):
+        if v.shape[i] == 0:
+            return False
+        if v.shape[i] > 1:
+            st[n] = v.strides[i] if v.strides[i] >= 0 else -v.strides[i]
+            n += 1
+    for i in range(1, n):  # insertion sort of (stride, extent) pairs by stride
+        j = i
+        while j > 0 and st[j - 1] > st[j]:
+            t = st[j - 1]; st[j - 1] = st[j]; st[j] = t
+            j -= 1
+    span = itemsize(v.dtype)
+    for i in range(n):
+        if st[i] < span:
+            return True
+        for j in range(v.ndim):  # the extent of the axis with this stride
+            if v.shape[j] > 1 and (v.strides[j] if v.strides[j] >= 0 else -v.strides[j]) == st[i]:
+                span = st[i] * (v.shape[j] - 1) + span
+                break
+    return False
+
+
+def as_strided(Array x, shape, strides, bint writeable):
+    """A view of x's memory with any `shape` and `strides`, inside x's own bytes.
+
+    The primitive of npgpu.as_strided and npgpu.sliding_window_view.
+
+    Parameters
+    ----------
+    x : npgpu.Array
+        The array whose memory the view reads.
+    shape : sequence of ints
+        The view's shape, at most 32 non-negative dimensions.
+    strides : sequence of ints
+        Byte steps per dimension (negative and zero allowed), multiples of x's item size.
+    writeable : bool
+        False gives a read-only view; so does a read-only `x`, or a view whose elements may share memory.
+
+    Returns
+    -------
+    npgpu.Array
+        The view, starting at x's first element.
+
+    Raises
+    ------
+    ValueError
+        Lengths of `shape` and `strides` differ, a dimension is negative, a stride is not a multiple of the
+        item size, or the view reaches bytes outside x's (npgpu never reads memory an array does not span).
+
+    Examples
+    --------
+    >>> x = npgpu.asarray(np.arange(6.0), device="cpu")
+    >>> npgpu._array.as_strided(x, (4, 3), (8, 8), False)
+    Array([[0., 1., 2.],
+           [1., 2., 3.],
+           [2., 3., 4.],
+           [3., 4., 5.]])
+    """
+    shape = _normalize_shape(shape)
+    strides = tuple(operator.index(t) for t in strides)
+    if len(shape) != len(strides):
+        raise ValueError(f"as_strided: shape {shape} and strides {strides} differ in length")
+    if len(shape) > 32:
+        raise ValueError(f"npgpu supports at most 32 dimensions, got {len(shape)}")
+    if any(d < 0 for d in shape):
+        raise ValueError(f"as_strided: negative dimensions are not allowed, got shape {shape}")
+    cdef int64_t item = itemsize(x._view.dtype)
+    bad = [t for t in strides if t % item]
+    if bad:
+        raise ValueError(f"as_strided: strides {strides} must be multiples of the item size {item} (npgpu keeps "
+                         f"elements aligned)")
+    if math.prod(shape) * item > 2 ** 63 - 1:
+        raise ValueError(f"as_strided: a view of shape {shape} has too many elements")
+    # The reach in Python ints: with huge strides int64 arithmetic would wrap.
+    cdef Extent have = _extent(x._view)
+    start = <int64_t><uintptr_t>x._view.data - have.lo
+    lo = start + sum(t * (d - 1) for d, t in zip(shape, strides) if t < 0)
+    hi = start + sum(t * (d - 1) for d, t in zip(shape, strides) if t > 0) + item
+    if 0 not in shape and (x._view.size() == 0 or lo < 0 or hi > have.hi - have.lo):
+        raise ValueError(f"as_strided: a view of shape {shape} and strides {strides} reaches bytes [{lo}, {hi}) "
+                         f"of x's memory, outside the [0, {have.hi - have.lo}) that x spans")
+    cdef ArrayView v = x._view
+    v.ndim = len(shape)
+    for i in range(v.ndim):
+        v.shape[i] = shape[i]
+        v.strides[i] = strides[i]
+    v.readonly = x._view.readonly or not writeable or _may_self_overlap(v)
     return x._view_of(v)
 
 
