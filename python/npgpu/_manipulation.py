@@ -1,7 +1,8 @@
 """Array manipulation of the Array API standard and NumPy: joining, splitting, broadcasting, reordering,
 repeating and padding; selecting by conditions (select, piecewise) and writing through masks in place (place,
 putmask); applying Python functions along axes (apply_along_axis, apply_over_axes); bit packing (packbits,
-unpackbits); sort_complex. Views wherever NumPy gives views (flip, expand_dims, broadcast_to, split, moveaxis);
+unpackbits); sort_complex; strided views (as_strided, sliding_window_view) and the broadcast object. Views wherever
+NumPy gives views (flip, expand_dims, broadcast_to, split, moveaxis, sliding_window_view);
 otherwise one output allocation filled by slice assignments, which run the copy kernel of the array's device
 (memory-speed copies on the GPU), never loops over elements (`repeat` with one count per element: one copy per
 run of equal counts).

@@ -492,40 +492,15 @@ class Generator:
 
     # The state lives in the bit generator, which other Generators may share.
     @property
-    def _seed(self):
-        return self._bit_generator._seed
-
-    @property
-    def _version(self):
-        return self._bit_generator._version
-
-    @property
-    def _lock(self):
-        return self._bit_generator._lock
-
-    @property
-    def _counter(self):
-        return self._bit_generator._counter
-
-    @property
     def bit_generator(self):
         """The `Philox` this generator draws from (shared with every Generator built on it)."""
         return self._bit_generator
 
-    @property
-    def seed(self):
-        """The 64-bit Philox key."""
-        return self._bit_generator._seed
-
-    @property
-    def counter(self):
-        """The Philox block the next draw starts at."""
-        return self._bit_generator._counter
-
-    @property
-    def version(self):
-        """The streams' version (1 to STREAM_VERSION)."""
-        return self._bit_generator._version
+    seed = property(lambda self: self._bit_generator.seed, doc=Philox.seed.__doc__)
+    counter = property(lambda self: self._bit_generator.counter, doc=Philox.counter.__doc__)
+    version = property(lambda self: self._bit_generator.version, doc=Philox.version.__doc__)
+    _lock = property(lambda self: self._bit_generator.lock)
+    _seed, _counter, _version = seed, counter, version
 
     def __repr__(self):
         v = "" if self._version == STREAM_VERSION else f", version={self._version}"
