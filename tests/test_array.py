@@ -119,6 +119,27 @@ def test_get_into_out(random_array):
 # -------------------------------------------------------------------------------------- creation
 
 @pytest.mark.usefixtures("array_device")
+def test_iteration_as_numpys(random_array):
+    import collections.abc
+
+    h = random_array((3, 2, 4), np.int32)
+    x = npgpu.asarray(h)
+    assert isinstance(x, collections.abc.Iterable)
+    rows = list(x)
+    assert len(rows) == 3 and all(isinstance(r, npgpu.Array) for r in rows)
+    for r, want in zip(rows, h):
+        assert r.shape == want.shape and np.array_equal(r.get(), want)
+    flat = list(npgpu.asarray(h[0, 0]))
+    assert [int(v) for v in flat] == h[0, 0].tolist() and all(v.shape == () for v in flat)
+    assert list(npgpu.asarray(h[:0])) == []
+    first, second, third = x  # unpacking, as NumPy
+    assert np.array_equal(third.get(), h[2])
+    with pytest.raises(TypeError, match="iteration over a 0-d array"):
+        iter(npgpu.asarray(h[0, 0, 0]))
+    assert npgpu.Array[np.float64].__origin__ is npgpu.Array  # annotations, as numpy.ndarray[...]
+
+
+@pytest.mark.usefixtures("array_device")
 def test_empty():
     a = npgpu.empty((3, 4))
     assert a.shape == (3, 4) and a.dtype == np.float64

@@ -4,8 +4,8 @@ The Array type and array creation.
 """
 
 import os
-from collections.abc import Callable, Mapping, Sequence
-from types import ModuleType
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from types import GenericAlias, ModuleType
 from typing import IO, Any, ClassVar, Literal, Protocol, SupportsIndex, TypeAlias
 
 import numpy as np
@@ -65,6 +65,8 @@ class Array:
     @property
     def flags(self) -> dict[str, bool]: ...
     def __len__(self) -> int: ...
+    def __iter__(self) -> Iterator[Array]: ...
+    def __class_getitem__(cls, item: Any, /) -> GenericAlias: ...
     def __array_namespace__(self, *, api_version: str | None = None) -> ModuleType: ...
     def __array_function__(
         self,

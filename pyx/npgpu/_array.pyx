@@ -5,6 +5,7 @@ import builtins
 import math
 import operator
 import sys
+import types
 
 import numpy as np
 
@@ -143,6 +144,12 @@ cdef Array wrap_view(const ArrayView& view, object base, object np_dtype, Stream
     a._dtype = np_dtype
     a.stream = stream
     return a
+
+
+def _rows(a, int64_t n):
+    cdef int64_t i
+    for i in range(n):
+        yield a[i]
 
 
 cdef class _HostMemory:
@@ -522,6 +529,24 @@ cdef class Array:
         if self._view.ndim == 0:
             raise TypeError("len() of a 0-d array")
         return self._view.shape[0]
+
+    def __iter__(self):
+        """Views of the array along its first axis, as iterating a NumPy array (TypeError for a 0-d array).
+
+        Each step is a view (a 0-d npgpu.Array for a 1-d array), so no data moves; ``a.get()`` iterates on
+        the host in one transfer.
+
+        Examples
+        --------
+        >>> [int(v) for v in npgpu.asarray([3, 1, 2], device="cpu")]
+        [3, 1, 2]
+        """
+        if self._view.ndim == 0:
+            raise TypeError("iteration over a 0-d array")  # at iter(), as NumPy, not at the first step
+        return _rows(self, self._view.shape[0])
+
+    # npgpu.Array[...] in annotations, as numpy.ndarray[...].
+    __class_getitem__ = classmethod(types.GenericAlias)
 
     def __repr__(self):
         # NumPy's text with "array" -> "Array" (same width, so continuation lines stay aligned).
