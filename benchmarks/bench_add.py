@@ -81,6 +81,38 @@ def bench_add_overhead(repeat):
                    higher_is_better=False, anchors=anchors)]
 
 
+def bench_add_overhead_threads(repeat):
+    """The per-call cost of ordering each thread's default stream after the others' (docs/reliability.md,
+    "Arrays passed between threads"): paid only while a second thread that used the GPU is alive."""
+    import threading
+
+    a, b = _rand(1024, 3), _rand(1024, 4)
+    da, db = npgpu.asarray(a), npgpu.asarray(b)
+    _check(npgpu.add(da, db).get(), a + b, "add 1024")
+    alone = per_call_us(lambda: npgpu.add(da, db))
+    ready, stop = threading.Event(), threading.Event()
+
+    def idle_user():
+        npgpu.add(da, db).get()
+        ready.set()
+        stop.wait()
+
+    t = threading.Thread(target=idle_user)
+    t.start()
+    try:
+        ready.wait()
+        _check(npgpu.add(da, db).get(), a + b, "add 1024 beside a second thread")
+        us = per_call_us(lambda: npgpu.add(da, db))
+    finally:
+        stop.set()
+        t.join()
+    after = per_call_us(lambda: npgpu.add(da, db))
+    return [Result("add per-call overhead, 1024 float32, a second GPU thread alive", us, "us",
+                   higher_is_better=False,
+                   anchors={"alone us": round(alone, 2), "after it ended us": round(after, 2)},
+                   note=f"{us - alone:+.2f} us for the cross-thread wait")]
+
+
 def bench_add_numpy(repeat):
     res = []
     n = 1 << 20
@@ -138,6 +170,7 @@ def bench_add_layouts(repeat):
 BENCHMARKS = {
     "add_device": bench_add_device,
     "add_overhead": bench_add_overhead,
+    "add_overhead_threads": bench_add_overhead_threads,
     "add_numpy": bench_add_numpy,
     "add_layouts": bench_add_layouts,
 }
