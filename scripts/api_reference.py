@@ -21,7 +21,9 @@ import sys
 import textwrap
 
 MODULES = ["npgpu", "npgpu.emath", "npgpu.exceptions", "npgpu.fft", "npgpu.linalg", "npgpu.random", "npgpu.sparse",
-           "npgpu.sparse.linalg", "npgpu.profiler", "npgpu.dask"]
+           "npgpu.sparse.linalg", "npgpu.polynomial", "npgpu.polynomial.polynomial", "npgpu.polynomial.chebyshev",
+           "npgpu.polynomial.legendre", "npgpu.polynomial.laguerre", "npgpu.polynomial.hermite",
+           "npgpu.polynomial.hermite_e", "npgpu.profiler", "npgpu.dask"]
 # Modules whose import needs an optional dependency: left out (page and index entry) where it is missing.
 OPTIONAL = {"npgpu.dask": "dask"}
 
@@ -43,6 +45,13 @@ CONSTANTS = {
     "npgpu.typecodes": "NumPy's groups of dtype characters by kind (a dict: 'Integer', 'Float', 'AllFloat', ...), as "
                        "numpy.typecodes, for checks such as ``x.dtype.char in npgpu.typecodes['AllFloat']``.",
 }
+# numpy.polynomial's coefficient constants, one set per family (NumPy arrays, shared with numpy.polynomial).
+for _module, _prefix in (("polynomial", "poly"), ("chebyshev", "cheb"), ("legendre", "leg"), ("laguerre", "lag"),
+                         ("hermite", "herm"), ("hermite_e", "herme")):
+    for _what, _text in (("domain", "the series' default domain"), ("zero", "the coefficients of 0"),
+                         ("one", "the coefficients of 1"), ("x", "the coefficients of x")):
+        CONSTANTS[f"npgpu.polynomial.{_module}.{_prefix}{_what}"] = (
+            f"numpy.polynomial.{_module}.{_prefix}{_what} (a NumPy array): {_text}.")
 
 WIDTH = 110
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")

@@ -15,7 +15,7 @@ MODULES = ["npgpu._array", "npgpu._reduce", "npgpu._sorting", "npgpu._indexing",
            "npgpu._elementwise_composed", "npgpu._dtypes", "npgpu._errstate", "npgpu.emath",
            "npgpu._linear_algebra", "npgpu.sparse", "npgpu.sparse._construct", "npgpu.sparse._compressed",
            "npgpu.sparse._base", "npgpu.sparse._coo", "npgpu.sparse.linalg",
-           "npgpu.sparse._util", "npgpu.sparse._index", "npgpu.sparse._setitem", "npgpu.dask"]
+           "npgpu.sparse._util", "npgpu.sparse._index", "npgpu.sparse._setitem", "npgpu.dask", "npgpu.polynomial"]
 
 
 def _examples():

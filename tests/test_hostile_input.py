@@ -218,13 +218,17 @@ def enumerate_targets():
     import npgpu
     import npgpu.fft
     import npgpu.linalg
+    import npgpu.polynomial
     import npgpu.random
     import npgpu.sparse
     import npgpu.sparse.linalg
 
     targets = {}
+    poly = npgpu.polynomial
     for mod, prefix in ((npgpu, "npgpu"), (npgpu.fft, "npgpu.fft"), (npgpu.linalg, "npgpu.linalg"),
-                        (npgpu.sparse, "npgpu.sparse"), (npgpu.sparse.linalg, "npgpu.sparse.linalg")):
+                        (npgpu.sparse, "npgpu.sparse"), (npgpu.sparse.linalg, "npgpu.sparse.linalg"),
+                        *[(getattr(poly, m), f"npgpu.polynomial.{m}") for m in ("polynomial", "chebyshev", "legendre",
+                                                                                "laguerre", "hermite", "hermite_e")]):
         names = getattr(mod, "__all__", None) or [n for n in dir(mod) if not n.startswith("_")]
         for name in names:
             obj = getattr(mod, name, None)

@@ -28,6 +28,7 @@ from npgpu import (
     exceptions,
     fft,
     linalg,
+    polynomial,
     profiler,
     random,
 )
@@ -196,7 +197,7 @@ __all__ = [
     "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "mod", "multiply", "negative",
     "not_equal", "positive", "power", "real", "reciprocal", "remainder", "right_shift", "rint", "sign", "sin", "sinh",
     "sqrt", "square", "subtract", "tan", "tanh", "true_divide", "trunc", "where",
-    "monte_carlo_pi", "random", "fft", "linalg", "emath", "exceptions",
+    "monte_carlo_pi", "random", "fft", "linalg", "polynomial", "emath", "exceptions",
     "dot", "inner", "matmul", "matmul_reduce", "outer", "vdot",
     "CompileError", "ElementwiseKernel", "In", "InOut", "Kernel", "Out", "SourceModule", "vectorize",
     "all", "amax", "amin", "any", "argmax", "argmin", "count_nonzero", "cumprod", "cumsum", "max", "mean", "min",

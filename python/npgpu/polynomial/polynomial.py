@@ -1,0 +1,7 @@
+"""numpy.polynomial.polynomial, power series, on npgpu arrays: evaluation, pseudo-Vandermonde
+matrices and fits run where the points are; the coefficient functions are NumPy's, on host copies (see
+npgpu.polynomial)."""
+from npgpu.polynomial._families import namespace as _namespace
+
+globals().update(_namespace("polynomial"))
+__all__ = sorted(n for n in _namespace("polynomial") if not n.startswith("_"))
