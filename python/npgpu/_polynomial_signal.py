@@ -1320,6 +1320,18 @@ def polydiv(u, v):
     return _back(q, numpy_out, scalar=False), _back(r[first:], numpy_out, scalar=False)
 
 
+def check_fit_points(x, y):
+    """NumPy's checks of a least-squares fit's points, with its messages (numpy.polyfit, numpy.polynomial)."""
+    if x.ndim != 1:
+        raise TypeError("expected 1D vector for x")
+    if x.size == 0:
+        raise TypeError("expected non-empty vector for x")
+    if y.ndim < 1 or y.ndim > 2:
+        raise TypeError("expected 1D or 2D array for y")
+    if x.shape[0] != y.shape[0]:
+        raise TypeError("expected x and y to have same length")
+
+
 def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     """The least-squares polynomial fit of degree `deg` to points (x, y), as numpy.polyfit.
 
@@ -1398,14 +1410,7 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     xx, yy = _ew.add(xx, 0.0), _ew.add(yy, 0.0)
     if deg < 0:
         raise ValueError("expected deg >= 0")
-    if xx.ndim != 1:
-        raise TypeError("expected 1D vector for x")
-    if xx.size == 0:
-        raise TypeError("expected non-empty vector for x")
-    if yy.ndim < 1 or yy.ndim > 2:
-        raise TypeError("expected 1D or 2D array for y")
-    if xx.shape[0] != yy.shape[0]:
-        raise TypeError("expected x and y to have same length")
+    check_fit_points(xx, yy)
     if rcond is None:
         rcond = xx.shape[0] * np.finfo(xx.dtype).eps
     lhs = vander(xx, order)

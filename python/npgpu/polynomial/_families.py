@@ -15,6 +15,7 @@ import numpy.polynomial as _npp
 
 from npgpu import _array, _elementwise, _reduce
 from npgpu._manipulation import broadcast_arrays, reshape
+from npgpu._polynomial_signal import check_fit_points
 from npgpu._statistics import _back, _inputs
 
 _ew = _elementwise
@@ -178,14 +179,7 @@ def fit(module, name, x, y, deg, rcond=None, full=False, w=None):
         raise TypeError("deg must be an int or non-empty 1-D array of int")
     if degs.min() < 0:
         raise ValueError("expected deg >= 0")
-    if xx.ndim != 1:
-        raise TypeError("expected 1D vector for x")
-    if xx.size == 0:
-        raise TypeError("expected non-empty vector for x")
-    if yy.ndim < 1 or yy.ndim > 2:
-        raise TypeError("expected 1D or 2D array for y")
-    if xx.shape[0] != yy.shape[0]:
-        raise TypeError("expected x and y to have same length")
+    check_fit_points(xx, yy)
     xx = _ew.add(xx, 0.0)
     yy = _ew.add(yy, 0.0)
     lmax = int(degs.max())
