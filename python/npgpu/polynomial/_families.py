@@ -283,9 +283,9 @@ def make_class(module, cls_name):
         return (p, info) if full else p
 
     fit_method.__name__ = "fit"
-    fit_method.__doc__ = (f"numpy.polynomial.{cls_name}.fit; with npgpu.Array points the domain, the mapping and the "
-                   f"least squares ({prefix}fit) run on their device. The coefficients come back to the host, "
-                   f"where the class keeps them.")
+    fit_method.__doc__ = (f"numpy.polynomial.{cls_name}.fit; with npgpu.Array points the domain, the mapping "
+                          f"and the least squares ({prefix}fit) run on their device. The coefficients come back "
+                          f"to the host, where the class keeps them.")
     return type(cls_name, (base,), {
         "__module__": "npgpu.polynomial",
         "__doc__": (f"numpy.polynomial.{cls_name}, whose calls on an npgpu.Array (evaluation by {prefix}val) "
@@ -314,7 +314,7 @@ def namespace(module):
             ns[attr] = on_host(obj)
         else:
             ns[attr] = obj
-    m = module
+    m = module  # short, for the lambdas below
 
     def named(f, name, doc):
         f.__name__ = f.__qualname__ = name

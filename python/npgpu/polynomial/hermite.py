@@ -3,5 +3,7 @@ matrices and fits run where the points are; the coefficient functions are NumPy'
 npgpu.polynomial)."""
 from npgpu.polynomial._families import namespace as _namespace
 
-globals().update(_namespace("hermite"))
-__all__ = sorted(n for n in _namespace("hermite") if not n.startswith("_"))
+_names = _namespace("hermite")
+globals().update(_names)
+__all__ = sorted(_names)
+del _names

@@ -3,5 +3,7 @@ matrices and fits run where the points are; the coefficient functions are NumPy'
 npgpu.polynomial)."""
 from npgpu.polynomial._families import namespace as _namespace
 
-globals().update(_namespace("hermite_e"))
-__all__ = sorted(n for n in _namespace("hermite_e") if not n.startswith("_"))
+_names = _namespace("hermite_e")
+globals().update(_names)
+__all__ = sorted(_names)
+del _names
