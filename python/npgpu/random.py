@@ -157,12 +157,12 @@ def _device_arg(device):
     return True, device
 
 
-def _check_counter(counter):
+def _check_counter(counter, name="counter"):
     if isinstance(counter, (bool, np.bool_)):
-        raise TypeError("counter must be an int, not bool")
+        raise TypeError(f"{name} must be an int, not bool")
     counter = operator.index(counter)
     if not 0 <= counter < _U64:
-        raise ValueError(f"counter must be in [0, 2**64), got {counter}")
+        raise ValueError(f"{name} must be in [0, 2**64), got {counter}")
     return counter
 
 
@@ -339,7 +339,7 @@ class Philox(BitGenerator):
         >>> bool(np.array_equal(npgpu.random.Generator(bg).random(2), npgpu.random.Generator(5, 3).random(2)))
         True
         """
-        delta = _check_counter(delta)
+        delta = _check_counter(delta, "delta")
         with self._lock:
             self._counter = (self._counter + delta) % _U64
         return self
