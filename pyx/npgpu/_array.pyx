@@ -3074,31 +3074,16 @@ def broadcast_to(Array x, shape):
     return x._view_of(v)
 
 
-cdef bint _may_self_overlap(const ArrayView& v) noexcept nogil:
-    """Whether two elements of `v` may share memory: False only when, axes taken by increasing |stride|, each
-    stride steps past everything the inner axes span (a sufficient test; extent-1 axes do not count)."""
-    cdef int64_t[32] st
-    cdef int n = 0, i, j
-    cdef int64_t span, t
-    for i in range(v.ndim):
-        if v.shape[i] == 0:
-            return False
-        if v.shape[i] > 1:
-            st[n] = v.strides[i] if v.strides[i] >= 0 else -v.strides[i]
-            n += 1
-    for i in range(1, n):  # insertion sort of (stride, extent) pairs by stride
-        j = i
-        while j > 0 and st[j - 1] > st[j]:
-            t = st[j - 1]; st[j - 1] = st[j]; st[j] = t
-            j -= 1
-    span = itemsize(v.dtype)
-    for i in range(n):
-        if st[i] < span:
+def _may_self_overlap(tuple shape, tuple strides, int64_t item):
+    """Whether two elements of a view may share memory: False only when, axes taken by increasing |stride|,
+    each stride steps past everything the inner axes span (a sufficient test; extent-1 axes do not count)."""
+    if 0 in shape:
+        return False
+    span = item
+    for step, n in sorted((abs(t), d) for d, t in zip(shape, strides) if d > 1):
+        if step < span:
             return True
-        for j in range(v.ndim):  # the extent of the axis with this stride
-            if v.shape[j] > 1 and (v.strides[j] if v.strides[j] >= 0 else -v.strides[j]) == st[i]:
-                span = st[i] * (v.shape[j] - 1) + span
-                break
+        span += step * (n - 1)
     return False
 
 
@@ -3166,7 +3151,7 @@ def as_strided(Array x, shape, strides, bint writeable):
     for i in range(v.ndim):
         v.shape[i] = shape[i]
         v.strides[i] = strides[i]
-    v.readonly = x._view.readonly or not writeable or _may_self_overlap(v)
+    v.readonly = x._view.readonly or not writeable or _may_self_overlap(shape, strides, item)
     return x._view_of(v)
 
 
