@@ -49,6 +49,15 @@ def test_values_and_vandermonde_as_numpys(array_device, module, rng):
         _close(f(*[p[:5] for p in pts], c), nf(*[p[:5] for p in npts], c))
         f, nf = _fns(module, "vander" + dims)
         _close(f(*pts, [2, 1, 3][:len(pts)]), nf(*npts, [2, 1, 3][:len(pts)]))
+        # valnd (NumPy 2.5's, npgpu's under every NumPy): points as a sequence or as the rows of one array
+        valnd, nvalkd = getattr(getattr(gp, module), FAMILIES[module][0] + "valnd"), _fns(module, "val" + dims)[1]
+        _close(valnd(pts, c), nvalkd(*npts, c))
+        _close(valnd(npgpu.stack(pts), c), nvalkd(*npts, c))
+    c4 = rng.standard_normal((2, 3, 2, 2, 3))  # four variables and 3 coefficient sets: (3, 40)
+    want = c4
+    for i, p_h in enumerate((x_h, y_h, z_h, x_h[::-1].copy())):
+        want = nval(p_h, want, tensor=(i == 0))
+    _close(valnd((x, y, z, x[::-1]), c4), want)
 
 
 @pytest.mark.parametrize("module", MODULES)
@@ -109,7 +118,8 @@ def test_coefficient_functions_run_numpys_own(array_device):
     assert type(gp.hermite.hermadd([1.0], [2.0])) is np.ndarray  # NumPy in, NumPy out
     assert np.array_equal(gp.polynomial.polydomain, npp.polynomial.polydomain)
     assert gp.laguerre.lagroots.__name__ == "lagroots" and "host" in gp.laguerre.lagroots.__doc__
-    assert set(gp.hermite_e.__all__) == set(npp.hermite_e.__all__)
+    # NumPy's names (valnd is npgpu's own before NumPy 2.5), fixed whatever NumPy runs below
+    assert set(gp.hermite_e.__all__) == set(npp.hermite_e.__all__) | {"hermevalnd"}
 
 
 @pytest.mark.parametrize("cls_name", [c for _, c in FAMILIES.values()])
@@ -144,6 +154,9 @@ def test_classes_call_and_fit_on_the_device(array_device, cls_name, rng):
     (lambda x: gp.polynomial.polyval2d(x, x[:3], [[1.0]]), ValueError, "incompatible"),
     (lambda x: gp.polynomial.polyvander2d(x, x, [1]), ValueError, "dimensions"),
     (lambda x: gp.polynomial.polyval(None, [1.0]), TypeError, "x must be"),
+    (lambda x: gp.chebyshev.chebvalnd((x, x, x, x[:3]), [[1.0]]), ValueError, "ordinates are incompatible"),
+    (lambda x: gp.chebyshev.chebvalnd((), [1.0]), ValueError, "pts is empty"),
+    (lambda x: gp.legendre.legvalnd(2.0, [1.0]), TypeError, "pts must be a sequence"),
 ])
 def test_bad_input_raises_as_numpy(array_device, call, exc, match):
     with pytest.raises(exc, match=match):

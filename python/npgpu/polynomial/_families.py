@@ -30,6 +30,20 @@ FAMILIES = {
     "hermite": ("herm", "Hermite"),
     "hermite_e": ("herme", "HermiteE"),
 }
+# The public names, fixed rather than read from NumPy's __all__, so npgpu's API (and its reference pages) is the
+# same under every supported NumPy: each family's prefix joined to these, then the family's own.
+_COMMON = ("add", "companion", "der", "div", "domain", "fit", "fromroots", "grid2d", "grid3d", "int", "line", "mul",
+           "mulx", "one", "pow", "roots", "sub", "trim", "val", "val2d", "val3d", "vander", "vander2d", "vander3d",
+           "x", "zero", "valnd")
+_OWN = {"polynomial": ("polyvalfromroots",),
+        "chebyshev": ("cheb2poly", "poly2cheb", "chebgauss", "chebweight", "chebinterpolate", "chebpts1", "chebpts2")}
+
+
+def public_names(module):
+    """npgpu.polynomial.<module>'s public names (its __all__, unsorted)."""
+    prefix, cls_name = FAMILIES[module]
+    own = _OWN.get(module, (f"{prefix}2poly", f"poly2{prefix}", f"{prefix}gauss", f"{prefix}weight"))
+    return (cls_name,) + tuple(prefix + n for n in _COMMON) + own
 
 
 def _recurrence(module, k):
@@ -150,12 +164,24 @@ def val_nd(module, name, points, c):
     xs, numpy_out = _inputs(name, *points, c)
     *xs, cc = xs
     if any(tuple(x.shape) != tuple(xs[0].shape) for x in xs[1:]):
-        raise ValueError(f"{', '.join('xyz'[:len(xs)])} are incompatible")
+        raise ValueError(f"{', '.join('xyz'[:len(xs)]) if len(xs) in (2, 3) else 'ordinates'} are incompatible")
     cc = _as_coefficients(cc)
     cc = _series_value(module, xs[0], cc.reshape(tuple(cc.shape) + (1,) * xs[0].ndim))
     for x in xs[1:]:
         cc = _series_value(module, x, cc)
     return _back(cc, numpy_out)
+
+
+def _ordinates(name, pts):
+    """valnd's points as a tuple: a sequence's items, or an array's rows."""
+    if isinstance(pts, (str, bytes)) or not hasattr(pts, "__iter__"):
+        raise TypeError(f"{name}: pts must be a sequence of arrays or an (N, ...) array, not {type(pts).__name__}")
+    if getattr(pts, "ndim", 1) == 0:
+        raise TypeError(f"{name}: pts must be a sequence of arrays or an (N, ...) array, not a 0-d array")
+    xs = tuple(pts)
+    if not xs:
+        raise ValueError(f"{name}: pts is empty; give at least one variable's points")
+    return xs
 
 
 def grid_nd(module, name, points, c):
@@ -306,7 +332,9 @@ def namespace(module):
     prefix, cls_name = FAMILIES[module]
     src = getattr(_npp, module)
     ns = {}
-    for attr in src.__all__:
+    for attr in public_names(module):
+        if not hasattr(src, attr):  # valnd before NumPy 2.5: defined below, as the other device-run ones
+            continue
         obj = getattr(src, attr)
         if attr == cls_name:
             ns[attr] = CLASSES[cls_name]
@@ -345,6 +373,9 @@ def namespace(module):
         lambda x, y, deg, rcond=None, full=False, w=None: fit(m, f"{prefix}fit", x, y, deg, rcond, full, w),
         f"{prefix}fit", f"The least-squares fit of degree deg to y at x (column-scaled pseudo-Vandermonde "
                         f"matrix, npgpu.linalg.lstsq). {where}")
+    ns[f"{prefix}valnd"] = named(lambda pts, c: val_nd(m, f"{prefix}valnd", _ordinates(f"{prefix}valnd", pts), c),
+                                 f"{prefix}valnd", "A series of N variables at points pts = (x_1, ..., x_N) (a sequence "
+                                 f"of arrays of one shape, or an (N, ...) array), as NumPy 2.5's. {where}")
     if module == "polynomial":
         ns["polyvalfromroots"] = named(lambda x, r, tensor=True: valfromroots("polyvalfromroots", x, r, tensor),
                                        "polyvalfromroots", f"The product of (x - r) over the roots r. {where}")
