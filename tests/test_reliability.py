@@ -363,6 +363,62 @@ def test_arrays_passed_around_a_thread_pool_read_complete():
     assert np.all(got == 4 * (1.0 + _HANDOFF_ADDS))
 
 
+# NPGPU_THREAD_ORDERING=off: another thread's queued work no longer delays this thread's default stream (and the
+# documented recipe, waiting on the producer's event, still reads the array complete). It is read once per
+# process, so each setting runs in a process of its own.
+_ORDERING_CHILD = """
+import queue, sys, threading
+sys.path.insert(0, sys.argv[1])
+import numpy as np, npgpu
+import test_reliability as t
+# Made and added to first: the reading thread's call then allocates nothing, copies nothing, and loads no
+# kernel (CUDA's lazy loading of a kernel's first launch can wait for the whole device).
+z = npgpu.ones(4, device=0)
+z += 1
+box, release = queue.Queue(), threading.Event()
+def producer():
+    y = t._queued_adds()
+    box.put((y, npgpu.Event().record(npgpu.Stream.per_thread())))
+    release.wait(120)
+th = threading.Thread(target=producer)
+th.start()
+try:
+    y, ev = box.get(timeout=120)
+    z += 1  # this thread's own work, then its stream synchronised
+    npgpu.Stream.per_thread().synchronize()
+    producer_done = ev.query()
+    ev.synchronize()
+    t._check_handoff(y.get(), "get")
+    assert np.all(z.get() == 3)
+finally:
+    release.set()
+    th.join(120)
+print("producer done:", producer_done)
+"""
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("setting, waited", [("on", True), ("off", False)])
+def test_thread_ordering_setting(setting, waited):
+    import subprocess
+    r = subprocess.run([sys.executable, "-c", _ORDERING_CHILD, os.path.dirname(__file__)], capture_output=True,
+                       text=True, timeout=180, env={**os.environ, "NPGPU_THREAD_ORDERING": setting})
+    assert r.returncode == 0, r.stderr[-2000:]
+    # compute-sanitizer (gpu-check names its runs in NPGPU_SAN_TAG) runs one kernel at a time, whatever the
+    # streams: the unordered reader's work then still waits there.
+    if waited or "NPGPU_SAN_TAG" not in os.environ:
+        assert f"producer done: {waited}" in r.stdout, r.stdout
+
+
+@pytest.mark.gpu
+def test_thread_ordering_bad_value_is_a_clear_error():
+    import subprocess
+    r = subprocess.run([sys.executable, "-c", "import npgpu; npgpu.ones(3, device=0)"], capture_output=True,
+                       text=True, timeout=120, env={**os.environ, "NPGPU_THREAD_ORDERING": "sometimes"})
+    assert r.returncode != 0
+    assert "ValueError: NPGPU_THREAD_ORDERING must be 'on' or 'off', not 'sometimes'" in r.stderr, r.stderr[-2000:]
+
+
 # ---------------------------------------------------------------- the GIL during long calls
 
 # name -> f(n, rng) building a zero-argument call whose work grows with n (elements, or steps and points).

@@ -8,6 +8,8 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -107,8 +109,21 @@ thread_local ThreadDevices tl_devices;
 // queued on the device's blocking streams, which an event on the legacy default stream completes after.
 // Waiting at every call is what makes it sound: an array received from another thread was queued before the
 // call that reads it began. Explicitly created streams stay the caller's to order (as in CuPy).
+// NPGPU_THREAD_ORDERING=off leaves threads' default streams unordered, as CuPy does: for programs that hand
+// no array to another thread before synchronising; it saves the wait and lets threads' work overlap.
+bool thread_ordering_on() {
+  static const bool on = [] {
+    const char* v = std::getenv("NPGPU_THREAD_ORDERING");
+    if (v == nullptr || *v == '\0' || std::strcmp(v, "on") == 0) return true;
+    if (std::strcmp(v, "off") == 0) return false;
+    throw InvalidArgument(std::string("NPGPU_THREAD_ORDERING must be 'on' or 'off', not '") + v + "'");
+  }();
+  return on;
+}
+
 void order_after_other_threads(int ordinal) {
   if (tl_devices_gone) return;
+  const bool ordering = thread_ordering_on();  // read at the first call, so a bad value fails at once
   DeviceTable& t = table();
   ThreadDevices& mine = tl_devices;
   if (mine.used.size() <= static_cast<std::size_t>(ordinal)) {
@@ -119,7 +134,7 @@ void order_after_other_threads(int ordinal) {
     mine.used[ordinal] = 1;
     t.threads[ordinal].fetch_add(1, std::memory_order_relaxed);
   }
-  if (t.threads[ordinal].load(std::memory_order_relaxed) < 2) return;
+  if (t.threads[ordinal].load(std::memory_order_relaxed) < 2 || !ordering) return;
   cudaEvent_t& ev = mine.fence[ordinal];
   if (ev == nullptr) NPGPU_CUDA_TRY(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
   NPGPU_CUDA_TRY(cudaEventRecord(ev, cudaStreamLegacy));

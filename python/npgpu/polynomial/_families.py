@@ -374,8 +374,8 @@ def namespace(module):
         f"{prefix}fit", f"The least-squares fit of degree deg to y at x (column-scaled pseudo-Vandermonde "
                         f"matrix, npgpu.linalg.lstsq). {where}")
     ns[f"{prefix}valnd"] = named(lambda pts, c: val_nd(m, f"{prefix}valnd", _ordinates(f"{prefix}valnd", pts), c),
-                                 f"{prefix}valnd", "A series of N variables at points pts = (x_1, ..., x_N) (a sequence "
-                                 f"of arrays of one shape, or an (N, ...) array), as NumPy 2.5's. {where}")
+                                 f"{prefix}valnd", "A series of N variables at points pts = (x_1, ..., x_N) (a "
+                                 f"sequence of arrays of one shape, or an (N, ...) array), as NumPy 2.5's. {where}")
     if module == "polynomial":
         ns["polyvalfromroots"] = named(lambda x, r, tensor=True: valfromroots("polyvalfromroots", x, r, tensor),
                                        "polyvalfromroots", f"The product of (x - r) over the roots r. {where}")
