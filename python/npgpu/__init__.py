@@ -34,6 +34,7 @@ from npgpu import (
 )
 from npgpu._array import SUPPORTED_DTYPES, Array, asarray, empty, empty_pinned, from_dlpack, full, zeros
 from npgpu._blas import dot, inner, matmul, matmul_reduce, outer, vdot
+from npgpu._config import show_config, show_runtime
 from npgpu._creation import *  # noqa: F401,F403
 from npgpu._dtypes import *  # noqa: F401,F403
 from npgpu._elementwise import (
@@ -185,7 +186,8 @@ __all__ = [
     "empty_pinned", "from_dlpack",
     "full", "get_backend", "get_cmake_dir", "get_current_stream", "get_device_id", "get_include",
     "get_library_dir", "is_available", "launch_indices", "memory_info", "profiler", "runtime_info",
-    "set_staging_config", "staging_config", "synchronize", "trim_memory_pool", "unavailable_reason",
+    "set_staging_config", "show_config", "show_runtime", "staging_config", "synchronize",
+    "trim_memory_pool", "unavailable_reason",
     "use_backend", "zeros",
     "diffusion", "laplacian",
     # elementwise

@@ -2,67 +2,13 @@
 import argparse
 import sys
 
-# The NVIDIA libraries npgpu opens at run time: (what for, pip package, shared library).
-_LIBRARIES = [
-    ("matrix products", "nvidia-cublas", "libcublas.so.13"),
-    ("run-time kernels", "nvidia-cuda-nvrtc", "libnvrtc.so.13"),
-    ("npgpu.fft", "nvidia-cufft", "libcufft.so.12"),
-    ("npgpu.linalg", "nvidia-cusolver", "libcusolver.so.12"),
-    ("npgpu.sparse", "nvidia-cusparse", "libcusparse.so.12"),
-]
-
-
-def _library_lines():
-    """One line per NVIDIA library: its wheel's version and where the shared library is, or what is missing.
-    (Found as npgpu finds it first: the nvidia/cu13/lib folder of the installed wheels.)"""
-    import importlib.metadata
-    import pathlib
-    import site
-
-    roots = site.getsitepackages() + [site.getusersitepackages()]
-    folders = [pathlib.Path(p) / "nvidia" / "cu13" / "lib" for p in roots]
-    lines = []
-    for use, package, soname in _LIBRARIES:
-        try:
-            version = importlib.metadata.version(package)
-        except importlib.metadata.PackageNotFoundError:
-            version = None
-        path = next((f / soname for f in folders if (f / soname).exists()), None)
-        if version and path:
-            lines.append(f"  {package} {version}: {path} ({use})")
-        else:
-            lines.append(f"  {package}: {'not installed' if not version else 'installed, ' + soname + ' not found'} "
-                         f"({use} needs it on a GPU; also searched: NPGPU_CUDA_LIBRARY_PATH, CUDA toolkit, system)")
-    return lines
-
 
 def _cmd_info(args):
     import npgpu
 
-    info = npgpu.runtime_info()
-    print(f"npgpu {info['npgpu']}")
-    rt = info["cuda_runtime"]
-    print(f"CUDA runtime (linked into libnpgpu): {rt // 1000}.{rt % 1000 // 10}")
-    drv = info["cuda_driver"]
-    print(f"CUDA driver: {f'{drv // 1000}.{drv % 1000 // 10}' if drv else 'none found'}")
-    print(f"backend for NumPy inputs: {npgpu.get_backend()}")
-    print(f"include dir: {npgpu.get_include()}")
-    print(f"CMake package dir: {npgpu.get_cmake_dir()}")
-    print("NVIDIA libraries (opened on first use):")
-    for line in _library_lines():
-        print(line)
-    n = npgpu.device_count()
-    if n == 0:
-        print(f"No GPU: {npgpu.unavailable_reason()}. NumPy-input calls run on the host (CPU) backend.")
-        return 0
-    for i in range(n):
-        d = npgpu.Device(i)
-        free, total = d.mem_info()
-        print(f"\ndevice {i}: {d.name}")
-        for k, v in d.properties().items():
-            if k != "name":
-                print(f"  {k:32s} {v}")
-        print(f"  {'free_memory':32s} {free}")
+    npgpu.show_config()
+    print()
+    npgpu.show_runtime()
     return 0
 
 
