@@ -901,3 +901,132 @@ def test_ndenumerate(array_device, random_array, shape):
     assert [i for i, _ in got] == [i for i, _ in want]
     assert all(type(v) is np.float32 and v == w for (_, v), (_, w) in zip(got, want))
     assert list(npgpu.ndenumerate(h.tolist())) == list(np.ndenumerate(h.tolist()))
+
+
+# ---------------------------------------------------------------- order= (memory layout), as NumPy's
+def _layout_matches(got, want):
+    assert isinstance(got, npgpu.Array)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    assert got.strides == want.strides, (got.strides, want.strides)
+    assert got.flags["C_CONTIGUOUS"] == want.flags.c_contiguous
+    assert got.flags.f_contiguous == want.flags.f_contiguous
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("shape", [(3, 4), (2, 3, 5), (7,), ()])
+def test_new_arrays_in_order(array_device, order, shape):
+    _layout_matches(npgpu.empty(shape, np.float32, order=order), np.empty(shape, np.float32, order=order))
+    z = npgpu.zeros(shape, order=order)
+    _layout_matches(z, np.zeros(shape, order=order))
+    assert z.flags.owndata and np.array_equal(z.get(), np.zeros(shape))
+    f = npgpu.full(shape, 2.5, np.float32, order=order)
+    _layout_matches(f, np.full(shape, 2.5, np.float32, order=order))
+    assert np.array_equal(f.get(), np.full(shape, 2.5, np.float32))
+    o = npgpu.ones(shape, np.int16, order)
+    _layout_matches(o, np.ones(shape, np.int16, order))
+    assert np.array_equal(o.get(), np.ones(shape, np.int16))
+
+
+@pytest.mark.parametrize("k", [-2, 0, 1])
+def test_eye_in_fortran_order(array_device, k):
+    got = npgpu.eye(4, 3, k, np.float32, "F")
+    assert got.flags.f_contiguous
+    assert np.array_equal(got.get(), np.eye(4, 3, k, np.float32, "F"))
+
+
+def test_a_fortran_array_written_through_its_layout(array_device):
+    # Writes land in the array's own memory (not a copy): an element set, then a row.
+    z = npgpu.zeros((3, 4), order="F")
+    z[1, 2] = 7
+    z[2] = npgpu.arange(4.0)
+    want = np.zeros((3, 4))
+    want[1, 2] = 7
+    want[2] = np.arange(4.0)
+    assert np.array_equal(z.get(), want)
+
+
+@pytest.mark.parametrize("make", [npgpu.zeros, npgpu.empty, npgpu.ones, lambda s, order: npgpu.full(s, 1, order=order),
+                                  lambda s, order: npgpu.eye(3, order=order)])
+@pytest.mark.parametrize("order", ["A", "K", "c", 1])
+def test_new_array_order_errors(array_device, make, order):
+    with pytest.raises(ValueError, match="order must be 'C' or 'F'"):
+        make((2, 2), order=order)
+
+
+def _prototypes(rng):
+    base = rng.standard_normal((3, 4, 5))
+    return {"C": base, "F": np.asfortranarray(base), "permuted": base.transpose(2, 0, 1),
+            "sliced": base[:, ::2], "reversed": base[::-1], "1-d": base[0, 0]}
+
+
+@pytest.mark.parametrize("order", ["K", "A", "C", "F"])
+@pytest.mark.parametrize("proto", ["C", "F", "permuted", "sliced", "reversed", "1-d"])
+def test_like_functions_keep_numpys_layout(array_device, rng, order, proto):
+    p = _prototypes(rng)[proto]
+    x = npgpu.asarray(p)
+    _layout_matches(npgpu.empty_like(x, order=order), np.empty_like(p, order=order))
+    for fn, npfn in ((npgpu.zeros_like, np.zeros_like), (npgpu.ones_like, np.ones_like)):
+        got, want = fn(x, order=order), npfn(p, order=order)
+        _layout_matches(got, want)
+        assert np.array_equal(got.get(), want)
+    got, want = npgpu.full_like(x, -1.5, order=order), np.full_like(p, -1.5, order=order)
+    _layout_matches(got, want)
+    assert np.array_equal(got.get(), want)
+    row = np.arange(p.shape[-1], dtype=np.float64)  # a broadcast fill
+    got, want = npgpu.full_like(x, row, order=order), np.full_like(p, row, order=order)
+    _layout_matches(got, want)
+    assert np.array_equal(got.get(), want)
+    # another shape: 'K' keeps the stride order when the number of dimensions is kept, else gives C (NumPy's rule)
+    for shape in ((2, 6), (2, 3, 2), 4):
+        _layout_matches(npgpu.zeros_like(x, order=order, shape=shape), np.zeros_like(p, order=order, shape=shape))
+
+
+def test_like_functions_order_error(array_device):
+    with pytest.raises(ValueError, match="order must be one of 'C', 'F', 'A', or 'K'"):
+        npgpu.zeros_like(npgpu.ones(3), order="X")
+
+
+@pytest.mark.parametrize("order", [None, "K", "A", "C", "F"])
+@pytest.mark.parametrize("layout", ["C", "F", "sliced"])
+def test_asarray_order(array_device, rng, order, layout):
+    p = {"C": rng.standard_normal((4, 6)), "F": np.asfortranarray(rng.standard_normal((4, 6))),
+         "sliced": rng.standard_normal((4, 12))[:, ::2]}[layout]
+    got = npgpu.asarray(p, order=order)
+    assert np.array_equal(got.get(), p)
+    want_f = order == "F" or (order == "A" and layout == "F")
+    want_c = order == "C" or (order == "A" and layout != "F")
+    assert not want_f or got.flags.f_contiguous
+    assert not want_c or got.flags.c_contiguous
+    # npgpu.Array input: no copy when the layout is already the one asked for
+    a = npgpu.asarray(p)
+    again = npgpu.asarray(a, order=order)
+    if order in (None, "K") or (a.flags.c_contiguous and order in ("C", "A")) or (
+            a.flags.f_contiguous and order in ("F", "A")):
+        assert again is a
+    assert np.array_equal(again.get(), p)
+
+
+def test_asarray_order_errors(array_device):
+    a = npgpu.asarray(np.ones((3, 4)))
+    with pytest.raises(ValueError, match="order='F' needs a copy into that layout, but copy=False"):
+        npgpu.asarray(a, order="F", copy=False)
+    with pytest.raises(ValueError, match="order must be one of 'C', 'F', 'A', or 'K'"):
+        npgpu.asarray(a, order="Q")
+
+
+@pytest.mark.parametrize("order", ["C", "F", "A"])
+def test_reshape_order(array_device, order):
+    a = np.arange(24.0).reshape(2, 3, 4)
+    for src in (a, a.T, a[:, ::2]):
+        got = npgpu.reshape(npgpu.asarray(src), (4, -1), order)
+        assert np.array_equal(got.get(), np.reshape(src, (4, -1), order=order))
+    with pytest.raises(ValueError, match="order 'K' is not permitted"):
+        npgpu.reshape(npgpu.asarray(a), 24, order="K")
+
+
+def test_flags_read_as_attributes(array_device):
+    a = npgpu.zeros((2, 3))
+    assert a.flags.c_contiguous and not a.flags.f_contiguous and a.flags.writeable and a.flags.owndata
+    assert a.T.flags.f_contiguous and not a.T.flags.owndata
+    with pytest.raises(AttributeError, match="no flag 'aligned'"):
+        _ = a.flags.aligned

@@ -16,7 +16,7 @@ import numpy as np
 from npgpu import _array, _indexing, _reduce
 from npgpu import _elementwise as _ew
 from npgpu._linear_algebra import diagonal
-from npgpu._manipulation import _on_one_device, expand_dims, moveaxis, tile
+from npgpu._manipulation import _keep_order_axes, _on_one_device, expand_dims, moveaxis, tile
 
 __all__ = ["arange", "linspace", "ones", "eye", "identity", "empty_like", "zeros_like", "ones_like",
            "full_like", "meshgrid", "tril", "triu", "array", "ascontiguousarray", "asfortranarray", "copy",
@@ -279,7 +279,7 @@ def _linspace_arrays(start, stop, num, div, calc, device):
     return y, step
 
 
-def ones(shape, dtype=None, *, device=None):
+def ones(shape, dtype=None, order="C", *, device=None):
     """A new array filled with ones, as numpy.ones.
 
     Parameters
@@ -288,6 +288,8 @@ def ones(shape, dtype=None, *, device=None):
         The shape of the new array.
     dtype : dtype, optional
         The dtype (default float64).
+    order : {'C', 'F'}, optional
+        Row-major (C, default) or column-major (Fortran) layout.
     device : optional
         Where the array lives: what ``npgpu.asarray`` takes (None: the default device).
 
@@ -308,10 +310,10 @@ def ones(shape, dtype=None, *, device=None):
     >>> npgpu.ones(2, dtype=np.int32, device="cpu")
     Array([1, 1], dtype=int32)
     """
-    return _array.full(shape, 1, np.float64 if dtype is None else dtype, device)
+    return _array.full(shape, 1, np.float64 if dtype is None else dtype, device, order=order)
 
 
-def eye(n_rows, n_cols=None, /, k=0, dtype=None, *, device=None):
+def eye(n_rows, n_cols=None, /, k=0, dtype=None, order="C", *, device=None):
     """A 2-D array with ones on a diagonal and zeros elsewhere, as numpy.eye.
 
     Parameters
@@ -324,6 +326,8 @@ def eye(n_rows, n_cols=None, /, k=0, dtype=None, *, device=None):
         The diagonal of ones: 0 (default) the main one, k > 0 above it, k < 0 below it.
     dtype : dtype, optional
         The dtype (default float64).
+    order : {'C', 'F'}, optional
+        Row-major (C, default) or column-major (Fortran) layout.
     device : optional
         Where the array lives: what ``npgpu.asarray`` takes (None: the default device).
 
@@ -335,7 +339,7 @@ def eye(n_rows, n_cols=None, /, k=0, dtype=None, *, device=None):
     Raises
     ------
     ValueError
-        `n_rows` or `n_cols` is negative.
+        `n_rows` or `n_cols` is negative, or `order` is not 'C' or 'F'.
     TypeError
         `n_rows`, `n_cols` or `k` is not an integer.
 
@@ -362,6 +366,10 @@ def eye(n_rows, n_cols=None, /, k=0, dtype=None, *, device=None):
     k = operator.index(k)
     if n_rows < 0 or n_cols < 0:
         raise ValueError(f"negative dimensions are not allowed: ({n_rows}, {n_cols})")
+    if order == "F":  # the transpose of the C-ordered eye(n_cols, n_rows, -k)
+        return eye(n_cols, n_rows, k=-k, dtype=dtype, device=device).T
+    if order not in ("C", None):
+        raise ValueError(f"order must be 'C' or 'F' for a new array, not {order!r}")
     out = _array.zeros((n_rows, n_cols), dtype=np.float64 if dtype is None else dtype, device=device)
     length = max(0, min(n_rows - max(-k, 0), n_cols - max(k, 0)))
     if length:
@@ -400,14 +408,40 @@ def identity(n, dtype=None, *, device=None):
     return eye(n, dtype=dtype, device=device)
 
 
-def _like_args(x, dtype, device, shape):
+def _like_args(x, dtype, device, shape, order):
+    """The new array's shape, dtype, device and layout: None (C order), "F", or the axes from the largest
+    stride to the smallest (order "K" for a prototype neither C- nor Fortran-contiguous)."""
     if not isinstance(x, _array.Array):
         x = np.asarray(x)
+    if order not in _ORDERS:
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    layout = None
+    if order == "F":
+        layout = "F"
+    elif order in ("A", "K") and x.ndim >= 2 and (order == "A" or shape is None or np.ndim(shape) == 1 and
+                                                   len(shape) == x.ndim):
+        if not x.flags["C_CONTIGUOUS"]:
+            if x.flags["F_CONTIGUOUS"]:
+                layout = "F"
+            elif order == "K":
+                layout = tuple(_keep_order_axes(x))
     return (x.shape if shape is None else shape, x.dtype if dtype is None else dtype,
-            x.device if device is None and isinstance(x, _array.Array) else device)
+            x.device if device is None and isinstance(x, _array.Array) else device, layout)
 
 
-def empty_like(x, /, dtype=None, *, device=None, shape=None):
+def _new_in_layout(shape, dtype, device, layout, fill=None):
+    """A new array (filled with the scalar `fill` unless None) laid out as _like_args says."""
+    if not isinstance(layout, tuple):
+        order = "F" if layout == "F" else "C"
+        if fill is None:
+            return _array.empty(shape, dtype=dtype, device=device, order=order)
+        return _array.full(shape, fill, dtype=dtype, device=device, order=order)
+    shape = tuple(shape)
+    made = _new_in_layout(tuple(shape[i] for i in layout), dtype, device, None, fill)
+    return made.transpose(tuple(np.argsort(layout)))
+
+
+def empty_like(x, /, dtype=None, order="K", *, device=None, shape=None):
     """A new uninitialised array with the shape, dtype and device of a given array, as numpy.empty_like.
 
     Parameters
@@ -417,6 +451,10 @@ def empty_like(x, /, dtype=None, *, device=None, shape=None):
         inputs (NumPy arrays, lists) give an npgpu.Array too, on `device` (the default device if None).
     dtype : dtype, optional
         The result's dtype, instead of x's.
+    order : {'K', 'A', 'C', 'F'}, optional
+        The layout: 'K' (default) x's own (the order of its strides), 'A' Fortran if x is
+        Fortran-contiguous and C otherwise, 'C' or 'F'. With a `shape` of another number of dimensions,
+        'K' gives C.
     device : optional
         Where the result lives, instead of x's device: what ``npgpu.asarray`` takes.
     shape : int or tuple of ints, optional
@@ -438,11 +476,11 @@ def empty_like(x, /, dtype=None, *, device=None, shape=None):
     >>> e.shape, e.dtype, e.device
     ((2, 2), dtype('float32'), <npgpu.Device cpu>)
     """
-    shape, dtype, device = _like_args(x, dtype, device, shape)
-    return _array.empty(shape, dtype=dtype, device=device)
+    shape, dtype, device, layout = _like_args(x, dtype, device, shape, order)
+    return _new_in_layout(shape, dtype, device, layout)
 
 
-def zeros_like(x, /, dtype=None, *, device=None, shape=None):
+def zeros_like(x, /, dtype=None, order="K", *, device=None, shape=None):
     """A new array of zeros with the shape, dtype and device of a given array, as numpy.zeros_like.
 
     Parameters
@@ -452,6 +490,10 @@ def zeros_like(x, /, dtype=None, *, device=None, shape=None):
         inputs (NumPy arrays, lists) give an npgpu.Array too, on `device` (the default device if None).
     dtype : dtype, optional
         The result's dtype, instead of x's.
+    order : {'K', 'A', 'C', 'F'}, optional
+        The layout: 'K' (default) x's own (the order of its strides), 'A' Fortran if x is
+        Fortran-contiguous and C otherwise, 'C' or 'F'. With a `shape` of another number of dimensions,
+        'K' gives C.
     device : optional
         Where the result lives, instead of x's device: what ``npgpu.asarray`` takes.
     shape : int or tuple of ints, optional
@@ -474,11 +516,11 @@ def zeros_like(x, /, dtype=None, *, device=None, shape=None):
     >>> npgpu.zeros_like(np.array([1.5, 2.5]), shape=(3,), device="cpu")
     Array([0., 0., 0.])
     """
-    shape, dtype, device = _like_args(x, dtype, device, shape)
-    return _array.full(shape, 0, dtype=dtype, device=device)
+    shape, dtype, device, layout = _like_args(x, dtype, device, shape, order)
+    return _new_in_layout(shape, dtype, device, layout, 0)
 
 
-def ones_like(x, /, dtype=None, *, device=None, shape=None):
+def ones_like(x, /, dtype=None, order="K", *, device=None, shape=None):
     """A new array of ones with the shape, dtype and device of a given array, as numpy.ones_like.
 
     Parameters
@@ -488,6 +530,10 @@ def ones_like(x, /, dtype=None, *, device=None, shape=None):
         inputs (NumPy arrays, lists) give an npgpu.Array too, on `device` (the default device if None).
     dtype : dtype, optional
         The result's dtype, instead of x's.
+    order : {'K', 'A', 'C', 'F'}, optional
+        The layout: 'K' (default) x's own (the order of its strides), 'A' Fortran if x is
+        Fortran-contiguous and C otherwise, 'C' or 'F'. With a `shape` of another number of dimensions,
+        'K' gives C.
     device : optional
         Where the result lives, instead of x's device: what ``npgpu.asarray`` takes.
     shape : int or tuple of ints, optional
@@ -507,11 +553,11 @@ def ones_like(x, /, dtype=None, *, device=None, shape=None):
     >>> npgpu.ones_like(npgpu.asarray([1, 2, 3], device="cpu"), dtype=np.float32)
     Array([1., 1., 1.], dtype=float32)
     """
-    shape, dtype, device = _like_args(x, dtype, device, shape)
-    return _array.full(shape, 1, dtype=dtype, device=device)
+    shape, dtype, device, layout = _like_args(x, dtype, device, shape, order)
+    return _new_in_layout(shape, dtype, device, layout, 1)
 
 
-def full_like(x, /, fill_value, dtype=None, *, device=None, shape=None):
+def full_like(x, /, fill_value, dtype=None, order="K", *, device=None, shape=None):
     """A new array with the shape, dtype and device of a given array, filled with a value, as numpy.full_like.
 
     Parameters
@@ -526,6 +572,10 @@ def full_like(x, /, fill_value, dtype=None, *, device=None, shape=None):
         result's device).
     dtype : dtype, optional
         The result's dtype, instead of x's.
+    order : {'K', 'A', 'C', 'F'}, optional
+        The layout: 'K' (default) x's own (the order of its strides), 'A' Fortran if x is
+        Fortran-contiguous and C otherwise, 'C' or 'F'. With a `shape` of another number of dimensions,
+        'K' gives C.
     device : optional
         Where the result lives, instead of x's device: what ``npgpu.asarray`` takes.
     shape : int or tuple of ints, optional
@@ -560,18 +610,18 @@ def full_like(x, /, fill_value, dtype=None, *, device=None, shape=None):
     Array([[5, 6],
            [5, 6]])
     """
-    shape, dtype, device = _like_args(x, dtype, device, shape)
+    shape, dtype, device, layout = _like_args(x, dtype, device, shape, order)
     if isinstance(fill_value, _array.Array) and fill_value.ndim == 0:
         fill_value = fill_value.get()[()]
     if isinstance(fill_value, _array.Array) or np.ndim(fill_value) != 0:
-        out = _array.empty(shape, dtype=dtype, device=device)
+        out = _new_in_layout(shape, dtype, device, layout)
         if isinstance(fill_value, _array.Array):
             _on_one_device([out, fill_value], "full_like")
         out[...] = fill_value
         return out
     value = np.empty((), dtype=dtype)
     np.copyto(value, fill_value, casting="unsafe")  # NumPy's conversion (OverflowError for -1 into uint16)
-    return _array.full(shape, value[()], dtype=dtype, device=device)
+    return _new_in_layout(shape, dtype, device, layout, value[()])
 
 
 def meshgrid(*arrays, indexing="xy", sparse=False, copy=True):

@@ -1430,8 +1430,8 @@ def _reshape_view(x, shape):
     return None
 
 
-def reshape(x, /, shape, *, copy=None):
-    """Give an array a new shape, as numpy.reshape in C order.
+def reshape(x, /, shape, order="C", *, copy=None):
+    """Give an array a new shape, as numpy.reshape.
 
     Parameters
     ----------
@@ -1439,6 +1439,9 @@ def reshape(x, /, shape, *, copy=None):
         The input; other inputs than npgpu.Arrays are converted with ``npgpu.asarray`` onto the default device.
     shape : int or tuple of ints
         The new shape, holding as many elements as `x`; one entry may be -1 (inferred).
+    order : {'C', 'F', 'A'}, optional
+        The index order elements are read and placed in: 'C' (default) the last axis fastest, 'F' the first
+        axis fastest, 'A' 'F' for a Fortran-contiguous `x` and 'C' otherwise.
     copy : bool or None, optional
         None (default): a view when npgpu can express one (x C-contiguous, or only length-1 axes added or
         removed), else a copy. True: always copy. False: never copy, ValueError instead (the Array API
@@ -1452,8 +1455,8 @@ def reshape(x, /, shape, *, copy=None):
     Raises
     ------
     ValueError
-        A shape of another size, more than one -1 or another negative entry, or ``copy=False`` where a copy is
-        needed.
+        A shape of another size, more than one -1 or another negative entry, an `order` other than 'C', 'F'
+        or 'A', or ``copy=False`` where a copy is needed.
 
     See Also
     --------
@@ -1470,7 +1473,7 @@ def reshape(x, /, shape, *, copy=None):
     >>> npgpu.reshape(npgpu.reshape(x, (2, 3)).T, 6)
     Array([0, 3, 1, 4, 2, 5])
     """
-    return _reshape(_one(x), shape, "C", copy)
+    return _reshape(_one(x), shape, order, copy)
 
 
 def _reshape(x, shape, order, copy):

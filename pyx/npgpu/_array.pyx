@@ -362,6 +362,17 @@ cdef int _check_strides_aligned(const ArrayView& v, int axes, DType dt, str what
     return 0
 
 
+class ArrayFlags(dict):
+    """Array.flags: a dict whose keys also read as lower-case attributes, as numpy.flagsobj's."""
+    __slots__ = ()
+
+    def __getattr__(self, name):
+        try:
+            return self[name.upper()]
+        except KeyError:
+            raise AttributeError(f"Array.flags has no flag {name!r}") from None
+
+
 cdef class Array:
     """An n-dimensional array on a GPU or on the host device ("cpu").
 
@@ -516,14 +527,17 @@ cdef class Array:
 
     @property
     def flags(self):
-        """The layout and memory flags, a dict (not a numpy.flagsobj).
+        """The layout and memory flags: a dict whose keys also read as lower-case attributes
+        (``a.flags.c_contiguous``), as numpy.flagsobj's; a snapshot, not settable.
 
-        ``"C_CONTIGUOUS"``, ``"WRITEABLE"`` (the opposite of :attr:`readonly`) and ``"OWNDATA"`` (whether
-        the array holds memory npgpu allocated for it: False for views and for arrays over another
-        producer's memory, such as a NumPy array shared on the host).
+        ``"C_CONTIGUOUS"``, ``"F_CONTIGUOUS"``, ``"WRITEABLE"`` (the opposite of :attr:`readonly`) and
+        ``"OWNDATA"`` (whether the array holds memory npgpu allocated for it: False for views and for arrays
+        over another producer's memory, such as a NumPy array shared on the host).
         """
-        return {"C_CONTIGUOUS": self._view.is_c_contiguous(), "WRITEABLE": not self._view.readonly,
-                "OWNDATA": self.buf.get() != NULL or isinstance(self.base, _HostMemory)}
+        return ArrayFlags(C_CONTIGUOUS=self._view.is_c_contiguous(),
+                          F_CONTIGUOUS=(<Array>self.transpose())._view.is_c_contiguous(),
+                          WRITEABLE=not self._view.readonly,
+                          OWNDATA=self.buf.get() != NULL or isinstance(self.base, _HostMemory))
 
     def __len__(self):
         if self._view.ndim == 0:
@@ -2834,7 +2848,7 @@ def _unpickle(data, device):
     return asarray(data, device=device)
 
 
-def empty(shape, dtype=None, device=None, stream=None):
+def empty(shape, dtype=None, device=None, stream=None, *, order="C"):
     """A new uninitialised array (float64 by default) on `device`.
 
     Parameters
@@ -2848,17 +2862,19 @@ def empty(shape, dtype=None, device=None, stream=None):
         is chosen); "cpu", "cuda", "cuda:N", an int, an npgpu.Device.
     stream : npgpu.Stream or int, optional
         The stream a GPU allocation is ordered on (by default the current stream of this thread).
+    order : {'C', 'F'}, optional
+        Row-major (C, default) or column-major (Fortran) layout.
 
     Returns
     -------
     npgpu.Array
-        A C-contiguous array whose values are whatever the memory held.
+        A C-contiguous (F-contiguous with ``order='F'``) array whose values are whatever the memory held.
 
     Raises
     ------
     ValueError
-        A dimension is negative, the element count overflows, the shape has more than 32 dimensions, or
-        `device` is a string npgpu does not know.
+        A dimension is negative, the element count overflows, the shape has more than 32 dimensions,
+        `device` is a string npgpu does not know, or `order` is not 'C' or 'F'.
     TypeError
         `shape` is not an int or a sequence of ints, or npgpu does not support the dtype.
     GPUUnavailableError
@@ -2877,11 +2893,30 @@ def empty(shape, dtype=None, device=None, stream=None):
     ((2, 3), dtype('float64'))
     """
     shape = _normalize_shape(shape)
-    return new_array(shape, np.dtype(np.float64 if dtype is None else dtype), resolve_array_device(device),
-                     resolve_stream(stream))
+    cdef bint fortran = _fortran_order(order) and len(shape) >= 2
+    cdef Array a = new_array(shape[::-1] if fortran else shape, np.dtype(np.float64 if dtype is None else dtype),
+                             resolve_array_device(device), resolve_stream(stream))
+    return _owning_transpose(a) if fortran else a
 
 
-def zeros(shape, dtype=None, device=None, stream=None):
+cdef bint _fortran_order(order) except -1:
+    """Whether a new array's `order` asks for column-major layout (made as the transpose of a row-major one)."""
+    if order is None or order == "C":
+        return False
+    if order == "F":
+        return True
+    raise ValueError(f"order must be 'C' or 'F' for a new array, not {order!r}")
+
+
+cdef Array _owning_transpose(Array a):
+    """The transpose of a new array, holding its memory itself (as a new Fortran-ordered array: OWNDATA)."""
+    cdef Array r = a.transpose()
+    r.buf = a.buf
+    r.base = a.base
+    return r
+
+
+def zeros(shape, dtype=None, device=None, stream=None, *, order="C"):
     """A new array of zeros (float64 by default) on `device`.
 
     ``full(shape, 0, dtype, device, stream)``.
@@ -2896,17 +2931,19 @@ def zeros(shape, dtype=None, device=None, stream=None):
         None: the default device; "cpu", "cuda", "cuda:N", an int, an npgpu.Device (as for :func:`empty`).
     stream : npgpu.Stream or int, optional
         The stream the fill runs on (by default the current stream of this thread).
+    order : {'C', 'F'}, optional
+        Row-major (C, default) or column-major (Fortran) layout.
 
     Returns
     -------
     npgpu.Array
-        A C-contiguous array of zeros.
+        A C-contiguous (F-contiguous with ``order='F'``) array of zeros.
 
     Raises
     ------
     ValueError
-        A dimension is negative, the element count overflows, the shape has more than 32 dimensions, or
-        `device` is a string npgpu does not know.
+        A dimension is negative, the element count overflows, the shape has more than 32 dimensions,
+        `device` is a string npgpu does not know, or `order` is not 'C' or 'F'.
     TypeError
         `shape` is not an int or a sequence of ints, or npgpu does not support the dtype.
     GPUUnavailableError
@@ -2926,10 +2963,10 @@ def zeros(shape, dtype=None, device=None, stream=None):
     Array([[0, 0],
            [0, 0]], dtype=int32)
     """
-    return full(shape, 0, dtype=np.float64 if dtype is None else dtype, device=device, stream=stream)
+    return full(shape, 0, dtype=np.float64 if dtype is None else dtype, device=device, stream=stream, order=order)
 
 
-def full(shape, fill_value, dtype=None, device=None, stream=None):
+def full(shape, fill_value, dtype=None, device=None, stream=None, *, order="C"):
     """A new array filled with `fill_value` on `device`.
 
     Parameters
@@ -2945,18 +2982,20 @@ def full(shape, fill_value, dtype=None, device=None, stream=None):
         None: the default device; "cpu", "cuda", "cuda:N", an int, an npgpu.Device (as for :func:`empty`).
     stream : npgpu.Stream or int, optional
         The stream the fill runs on (by default the current stream of this thread).
+    order : {'C', 'F'}, optional
+        Row-major (C, default) or column-major (Fortran) layout.
 
     Returns
     -------
     npgpu.Array
-        A C-contiguous array of `fill_value` converted to the dtype.
+        A C-contiguous (F-contiguous with ``order='F'``) array of `fill_value` converted to the dtype.
 
     Raises
     ------
     ValueError
         `fill_value` is not a scalar (a sequence, or an npgpu.Array of one dimension or more); a dimension
-        is negative, the element count overflows, the shape has more than 32 dimensions, or `device` is a
-        string npgpu does not know.
+        is negative, the element count overflows, the shape has more than 32 dimensions, `device` is a
+        string npgpu does not know, or `order` is not 'C' or 'F'.
     TypeError
         `shape` is not an int or a sequence of ints, or npgpu does not support the dtype.
     GPUUnavailableError
@@ -2981,19 +3020,20 @@ def full(shape, fill_value, dtype=None, device=None, stream=None):
         if (<Array>fill_value)._view.ndim != 0:
             raise ValueError("fill_value must be a scalar")
         fill_value = (<Array>fill_value)._scalar_value()
+    cdef bint fortran = _fortran_order(order) and len(shape) >= 2
     value, pattern = _fill_pattern(fill_value, dtype)
     cdef StreamHandle s = resolve_stream(stream)
-    cdef Array a = new_array(shape, value.dtype, resolve_array_device(device), s)
+    cdef Array a = new_array(shape[::-1] if fortran else shape, value.dtype, resolve_array_device(device), s)
     cdef int64_t n = a._view.size()
     if n and a._view.device == kHostDevice:
         host_ndarray(a)[...] = value
-        return a
+        return _owning_transpose(a) if fortran else a
     cdef const unsigned char* pat = pattern
     cdef int pat_size = len(pattern)
     if n:
         with nogil:
             fill_pattern(a._view.data, n, pat, pat_size, s)
-    return a
+    return _owning_transpose(a) if fortran else a
 
 
 # (type, value, dtype) -> (0-d value, its bytes) of recent fill values: a small array's creation costs
@@ -3596,7 +3636,7 @@ cpdef refuse_subclass(obj, str name):
                         "subclass")
 
 
-def asarray(obj, dtype=None, device=None, stream=None, copy=None):
+def asarray(obj, dtype=None, device=None, stream=None, copy=None, *, order=None):
     """Convert the input to an npgpu.Array.
 
     The input is a NumPy array (or anything NumPy accepts: lists, scalars, buffers), an object with
@@ -3620,18 +3660,24 @@ def asarray(obj, dtype=None, device=None, stream=None, copy=None):
         ``__cuda_array_interface__`` producer that names its stream, this stream waits for that one.
     copy : bool, optional
         None copies only when needed, True always, False raises ValueError if a copy is needed.
+    order : {'C', 'F', 'A', 'K'} or None, optional
+        'C' or 'F': the result is C- or Fortran-contiguous (copied into that layout when it is not); 'A':
+        Fortran-contiguous arrays stay so, others become C-contiguous; 'K' and None (default) keep the
+        layout. NumPy data uploaded to a GPU is C-contiguous unless 'F' or 'A' asks otherwise.
 
     Returns
     -------
     npgpu.Array
-        The array: `obj` itself when it is an npgpu.Array on `device` of `dtype` and no copy is asked for.
+        The array: `obj` itself when it is an npgpu.Array on `device` of `dtype` in the `order` asked for and
+        no copy is asked for.
 
     Raises
     ------
     ValueError
         ``copy=False`` and a copy is needed (a move between devices, a dtype conversion, an unaligned or
-        byte-swapped NumPy array); `device` is a string npgpu does not know; the data has more than 32
-        dimensions; a ``__cuda_array_interface__`` is masked or names stream 0.
+        byte-swapped NumPy array, a layout `order` asks for); `order` is not 'C', 'F', 'A', 'K' or None;
+        `device` is a string npgpu does not know; the data has more than 32 dimensions; a
+        ``__cuda_array_interface__`` is masked or names stream 0.
     TypeError
         The data's dtype is not one npgpu supports, or `obj` is a numpy.ndarray subclass other than
         numpy.memmap (a masked array, np.matrix).
@@ -3654,6 +3700,25 @@ def asarray(obj, dtype=None, device=None, stream=None, copy=None):
     >>> npgpu.asarray([1, 2], dtype=np.float32, device="cpu")
     Array([1., 2.], dtype=float32)
     """
+    if order is None or order == "K":
+        return _asarray(obj, dtype, device, stream, copy)
+    if order not in ("C", "F", "A"):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    if order != "C" and not isinstance(obj, Array) and isinstance(obj, np.ndarray) and obj.flags.f_contiguous \
+            and not obj.flags.c_contiguous and resolve_array_device(device) != kHostDevice:
+        # upload a Fortran-ordered NumPy array as its transpose (C-contiguous), not through a C-order copy
+        return asarray(obj.T, dtype, device, stream, copy).transpose()
+    cdef Array a = _asarray(obj, dtype, device, stream, copy)
+    cdef bint fortran = a._view.ndim >= 2 and (order == "F" or (
+        order == "A" and a.flags["F_CONTIGUOUS"] and not a.flags["C_CONTIGUOUS"]))
+    if (a.transpose() if fortran else a).flags["C_CONTIGUOUS"]:
+        return a
+    if copy is False:
+        raise ValueError(f"order={order!r} needs a copy into that layout, but copy=False")
+    return a.transpose().copy(stream=stream).transpose() if fortran else a.copy(stream=stream)
+
+
+cdef Array _asarray(obj, dtype, device, stream, copy):
     cdef Array a
     cdef int d
     cdef StreamHandle s
