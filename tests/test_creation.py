@@ -953,17 +953,18 @@ def test_new_array_order_errors(array_device, make, order):
         make((2, 2), order=order)
 
 
-def _prototypes(rng):
-    base = rng.standard_normal((3, 4, 5))
-    return {"C": base, "F": np.asfortranarray(base), "permuted": base.transpose(2, 0, 1),
-            "sliced": base[:, ::2], "reversed": base[::-1], "1-d": base[0, 0]}
+# The same views of one array in NumPy and in npgpu (an upload to a GPU is C-ordered, so views are made there).
+_PROTOTYPES = {"C": lambda b, xp: b, "F": lambda b, xp: xp.asfortranarray(b),
+               "permuted": lambda b, xp: b.transpose(2, 0, 1), "sliced": lambda b, xp: b[:, ::2],
+               "reversed": lambda b, xp: b[::-1], "1-d": lambda b, xp: b[0, 0]}
 
 
 @pytest.mark.parametrize("order", ["K", "A", "C", "F"])
 @pytest.mark.parametrize("proto", ["C", "F", "permuted", "sliced", "reversed", "1-d"])
 def test_like_functions_keep_numpys_layout(array_device, rng, order, proto):
-    p = _prototypes(rng)[proto]
-    x = npgpu.asarray(p)
+    base = rng.standard_normal((3, 4, 5))
+    p, x = _PROTOTYPES[proto](base, np), _PROTOTYPES[proto](npgpu.asarray(base), npgpu)
+    assert x.strides == p.strides
     _layout_matches(npgpu.empty_like(x, order=order), np.empty_like(p, order=order))
     for fn, npfn in ((npgpu.zeros_like, np.zeros_like), (npgpu.ones_like, np.ones_like)):
         got, want = fn(x, order=order), npfn(p, order=order)
@@ -1017,11 +1018,12 @@ def test_asarray_order_errors(array_device):
 @pytest.mark.parametrize("order", ["C", "F", "A"])
 def test_reshape_order(array_device, order):
     a = np.arange(24.0).reshape(2, 3, 4)
-    for src in (a, a.T, a[:, ::2]):
-        got = npgpu.reshape(npgpu.asarray(src), (4, -1), order)
-        assert np.array_equal(got.get(), np.reshape(src, (4, -1), order=order))
+    x = npgpu.asarray(a)
+    for view in (lambda b: b, lambda b: b.T, lambda b: b[:, ::2]):  # views made on each side (layouts alike)
+        got = npgpu.reshape(view(x), (4, -1), order)
+        assert np.array_equal(got.get(), np.reshape(view(a), (4, -1), order=order))
     with pytest.raises(ValueError, match="order 'K' is not permitted"):
-        npgpu.reshape(npgpu.asarray(a), 24, order="K")
+        npgpu.reshape(x, 24, order="K")
 
 
 def test_flags_read_as_attributes(array_device):
