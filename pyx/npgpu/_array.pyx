@@ -362,6 +362,20 @@ cdef int _check_strides_aligned(const ArrayView& v, int axes, DType dt, str what
     return 0
 
 
+cdef bint _f_contiguous(const ArrayView& v, int64_t itemsize) noexcept:
+    """Column-major contiguity: ArrayView::is_c_contiguous with the axes read first to last."""
+    cdef int i
+    cdef int64_t expected = itemsize
+    for i in range(v.ndim):
+        if v.shape[i] == 0:
+            return True
+    for i in range(v.ndim):
+        if v.shape[i] != 1 and v.strides[i] != expected:
+            return False
+        expected *= v.shape[i]
+    return True
+
+
 class ArrayFlags(dict):
     """Array.flags: a dict whose keys also read as lower-case attributes, as numpy.flagsobj's."""
     __slots__ = ()
@@ -535,7 +549,7 @@ cdef class Array:
         over another producer's memory, such as a NumPy array shared on the host).
         """
         return ArrayFlags(C_CONTIGUOUS=self._view.is_c_contiguous(),
-                          F_CONTIGUOUS=(<Array>self.transpose())._view.is_c_contiguous(),
+                          F_CONTIGUOUS=_f_contiguous(self._view, self._dtype.itemsize),
                           WRITEABLE=not self._view.readonly,
                           OWNDATA=self.buf.get() != NULL or isinstance(self.base, _HostMemory))
 
@@ -3709,9 +3723,10 @@ def asarray(obj, dtype=None, device=None, stream=None, copy=None, *, order=None)
         # upload a Fortran-ordered NumPy array as its transpose (C-contiguous), not through a C-order copy
         return asarray(obj.T, dtype, device, stream, copy).transpose()
     cdef Array a = _asarray(obj, dtype, device, stream, copy)
-    cdef bint fortran = a._view.ndim >= 2 and (order == "F" or (
-        order == "A" and a.flags["F_CONTIGUOUS"] and not a.flags["C_CONTIGUOUS"]))
-    if (a.transpose() if fortran else a).flags["C_CONTIGUOUS"]:
+    cdef bint c_contiguous = a._view.is_c_contiguous()
+    cdef bint f_contiguous = _f_contiguous(a._view, a._dtype.itemsize)
+    cdef bint fortran = a._view.ndim >= 2 and (order == "F" or (order == "A" and f_contiguous and not c_contiguous))
+    if f_contiguous if fortran else c_contiguous:
         return a
     if copy is False:
         raise ValueError(f"order={order!r} needs a copy into that layout, but copy=False")
