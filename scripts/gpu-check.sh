@@ -247,6 +247,7 @@ if phase sanitizer; then
   done)
   # Tests that drive the GPU from several threads (marker "threads") stalled beside other sanitized
   # processes: they run in a second pass, one file at a time on each GPU, with a shorter timeout and 2 threads.
+  # SAN_PASSES (default "main threads") runs one pass alone, e.g. SAN_PASSES=threads.
   # shellcheck disable=SC2086
   THREAD_TESTS=$(grep -l '@pytest.mark.threads' $SAN_TESTS)
   read -ra TOOLS <<<"${SAN_TOOLS:-memcheck racecheck synccheck initcheck}"
@@ -255,16 +256,17 @@ if phase sanitizer; then
   [ "$jobs" -ge 2 ] || jobs=2
   t1=$(date +%s)
   # Waits name their jobs: a bare wait would also wait for ARCHIVE's endless loop.
+  for tool in "${TOOLS[@]}"; do : >"$OUT_DIR/sanitizer-$tool.txt"; done
   pids=()
-  for i in "${!TOOLS[@]}"; do
+  for i in $( [[ " ${SAN_PASSES:-main threads} " == *" main "* ]] && echo "${!TOOLS[@]}"); do
     # shellcheck disable=SC2086
     printf '%s\n' $SAN_LIST | CUDA_VISIBLE_DEVICES=$(( i % NGPU )) xargs -P "$jobs" -I{} \
-      bash -c "san_one ${TOOLS[$i]} {} main" >"$OUT_DIR/sanitizer-${TOOLS[$i]}.txt" &
+      bash -c "san_one ${TOOLS[$i]} {} main" >>"$OUT_DIR/sanitizer-${TOOLS[$i]}.txt" &
     pids+=($!)
   done
-  wait "${pids[@]}"
+  [ ${#pids[@]} -eq 0 ] || wait "${pids[@]}"
   pids=()
-  for g in $(seq 0 $((NGPU - 1))); do
+  for g in $( [[ " ${SAN_PASSES:-main threads} " == *" threads "* ]] && seq 0 $((NGPU - 1))); do
     for i in "${!TOOLS[@]}"; do
       [ $(( i % NGPU )) -eq "$g" ] || continue
       # shellcheck disable=SC2086
@@ -273,7 +275,7 @@ if phase sanitizer; then
     done &
     pids+=($!)
   done
-  wait "${pids[@]}"
+  [ ${#pids[@]} -eq 0 ] || wait "${pids[@]}"
   say "compute-sanitizer: ${TOOLS[*]} at once on $NGPU GPU(s), $jobs files at a time each ($(( $(date +%s) - t1 )) s)"
   for tool in "${TOOLS[@]}"; do
     bad=$(grep -cv -e '^0 ' -e '^s ' "$OUT_DIR/sanitizer-$tool.txt")

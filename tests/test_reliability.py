@@ -397,7 +397,9 @@ print("producer done:", producer_done)
 """
 
 
+# Alone: another process's kernels on the GPU can delay the reader until the producer has finished too.
 @pytest.mark.gpu
+@pytest.mark.alone
 @pytest.mark.parametrize("setting, waited", [("on", True), ("off", False)])
 def test_thread_ordering_setting(setting, waited):
     import subprocess
