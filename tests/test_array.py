@@ -644,6 +644,26 @@ def test_getfield_and_setfield_refuse_what_does_not_fit(array_device):
         ro.setfield(1, np.int16)
 
 
+def test_reshape_method_orders_as_numpy(array_device):
+    h = np.arange(24.0).reshape(4, 6) * 1.5 - 7
+    base = npgpu.asarray(h, device=array_device)
+    # C-ordered, transposed (Fortran-contiguous) and strided sources
+    for a, want in [(base, h), (base.T, h.T), (base[::-1, 1::2], h[::-1, 1::2])]:
+        for order in ("C", "F", "A"):
+            for shape in [(want.size,), (2, -1), (3, 2, want.size // 6)]:
+                got = a.reshape(shape, order=order)
+                assert got.shape == want.reshape(shape, order=order).shape
+                assert np.array_equal(got.get(), want.reshape(shape, order=order)), (order, shape)
+    t = base.T  # Fortran-contiguous: 'F' and 'A' reshape it without a copy, as NumPy does
+    for order in ("F", "A"):
+        v = t.reshape((2, 12), order=order)
+        v[0, 0] = 1000.0
+        assert t[0, 0].get() == 1000.0
+        t[0, 0] = h[0, 0]
+    with pytest.raises(ValueError, match="order 'K' is not permitted"):
+        base.reshape(24, order="K")
+
+
 def test_resize_in_place_as_numpy(array_device):
     for shape, new in [((6,), (2, 4)), ((2, 3), (2, 2)), ((2, 3), 9), ((4,), ()), ((0,), (3,)), ((3,), (0, 2))]:
         h = np.arange(np.prod(shape), dtype=np.float32).reshape(shape) + 1

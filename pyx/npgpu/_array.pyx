@@ -1148,8 +1148,9 @@ cdef class Array:
         ----------
         *shape : int or tuple of ints
             The new shape, as separate ints or one tuple; one dimension may be -1 (inferred from the size).
-        order : {"C", "A"}, optional
-            The index order; npgpu reshapes in C order only, and takes "A" as "C".
+        order : {"C", "F", "A"}, optional
+            The index order elements are read and placed in: "C" (default) the last axis fastest, "F" the
+            first axis fastest, "A" as "F" when the array is Fortran-contiguous and not C-contiguous, else "C".
 
         Returns
         -------
@@ -1161,10 +1162,9 @@ cdef class Array:
         ValueError
             The size of the new shape differs from the array's, more than one dimension is -1, a dimension
             is negative otherwise, or the new shape has more than 32 dimensions.
+            `order` is not "C", "F" or "A".
         TypeError
             `shape` is not an int or a sequence of ints.
-        NotImplementedError
-            `order` is not "C" or "A".
 
         See Also
         --------
@@ -1179,11 +1179,17 @@ cdef class Array:
         >>> a.reshape((3, -1)).shape
         (3, 2)
         """
-        if order not in ("C", "A"):
-            raise NotImplementedError("npgpu reshapes in C order only")
+        if order not in ("C", "F", "A"):
+            raise ValueError(f"order {order!r} is not permitted for reshaping (use 'C', 'F' or 'A')")
         if len(shape) == 1 and not isinstance(shape[0], int):
             shape = shape[0]
         new_shape = _resolve_reshape(self._view.size(), _normalize_shape(shape))
+        if order == "A":
+            f_only = _f_contiguous(self._view, self._dtype.itemsize) and not self._view.is_c_contiguous()
+            order = "F" if f_only else "C"
+        if order == "F":
+            # Fortran order is C order on the reversed axes.
+            return self.T.reshape(new_shape[::-1]).T
         cdef Array src = self if self._view.is_c_contiguous() else self.copy()
         if len(new_shape) > 32:  # before filling dims[32]
             raise ValueError(f"npgpu supports at most 32 dimensions, got {len(new_shape)}")
@@ -2691,21 +2697,16 @@ cdef class Array:
         return _ops["divmod"](other, self)
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        fn = _ops.get(ufunc.__name__)
-        if method != "__call__" or fn is None:
-            return NotImplemented
+        # The common call, operands and at most one out=, goes straight to the compiled function; NumPy's
+        # other keywords and ufunc methods (reduce, accumulate, outer, at, ...) and np.matmul go through
+        # npgpu's ufunc objects (npgpu._ufuncs registers them as "array_ufunc").
         out = kwargs.get("out")
-        if out is not None:
-            if len(out) != 1:
-                return NotImplemented
-            kwargs["out"] = out[0]
-        # dtype= (dask adds blocks with np.add(a, b, dtype=...)): computed in that dtype, as NumPy does.
-        dtype = kwargs.pop("dtype", None)
-        if dtype is not None:
-            dtype = np.dtype(dtype)
-            inputs = tuple(x.astype(dtype, copy=False) if isinstance(x, Array) else x for x in inputs)
-        r = fn(*inputs, **kwargs)
-        return r if dtype is None or not isinstance(r, Array) else r.astype(dtype, copy=False)
+        if method == "__call__" and len(kwargs) == (out is not None) and (out is None or len(out) == 1):
+            fn = _ops.get(ufunc.__name__)
+            if fn is not None:
+                return fn(*inputs) if out is None else fn(*inputs, out=out[0])
+        hook = _ops.get("array_ufunc")
+        return NotImplemented if hook is None else hook(ufunc, method, inputs, kwargs)
 
 
 # ------------------------------------------------------------------------------------------------ views
