@@ -561,3 +561,96 @@ def test_out_of_the_wrong_type(backend):
             u(*args, out="x")
         with pytest.raises(TypeError):
             u(*args, out="x", where=True)
+
+
+# ------------------------------------------------------------------------------------------ NumPy's protocol
+
+def test_numpy_ufunc_methods_on_arrays_run_in_npgpu(array_device):
+    # np.<ufunc>.<method>(npgpu.Array, ...) reaches npgpu's ufunc object through Array.__array_ufunc__.
+    h = (np.arange(24, dtype=np.float64).reshape(4, 6) - 7.5) * 0.25
+    x = dev(h, array_device)
+    for r, e in [(np.add.reduce(x, axis=1), np.add.reduce(h, axis=1)),
+                 (np.maximum.reduce(x, axis=0, keepdims=True), np.maximum.reduce(h, axis=0, keepdims=True)),
+                 (np.multiply.accumulate(x, axis=1), np.multiply.accumulate(h, axis=1)),
+                 (np.add.reduceat(x, [0, 2, 5], axis=1), np.add.reduceat(h, [0, 2, 5], axis=1)),
+                 (np.subtract.outer(x[0], x[1]), np.subtract.outer(h[0], h[1]))]:
+        assert isinstance(r, npgpu.Array) and r.device == x.device
+        same_values(r, e, exact=False)
+    idx = np.array([0, 3, 3, 1, 0, 0])
+    y, want = x.copy(), h.copy()
+    assert np.add.at(y, (1, idx), 2.5) is None
+    np.add.at(want, (1, idx), 2.5)
+    same_values(y, want)
+
+
+def test_numpy_ufunc_keywords_on_arrays_as_numpy(array_device):
+    h = np.linspace(-3, 3, 12).reshape(3, 4)
+    m = np.arange(12).reshape(3, 4) % 3 == 0
+    x, mm = dev(h, array_device), dev(m, array_device)
+    o, want = dev(np.full((3, 4), 9.0), array_device), np.full((3, 4), 9.0)
+    assert np.add(x, 1.5, out=o, where=mm) is o
+    np.add(h, 1.5, out=want, where=m)
+    same_values(o, want)
+    same_values(np.multiply(x, x, dtype=np.float32), np.multiply(h, h, dtype=np.float32), exact=False)
+    r = np.add(dev(np.arange(4, dtype=np.int64), array_device), 1, casting="unsafe", dtype=np.int16)
+    same_values(r, np.add(np.arange(4, dtype=np.int64), 1, casting="unsafe", dtype=np.int16))
+    q, rem = np.divmod(x, 0.7)
+    eq, erem = np.divmod(h, 0.7)
+    same_values(q, eq, exact=False)
+    same_values(rem, erem, exact=False)
+    with pytest.raises(TypeError):  # NumPy's casting error, through npgpu's ufunc
+        np.add(x, 1, casting="no", dtype=np.float32)
+
+
+@pytest.mark.parametrize("axes, shapes", [
+    ([(-2, -1), (-2, -1), (-2, -1)], [(2, 3, 4), (2, 4, 5)]),
+    ([(0, 1), (0, 1), (0, 1)], [(3, 4, 2), (4, 5, 2)]),
+    ([(2, 0), (1, 2), (0, 2)], [(4, 2, 3), (2, 4, 5)]),
+    ([(0, 1), 0, 0], [(3, 4), (4,)]),
+    ([(1, 0), (0, 1), (1, 0)], [(4, 2), (4, 3)]),
+    ([0, 0, ()], [(4,), (4,)]),
+])
+def test_numpy_matmul_axes_on_arrays(array_device, axes, shapes):
+    rng = np.random.default_rng(3)
+    ha, hb = (rng.standard_normal(s) for s in shapes)
+    want = np.matmul(ha, hb, axes=axes)
+    got = np.matmul(dev(ha, array_device), dev(hb, array_device), axes=axes)
+    assert isinstance(got, npgpu.Array)
+    same_values(got, want, exact=False)
+    if want.ndim:
+        o = dev(np.full(want.shape, np.nan), array_device)
+        assert np.matmul(dev(ha, array_device), dev(hb, array_device), axes=axes, out=o) is o
+        same_values(o, want, exact=False)
+
+
+def test_numpy_matmul_keyword_errors_as_numpy(array_device):
+    from numpy.exceptions import AxisError
+    h = np.ones((2, 3, 3))
+    a = dev(h, array_device)
+    for kw, error in [(dict(axes=[(0, 3), (0, 1), (0, 1)]), AxisError), (dict(axes=[(0, 1), (0, 1)]), ValueError),
+                      (dict(axes=[(1, 1), (0, 1), (0, 1)]), ValueError), (dict(axes=[(0,), (0, 1), (0, 1)]), AxisError),
+                      (dict(axes=[(0, 1), (0, 1), 5]), AxisError), (dict(axes=[[0, 1], (0, 1), (0, 1)]), TypeError),
+                      (dict(axis=0), TypeError)]:
+        with pytest.raises(error) as want:
+            np.matmul(h, h, **kw)
+        with pytest.raises(error) as got:
+            np.matmul(a, a, **kw)
+        assert str(got.value) == str(want.value), kw
+    with pytest.raises(NotImplementedError, match="casting"):
+        np.matmul(a, a, casting="unsafe")
+    same_values(np.matmul(a, a, dtype=np.float32), np.matmul(h, h, dtype=np.float32))
+
+
+@pytest.mark.skipif(not hasattr(np, "matvec"), reason="NumPy < 2.2 has no matvec/vecmat gufuncs")
+def test_numpy_vector_gufuncs_on_arrays(array_device):
+    rng = np.random.default_rng(5)
+    m, v = rng.standard_normal((2, 3, 4)), rng.standard_normal(4) + 1j * rng.standard_normal(4)
+    dm, dv = dev(m, array_device), dev(v, array_device)
+    same_values(np.matvec(dm, dv), np.matvec(m, v), exact=False)
+    same_values(np.vecmat(dv[:3], dm), np.vecmat(v[:3], m), exact=False)
+    same_values(np.vecdot(dm, dm, axis=1), np.vecdot(m, m, axis=1), exact=False)
+    o = dev(np.full((2, 3), np.nan + 0j), array_device)
+    assert np.vecdot(dv, dm, out=o) is o
+    same_values(o, np.vecdot(v, m), exact=False)
+    with pytest.raises(NotImplementedError, match="axes"):
+        np.vecdot(dm, dm, axes=[-1, -1, ()])

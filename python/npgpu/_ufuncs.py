@@ -14,6 +14,7 @@ give npgpu.Arrays on their device; NumPy operands are moved to the current backe
 (``npgpu.get_backend()``), computed there and returned as NumPy arrays (NumPy scalars for 0-d results).
 """
 import builtins
+import operator
 
 import numpy as np
 
@@ -801,3 +802,135 @@ _TABLE = _build()
 globals().update(_TABLE)
 NEW_UFUNCS = tuple(_NEW)
 __all__ = ["ufunc"] + sorted(_TABLE)
+
+
+# ------------------------------------------------------------------------------------------------ NumPy's protocol
+
+# matmul's keywords that npgpu.matmul has no counterpart for, accepted at NumPy's defaults.
+_MATMUL_DEFAULTS = {"casting": "same_kind", "order": "K", "subok": True, "signature": None}
+
+
+def _array_ufunc(np_ufunc, method, inputs, kwargs):
+    """npgpu.Array.__array_ufunc__ past its compiled fast path: NumPy's ufunc methods (reduce, accumulate,
+    reduceat, outer, at) and keywords (where=, casting=, dtype=, ...) through npgpu's ufunc objects, and
+    np.matmul (axes= too) through npgpu.matmul. NotImplemented for the ufuncs npgpu has no equivalent of."""
+    name = np_ufunc.__name__
+    kwargs = dict(kwargs)
+    out = kwargs.pop("out", None)
+    if out is not None and all(o is None for o in out):
+        out = None
+    if name == "matmul":
+        return _matmul_gufunc(inputs, out, kwargs) if method == "__call__" else NotImplemented
+    if name in ("vecdot", "matvec", "vecmat"):
+        return _vector_gufunc(name, inputs, out, kwargs) if method == "__call__" else NotImplemented
+    u = _TABLE.get(name)
+    if u is None or method not in ("__call__", "reduce", "accumulate", "reduceat", "outer", "at"):
+        return NotImplemented
+    if out is not None:
+        # NumPy hands every method its outputs as a tuple; npgpu's take the array itself for one output.
+        kwargs["out"] = out[0] if len(out) == 1 else out
+    return (u if method == "__call__" else getattr(u, method))(*inputs, **kwargs)
+
+
+def _vector_gufunc(name, inputs, out, kwargs):
+    """np.vecdot (axis= too), np.matvec and np.vecmat with an npgpu.Array operand, by npgpu's functions."""
+    from npgpu import _creation, _linear_algebra
+
+    for key in kwargs:
+        if key != "axis" or name != "vecdot":
+            raise NotImplementedError(f"npgpu's {name} takes no {key}= keyword")
+    r = getattr(_linear_algebra, name)(*inputs, **kwargs)
+    if out is None:
+        return r
+    if len(out) != 1:
+        raise ValueError(f"{name}: out must hold 1 array, got {len(out)}")
+    _creation.copyto(out[0], r)
+    return out[0]
+
+
+def _core_axes(entry, count, ndim, i):
+    """Item `i` of matmul's axes=: `count` distinct axes of a `ndim`-d operand (a tuple; an int where count is
+    1), checked with NumPy's errors."""
+    from numpy.exceptions import AxisError
+
+    if not isinstance(entry, tuple):
+        try:
+            entry = (operator.index(entry),)
+        except TypeError:
+            raise TypeError(f"matmul: axes item {i} should be a tuple.") from None
+        if count != 1:
+            raise AxisError(f"matmul: operand {i} has {count} core dimensions, but the axes item is a single "
+                            f"integer.")
+    if len(entry) != count:
+        raise AxisError(f"matmul: operand {i} has {count} core dimensions, but {len(entry)} dimensions are "
+                        f"specified by axes tuple.")
+    axes = []
+    for a in entry:
+        a = operator.index(a)
+        if not -ndim <= a < ndim:
+            raise AxisError(a, ndim)
+        if a % ndim in axes:
+            raise ValueError(f"axes item {i} has value {a % ndim} repeated")
+        axes.append(a % ndim)
+    return axes
+
+
+def _core_last(x, axes):
+    """`x` (npgpu.Array or NumPy array) with the given axes moved last, in their order: a view."""
+    last = list(range(-len(axes), 0))
+    if isinstance(x, _Array):
+        from npgpu import _manipulation
+        return _manipulation.moveaxis(x, axes, last)
+    return np.moveaxis(x, axes, last)
+
+
+def _matmul_gufunc(inputs, out, kwargs):
+    """np.matmul(a, b, out=, axes=, dtype=) with an npgpu.Array among its operands: npgpu.matmul over views
+    with each operand's core axes moved last, writing into `out` viewed the same way."""
+    from npgpu import _blas
+
+    axes = kwargs.pop("axes", None)
+    dtype = kwargs.pop("dtype", None)
+    if "axis" in kwargs:
+        raise TypeError("matmul: axis can only be used with a single shared core dimension, not with the 3 "
+                        "distinct ones implied by signature (n?,k),(k,m?)->(n?,m?).")
+    for key, value in kwargs.items():
+        if key not in _MATMUL_DEFAULTS:
+            raise TypeError(f"matmul() got an unexpected keyword argument '{key}'")
+        if value != _MATMUL_DEFAULTS[key]:
+            raise NotImplementedError(f"npgpu's matmul takes {key}={_MATMUL_DEFAULTS[key]!r} only, not {value!r}")
+    a, b = inputs
+    if dtype is not None:
+        a, b = (_astype(x, np.dtype(dtype)) for x in (a, b))
+    target = None if out is None else out[0]
+    if axes is None:
+        return _blas.matmul(a, b, out=target)
+    ndims = [_ndim(a), _ndim(b)]
+    if 0 in ndims:
+        raise ValueError("matmul: Input operand does not have enough dimensions")
+    cores = [min(n, 2) for n in ndims]
+    out_core = cores[0] + cores[1] - 2
+    if len(axes) != 3:
+        raise ValueError("axes should be a list with an entry for all 3 inputs and outputs; entries for outputs "
+                         "can only be omitted if none of them has core axes.")
+    a, b = (_core_last(x, _core_axes(axes[i], cores[i], ndims[i], i)) for i, x in enumerate((a, b)))
+    # The result's axes are checked before the product, as NumPy does.
+    r_ndim = _ndim(target) if target is not None else max(ndims[0] - cores[0], ndims[1] - cores[1]) + out_core
+    dst = _core_axes(axes[2], out_core, r_ndim, 2)
+    if target is not None:
+        _blas.matmul(a, b, out=_core_last(target, dst))
+        return target
+    r = _blas.matmul(a, b)
+    return _core_moved(r, dst) if dst else r
+
+
+def _core_moved(r, dst):
+    """The last len(dst) axes of `r` moved to positions `dst`: a view."""
+    last = list(range(-len(dst), 0))
+    if isinstance(r, _Array):
+        from npgpu import _manipulation
+        return _manipulation.moveaxis(r, last, dst)
+    return np.moveaxis(r, last, dst)
+
+
+_array._register_op("array_ufunc", _array_ufunc)
