@@ -10,6 +10,7 @@
 
 NumPy-input tests run on both backends through the `backend` fixture; device-array tests are marked gpu.
 """
+import functools
 import math
 import warnings
 
@@ -722,6 +723,23 @@ def test_scan_dtype_then_cast_into_out(array_device):
         npgpu.cumsum(h, dtype=np.float64, out=np.empty(3, np.int64))
 
 
+def test_scan_without_dtype_runs_in_the_inputs_dtype_then_casts_into_out(array_device):
+    # NumPy scans in the input's scan dtype and casts into out: float partial sums truncated one by one, and a
+    # float64 running sum rounded to float32 only on store.
+    h = np.array([[1.5, 2.5, 3.5, -0.75], [4.5, 5.5, 6.5, 0.25]])
+    tiny = np.full(1000, 1e-8)
+    tiny[0] = 1.0
+    for name in ("cumsum", "cumprod"):
+        for x, out_dtype in ((h, np.int64), (h, np.int16), (h, np.bool_), (tiny, np.float32),
+                             (np.array([True, True, False]), np.float32), (np.arange(1, 5, dtype=np.int8), np.int8)):
+            want = getattr(np, name)(x, axis=-1, out=np.full(x.shape, 7, out_dtype))
+            got = getattr(npgpu, name)(x, axis=-1, out=np.full(x.shape, 7, out_dtype))
+            np.testing.assert_array_equal(got, want, err_msg=f"{name} {x.dtype} -> {out_dtype}")
+            out = npgpu.full(x.shape, 7, dtype=out_dtype, device=array_device)
+            assert getattr(npgpu, name)(npgpu.asarray(x, device=array_device), axis=-1, out=out) is out
+            np.testing.assert_array_equal(out.get(), want, err_msg=f"{name} {x.dtype} -> {out_dtype} (Array)")
+
+
 # ----------------------------------------------------------------------------------------- device arrays
 
 def _dev_check(name, x, dev, axis, **kw):
@@ -1056,17 +1074,19 @@ def test_argmax_signed_zero_and_first_position(array_device):
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_signed_zero_extrema_as_numpy(array_device, dtype):
-    # max / min give the later of equal values, as NumPy's loops do (max([-0.0, 0.0]) is 0.0, max([0.0,
+    # max / min give the later of equal values, as NumPy's scalar loops do (max([-0.0, 0.0]) is 0.0, max([0.0,
     # -0.0]) is -0.0); nanmax / nanmin the earlier, as NumPy's fmax / fmin. Every sign pattern of up to 6
-    # zeros, alone and beside a smaller (larger) value; NumPy's own answer for longer arrays depends on its
-    # vector lanes, so the patterns stay short.
+    # zeros, alone and beside a smaller (larger) value, against that rule written out: NumPy's own answer
+    # depends on its vector lanes (AVX2's max([-0.0, 0.0, 0.0, 0.0, -1.0]) is -0.0).
+    later = {"max": lambda a, b: b if b >= a else a, "min": lambda a, b: b if b <= a else a,
+             "nanmax": lambda a, b: b if b > a else a, "nanmin": lambda a, b: b if b < a else a}
     for n in range(1, 7):
         for bits in range(1 << n):
             z = np.array([-0.0 if bits >> k & 1 else 0.0 for k in range(n)], dtype)
             for v in (z, np.concatenate([z, np.array([-1.0], dtype)]), np.concatenate([np.array([1.0], dtype), z])):
                 a = npgpu.asarray(v, device=array_device)
                 for name in ("max", "min", "nanmax", "nanmin"):
-                    want = getattr(np, name)(v)
+                    want = functools.reduce(later[name], v)
                     got = getattr(npgpu, name)(a).get()
                     assert got == want and np.signbit(got) == np.signbit(want), (name, v, got, want)
     # along an axis: rows and columns of a matrix of zeros of both signs

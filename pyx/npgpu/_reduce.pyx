@@ -1916,11 +1916,21 @@ cdef Array _reshape_device(Array a, tuple shape):
 
 # ------------------------------------------------------------------------------------------------ scans
 
+cdef bint _scan_then_cast(a, dtype, out):
+    """Whether NumPy's result differs from a scan computed in out's dtype: NumPy scans in dtype= (default: the
+    input's scan dtype) and casts the result into out (cumsum([0.5] * 4, out=int64 array) is [0, 1, 1, 2], not
+    the scan of the values cast first). Integer scans wrap, so an integer out takes them directly."""
+    if out is None or isinstance(out, Array) != isinstance(a, Array) or not isinstance(out, (Array, np.ndarray)):
+        return False
+    if dtype is not None:
+        want = np.dtype(dtype)
+    else:
+        want = _sum_dtype(a.dtype if isinstance(a, (Array, np.ndarray)) else np.asarray(a).dtype)
+    return want != out.dtype and not (want.kind in "biu" and out.dtype.kind in "iu")
+
+
 cdef object _scan(ScanOp op, a, axis, dtype, out, bint exclusive, stream):
-    if dtype is not None and out is not None and isinstance(out, Array) == isinstance(a, Array) and \
-            isinstance(out, (Array, np.ndarray)) and np.dtype(dtype) != out.dtype:
-        # NumPy scans in dtype= and casts the result into out (cumsum([0.5] * 4, dtype=float64, out=int64
-        # array) is [0, 1, 1, 2], not the scan of the values cast first)
+    if _scan_then_cast(a, dtype, out):
         r = _scan(op, a, axis, dtype, None, exclusive, stream)
         if out.shape != r.shape:
             raise ValueError(f"output has shape {out.shape}, the scan gives {r.shape}")
@@ -2016,9 +2026,9 @@ def cumsum(a, axis=None, dtype=None, out=None, exclusive=False, stream=None):
         The axis scanned; None (default) scans the flattened array. A tuple raises TypeError.
     dtype : dtype, optional
         The result's dtype. Default: int64 for bool and signed integers narrower than 64 bits, uint64 for narrower
-        unsigned integers, a's dtype otherwise (NumPy's rule). The scan is computed for the output's dtype
-        (integers and bool in 64 bits): with `out` given and no `dtype`, out's dtype; with both, the scan runs
-        in `dtype` and its result is cast into `out`, as NumPy.
+        unsigned integers, a's dtype otherwise (NumPy's rule). The scan runs in that dtype (integers and bool in
+        64 bits) and, as NumPy's, its result is cast into an `out` of another dtype (an integer `out` of an
+        integer scan takes its wrapped values directly: the same numbers).
     out : npgpu.Array or numpy.ndarray, optional
         Where to write the result, of the result's shape (a's, or (a.size,) when `axis` is None; values converted
         to its dtype): an npgpu.Array for an npgpu.Array input, a writeable numpy.ndarray for NumPy input. It may
@@ -2078,9 +2088,9 @@ def cumprod(a, axis=None, dtype=None, out=None, exclusive=False, stream=None):
         The axis scanned; None (default) scans the flattened array. A tuple raises TypeError.
     dtype : dtype, optional
         The result's dtype. Default: int64 for bool and signed integers narrower than 64 bits, uint64 for narrower
-        unsigned integers, a's dtype otherwise (NumPy's rule). The scan is computed for the output's dtype
-        (integers and bool in 64 bits): with `out` given and no `dtype`, out's dtype; with both, the scan runs
-        in `dtype` and its result is cast into `out`, as NumPy.
+        unsigned integers, a's dtype otherwise (NumPy's rule). The scan runs in that dtype (integers and bool in
+        64 bits) and, as NumPy's, its result is cast into an `out` of another dtype (an integer `out` of an
+        integer scan takes its wrapped values directly: the same numbers).
     out : npgpu.Array or numpy.ndarray, optional
         Where to write the result, of the result's shape (a's, or (a.size,) when `axis` is None; values converted
         to its dtype): an npgpu.Array for an npgpu.Array input, a writeable numpy.ndarray for NumPy input. It may
