@@ -526,6 +526,25 @@ def test_cumulative_shapes_and_numpy_inputs(array_device, fn):
 
 
 @pytest.mark.parametrize("fn", ["cumulative_sum", "cumulative_prod"])
+def test_cumulative_out_as_numpy(array_device, fn):
+    f, nf = getattr(npgpu, fn), getattr(np, fn)
+    h = np.arange(1, 7, dtype=np.float64).reshape(2, 3) + 0.5
+    for axis, initial, out_dtype in ((1, False, np.float64), (1, True, np.float64), (0, True, np.int64),
+                                     (1, False, np.int32)):
+        shape = list(h.shape)
+        shape[axis] += initial
+        want = nf(h, axis=axis, include_initial=initial, out=np.full(shape, -9, out_dtype))
+        out = npgpu.full(tuple(shape), -9, dtype=out_dtype, device=array_device)
+        assert f(dev(h), axis=axis, include_initial=initial, out=out) is out
+        check(out, want)
+        o = np.full(shape, -9, out_dtype)  # NumPy in, NumPy out
+        assert f(h, axis=axis, include_initial=initial, out=o) is o
+        check(o, want)
+    with pytest.raises(ValueError):
+        f(dev(h), axis=1, include_initial=True, out=npgpu.empty((2, 3), device=array_device))
+
+
+@pytest.mark.parametrize("fn", ["cumulative_sum", "cumulative_prod"])
 def test_cumulative_errors(array_device, fn):
     f = getattr(npgpu, fn)
     x = dev(np.ones((2, 3)))

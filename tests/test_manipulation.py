@@ -139,6 +139,34 @@ def test_concatenate_dtype_out_and_casting(array_device, same, random_array):
          np.concatenate([a.T, b[:1]], axis=None, dtype=np.complex64))
 
 
+def test_concat_takes_numpys_keywords(array_device, same, random_array):
+    a, b = random_array((2, 3), np.int32), random_array((4, 3), np.int32)
+    x, y = npgpu.asarray(a), npgpu.asarray(b)
+    out = npgpu.full((6, 3), -1, dtype=np.float64)
+    assert npgpu.concat([x, y], 0, out) is out
+    same(out, np.concat([a, b], 0, np.empty((6, 3))))
+    same(npgpu.concat([x, y], axis=None, dtype=np.int8, casting="unsafe"),
+         np.concat([a, b], axis=None, dtype=np.int8, casting="unsafe"))
+    with pytest.raises(TypeError):  # float to int is not 'same_kind', as in NumPy
+        npgpu.concat([x, y.astype(np.float32)], dtype=np.int8)
+
+
+def test_subok_is_accepted_where_numpy_has_it(array_device, random_array):
+    a = random_array((2, 3), np.float32)
+    x = npgpu.asarray(a)
+    for make in (npgpu.empty_like, npgpu.zeros_like, npgpu.ones_like):
+        for subok in (True, False):
+            r = make(x, None, "K", subok, (3, 2))  # NumPy's positional order: dtype, order, subok, shape
+            assert type(r) is npgpu.Array and r.shape == (3, 2) and r.dtype == np.float32
+    r = npgpu.full_like(x, 2.5, np.float64, "C", False, (4,))
+    assert type(r) is npgpu.Array and np.array_equal(r.get(), np.full(4, 2.5))
+    assert type(npgpu.copy(x, subok=True)) is npgpu.Array
+    m = np.asmatrix([[1.0, 2.0]])
+    assert type(npgpu.copy(m, subok=True)) is np.matrix and type(npgpu.copy(m)) is np.ndarray  # numpy.copy's
+    assert npgpu.broadcast_to(x[0], (2, 3), subok=True).shape == (2, 3)
+    assert [r.shape for r in npgpu.broadcast_arrays(x, x[:1], subok=True)] == [(2, 3), (2, 3)]
+
+
 def test_concatenate_errors(array_device, random_array):
     x, y = npgpu.asarray(random_array((2, 3), np.int32)), npgpu.asarray(random_array((4, 3), np.float64))
     with pytest.raises(ValueError, match="along dimension 1, the array at index 0 has size 3 and the array at "

@@ -441,7 +441,7 @@ def _new_in_layout(shape, dtype, device, layout, fill=None):
     return made.transpose(tuple(np.argsort(layout)))
 
 
-def empty_like(x, /, dtype=None, order="K", *, device=None, shape=None):
+def empty_like(x, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
     """A new uninitialised array with the shape, dtype and device of a given array, as numpy.empty_like.
 
     Parameters
@@ -455,6 +455,8 @@ def empty_like(x, /, dtype=None, order="K", *, device=None, shape=None):
         The layout: 'K' (default) x's own (the order of its strides), 'A' Fortran if x is
         Fortran-contiguous and C otherwise, 'C' or 'F'. With a `shape` of another number of dimensions,
         'K' gives C.
+    subok : bool, optional
+        Accepted for NumPy's signature; npgpu has no array subclasses, so the result is an npgpu.Array either way.
     device : optional
         Where the result lives, instead of x's device: what ``npgpu.asarray`` takes.
     shape : int or tuple of ints, optional
@@ -480,7 +482,7 @@ def empty_like(x, /, dtype=None, order="K", *, device=None, shape=None):
     return _new_in_layout(shape, dtype, device, layout)
 
 
-def zeros_like(x, /, dtype=None, order="K", *, device=None, shape=None):
+def zeros_like(x, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
     """A new array of zeros with the shape, dtype and device of a given array, as numpy.zeros_like.
 
     Parameters
@@ -494,6 +496,8 @@ def zeros_like(x, /, dtype=None, order="K", *, device=None, shape=None):
         The layout: 'K' (default) x's own (the order of its strides), 'A' Fortran if x is
         Fortran-contiguous and C otherwise, 'C' or 'F'. With a `shape` of another number of dimensions,
         'K' gives C.
+    subok : bool, optional
+        Accepted for NumPy's signature; npgpu has no array subclasses, so the result is an npgpu.Array either way.
     device : optional
         Where the result lives, instead of x's device: what ``npgpu.asarray`` takes.
     shape : int or tuple of ints, optional
@@ -520,7 +524,7 @@ def zeros_like(x, /, dtype=None, order="K", *, device=None, shape=None):
     return _new_in_layout(shape, dtype, device, layout, 0)
 
 
-def ones_like(x, /, dtype=None, order="K", *, device=None, shape=None):
+def ones_like(x, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
     """A new array of ones with the shape, dtype and device of a given array, as numpy.ones_like.
 
     Parameters
@@ -534,6 +538,8 @@ def ones_like(x, /, dtype=None, order="K", *, device=None, shape=None):
         The layout: 'K' (default) x's own (the order of its strides), 'A' Fortran if x is
         Fortran-contiguous and C otherwise, 'C' or 'F'. With a `shape` of another number of dimensions,
         'K' gives C.
+    subok : bool, optional
+        Accepted for NumPy's signature; npgpu has no array subclasses, so the result is an npgpu.Array either way.
     device : optional
         Where the result lives, instead of x's device: what ``npgpu.asarray`` takes.
     shape : int or tuple of ints, optional
@@ -557,7 +563,7 @@ def ones_like(x, /, dtype=None, order="K", *, device=None, shape=None):
     return _new_in_layout(shape, dtype, device, layout, 1)
 
 
-def full_like(x, /, fill_value, dtype=None, order="K", *, device=None, shape=None):
+def full_like(x, /, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
     """A new array with the shape, dtype and device of a given array, filled with a value, as numpy.full_like.
 
     Parameters
@@ -576,6 +582,8 @@ def full_like(x, /, fill_value, dtype=None, order="K", *, device=None, shape=Non
         The layout: 'K' (default) x's own (the order of its strides), 'A' Fortran if x is
         Fortran-contiguous and C otherwise, 'C' or 'F'. With a `shape` of another number of dimensions,
         'K' gives C.
+    subok : bool, optional
+        Accepted for NumPy's signature; npgpu has no array subclasses, so the result is an npgpu.Array either way.
     device : optional
         Where the result lives, instead of x's device: what ``npgpu.asarray`` takes.
     shape : int or tuple of ints, optional
@@ -951,7 +959,7 @@ def asfortranarray(a, dtype=None, *, device=None):
     return r.reshape((1,)) if r.ndim == 0 else r
 
 
-def copy(a, order="K"):
+def copy(a, order="K", subok=False):
     """A copy of an array, of the same type, as numpy.copy.
 
     Parameters
@@ -963,6 +971,8 @@ def copy(a, order="K"):
         The layout of the copy, as numpy.copy's: "C" C-contiguous, "F" Fortran-contiguous, "K" (default) and "A"
         Fortran-contiguous for a Fortran-contiguous (and not C-contiguous) `a`, else C-contiguous.
 
+    subok : bool, optional
+        For NumPy input, passed to numpy.copy (True keeps an ndarray subclass); npgpu has no array subclasses.
     Returns
     -------
     npgpu.Array or numpy.ndarray
@@ -988,7 +998,7 @@ def copy(a, order="K"):
     array([1, 2])
     """
     if not isinstance(a, _array.Array):
-        return np.copy(a, order=order)
+        return np.copy(a, order=order, subok=subok)
     if order not in _ORDERS:
         raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
     fortran = a.ndim >= 2 and a.T.flags["C_CONTIGUOUS"] and not a.flags["C_CONTIGUOUS"]

@@ -328,7 +328,7 @@ def clip(x, /, min=None, max=None, out=None, *, a_min=_UNSET, a_max=_UNSET, stre
     return _ew.clip(x, lo, hi, out=out, stream=stream)
 
 
-def _cumulative(name, scan, neutral, x, axis, dtype, include_initial):
+def _cumulative(name, scan, neutral, x, axis, dtype, include_initial, out=None):
     if not isinstance(x, _Array):
         x = np.asarray(x)
     if x.ndim == 0:
@@ -340,6 +340,15 @@ def _cumulative(name, scan, neutral, x, axis, dtype, include_initial):
     if not -x.ndim <= axis < x.ndim:
         raise np.exceptions.AxisError(axis, x.ndim)
     ax = axis % x.ndim
+    if out is not None:
+        # NumPy's way: the scan writes after the leading neutral element, whose slot is set here.
+        if not include_initial:
+            return scan(x, axis=ax, dtype=dtype, out=out)
+        if np.ndim(out) != x.ndim:
+            raise ValueError(f"{name}: out has {np.ndim(out)} dimensions, the result {x.ndim}")
+        scan(x, axis=ax, dtype=dtype, out=out[(slice(None),) * ax + (slice(1, None),)])
+        out[(slice(None),) * ax + (slice(0, 1),)] = neutral
+        return out
     r = scan(x, axis=ax, dtype=dtype)
     if not include_initial:
         return r
@@ -353,16 +362,17 @@ def _cumulative(name, scan, neutral, x, axis, dtype, include_initial):
     return full
 
 
-def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
     """Cumulative sums along `axis` (optional for 1-D input), with a leading zero when `include_initial`:
-    the Array API's cumulative_sum, NumPy 2.1's (integers accumulate in int64/uint64 unless `dtype`)."""
-    return _cumulative("cumulative_sum", _reduce.cumsum, 0, x, axis, dtype, include_initial)
+    the Array API's cumulative_sum, NumPy 2.1's (integers accumulate in int64/uint64 unless `dtype`; `out` as
+    cumsum's)."""
+    return _cumulative("cumulative_sum", _reduce.cumsum, 0, x, axis, dtype, include_initial, out)
 
 
-def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
+def cumulative_prod(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
     """Cumulative products along `axis` (optional for 1-D input), with a leading one when
-    `include_initial`: the Array API's cumulative_prod, NumPy 2.1's."""
-    return _cumulative("cumulative_prod", _reduce.cumprod, 1, x, axis, dtype, include_initial)
+    `include_initial`: the Array API's cumulative_prod, NumPy 2.1's (`out` as cumprod's)."""
+    return _cumulative("cumulative_prod", _reduce.cumprod, 1, x, axis, dtype, include_initial, out)
 
 
 def diff(x, /, n=1, axis=-1, prepend=None, append=None):

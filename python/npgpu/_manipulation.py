@@ -240,7 +240,7 @@ def _join_in_one_batch(arrays, out, axis):
     return True
 
 
-def concat(arrays, /, *, axis=0):
+def concat(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
     """Join arrays along an existing axis: the Array API standard's name for concatenate.
 
     The result's dtype is NumPy's promotion of the inputs' dtypes.
@@ -253,11 +253,13 @@ def concat(arrays, /, *, axis=0):
         are converted onto it with ``npgpu.asarray`` (the default device when there is no npgpu.Array).
     axis : int or None, optional
         The axis joined along (default 0). None: each array flattened first.
+    out, dtype, casting : optional
+        As concatenate's (NumPy's concat is its other name, with these keywords).
 
     Returns
     -------
     npgpu.Array
-        A new array, of NumPy's promotion of the inputs' dtypes.
+        A new array, of NumPy's promotion of the inputs' dtypes (or `dtype`); `out` when given.
 
     Raises
     ------
@@ -281,7 +283,7 @@ def concat(arrays, /, *, axis=0):
     >>> npgpu.concat([a, np.array([0.5])], axis=None)
     Array([1. , 2. , 3. , 4. , 0.5])
     """
-    return concatenate(arrays, axis=axis)
+    return concatenate(arrays, axis, out, dtype=dtype, casting=casting)
 
 
 def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
@@ -767,7 +769,7 @@ def split(x, indices_or_sections, axis=0):
 
 # ------------------------------------------------------------------------------------------------ broadcasting
 
-def broadcast_to(x, /, shape):
+def broadcast_to(x, /, shape, subok=False):
     """Broadcast an array to a shape, as numpy.broadcast_to.
 
     Parameters
@@ -777,6 +779,8 @@ def broadcast_to(x, /, shape):
     shape : int or tuple of ints
         The shape to broadcast to.
 
+    subok : bool, optional
+        Accepted for NumPy's signature; npgpu has no array subclasses, so the result is an npgpu.Array either way.
     Returns
     -------
     npgpu.Array
@@ -834,7 +838,7 @@ def broadcast_shapes(*shapes):
     return np.broadcast_shapes(*shapes)
 
 
-def broadcast_arrays(*arrays):
+def broadcast_arrays(*arrays, subok=False):
     """Broadcast arrays against each other, as numpy.broadcast_arrays.
 
     Parameters
@@ -843,6 +847,8 @@ def broadcast_arrays(*arrays):
         The arrays. npgpu.Arrays decide the device; other inputs are converted onto it with ``npgpu.asarray``
         (the default device when there is no npgpu.Array).
 
+    subok : bool, optional
+        Accepted for NumPy's signature; npgpu has no array subclasses, so the results are npgpu.Arrays either way.
     Returns
     -------
     list of npgpu.Array

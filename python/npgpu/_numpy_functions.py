@@ -197,6 +197,25 @@ def _drop_numpy_defaults(func, target_sig, kwargs):
     return kept
 
 
+def _numpy_names_as_positions(func, target_sig, args, kwargs):
+    """`args` and `kwargs` with the leading operands NumPy's callers may name (``np.squeeze(a=x)``,
+    ``np.broadcast_to(array=x, shape=s)``) moved into the positions of `target`'s positional-only
+    parameters, which npgpu names as the Array API standard does (x, x1, x2)."""
+    numpy_sig = _signature(func)
+    if numpy_sig is None:
+        return args, kwargs
+    numpy_names = [p.name for p in numpy_sig.parameters.values()
+                   if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    positional_only = [p.name for p in target_sig.parameters.values() if p.kind is p.POSITIONAL_ONLY]
+    args, kwargs = list(args), dict(kwargs)
+    for i in range(len(args), min(len(positional_only), len(numpy_names))):
+        name = numpy_names[i]
+        if name not in kwargs or name in target_sig.parameters:
+            break
+        args.append(kwargs.pop(name))
+    return tuple(args), kwargs
+
+
 def _same(value, default):
     if value is default:
         return True
@@ -225,6 +244,7 @@ def array_function(func, types, args, kwargs):
     sig = _signature(target)
     if sig is not None:
         kwargs = _drop_numpy_defaults(func, sig, kwargs)
+        args, kwargs = _numpy_names_as_positions(func, sig, args, kwargs)
         try:
             sig.bind(*args, **kwargs)
         except TypeError as e:
