@@ -804,7 +804,7 @@ _ORDERS = ("K", "A", "C", "F")
 def _in_order(a, order):
     """a (an npgpu.Array) laid out C- or Fortran-contiguously as `order` asks ('K'/'A': kept; 'A' is 'F' for a
     Fortran-contiguous array, as NumPy's)."""
-    if order == "F" and a.ndim >= 2 and not a.T.flags["C_CONTIGUOUS"]:
+    if order == "F" and a.ndim >= 2 and not a.flags["F_CONTIGUOUS"]:
         return a.T.copy().T
     if order == "C" and not a.flags["C_CONTIGUOUS"]:
         return a.copy()
@@ -1001,7 +1001,8 @@ def copy(a, order="K", subok=False):
         return np.copy(a, order=order, subok=subok)
     if order not in _ORDERS:
         raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
-    fortran = a.ndim >= 2 and a.T.flags["C_CONTIGUOUS"] and not a.flags["C_CONTIGUOUS"]
+    f = a.flags
+    fortran = a.ndim >= 2 and f["F_CONTIGUOUS"] and not f["C_CONTIGUOUS"]
     return a.T.copy().T if order == "F" or (order in ("A", "K") and fortran) else a.copy()
 
 

@@ -98,7 +98,8 @@ def _is_f_order(x):
     if isinstance(x, np.ndarray):
         return x.flags.f_contiguous and not x.flags.c_contiguous
     if isinstance(x, _Array):
-        return x.ndim > 1 and x.T.flags["C_CONTIGUOUS"] and not x.flags["C_CONTIGUOUS"]
+        f = x.flags
+        return x.ndim > 1 and f["F_CONTIGUOUS"] and not f["C_CONTIGUOUS"]
     return False
 
 
@@ -875,13 +876,17 @@ def _core_axes(entry, count, ndim, i):
     return axes
 
 
-def _core_last(x, axes):
-    """`x` (npgpu.Array or NumPy array) with the given axes moved last, in their order: a view."""
-    last = list(range(-len(axes), 0))
+def _moveaxis(x, source, destination):
+    """numpy.moveaxis for an npgpu.Array or a NumPy array: a view."""
     if isinstance(x, _Array):
         from npgpu import _manipulation
-        return _manipulation.moveaxis(x, axes, last)
-    return np.moveaxis(x, axes, last)
+        return _manipulation.moveaxis(x, source, destination)
+    return np.moveaxis(x, source, destination)
+
+
+def _core_last(x, axes):
+    """`x` with the given axes moved last, in their order."""
+    return _moveaxis(x, axes, list(range(-len(axes), 0)))
 
 
 def _matmul_gufunc(inputs, out, kwargs):
@@ -921,16 +926,7 @@ def _matmul_gufunc(inputs, out, kwargs):
         _blas.matmul(a, b, out=_core_last(target, dst))
         return target
     r = _blas.matmul(a, b)
-    return _core_moved(r, dst) if dst else r
-
-
-def _core_moved(r, dst):
-    """The last len(dst) axes of `r` moved to positions `dst`: a view."""
-    last = list(range(-len(dst), 0))
-    if isinstance(r, _Array):
-        from npgpu import _manipulation
-        return _manipulation.moveaxis(r, last, dst)
-    return np.moveaxis(r, last, dst)
+    return _moveaxis(r, list(range(-len(dst), 0)), dst) if dst else r
 
 
 _array._register_op("array_ufunc", _array_ufunc)
