@@ -50,3 +50,34 @@ for calls in (200, 2000):
         print(f"torch.ones f32        {us:.2f} us")
     except ImportError:
         pass
+
+# Run-time kernels: where an ElementwiseKernel / vectorize call's time goes beyond a bare launch.
+print("-- run-time kernels, 1024 float32")
+ADD = r"""
+extern "C" __global__ void add_kernel(const float *a, const float *b, float *r, int n)
+{
+    int i = threadIdx.x + blockDim.x * blockIdx.x;
+    if (i < n)
+        r[i] = a[i] + b[i];
+}
+extern "C" __global__ void empty_kernel() {}
+"""
+mod = npgpu.SourceModule(ADD)
+f, e = mod.get_function("add_kernel"), mod.get_function("empty_kernel")
+nn = np.int32(1024)
+s = np.float32(1.5)
+print(f"SourceModule empty    {per_call(lambda: e(block=(256, 1, 1), grid=(1, 1))):.2f} us")
+print(f"SourceModule add      {per_call(lambda: f(a, b, c, nn, block=(256, 1, 1), grid=(4, 1))):.2f} us")
+ek = npgpu.ElementwiseKernel("float32 x, float32 y, float32 a", "float32 z", "z = a * x + y", "axpy_probe")
+ek(a, b, s)
+args = (a, b, s)
+plan = ek._plans[0]
+print(f"plan.run              {per_call(lambda: plan.run(args, None)):.2f} us")
+print(f"ek._run_plans         {per_call(lambda: ek._run_plans(args, None)):.2f} us")
+print(f"ek(a, b, s)           {per_call(lambda: ek(a, b, s)):.2f} us")
+vec = npgpu.vectorize(lambda x, y, a: a * x + y)
+vec(a, b, s)
+print(f"vectorize(a, b, s)    {per_call(lambda: vec(a, b, s)):.2f} us")
+args_py = (a, b, 1.5)
+ek(*args_py)
+print(f"ek(a, b, 1.5)         {per_call(lambda: ek(*args_py)):.2f} us")

@@ -397,15 +397,26 @@ NPGPU_HD float exp_neg_half_squaref(float x) {
   return fp_mulf(p, bits_float(e << 23));
 }
 
-// The standard normal of word w (word index `word` of the stream under `key`), whatever its layer test
-// gives: the fast path's value, or the wedge and tail tests with further words from the retry blocks.
-NPGPU_HD float ziggurat_normal(std::uint32_t w, std::uint64_t key, std::uint64_t word, const ZigguratLayer* layers,
+// Retry block k of stream word `word`, from the key or from its round keys (the same words).
+NPGPU_HD Philox4 retry_block(std::uint64_t key, std::uint64_t word, std::uint32_t k) {
+  return philox_block(key, word, k, kDomainRetry);
+}
+NPGPU_HD Philox4 retry_block(const PhiloxRoundKeys& rk, std::uint64_t word, std::uint32_t k) {
+  return philox4x32_10_rk(static_cast<std::uint32_t>(word), static_cast<std::uint32_t>(word >> 32), k, kDomainRetry,
+                          rk);
+}
+
+// The standard normal of word w (word index `word` of the stream under `keys`: the 64-bit key, or its
+// round keys where a kernel already holds them), whatever its layer test gives: the fast path's value, or
+// the wedge and tail tests with further words from the retry blocks.
+template <class Keys>
+NPGPU_HD float ziggurat_normal(std::uint32_t w, const Keys& keys, std::uint64_t word, const ZigguratLayer* layers,
                                const std::uint32_t* height_bits) {
   std::uint32_t k = 0;
   Philox4 extra{};
   int lane = 4;
   auto next = [&]() {
-    if (lane == 4) extra = philox_block(key, word, ++k, kDomainRetry), lane = 0;
+    if (lane == 4) extra = retry_block(keys, word, ++k), lane = 0;
     const std::uint32_t v = lane == 0 ? extra.v[0] : lane == 1 ? extra.v[1] : lane == 2 ? extra.v[2] : extra.v[3];
     ++lane;
     return v;

@@ -145,11 +145,12 @@ __device__ int ziggurat_expand(const detail::FillParams& p, const detail::Philox
 }
 
 // A failed value from scratch: the wedge or tail test, with further words from its retry blocks.
+// The retry blocks take the fast path's round keys: a key schedule of their own would hold 20 more registers.
 template <bool Standard, class Index>
-__device__ void ziggurat_finish(const detail::FillParams& p, float* __restrict__ out, ZigguratValue<Index> v,
-                                const detail::ZigguratLayer* layers) {
+__device__ void ziggurat_finish(const detail::FillParams& p, const detail::PhiloxRoundKeys& rk,
+                                float* __restrict__ out, ZigguratValue<Index> v, const detail::ZigguratLayer* layers) {
   out[v.element] = scale_normal<Standard>(
-      p, detail::ziggurat_normal(v.word, p.key, 4 * p.block0 + v.element, layers, kZigguratHeightBitsDevice));
+      p, detail::ziggurat_normal(v.word, rk, 4 * p.block0 + v.element, layers, kZigguratHeightBitsDevice));
 }
 
 // Float32 normals by the ziggurat, groups [first, groups) of 4 values. Each thread turns one Philox block
@@ -207,7 +208,7 @@ __global__ void __launch_bounds__(kThreads) ziggurat_kernel(detail::FillParams p
       __syncwarp();
       while (pending_values >= 32) {
         pending_values -= 32;
-        ziggurat_finish<Standard>(p, out, value_queue[pending_values + lane], layers);
+        ziggurat_finish<Standard>(p, rk, out, value_queue[pending_values + lane], layers);
         __syncwarp();
       }
     }
@@ -221,7 +222,7 @@ __global__ void __launch_bounds__(kThreads) ziggurat_kernel(detail::FillParams p
                                    pending_values, lane);
   __syncwarp();
   for (int i = static_cast<int>(lane); i < pending_values; i += 32)
-    ziggurat_finish<Standard>(p, out, value_queue[i], layers);
+    ziggurat_finish<Standard>(p, rk, out, value_queue[i], layers);
 }
 
 template <bool Standard, bool Vector, class Index>
