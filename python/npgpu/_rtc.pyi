@@ -121,6 +121,14 @@ class ElementwisePlan:
     ) -> None: ...
     def run(self, args: tuple[Any, ...], stream: _StreamLike = None) -> Array | tuple[Array, ...] | None: ...
 
+@disjoint_base
+class PlannedCall:
+    """Base of ElementwiseKernel and vectorize's functions: repeated calls launch from a recent call's plan."""
+
+    _plans: list[ElementwisePlan]
+    _planned_by: PlannedCall | None
+    def __call__(self, *args: Any, stream: _StreamLike = None, **kwargs: Any) -> Any: ...
+
 class SourceModule:
     """CUDA C++ compiled at run time for the current GPU (PyCUDA's ``pycuda.compiler.SourceModule``)."""
 

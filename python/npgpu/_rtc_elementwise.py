@@ -149,7 +149,7 @@ def _check_scalar(x, dtype, what):
     return np.asarray(x).astype(dtype)
 
 
-class ElementwiseKernel:
+class ElementwiseKernel(_rtc.PlannedCall):
     """A kernel applying C++ statements to every element (CuPy's ``cupy.ElementwiseKernel``).
 
     ``ElementwiseKernel(in_params, out_params, operation, name)``: `in_params` and `out_params` list typed
@@ -193,7 +193,7 @@ class ElementwiseKernel:
         self.options = tuple(_rtc._as_str_list(options, "options"))
         self._kernels = {}
         self._grid = {}
-        self._plans = []  # ElementwisePlans of recent calls, the latest first
+        self._plans = []  # ElementwisePlans of recent calls, the latest first (PlannedCall.__call__ runs them)
 
     def __repr__(self):
         ins = ", ".join(f"{t} {n}" for n, t in self.in_params)
@@ -207,19 +207,10 @@ class ElementwiseKernel:
         d = dtypes[k]
         return _scalar_word(_check_scalar(x, d, f"{self.name}: argument '{self.in_params[k][0]}'"), d)
 
-    def _run_plans(self, args, stream):
-        """The result of a call whose inputs repeat the layout of a recent call's, launched from its plan; None
-        for any other call."""
-        for plan in self._plans:
-            r = plan.run(args, stream)
-            if r is not None:
-                return r
-        return None
-
-    def __call__(self, *args, stream=None):
-        r = self._run_plans(args, stream)
-        if r is not None:
-            return r
+    def _call(self, args, stream=None, **kwargs):
+        """A call that no recent call's plan serves (``PlannedCall.__call__`` tried them)."""
+        if kwargs:
+            raise TypeError(f"{self.name}() got an unexpected keyword argument {next(iter(kwargs))!r}")
         nin, nout = len(self.in_params), len(self.out_params)
         if len(args) not in (nin, nin + nout):
             raise TypeError(f"{self.name} takes {nin} inputs (and optionally {nout} outputs), got {len(args)} "

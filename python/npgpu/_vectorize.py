@@ -31,6 +31,7 @@ import textwrap
 import numpy as np
 
 import npgpu
+from npgpu import _rtc
 from npgpu._array import Array
 from npgpu._rtc_elementwise import C_TYPE, ElementwiseKernel, _check_scalar, _is_scalar, parse_type
 
@@ -963,7 +964,7 @@ def _parse_signature(sig):
     return one(ret), [one(a) for a in args.split(",")] if args else []
 
 
-class Vectorized:
+class Vectorized(_rtc.PlannedCall):
     """A function made elementwise by npgpu.vectorize: call it with arrays (npgpu arrays give npgpu arrays on
     their device; NumPy arrays run on the backend of NumPy-input calls, the GPU or the host, and results come
     back as NumPy arrays) or scalars, broadcast together as in NumPy. ``out=`` takes an output array;
@@ -985,7 +986,9 @@ class Vectorized:
                                     f"{self.__name__}, which takes {len(self.translator.params)}")
                 self.translator.emit(in_ts)  # type errors show at decoration time
         self._kernels = {}
-        self._last_kernel = None
+        # A call of exactly the types and layouts of a recent call of the last kernel launches from that
+        # kernel's plans (PlannedCall.__call__): safe casts compose, so the same kernel serves it.
+        self._planned_by = None
 
     def __repr__(self):
         return f"<npgpu.vectorize {self.__name__}({', '.join(self.translator.params)})>"
@@ -1041,13 +1044,10 @@ class Vectorized:
             k = self._kernels[types] = (ek, decl)
         return k
 
-    def __call__(self, *args, out=None, stream=None):
-        if out is None and self._last_kernel is not None:
-            # Inputs of exactly the types and layouts of a recent call of the last kernel choose that kernel
-            # again (safe casts compose): launch from its plan.
-            r = self._last_kernel._run_plans(args, stream)
-            if r is not None:
-                return r
+    def _call(self, args, stream=None, out=None, **kwargs):
+        """A call that no plan of the last kernel serves (``PlannedCall.__call__`` tried them)."""
+        if kwargs:
+            raise TypeError(f"{self.__name__}() got an unexpected keyword argument {next(iter(kwargs))!r}")
         if len(args) != len(self.translator.params):
             raise TypeError(f"{self.__name__} takes {len(self.translator.params)} arguments, got {len(args)}")
         conv, types = [], []
@@ -1074,7 +1074,7 @@ class Vectorized:
                 call.append(a)
         if out is not None:
             call.append(out)
-        self._last_kernel = ek
+        self._planned_by = ek
         return ek(*call, stream=stream)
 
     # ------------------------------------------------------------------------------------------ host path

@@ -1418,6 +1418,9 @@ cdef class ElementwisePlan:
     def run(self, tuple args, stream=None):
         """Launch for `args` (the inputs) and return the new output (a tuple of them when several), or None
         when `args` do not have the plan's layout."""
+        return self._run(args, stream)
+
+    cdef object _run(self, tuple args, object stream):
         cdef Py_ssize_t n = len(args)
         if n != <Py_ssize_t>self.layouts.size():
             return None
@@ -1465,6 +1468,26 @@ cdef class ElementwisePlan:
         ptrs[0] = <void*>w.data()
         rtc_launch(self.kernel.handle, &self.kernel.info, g, b, 0, self.kernel.device, s, ptrs)
         return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+cdef class PlannedCall:
+    """Base of ElementwiseKernel and vectorize's functions: a call with no keyword but `stream` whose inputs
+    repeat the layout of a recent call is launched from that call's ElementwisePlan here, before any Python
+    code of the subclass runs; any other call goes to the subclass's ``_call(args, stream, **kwargs)``.
+
+    Internal use: on a small array a call's time is host work, and two Python frames were a tenth of it.
+    """
+    cdef public list _plans              # the ElementwisePlans of recent calls, the latest first
+    cdef public PlannedCall _planned_by  # whose plans a call tries first: None for its own
+
+    def __call__(self, *args, stream=None, **kwargs):
+        cdef PlannedCall source = self if self._planned_by is None else self._planned_by
+        if not kwargs and source._plans:
+            for plan in source._plans:
+                r = (<ElementwisePlan>plan)._run(args, stream)
+                if r is not None:
+                    return r
+        return self._call(args, stream, **kwargs)
 
 
 cdef Kernel _make_kernel(object module, str name, str symbol):
