@@ -130,3 +130,57 @@ def test_threads_and_streams_share_plans(fftmod):
     for t in threads:
         t.join(60)
     assert not errors, errors
+
+
+# Complex64 transforms down contiguous columns of lengths 2048 and 4096 take npgpu's own kernel on GPUs of
+# compute capability 9 or later (csrc/src/cuda/fft_columns.cuh), alone or as the outer half of 2-D
+# transforms; cuFFT makes no plan for them.
+def _columns_kernel_here():
+    return npgpu.Device(npgpu.get_device_id()).compute_capability[0] >= 9
+
+
+def _close_to(got, want, rtol=2e-6):
+    """float32 transforms against float64 NumPy: errors relative to the largest output."""
+    err = np.abs(got - want).max() / np.abs(want).max()
+    assert err < rtol, err
+
+
+@pytest.mark.parametrize("n, columns", [(2048, 256), (2048, 300), (4096, 257), (4096, 1024)])
+@pytest.mark.parametrize("forward", [True, False])
+def test_columns_kernel_like_numpy(fftmod, n, columns, forward):
+    h = _crand((n, columns), n + columns)
+    d = npgpu.asarray(h.astype(np.complex64))
+    fftmod.clear_plan_cache()
+    got = fftmod.c2c(d, (0,), forward)
+    if _columns_kernel_here():
+        assert fftmod.plan_cache_info()["plans"] == 0  # the kernel, not a cuFFT plan
+    want = np.fft.fft(h, axis=0) if forward else np.fft.ifft(h, axis=0, norm="forward")
+    assert got.dtype == np.complex64 and got.shape == (n, columns)
+    _close_to(got.get(), want)
+
+
+def test_columns_kernel_layouts_like_numpy(fftmod):
+    h = _crand((2048, 40, 10), 3)
+    d = npgpu.asarray(h.astype(np.complex64))
+    # axis 0 of a 3-D array: 400 contiguous columns; rows of a wider array (a slice); and a layout the
+    # kernel does not take (axis 1: its batch does not merge), through cuFFT
+    for view, axis in ((lambda a: a, 0), (lambda a: a[:, 3:33, :], 0), (lambda a: a.transpose(1, 0, 2), 1)):
+        got = fftmod.c2c(view(d), (axis,), True)
+        _close_to(got.get(), np.fft.fft(view(h), axis=axis))
+    # the public functions over axis 0, with their norms, and the 2-D transforms whose outer axis it takes
+    x = _crand((4096, 300), 4)
+    dx = npgpu.asarray(x.astype(np.complex64))
+    for norm in ("backward", "ortho", "forward"):
+        _close_to(npgpu.fft.fft(dx, axis=0, norm=norm).get(), np.fft.fft(x, axis=0, norm=norm))
+        _close_to(npgpu.fft.ifft(dx, axis=0, norm=norm).get(), np.fft.ifft(x, axis=0, norm=norm))
+    _close_to(npgpu.fft.fft2(dx).get(), np.fft.fft2(x))
+    _close_to(npgpu.fft.ifft2(dx).get(), np.fft.ifft2(x))
+    r = np.random.default_rng(5).standard_normal((2048, 1000))
+    dr = npgpu.asarray(r.astype(np.float32))
+    fftmod.clear_plan_cache()
+    got = npgpu.fft.rfft2(dr)
+    assert got.shape == (2048, 501) and got.flags["C_CONTIGUOUS"]
+    if _columns_kernel_here():
+        assert fftmod.plan_cache_info()["plans"] == 1  # the rows' R2C only
+    _close_to(got.get(), np.fft.rfft2(r))
+    _close_to(npgpu.fft.irfft2(got, s=r.shape).get(), r, rtol=1e-5)

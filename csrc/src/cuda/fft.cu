@@ -1,11 +1,14 @@
 // CUDA side of the FFT family: cuFFT opened at run time, the layout of a strided transform in cuFFT's
 // advanced data layout (cufftMakePlanMany64), and an LRU cache of plans whose work areas come from npgpu's
 // pool at each call (cufftSetAutoAllocation(0)), so cached plans hold no device memory beyond their own
-// tables and a plan serves any stream.
+// tables and a plan serves any stream. Complex64 transforms down contiguous columns of lengths 2048 and
+// 4096 take npgpu's own single-pass kernel instead (cuda/fft_columns.cuh), where it beats cuFFT's strided
+// plan; so do the axis-0 halves of 2-D transforms of those lengths (performance-notes: column FFTs).
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <list>
 #include <map>
@@ -14,10 +17,12 @@
 #include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "common/cuda_check.hpp"
 #include "common/cufft_api.hpp"
 #include "common/dynlib.hpp"
+#include "cuda/fft_columns.cuh"
 #include "npgpu/errors.hpp"
 #include "npgpu/fft.hpp"
 #include "npgpu/memory.hpp"
@@ -272,14 +277,102 @@ std::int64_t extent_bytes(const ArrayView& v) {
   return hi;
 }
 
+// ------------------------------------------------------------------------------ the column kernel
+
+namespace fc = fft_columns;
+
+// Whether the column kernel takes the transform L: one axis of length 2048 or 4096, complex64, the batch
+// a run of contiguous columns (at least 256: 16 clusters) inside rows that do not overlap.
+bool columns_route(const Layout& L) {
+  static std::mutex m;
+  static std::map<int, bool> supported;  // per device
+  if (L.type != cf::C2C || L.rank != 1) return false;
+  {
+    std::lock_guard<std::mutex> lock(m);
+    auto it = supported.find(L.device);
+    if (it == supported.end()) it = supported.emplace(L.device, fc::supported()).first;
+    if (!it->second) return false;
+  }
+  return L.type == cf::C2C && L.rank == 1 && (L.n[0] == 2048 || L.n[0] == 4096) && L.idist == 1 && L.odist == 1 &&
+         L.batch >= 256 && L.istride >= L.batch && L.ostride >= L.batch;
+}
+
+// The kernel's twiddle table on `device` (exp(-2 pi i m / kTable), computed in double), made once.
+const float2* column_twiddles(int device) {
+  static std::mutex m;
+  static std::map<int, float2*> tables;
+  std::lock_guard<std::mutex> lock(m);
+  float2*& t = tables[device];
+  if (t == nullptr) {
+    std::vector<float2> host(fc::kTable);
+    for (int k = 0; k < fc::kTable; ++k) {
+      const double a = -2.0 * 3.14159265358979323846 * k / fc::kTable;
+      host[k] = make_float2(static_cast<float>(std::cos(a)), static_cast<float>(std::sin(a)));
+    }
+    float2* d = nullptr;
+    NPGPU_CUDA_TRY(cudaMalloc(&d, sizeof(float2) * fc::kTable));
+    const cudaError_t e = cudaMemcpy(d, host.data(), sizeof(float2) * fc::kTable, cudaMemcpyHostToDevice);
+    if (e != cudaSuccess) {
+      cudaFree(d);
+      NPGPU_CUDA_TRY(e);
+    }
+    t = d;
+  }
+  return t;
+}
+
+template <int N, bool Forward>
+void launch_columns(const float2* in, std::int64_t in_rows, float2* out, std::int64_t out_rows, std::int64_t columns,
+                    const float2* table, cudaStream_t s) {
+  auto kernel = fc::columns_kernel<N, Forward>;
+  NPGPU_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      static_cast<int>(fc::shared_bytes(N))));
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(static_cast<unsigned>((columns + fc::kColumns - 1) / fc::kColumns * fc::cluster_blocks(N)));
+  cfg.blockDim = dim3(fc::kThreads);
+  cfg.dynamicSmemBytes = fc::shared_bytes(N);
+  cfg.stream = s;
+  cudaLaunchAttribute cluster[1];
+  cluster[0].id = cudaLaunchAttributeClusterDimension;
+  cluster[0].val.clusterDim.x = fc::cluster_blocks(N);
+  cluster[0].val.clusterDim.y = 1;
+  cluster[0].val.clusterDim.z = 1;
+  cfg.attrs = cluster;
+  cfg.numAttrs = 1;
+  NPGPU_CUDA_TRY(cudaLaunchKernelEx(&cfg, kernel, in, in_rows, out, out_rows, columns, table));
+}
+
+// The transform L (columns_route) of `in` into `out` (which may be `in` itself: each cluster reads all of
+// its columns before it writes any).
+void run_columns(const Layout& L, const void* in, void* out, bool forward, cudaStream_t s) {
+  const float2* table = column_twiddles(L.device);
+  auto* i = static_cast<const float2*>(in);
+  auto* o = static_cast<float2*>(out);
+  const bool n4096 = L.n[0] == 4096;
+  if (n4096 && forward) launch_columns<4096, true>(i, L.istride, o, L.ostride, L.batch, table, s);
+  else if (n4096) launch_columns<4096, false>(i, L.istride, o, L.ostride, L.batch, table, s);
+  else if (forward) launch_columns<2048, true>(i, L.istride, o, L.ostride, L.batch, table, s);
+  else launch_columns<2048, false>(i, L.istride, o, L.ostride, L.batch, table, s);
+}
+
+// A 2-D complex64 transform (C2C, or R2C with the halved axis last) whose outer axis the column kernel
+// takes: the inner axis by cuFFT into `out`, then the outer one in place. False (nothing done) otherwise.
+bool two_axes_with_columns(const ArrayView& in, const ArrayView& out, const int* axes, FftKind kind, bool forward,
+                           StreamHandle stream);
+
 }  // namespace
 
 bool fft(const ArrayView& in, const ArrayView& out, const int* axes, int naxes, FftKind kind, bool forward,
          StreamHandle stream) {
   Layout L;
   if (!describe(in, out, axes, naxes, kind, L)) return false;
-  const int device = in.device;
   auto s = static_cast<cudaStream_t>(stream);
+  if (columns_route(L)) {
+    run_columns(L, in.data, out.data, forward, s);
+    return true;
+  }
+  if (naxes == 2 && two_axes_with_columns(in, out, axes, kind, forward, stream)) return true;
+  const int device = in.device;
   std::shared_ptr<Plan> plan = get_plan(L);
   // cuFFT's complex-to-real transforms overwrite their input: they read a copy of the bytes it spans.
   void* src = in.data;
@@ -317,6 +410,25 @@ bool fft(const ArrayView& in, const ArrayView& out, const int* axes, int naxes, 
   }
   return true;  // work (and the copy) go back to the pool in stream order, after the transform
 }
+
+namespace {
+
+bool two_axes_with_columns(const ArrayView& in, const ArrayView& out, const int* axes, FftKind kind, bool forward,
+                           StreamHandle stream) {
+  if (kind == FftKind::C2R || out.dtype != DType::Complex64) return false;
+  // The inner axis: the one with the smaller stride in `out` (for R2C the halved axis, which must be it).
+  const int a = axes[0], b = axes[1];
+  const int inner = kind == FftKind::R2C ? b : (out.strides[a] < out.strides[b] ? a : b);
+  const int outer = inner == a ? b : a;
+  Layout column;
+  if (!describe(out, out, &outer, 1, FftKind::C2C, column) || !columns_route(column)) return false;
+  if (kind == FftKind::R2C && out.strides[outer] < out.strides[inner]) return false;
+  if (!cuda::fft(in, out, &inner, 1, kind, forward, stream)) return false;
+  run_columns(column, out.data, out.data, forward, static_cast<cudaStream_t>(stream));
+  return true;
+}
+
+}  // namespace
 
 FftPlanCacheInfo fft_plan_cache_info() {
   PlanCache& c = cache();
