@@ -223,18 +223,33 @@ __global__ void __launch_bounds__(kThreads, 3)
   }
 }
 
-// Whether the current device runs the split lengths: a GPU of compute capability 9 or later and a build of
-// the kernel for one (a build for older GPUs only, run through the driver's JIT, has an empty cluster path).
+// Whether the current device runs the split lengths: a GPU of compute capability 9 or later, a build of
+// the kernel for one (a build for older GPUs only, run through the driver's JIT, has an empty cluster
+// path), and room for a cluster of 8 blocks (a partitioned GPU may have none).
 inline bool supported() {
-  int device = 0, major = 0;
+  int device = 0, major = 0, clusters = 0;
   cudaFuncAttributes a{};
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
-      cudaFuncGetAttributes(&a, columns_kernel<kMaxLength, true>) != cudaSuccess) {
-    cudaGetLastError();
-    return false;
-  }
-  return major >= 9 && a.ptxVersion >= 90 && a.binaryVersion >= 90;
+  auto kernel = columns_kernel<kMaxLength, true>;
+  cudaLaunchConfig_t cfg{};
+  cudaLaunchAttribute cluster[1];
+  cluster[0].id = cudaLaunchAttributeClusterDimension;
+  cluster[0].val.clusterDim.x = cluster_blocks(kMaxLength);
+  cluster[0].val.clusterDim.y = 1;
+  cluster[0].val.clusterDim.z = 1;
+  cfg.gridDim = dim3(cluster_blocks(kMaxLength));
+  cfg.blockDim = dim3(kThreads);
+  cfg.dynamicSmemBytes = shared_bytes(kMaxLength);
+  cfg.attrs = cluster;
+  cfg.numAttrs = 1;
+  const bool ok = cudaGetDevice(&device) == cudaSuccess &&
+                  cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
+                  major >= 9 && cudaFuncGetAttributes(&a, kernel) == cudaSuccess && a.ptxVersion >= 90 &&
+                  a.binaryVersion >= 90 &&
+                  cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(shared_bytes(kMaxLength))) == cudaSuccess &&
+                  cudaOccupancyMaxActiveClusters(&clusters, kernel, &cfg) == cudaSuccess && clusters > 0;
+  cudaGetLastError();  // a failed query leaves no error behind for the next call to find
+  return ok;
 }
 
 }  // namespace npgpu::cuda::fft_columns
