@@ -24,7 +24,9 @@ enum class FftKind {
 // false, having done nothing, for a layout it cannot describe, so the caller can transform a contiguous
 // copy instead. C2R reads a scratch copy of `in` (cuFFT overwrites its input). `in` and `out` must not
 // overlap. A cuFFT failure throws CudaError naming its status; a plan that does not fit in device memory
-// is retried once after the plan cache has been emptied, then throws OutOfMemoryError.
+// is retried once after the plan cache has been emptied, then throws OutOfMemoryError. On GPUs of compute
+// capability 9 and later, complex64 transforms of length 2048 or 4096 down at least 256 contiguous columns
+// (and the outer axis of such 2-D transforms) run in npgpu's own kernel and make no cuFFT plan.
 NPGPU_API bool fft(const ArrayView& in, const ArrayView& out, const int* axes, int naxes, FftKind kind,
                    bool forward, StreamHandle stream);
 
