@@ -284,17 +284,15 @@ namespace fc = fft_columns;
 // Whether the column kernel takes the transform L: one axis of length 2048 or 4096, complex64, the batch
 // a run of contiguous columns (at least 256: 16 clusters) inside rows that do not overlap.
 bool columns_route(const Layout& L) {
+  if (L.type != cf::C2C || L.rank != 1 || (L.n[0] != 2048 && L.n[0] != 4096) || L.idist != 1 || L.odist != 1 ||
+      L.batch < 256 || L.istride < L.batch || L.ostride < L.batch)
+    return false;
   static std::mutex m;
   static std::map<int, bool> supported;  // per device
-  if (L.type != cf::C2C || L.rank != 1) return false;
-  {
-    std::lock_guard<std::mutex> lock(m);
-    auto it = supported.find(L.device);
-    if (it == supported.end()) it = supported.emplace(L.device, fc::supported()).first;
-    if (!it->second) return false;
-  }
-  return L.type == cf::C2C && L.rank == 1 && (L.n[0] == 2048 || L.n[0] == 4096) && L.idist == 1 && L.odist == 1 &&
-         L.batch >= 256 && L.istride >= L.batch && L.ostride >= L.batch;
+  std::lock_guard<std::mutex> lock(m);
+  auto it = supported.find(L.device);
+  if (it == supported.end()) it = supported.emplace(L.device, fc::supported()).first;
+  return it->second;
 }
 
 // The kernel's twiddle table on `device` (exp(-2 pi i m / kTable), computed in double), made once.
