@@ -281,50 +281,62 @@ std::int64_t extent_bytes(const ArrayView& v) {
 
 namespace fc = fft_columns;
 
-// Whether the column kernel takes the transform L: one axis of length 2048 or 4096, complex64, the batch
-// a run of contiguous columns (at least 256: 16 clusters) inside rows that do not overlap.
-bool columns_route(const Layout& L) {
-  if (L.type != cf::C2C || L.rank != 1 || (L.n[0] != 2048 && L.n[0] != 4096) || L.idist != 1 || L.odist != 1 ||
-      L.batch < 256 || L.istride < L.batch || L.ostride < L.batch)
-    return false;
-  static std::mutex m;
-  static std::map<int, bool> supported;  // per device
-  std::lock_guard<std::mutex> lock(m);
-  auto it = supported.find(L.device);
-  if (it == supported.end()) it = supported.emplace(L.device, fc::supported()).first;
-  return it->second;
+// The column kernel on one device, set up at its first transform there: whether it runs (fc::supported),
+// and then its twiddle table (exp(-2 pi i m / kTable), computed in double) and its kernels' shared-memory
+// limit, so a launch does no set-up work.
+struct ColumnKernel {
+  bool runs = false;
+  const float2* table = nullptr;
+};
+
+template <int N, bool Forward>
+void allow_shared_memory() {
+  NPGPU_CUDA_TRY(cudaFuncSetAttribute(fc::columns_kernel<N, Forward>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      static_cast<int>(fc::shared_bytes(N))));
 }
 
-// The kernel's twiddle table on `device` (exp(-2 pi i m / kTable), computed in double), made once.
-const float2* column_twiddles(int device) {
-  static std::mutex m;
-  static std::map<int, float2*> tables;
-  std::lock_guard<std::mutex> lock(m);
-  float2*& t = tables[device];
-  if (t == nullptr) {
-    std::vector<float2> host(fc::kTable);
-    for (int k = 0; k < fc::kTable; ++k) {
-      const double a = -2.0 * 3.14159265358979323846 * k / fc::kTable;
-      host[k] = make_float2(static_cast<float>(std::cos(a)), static_cast<float>(std::sin(a)));
-    }
-    float2* d = nullptr;
-    NPGPU_CUDA_TRY(cudaMalloc(&d, sizeof(float2) * fc::kTable));
-    const cudaError_t e = cudaMemcpy(d, host.data(), sizeof(float2) * fc::kTable, cudaMemcpyHostToDevice);
-    if (e != cudaSuccess) {
-      cudaFree(d);
-      NPGPU_CUDA_TRY(e);
-    }
-    t = d;
+ColumnKernel set_up_columns() {
+  ColumnKernel k;
+  if (!fc::supported()) return k;
+  allow_shared_memory<2048, true>();
+  allow_shared_memory<2048, false>();
+  allow_shared_memory<4096, true>();
+  allow_shared_memory<4096, false>();
+  std::vector<float2> host(fc::kTable);
+  for (int m = 0; m < fc::kTable; ++m) {
+    const double a = -2.0 * 3.14159265358979323846 * m / fc::kTable;
+    host[m] = make_float2(static_cast<float>(std::cos(a)), static_cast<float>(std::sin(a)));
   }
-  return t;
+  float2* d = nullptr;
+  NPGPU_CUDA_TRY(cudaMalloc(&d, sizeof(float2) * fc::kTable));  // kept for the process's life
+  const cudaError_t e = cudaMemcpy(d, host.data(), sizeof(float2) * fc::kTable, cudaMemcpyHostToDevice);
+  if (e != cudaSuccess) {
+    cudaFree(d);
+    NPGPU_CUDA_TRY(e);
+  }
+  k.runs = true;
+  k.table = d;
+  return k;
+}
+
+// The column kernel of the transform L, or nullptr when cuFFT takes it: one axis of length 2048 or 4096,
+// complex64, the batch a run of contiguous columns (at least 256: 16 clusters) inside rows that do not
+// overlap, on a device where the kernel runs.
+const ColumnKernel* columns_route(const Layout& L) {
+  if (L.type != cf::C2C || L.rank != 1 || (L.n[0] != 2048 && L.n[0] != 4096) || L.idist != 1 || L.odist != 1 ||
+      L.batch < 256 || L.istride < L.batch || L.ostride < L.batch)
+    return nullptr;
+  static std::mutex m;
+  static std::map<int, ColumnKernel> devices;
+  std::lock_guard<std::mutex> lock(m);
+  auto it = devices.find(L.device);
+  if (it == devices.end()) it = devices.emplace(L.device, set_up_columns()).first;
+  return it->second.runs ? &it->second : nullptr;  // map nodes do not move
 }
 
 template <int N, bool Forward>
 void launch_columns(const float2* in, std::int64_t in_rows, float2* out, std::int64_t out_rows, std::int64_t columns,
                     const float2* table, cudaStream_t s) {
-  auto kernel = fc::columns_kernel<N, Forward>;
-  NPGPU_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      static_cast<int>(fc::shared_bytes(N))));
   cudaLaunchConfig_t cfg{};
   cfg.gridDim = dim3(static_cast<unsigned>((columns + fc::kColumns - 1) / fc::kColumns * fc::cluster_blocks(N)));
   cfg.blockDim = dim3(fc::kThreads);
@@ -337,13 +349,13 @@ void launch_columns(const float2* in, std::int64_t in_rows, float2* out, std::in
   cluster[0].val.clusterDim.z = 1;
   cfg.attrs = cluster;
   cfg.numAttrs = 1;
-  NPGPU_CUDA_TRY(cudaLaunchKernelEx(&cfg, kernel, in, in_rows, out, out_rows, columns, table));
+  NPGPU_CUDA_TRY(cudaLaunchKernelEx(&cfg, fc::columns_kernel<N, Forward>, in, in_rows, out, out_rows, columns, table));
 }
 
 // The transform L (columns_route) of `in` into `out` (which may be `in` itself: each cluster reads all of
 // its columns before it writes any).
-void run_columns(const Layout& L, const void* in, void* out, bool forward, cudaStream_t s) {
-  const float2* table = column_twiddles(L.device);
+void run_columns(const ColumnKernel& k, const Layout& L, const void* in, void* out, bool forward, cudaStream_t s) {
+  const float2* table = k.table;
   auto* i = static_cast<const float2*>(in);
   auto* o = static_cast<float2*>(out);
   const bool n4096 = L.n[0] == 4096;
@@ -365,8 +377,8 @@ bool fft(const ArrayView& in, const ArrayView& out, const int* axes, int naxes, 
   Layout L;
   if (!describe(in, out, axes, naxes, kind, L)) return false;
   auto s = static_cast<cudaStream_t>(stream);
-  if (columns_route(L)) {
-    run_columns(L, in.data, out.data, forward, s);
+  if (const ColumnKernel* k = columns_route(L)) {
+    run_columns(*k, L, in.data, out.data, forward, s);
     return true;
   }
   if (naxes == 2 && two_axes_with_columns(in, out, axes, kind, forward, stream)) return true;
@@ -419,10 +431,10 @@ bool two_axes_with_columns(const ArrayView& in, const ArrayView& out, const int*
   const int inner = kind == FftKind::R2C ? b : (out.strides[a] < out.strides[b] ? a : b);
   const int outer = inner == a ? b : a;
   Layout column;
-  if (!describe(out, out, &outer, 1, FftKind::C2C, column) || !columns_route(column)) return false;
-  if (kind == FftKind::R2C && out.strides[outer] < out.strides[inner]) return false;
-  if (!cuda::fft(in, out, &inner, 1, kind, forward, stream)) return false;
-  run_columns(column, out.data, out.data, forward, static_cast<cudaStream_t>(stream));
+  if (!describe(out, out, &outer, 1, FftKind::C2C, column)) return false;
+  const ColumnKernel* k = columns_route(column);  // its contiguous columns make `inner` the innermost axis
+  if (k == nullptr || !cuda::fft(in, out, &inner, 1, kind, forward, stream)) return false;
+  run_columns(*k, column, out.data, out.data, forward, static_cast<cudaStream_t>(stream));
   return true;
 }
 
