@@ -1003,6 +1003,118 @@ def test_stacked_small_solve_on_gpu_matches_numpy(rng):
         la.solve(npgpu.asarray(np.stack([a[0]] * 20 + [np.zeros((8, 8))])), npgpu.asarray(np.ones((21, 8, 1))))
 
 
+@pytest.fixture
+def butterfly_calls(monkeypatch):
+    """The results of la._butterfly_solve during the test (None: it gave no answer, the pivoted route ran)."""
+    results = []
+    real = la._butterfly_solve
+
+    def spy(*args):
+        x = real(*args)
+        results.append(x)
+        return x
+
+    monkeypatch.setattr(la, "_butterfly_solve", spy)
+    return results
+
+
+def _backward_error(a, x, b):
+    """max over columns of max|b - a x| / (||a||_inf max|x|), in float64."""
+    a, x, b = (np.asarray(v, dtype=np.float64) for v in (a, x, b))
+    x, b = x.reshape(len(x), -1), b.reshape(len(b), -1)
+    return float(np.max(np.abs(b - a @ x).max(0) / (np.abs(a).sum(1).max() * np.abs(x).max(0))))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n", [256, 257, 258, 259, 513])
+def test_large_solve_through_butterflies(rng, butterfly_calls, dtype, n):
+    # One large real matrix: a random butterfly transform, LU without pivoting and refinement (n not a
+    # multiple of 4 is padded with an identity block); its backward error meets LAPACK's refinement test.
+    a = rng.standard_normal((n, n)).astype(dtype)
+    a[0, 0] = 0.0  # Gaussian elimination without the transform or pivoting would divide by zero at once
+    for b, shape in ((rng.standard_normal((n, 5)).astype(dtype), (n, 5)),
+                     (rng.standard_normal(n).astype(dtype), (n,))):
+        x = check_array(la.solve(npgpu.asarray(a), npgpu.asarray(b)), "cuda", dtype, shape)
+        assert _backward_error(a, x, b) <= math.sqrt(n) * _eps(dtype)
+        close(x, np.linalg.solve(a.astype(np.float64), b.astype(np.float64)), 1e3 * n * _eps(dtype))
+    assert len(butterfly_calls) == 2 and all(r is not None for r in butterfly_calls)
+    # NumPy in, NumPy out
+    b = rng.standard_normal((n, 2)).astype(dtype)
+    x = la.solve(a, b)
+    assert isinstance(x, np.ndarray) and x.dtype == dtype
+    assert _backward_error(a, x, b) <= math.sqrt(n) * _eps(dtype)
+
+
+@pytest.mark.gpu
+def test_butterfly_solve_needs_no_pivoting_luck(rng, butterfly_calls):
+    # A cyclic permutation (its transform has exactly zero pivots: a butterfly of depth 2 mixes only quads
+    # of indices), a matrix whose rows span 20 orders of magnitude, and an ill-conditioned one: each solves
+    # to the refinement test's accuracy, through the butterflies or, where they give no answer, getrf's
+    # partial pivoting.
+    n = 320
+    perm = np.eye(n)[np.roll(np.arange(n), 1)]
+    scaled = rng.standard_normal((n, n)) * np.logspace(-10, 10, n)[:, None]
+    ill = matrix(rng, (n, n), np.float64, cond=1e12)
+    b = rng.standard_normal((n, 3))
+    for a in (perm, scaled, ill):
+        x = la.solve(npgpu.asarray(a), npgpu.asarray(b)).get()
+        assert _backward_error(a, x, b) <= 10 * math.sqrt(n) * _eps(np.float64)
+    assert len(butterfly_calls) == 3 and butterfly_calls[0] is None
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_butterfly_solve_singular_and_nan(rng, butterfly_calls, dtype):
+    n = 300
+    a = rng.standard_normal((n, n)).astype(dtype)
+    a[7] = a[3]  # exactly singular
+    with pytest.raises(LinAlgError, match="Singular matrix"):
+        la.solve(npgpu.asarray(a), npgpu.asarray(np.ones((n, 2), dtype)))
+    a = rng.standard_normal((n, n)).astype(dtype)
+    a[5, 9] = np.nan
+    x = la.solve(npgpu.asarray(a), npgpu.asarray(np.ones(n, dtype))).get()
+    assert butterfly_calls == [None, None]  # NaN fails the pivot test: the pivoted route's answer, as before
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("NPGPU_SOLVE_BUTTERFLY", "0")
+        want = la.solve(npgpu.asarray(a), npgpu.asarray(np.ones(n, dtype))).get()
+    np.testing.assert_array_equal(x, want)
+
+
+@pytest.mark.gpu
+def test_butterfly_solve_is_optional(rng, butterfly_calls, monkeypatch):
+    n = 260
+    a = rng.standard_normal((n, n))
+    b = rng.standard_normal((n, 2))
+    la.solve(npgpu.asarray(a), npgpu.asarray(b), check=False)  # check=False: no reads back, getrf's route
+    la.solve(npgpu.asarray(np.stack([a, a])), npgpu.asarray(b))  # stacks: getrf per matrix
+    la.solve(npgpu.asarray(a.astype(np.complex128)), npgpu.asarray(b))  # complex: getrf
+    monkeypatch.setenv("NPGPU_SOLVE_BUTTERFLY", "0")
+    x = la.solve(npgpu.asarray(a), npgpu.asarray(b)).get()
+    assert butterfly_calls == []
+    close(x, np.linalg.solve(a, b), 1e-10)
+
+
+@pytest.mark.gpu
+def test_butterfly_primitives_check_their_arguments(rng):
+    from npgpu import _linalg
+    a = rng.standard_normal((6, 6))
+    w, info = _linalg.butterfly_factor(npgpu.asarray(a[:, ::-1])[:, ::-1])  # a view: copied
+    assert w.shape == (8, 8) and w.dtype == np.float64 and info.shape == ()
+    piv = npgpu.arange(1, 9, dtype=np.int64)
+    b = rng.standard_normal((6, 2))
+    x = _linalg.butterfly_solve(w, piv, npgpu.asarray(b)).get()
+    close(x, np.linalg.solve(a, b), 1e-10)
+    with pytest.raises(TypeError, match="float32 or float64"):
+        _linalg.butterfly_factor(npgpu.ones((4, 4), dtype=np.complex128))
+    with pytest.raises(TypeError, match="float32 or float64"):
+        _linalg.butterfly_factor(npgpu.ones((2, 4, 4)))
+    with pytest.raises(ValueError, match="does not fit"):
+        _linalg.butterfly_solve(w, piv, npgpu.ones((9, 2)))
+    with pytest.raises(TypeError, match="float32 or float64"):
+        _linalg.butterfly_solve(w, piv, npgpu.ones((6, 2), dtype=np.int64))
+
+
 @pytest.mark.gpu
 def test_stacked_small_inv_on_gpu_matches_numpy(rng):
     a = matrix(rng, (64, 5, 5), np.complex128)

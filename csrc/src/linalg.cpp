@@ -21,6 +21,10 @@ void lu_solve(const ArrayView& lu, const ArrayView& pivots, const ArrayView& b, 
               std::int64_t batch, bool transpose, StreamHandle stream);
 void hermitian_eigen(const ArrayView& a, std::int64_t n, std::int64_t batch, bool lower, bool vectors,
                      const ArrayView& w, const ArrayView& info, StreamHandle stream);
+void butterfly_matrix(const ArrayView& a, std::int64_t n, const ArrayView& w, StreamHandle stream);
+void butterfly_rhs(const ArrayView& b, std::int64_t n, std::int64_t nrhs, const ArrayView& y, StreamHandle stream);
+void butterfly_solution(const ArrayView& y, std::int64_t n, std::int64_t nrhs, const ArrayView& x,
+                        StreamHandle stream);
 void solve_small_batched(const ArrayView& a, const ArrayView& b, const ArrayView& x, const ArrayView& info,
                          StreamHandle stream);
 void svd(const ArrayView& a, std::int64_t m, std::int64_t n, std::int64_t batch, bool full, const ArrayView& s,
@@ -92,6 +96,61 @@ void lu_factor(const ArrayView& a, std::int64_t n, const ArrayView& pivots, cons
   require_companion("lu_factor", a, info, DType::Int32, batch, "info");
   activate_device(a.device);
   cuda::lu_factor(a, n, batch, pivots, info, stream);
+}
+
+void lu_factor_unpivoted(const ArrayView& a, std::int64_t n, const ArrayView& info, StreamHandle stream) {
+  const std::int64_t batch = batch_of("lu_factor_unpivoted", a, n, n);
+  require_companion("lu_factor_unpivoted", a, info, DType::Int32, batch, "info");
+  activate_device(a.device);
+  cuda::lu_factor(a, n, batch, ArrayView{}, info, stream);
+}
+
+namespace {
+
+// A C-ordered real float32/float64 device matrix of rows x cols, for the butterfly functions.
+void require_real_matrix(const char* fn, const ArrayView& x, const char* name, std::int64_t rows, std::int64_t cols,
+                         bool float64_only, bool written) {
+  require(!x.on_host(), fn, "takes device arrays");
+  require(x.dtype == DType::Float64 || (!float64_only && x.dtype == DType::Float32), fn, [&] {
+    return std::string(name) + (float64_only ? " must be float64" : " must be float32 or float64") + ", got " +
+           x.describe();
+  });
+  require(x.is_c_contiguous() && x.ndim == 2 && x.shape[0] == rows && x.shape[1] == cols, fn, [&] {
+    return std::string(name) + " must be a contiguous " + std::to_string(rows) + " x " + std::to_string(cols) +
+           " matrix, got " + x.describe();
+  });
+  require(!written || !x.readonly, fn, [&] { return std::string(name) + " is written but read-only"; });
+}
+
+}  // namespace
+
+void butterfly_matrix(const ArrayView& a, std::int64_t n, const ArrayView& w, StreamHandle stream) {
+  require(n > 0, "butterfly_matrix", "n must be positive");
+  const std::int64_t m = butterfly_size(n);
+  require_real_matrix("butterfly_matrix", a, "a", n, n, false, false);
+  require_real_matrix("butterfly_matrix", w, "w", m, m, true, true);
+  require(w.device == a.device, "butterfly_matrix", "w is on another device");
+  activate_device(a.device);
+  cuda::butterfly_matrix(a, n, w, stream);
+}
+
+void butterfly_rhs(const ArrayView& b, std::int64_t n, std::int64_t nrhs, const ArrayView& y, StreamHandle stream) {
+  require(n > 0 && nrhs > 0, "butterfly_rhs", "n and nrhs must be positive");
+  require_real_matrix("butterfly_rhs", b, "b", n, nrhs, false, false);
+  require_real_matrix("butterfly_rhs", y, "y", nrhs, butterfly_size(n), true, true);
+  require(y.device == b.device, "butterfly_rhs", "y is on another device");
+  activate_device(b.device);
+  cuda::butterfly_rhs(b, n, nrhs, y, stream);
+}
+
+void butterfly_solution(const ArrayView& y, std::int64_t n, std::int64_t nrhs, const ArrayView& x,
+                        StreamHandle stream) {
+  require(n > 0 && nrhs > 0, "butterfly_solution", "n and nrhs must be positive");
+  require_real_matrix("butterfly_solution", y, "y", nrhs, butterfly_size(n), true, false);
+  require_real_matrix("butterfly_solution", x, "x", n, nrhs, true, true);
+  require(x.device == y.device, "butterfly_solution", "x is on another device");
+  activate_device(y.device);
+  cuda::butterfly_solution(y, n, nrhs, x, stream);
 }
 
 void cholesky_solve(const ArrayView& factor, const ArrayView& b, std::int64_t n, std::int64_t nrhs, bool lower,

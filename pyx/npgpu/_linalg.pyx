@@ -22,12 +22,15 @@ from npgpu._array cimport Array, new_array
 from npgpu.lib.linalg cimport (cholesky as c_cholesky, cholesky_solve as c_cholesky_solve,
                                general_eigen as c_general_eigen, hermitian_eigen as c_hermitian_eigen,
                                lu_factor as c_lu_factor, lu_solve as c_lu_solve, qr_factor as c_qr_factor,
+                               lu_factor_unpivoted as c_lu_factor_unpivoted, butterfly_size as c_butterfly_size,
+                               butterfly_matrix as c_butterfly_matrix, butterfly_rhs as c_butterfly_rhs,
+                               butterfly_solution as c_butterfly_solution,
                                qr_q as c_qr_q,
                                solve_small_batched as c_solve_small_batched, svd as c_svd, kSmallSolveMaxN)
 from npgpu.lib.view cimport ArrayView, kHostDevice
 from npgpu import _array, _elementwise, _indexing
 
-_INT32, _INT64 = np.dtype(np.int32), np.dtype(np.int64)
+_INT32, _INT64, _F32, _F64 = np.dtype(np.int32), np.dtype(np.int64), np.dtype(np.float32), np.dtype(np.float64)
 _FLOATS = {np.dtype(t) for t in (np.float32, np.float64, np.complex64, np.complex128)}
 
 
@@ -114,6 +117,45 @@ def getrs(Array lu, Array piv, Array b):
         with nogil:
             c_lu_solve(f._view, p._view, bt._view, n, k, False, bt.stream)
     return bt.mT
+
+
+def butterfly_factor(Array a):
+    """(w, info): for a float32 or float64 matrix a (n, n), W = U^T [a 0; 0 I] V with U and V fixed random
+    butterflies of depth 2 (npgpu::butterfly_matrix), as an (m, m) float64 array (m: n rounded up to a
+    multiple of 4; read column-major it is W^T), factored in place by LU without pivoting. info (0-d int32,
+    unread) > 0 where a pivot was exactly zero. For butterfly_solve."""
+    _matrices(a, "butterfly_factor", True)
+    if a.ndim != 2 or a.dtype not in (_F32, _F64):
+        raise TypeError(f"butterfly_factor: needs one float32 or float64 matrix, not {a.dtype} {a.shape}")
+    cdef Array ac = a if a._view.is_c_contiguous() else a.copy()
+    cdef int64_t n = a.shape[0]
+    cdef int64_t m = c_butterfly_size(n)
+    cdef Array w = new_array((m, m), _F64, a._view.device, ac.stream)
+    cdef Array info = new_array((), _INT32, a._view.device, ac.stream)
+    if n:
+        with nogil:
+            c_butterfly_matrix(ac._view, n, w._view, ac.stream)
+            c_lu_factor_unpivoted(w._view, m, info._view, ac.stream)
+    return w, info
+
+
+def butterfly_solve(Array w, Array piv, Array b):
+    """x (n, k) float64 with a @ x = b, for butterfly_factor's w of a (n, n), piv the identity pivots
+    1..m (int64 (m,)) and b (n, k) float32 or float64."""
+    if b.ndim != 2 or b.dtype not in (_F32, _F64):
+        raise TypeError(f"butterfly_solve: b must be one float32 or float64 matrix, not {b.dtype} {b.shape}")
+    cdef int64_t n = b.shape[0], k = b.shape[1], m = w.shape[0]
+    if c_butterfly_size(n) != m:
+        raise ValueError(f"butterfly_solve: b {b.shape} does not fit the transformed matrix {w.shape}")
+    cdef Array bc = b if b._view.is_c_contiguous() else b.copy()
+    cdef Array y = new_array((k, m), _F64, w._view.device, w.stream)
+    cdef Array x = new_array((n, k), _F64, w._view.device, w.stream)
+    if n and k:
+        with nogil:
+            c_butterfly_rhs(bc._view, n, k, y._view, w.stream)
+            c_lu_solve(w._view, piv._view, y._view, m, k, True, w.stream)
+            c_butterfly_solution(y._view, n, k, x._view, w.stream)
+    return x
 
 
 SMALL_SOLVE_MAX_N = kSmallSolveMaxN

@@ -30,6 +30,28 @@ NPGPU_API void cholesky_solve(const ArrayView& factor, const ArrayView& b, std::
 NPGPU_API void lu_factor(const ArrayView& a, std::int64_t n, const ArrayView& pivots, const ArrayView& info,
                          StreamHandle stream);
 
+// LU factorisation without pivoting, in place, of n x n column-major matrices (cuSOLVER's getrf given no
+// pivot array): only for matrices that need no pivoting, such as butterfly_matrix's. info > 0: an exactly
+// zero pivot. The factors solve through lu_solve with the identity pivots 1..n.
+NPGPU_API void lu_factor_unpivoted(const ArrayView& a, std::int64_t n, const ArrayView& info, StreamHandle stream);
+
+// Random butterfly transformation for solving A x = b without pivoting (Parker 1995; Baboulin et al. 2013):
+// W = U^T [A 0; 0 I] V of size m = butterfly_size(n), U and V fixed random butterflies of depth 2, so that
+// W y = U^T [b; 0] gives x as the first n rows of V y.
+inline constexpr std::int64_t butterfly_size(std::int64_t n) { return (n + 3) / 4 * 4; }
+
+// w (m x m float64, C order; read column-major it is W^T) from a (n x n float32 or float64, C order).
+NPGPU_API void butterfly_matrix(const ArrayView& a, std::int64_t n, const ArrayView& w, StreamHandle stream);
+
+// y (nrhs x m float64, C order: the column-major m x nrhs right-hand sides of W) = (U^T [b; 0])^T for b
+// (n x nrhs float32 or float64, C order).
+NPGPU_API void butterfly_rhs(const ArrayView& b, std::int64_t n, std::int64_t nrhs, const ArrayView& y,
+                             StreamHandle stream);
+
+// x (n x nrhs float64, C order) = the first n rows of V y^T, for y (nrhs x m float64, C order).
+NPGPU_API void butterfly_solution(const ArrayView& y, std::int64_t n, std::int64_t nrhs, const ArrayView& x,
+                                  StreamHandle stream);
+
 // Solves op(A) X = B with lu_factor's output, in place of `b` (batch, nrhs, n: n x nrhs column-major);
 // op is A itself, its transpose (`transpose`) — the transpose of a C-ordered matrix's factors solves the
 // C-ordered system.

@@ -262,8 +262,8 @@ void lu_factor(const ArrayView& a, std::int64_t n, std::int64_t batch, const Arr
   Workspace ws(dbytes, hbytes, a.device, stream);
   auto* piv = static_cast<std::int64_t*>(pivots.data);
   for (std::int64_t b = 0; b < batch; ++b)
-    check(api.getrf(h.handle, h.params, n, n, t, element(a, b * n * n), n, piv + b * n, t, ws.device->data(), dbytes,
-                    ws.host.data(), hbytes, info_at(info, b)),
+    check(api.getrf(h.handle, h.params, n, n, t, element(a, b * n * n), n, piv ? piv + b * n : nullptr, t,
+                    ws.device->data(), dbytes, ws.host.data(), hbytes, info_at(info, b)),
           "cusolverDnXgetrf");
 }
 
@@ -474,7 +474,167 @@ void launch_solve_small(int n, const ArrayView& a, const ArrayView& b, const Arr
   }
 }
 
+// ------------------------------------------------------------------------------ random butterflies
+
+// Parker's random butterfly transformation of depth 2 (Baboulin, Dongarra, Herrmann and Tomov 2013): with
+// U and V random butterflies, W = U^T A V can be factored without pivoting with high probability, and LU
+// without pivoting runs at GEMM speed where getrf's pivot search per column does not. An m x m butterfly
+// of depth 2 (m = 4q) mixes each quad of indices i, i + q, i + 2q, i + 3q (i < q): the inner level pairs
+// (i, i + q) and (i + 2q, i + 3q), the outer (i, i + 2q) and (i + q, i + 3q); a pair (t, b) at positions
+// (p, p + h) goes to D[p] (t + b), D[p + h] (t - b) under B^T, and to D[p] t + D[p + h] b, D[p] t - D[p + h] b
+// under B, each over sqrt 2. The diagonals D are exp((u - 1/2) / 10) with u uniform (Parker's choice),
+// from a hash of (side and level, position): the same for every call, so solves are reproducible.
+enum ButterflyKey : unsigned { kUInner = 1, kUOuter = 2, kVInner = 3, kVOuter = 4 };
+
+__device__ __forceinline__ double butterfly_diagonal(unsigned key, std::int64_t position) {
+  // splitmix64's finaliser: a well-mixed 64-bit value from (key, position)
+  std::uint64_t z = (static_cast<std::uint64_t>(key) << 48) ^ static_cast<std::uint64_t>(position);
+  z += 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  const double u = static_cast<double>(z >> 11) * 0x1.0p-53;
+  return exp((u - 0.5) / 10.0);
+}
+
+constexpr double kHalfSqrt2 = 0.70710678118654752440;
+
+__device__ __forceinline__ void butterfly_pair_t(double& t, double& b, double dt, double db) {
+  const double s = t + b, d = t - b;
+  t = dt * s * kHalfSqrt2;
+  b = db * d * kHalfSqrt2;
+}
+
+__device__ __forceinline__ void butterfly_pair(double& t, double& b, double dt, double db) {
+  const double x = dt * t, y = db * b;
+  t = (x + y) * kHalfSqrt2;
+  b = (x - y) * kHalfSqrt2;
+}
+
+// x (the quad i, i + q, i + 2q, i + 3q) <- U^T x = U0^T (Ud^T x) for the butterfly U of keys (inner, outer).
+__device__ __forceinline__ void butterfly_transposed(double (&x)[4], std::int64_t i, std::int64_t q, unsigned inner,
+                                                     unsigned outer) {
+  butterfly_pair_t(x[0], x[1], butterfly_diagonal(inner, i), butterfly_diagonal(inner, i + q));
+  butterfly_pair_t(x[2], x[3], butterfly_diagonal(inner, i + 2 * q), butterfly_diagonal(inner, i + 3 * q));
+  butterfly_pair_t(x[0], x[2], butterfly_diagonal(outer, i), butterfly_diagonal(outer, i + 2 * q));
+  butterfly_pair_t(x[1], x[3], butterfly_diagonal(outer, i + q), butterfly_diagonal(outer, i + 3 * q));
+}
+
+// x <- V x = Vd (V0 x).
+__device__ __forceinline__ void butterfly_forward(double (&x)[4], std::int64_t i, std::int64_t q, unsigned inner,
+                                                  unsigned outer) {
+  butterfly_pair(x[0], x[2], butterfly_diagonal(outer, i), butterfly_diagonal(outer, i + 2 * q));
+  butterfly_pair(x[1], x[3], butterfly_diagonal(outer, i + q), butterfly_diagonal(outer, i + 3 * q));
+  butterfly_pair(x[0], x[1], butterfly_diagonal(inner, i), butterfly_diagonal(inner, i + q));
+  butterfly_pair(x[2], x[3], butterfly_diagonal(inner, i + 2 * q), butterfly_diagonal(inner, i + 3 * q));
+}
+
+// w (m x m, C order) = U^T [A 0; 0 I] V for a (n x n, C order): one thread per quad of rows x quad of columns.
+template <class T>
+__global__ void butterfly_matrix_kernel(const T* __restrict__ a, std::int64_t n, double* __restrict__ w,
+                                        std::int64_t m) {
+  const std::int64_t q = m / 4;
+  const std::int64_t j = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.y) * blockDim.y + threadIdx.y;
+  if (i >= q || j >= q) return;
+  double v[4][4];
+#pragma unroll
+  for (int p = 0; p < 4; ++p)
+#pragma unroll
+    for (int s = 0; s < 4; ++s) {
+      const std::int64_t r = i + p * q, c = j + s * q;
+      v[p][s] = r < n && c < n ? static_cast<double>(a[r * n + c]) : (r == c ? 1.0 : 0.0);
+    }
+#pragma unroll
+  for (int s = 0; s < 4; ++s) {  // U^T on each column
+    double x[4] = {v[0][s], v[1][s], v[2][s], v[3][s]};
+    butterfly_transposed(x, i, q, kUInner, kUOuter);
+#pragma unroll
+    for (int p = 0; p < 4; ++p) v[p][s] = x[p];
+  }
+#pragma unroll
+  for (int p = 0; p < 4; ++p) {  // V on each row: (row V)^T = V^T row^T
+    butterfly_transposed(v[p], j, q, kVInner, kVOuter);
+#pragma unroll
+    for (int s = 0; s < 4; ++s) w[(i + p * q) * m + j + s * q] = v[p][s];
+  }
+}
+
+// y (nrhs x m, C order: the m x nrhs column-major right-hand sides) = (U^T [b; 0])^T for b (n x nrhs).
+template <class T>
+__global__ void butterfly_rhs_kernel(const T* __restrict__ b, std::int64_t n, std::int64_t nrhs,
+                                     double* __restrict__ y, std::int64_t m) {
+  const std::int64_t q = m / 4;
+  const std::int64_t c = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.y) * blockDim.y + threadIdx.y;
+  if (i >= q || c >= nrhs) return;
+  double x[4];
+#pragma unroll
+  for (int p = 0; p < 4; ++p) x[p] = i + p * q < n ? static_cast<double>(b[(i + p * q) * nrhs + c]) : 0.0;
+  butterfly_transposed(x, i, q, kUInner, kUOuter);
+#pragma unroll
+  for (int p = 0; p < 4; ++p) y[c * m + i + p * q] = x[p];
+}
+
+// x (n x nrhs, C order) = the first n rows of V y^T.
+__global__ void butterfly_solution_kernel(const double* __restrict__ y, std::int64_t m, std::int64_t nrhs,
+                                          double* __restrict__ x, std::int64_t n) {
+  const std::int64_t q = m / 4;
+  const std::int64_t c = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.y) * blockDim.y + threadIdx.y;
+  if (i >= q || c >= nrhs) return;
+  double v[4];
+#pragma unroll
+  for (int p = 0; p < 4; ++p) v[p] = y[c * m + i + p * q];
+  butterfly_forward(v, i, q, kVInner, kVOuter);
+#pragma unroll
+  for (int p = 0; p < 4; ++p)
+    if (i + p * q < n) x[(i + p * q) * nrhs + c] = v[p];
+}
+
+// A 2-D grid of (columns, rows) threads in 32 x 8 blocks.
+void grid_2d(std::int64_t cols, std::int64_t rows, dim3& grid, dim3& block) {
+  block = dim3(32, 8);
+  grid = dim3(static_cast<unsigned>((cols + 31) / 32), static_cast<unsigned>((rows + 7) / 8));
+}
+
 }  // namespace
+
+void butterfly_matrix(const ArrayView& a, std::int64_t n, const ArrayView& w, StreamHandle stream) {
+  const std::int64_t m = butterfly_size(n), q = m / 4;
+  dim3 grid, block;
+  grid_2d(q, q, grid, block);
+  const auto s = static_cast<cudaStream_t>(stream);
+  auto* out = static_cast<double*>(w.data);
+  if (a.dtype == DType::Float32)
+    butterfly_matrix_kernel<<<grid, block, 0, s>>>(static_cast<const float*>(a.data), n, out, m);
+  else
+    butterfly_matrix_kernel<<<grid, block, 0, s>>>(static_cast<const double*>(a.data), n, out, m);
+  NPGPU_CHECK_LAUNCH("butterfly_matrix");
+}
+
+void butterfly_rhs(const ArrayView& b, std::int64_t n, std::int64_t nrhs, const ArrayView& y, StreamHandle stream) {
+  const std::int64_t m = butterfly_size(n);
+  dim3 grid, block;
+  grid_2d(nrhs, m / 4, grid, block);
+  const auto s = static_cast<cudaStream_t>(stream);
+  auto* out = static_cast<double*>(y.data);
+  if (b.dtype == DType::Float32)
+    butterfly_rhs_kernel<<<grid, block, 0, s>>>(static_cast<const float*>(b.data), n, nrhs, out, m);
+  else
+    butterfly_rhs_kernel<<<grid, block, 0, s>>>(static_cast<const double*>(b.data), n, nrhs, out, m);
+  NPGPU_CHECK_LAUNCH("butterfly_rhs");
+}
+
+void butterfly_solution(const ArrayView& y, std::int64_t n, std::int64_t nrhs, const ArrayView& x,
+                        StreamHandle stream) {
+  const std::int64_t m = butterfly_size(n);
+  dim3 grid, block;
+  grid_2d(nrhs, m / 4, grid, block);
+  butterfly_solution_kernel<<<grid, block, 0, static_cast<cudaStream_t>(stream)>>>(
+      static_cast<const double*>(y.data), m, nrhs, static_cast<double*>(x.data), n);
+  NPGPU_CHECK_LAUNCH("butterfly_solution");
+}
 
 void solve_small_batched(const ArrayView& a, const ArrayView& b, const ArrayView& x, const ArrayView& info,
                          StreamHandle stream) {

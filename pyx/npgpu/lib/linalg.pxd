@@ -12,6 +12,14 @@ cdef extern from "npgpu/linalg.hpp" namespace "npgpu" nogil:
                         StreamHandle stream) except +raise_py_error
     void lu_factor(const ArrayView& a, int64_t n, const ArrayView& pivots, const ArrayView& info,
                    StreamHandle stream) except +raise_py_error
+    void lu_factor_unpivoted(const ArrayView& a, int64_t n, const ArrayView& info,
+                             StreamHandle stream) except +raise_py_error
+    int64_t butterfly_size(int64_t n)
+    void butterfly_matrix(const ArrayView& a, int64_t n, const ArrayView& w, StreamHandle stream) except +raise_py_error
+    void butterfly_rhs(const ArrayView& b, int64_t n, int64_t nrhs, const ArrayView& y,
+                       StreamHandle stream) except +raise_py_error
+    void butterfly_solution(const ArrayView& y, int64_t n, int64_t nrhs, const ArrayView& x,
+                            StreamHandle stream) except +raise_py_error
     void lu_solve(const ArrayView& lu, const ArrayView& pivots, const ArrayView& b, int64_t n, int64_t nrhs,
                   bool transpose, StreamHandle stream) except +raise_py_error
     void hermitian_eigen(const ArrayView& a, int64_t n, bool lower, bool vectors, const ArrayView& w,
