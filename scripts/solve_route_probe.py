@@ -19,18 +19,22 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--nrhs", type=int, default=16)
     ap.add_argument("--sizes", default="128,256,512,1024,2048,4096")
+    ap.add_argument("--dtypes", default="float32,float64")
     args = ap.parse_args()
     rng = np.random.default_rng(5)
     for n in (int(v) for v in args.sizes.split(",")):
-        for dt in (np.float32, np.float64):
+        for dt in (np.dtype(v) for v in args.dtypes.split(",")):
             a = rng.standard_normal((n, n)).astype(dt)
             b = rng.standard_normal((n, args.nrhs)).astype(dt)
+            if dt.kind == "c":
+                a += 1j * rng.standard_normal((n, n))
+                b += 1j * rng.standard_normal((n, args.nrhs))
             da, db = npgpu.asarray(a), npgpu.asarray(b)
-            row = [f"n={n:5d} {np.dtype(dt).name}:"]
+            row = [f"n={n:5d} {dt.name}:"]
             for route in ("1", "0"):
                 os.environ["NPGPU_SOLVE_BUTTERFLY"] = route
                 x = la.solve(da, db).get()
-                err = float(np.max(np.abs(b - a.astype(np.float64) @ x).max(0)
+                err = float(np.max(np.abs(b - a.astype(np.complex128) @ x).max(0)
                                    / (np.abs(a).sum(1).max() * np.abs(x).max(0))))
                 times = []
                 for _ in range(7):

@@ -1019,31 +1019,56 @@ def butterfly_calls(monkeypatch):
 
 
 def _backward_error(a, x, b):
-    """max over columns of max|b - a x| / (||a||_inf max|x|), in float64."""
-    a, x, b = (np.asarray(v, dtype=np.float64) for v in (a, x, b))
+    """max over columns of max|b - a x| / (||a||_inf max|x|), in double precision."""
+    a, x, b = (np.asarray(v, dtype=np.complex128) for v in (a, x, b))
     x, b = x.reshape(len(x), -1), b.reshape(len(b), -1)
     return float(np.max(np.abs(b - a @ x).max(0) / (np.abs(a).sum(1).max() * np.abs(x).max(0))))
 
 
+def _gaussian(rng, shape, dtype):
+    z = rng.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        z = z + 1j * rng.standard_normal(shape)
+    return z.astype(dtype)
+
+
 @pytest.mark.gpu
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("dtype", FLOATS)
 @pytest.mark.parametrize("n", [256, 257, 258, 259, 513])
 def test_large_solve_through_butterflies(rng, butterfly_calls, dtype, n):
-    # One large real matrix: a random butterfly transform, LU without pivoting and refinement (n not a
-    # multiple of 4 is padded with an identity block); its backward error meets LAPACK's refinement test.
-    a = rng.standard_normal((n, n)).astype(dtype)
+    # One large matrix: a random butterfly transform, LU without pivoting and refinement (n not a multiple
+    # of 4 is padded with an identity block); its backward error meets LAPACK's refinement test.
+    a = _gaussian(rng, (n, n), dtype)
     a[0, 0] = 0.0  # Gaussian elimination without the transform or pivoting would divide by zero at once
-    for b, shape in ((rng.standard_normal((n, 5)).astype(dtype), (n, 5)),
-                     (rng.standard_normal(n).astype(dtype), (n,))):
+    for b, shape in ((_gaussian(rng, (n, 5), dtype), (n, 5)), (_gaussian(rng, n, dtype), (n,))):
         x = check_array(la.solve(npgpu.asarray(a), npgpu.asarray(b)), "cuda", dtype, shape)
         assert _backward_error(a, x, b) <= math.sqrt(n) * _eps(dtype)
-        close(x, np.linalg.solve(a.astype(np.float64), b.astype(np.float64)), 1e3 * n * _eps(dtype))
+        close(x, np.linalg.solve(a.astype(np.complex128), b.astype(np.complex128)), 1e3 * n * _eps(dtype))
     assert len(butterfly_calls) == 2 and all(r is not None for r in butterfly_calls)
     # NumPy in, NumPy out
-    b = rng.standard_normal((n, 2)).astype(dtype)
+    b = _gaussian(rng, (n, 2), dtype)
     x = la.solve(a, b)
     assert isinstance(x, np.ndarray) and x.dtype == dtype
     assert _backward_error(a, x, b) <= math.sqrt(n) * _eps(dtype)
+
+
+@pytest.mark.gpu
+def test_butterfly_solve_of_a_stack(rng, butterfly_calls):
+    # Each matrix of a stack on its own; b broadcast over the stack; one matrix without an answer (exactly
+    # singular) sends the whole stack to getrf, which raises.
+    a = rng.standard_normal((2, 1, 260, 260))
+    b = rng.standard_normal((3, 260, 2))
+    x = check_array(la.solve(npgpu.asarray(a), npgpu.asarray(b)), "cuda", np.float64, (2, 3, 260, 2))
+    close(x, np.linalg.solve(a, b), 1e-10)
+    assert len(butterfly_calls) == 6 and all(r is not None for r in butterfly_calls)
+    # one matrix, a stack of right-hand sides: a single solve of all their columns
+    x = check_array(la.solve(npgpu.asarray(a[0, 0]), npgpu.asarray(b)), "cuda", np.float64, (3, 260, 2))
+    close(x, np.linalg.solve(a[0, 0], b), 1e-10)
+    assert len(butterfly_calls) == 7 and butterfly_calls[6].shape == (260, 6)
+    a[1, 0, 9] = a[1, 0, 4]
+    with pytest.raises(LinAlgError, match="Singular matrix"):
+        la.solve(npgpu.asarray(a), npgpu.asarray(b[0]))
+    assert butterfly_calls[7] is not None and butterfly_calls[8] is None
 
 
 @pytest.mark.gpu
@@ -1087,8 +1112,7 @@ def test_butterfly_solve_is_optional(rng, butterfly_calls, monkeypatch):
     a = rng.standard_normal((n, n))
     b = rng.standard_normal((n, 2))
     la.solve(npgpu.asarray(a), npgpu.asarray(b), check=False)  # check=False: no reads back, getrf's route
-    la.solve(npgpu.asarray(np.stack([a, a])), npgpu.asarray(b))  # stacks: getrf per matrix
-    la.solve(npgpu.asarray(a.astype(np.complex128)), npgpu.asarray(b))  # complex: getrf
+    la.solve(npgpu.asarray(a[:255, :255]), npgpu.asarray(b[:255]))  # below 256: getrf
     monkeypatch.setenv("NPGPU_SOLVE_BUTTERFLY", "0")
     x = la.solve(npgpu.asarray(a), npgpu.asarray(b)).get()
     assert butterfly_calls == []
@@ -1105,14 +1129,22 @@ def test_butterfly_primitives_check_their_arguments(rng):
     b = rng.standard_normal((6, 2))
     x = _linalg.butterfly_solve(w, piv, npgpu.asarray(b)).get()
     close(x, np.linalg.solve(a, b), 1e-10)
-    with pytest.raises(TypeError, match="float32 or float64"):
-        _linalg.butterfly_factor(npgpu.ones((4, 4), dtype=np.complex128))
-    with pytest.raises(TypeError, match="float32 or float64"):
+    # complex: complex128 throughout
+    c = _gaussian(rng, (5, 5), np.complex64)
+    wc, _ = _linalg.butterfly_factor(npgpu.asarray(c))
+    assert wc.shape == (8, 8) and wc.dtype == np.complex128
+    xc = _linalg.butterfly_solve(wc, piv, npgpu.asarray(c[:, :1])).get()
+    close(xc, np.linalg.solve(c.astype(np.complex128), c[:, :1].astype(np.complex128)), 1e-10)
+    with pytest.raises(TypeError, match="float32, float64, complex64 or complex128"):
+        _linalg.butterfly_factor(npgpu.ones((4, 4), dtype=np.int64))
+    with pytest.raises(ValueError, match="one matrix"):
         _linalg.butterfly_factor(npgpu.ones((2, 4, 4)))
     with pytest.raises(ValueError, match="does not fit"):
         _linalg.butterfly_solve(w, piv, npgpu.ones((9, 2)))
-    with pytest.raises(TypeError, match="float32 or float64"):
+    with pytest.raises(TypeError, match="float or complex"):
         _linalg.butterfly_solve(w, piv, npgpu.ones((6, 2), dtype=np.int64))
+    with pytest.raises(TypeError, match="differ in kind"):
+        _linalg.butterfly_solve(w, piv, npgpu.ones((6, 2), dtype=np.complex64))
 
 
 @pytest.mark.gpu

@@ -107,13 +107,15 @@ void lu_factor_unpivoted(const ArrayView& a, std::int64_t n, const ArrayView& in
 
 namespace {
 
-// A C-ordered real float32/float64 device matrix of rows x cols, for the butterfly functions.
-void require_real_matrix(const char* fn, const ArrayView& x, const char* name, std::int64_t rows, std::int64_t cols,
-                         bool float64_only, bool written) {
+// A C-ordered device matrix of rows x cols for the butterfly functions: any float or complex dtype
+// (`wide` false), or the float64 / complex128 one of `kind`'s (`wide` true).
+void require_butterfly_matrix(const char* fn, const ArrayView& x, const char* name, std::int64_t rows,
+                              std::int64_t cols, bool wide, DType kind, bool written) {
   require(!x.on_host(), fn, "takes device arrays");
-  require(x.dtype == DType::Float64 || (!float64_only && x.dtype == DType::Float32), fn, [&] {
-    return std::string(name) + (float64_only ? " must be float64" : " must be float32 or float64") + ", got " +
-           x.describe();
+  const DType want = kind == DType::Complex64 || kind == DType::Complex128 ? DType::Complex128 : DType::Float64;
+  require(wide ? x.dtype == want : is_float_type(x.dtype), fn, [&] {
+    return std::string(name) + " must be " + (wide ? dtype_name(want) : "float32, float64, complex64 or complex128") +
+           ", got " + x.describe();
   });
   require(x.is_c_contiguous() && x.ndim == 2 && x.shape[0] == rows && x.shape[1] == cols, fn, [&] {
     return std::string(name) + " must be a contiguous " + std::to_string(rows) + " x " + std::to_string(cols) +
@@ -127,8 +129,8 @@ void require_real_matrix(const char* fn, const ArrayView& x, const char* name, s
 void butterfly_matrix(const ArrayView& a, std::int64_t n, const ArrayView& w, StreamHandle stream) {
   require(n > 0, "butterfly_matrix", "n must be positive");
   const std::int64_t m = butterfly_size(n);
-  require_real_matrix("butterfly_matrix", a, "a", n, n, false, false);
-  require_real_matrix("butterfly_matrix", w, "w", m, m, true, true);
+  require_butterfly_matrix("butterfly_matrix", a, "a", n, n, false, a.dtype, false);
+  require_butterfly_matrix("butterfly_matrix", w, "w", m, m, true, a.dtype, true);
   require(w.device == a.device, "butterfly_matrix", "w is on another device");
   activate_device(a.device);
   cuda::butterfly_matrix(a, n, w, stream);
@@ -136,8 +138,8 @@ void butterfly_matrix(const ArrayView& a, std::int64_t n, const ArrayView& w, St
 
 void butterfly_rhs(const ArrayView& b, std::int64_t n, std::int64_t nrhs, const ArrayView& y, StreamHandle stream) {
   require(n > 0 && nrhs > 0, "butterfly_rhs", "n and nrhs must be positive");
-  require_real_matrix("butterfly_rhs", b, "b", n, nrhs, false, false);
-  require_real_matrix("butterfly_rhs", y, "y", nrhs, butterfly_size(n), true, true);
+  require_butterfly_matrix("butterfly_rhs", b, "b", n, nrhs, false, b.dtype, false);
+  require_butterfly_matrix("butterfly_rhs", y, "y", nrhs, butterfly_size(n), true, b.dtype, true);
   require(y.device == b.device, "butterfly_rhs", "y is on another device");
   activate_device(b.device);
   cuda::butterfly_rhs(b, n, nrhs, y, stream);
@@ -146,8 +148,8 @@ void butterfly_rhs(const ArrayView& b, std::int64_t n, std::int64_t nrhs, const 
 void butterfly_solution(const ArrayView& y, std::int64_t n, std::int64_t nrhs, const ArrayView& x,
                         StreamHandle stream) {
   require(n > 0 && nrhs > 0, "butterfly_solution", "n and nrhs must be positive");
-  require_real_matrix("butterfly_solution", y, "y", nrhs, butterfly_size(n), true, false);
-  require_real_matrix("butterfly_solution", x, "x", n, nrhs, true, true);
+  require_butterfly_matrix("butterfly_solution", y, "y", nrhs, butterfly_size(n), true, y.dtype, false);
+  require_butterfly_matrix("butterfly_solution", x, "x", n, nrhs, true, y.dtype, true);
   require(x.device == y.device, "butterfly_solution", "x is on another device");
   activate_device(y.device);
   cuda::butterfly_solution(y, n, nrhs, x, stream);

@@ -76,6 +76,7 @@ LinAlgError = np.linalg.LinAlgError  # the same class, so that existing except c
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 _C64, _C128 = np.dtype(np.complex64), np.dtype(np.complex128)
 _F16 = np.dtype(np.float16)
+_FLOATS = (_F32, _F64, _C64, _C128)
 _INT32, _INT64 = np.dtype(np.int32), np.dtype(np.int64)
 
 
@@ -516,29 +517,54 @@ def _use_batched_elimination(a, n, batch):
     return a.device != _runtime.cpu and n <= _SMALL_N and math.prod(batch) >= _SMALL_BATCH
 
 
-# One real matrix of at least this order solves on a GPU through a random butterfly transformation and LU
-# without pivoting (see _butterfly_solve); NPGPU_SOLVE_BUTTERFLY=0 turns that off, for measurements.
+# Matrices of at least this order solve on a GPU through a random butterfly transformation and LU without
+# pivoting (see _butterfly_solve), one at a time; NPGPU_SOLVE_BUTTERFLY=0 turns that off, for measurements.
 _BUTTERFLY_MIN_N = 256
 _BUTTERFLY_MAX_STEPS = 4
 
 
-def _use_butterfly_solve(a, bm, n, batch, dt):
-    return (a.device != _runtime.cpu and batch == () and dt in (_F32, _F64) and n >= _BUTTERFLY_MIN_N
+def _use_butterfly_solve(a, n, dt):
+    return (a.device != _runtime.cpu and dt in _FLOATS and n >= _BUTTERFLY_MIN_N
             and os.environ.get("NPGPU_SOLVE_BUTTERFLY", "1") != "0" and _linalg_module() is not None
             and hasattr(_linalg_module(), "butterfly_factor"))
 
 
+def _butterfly_solve_stack(a, b, n, batch, dt):
+    """_butterfly_solve of each matrix of a stack (b's leading axes broadcast with a's; one matrix a takes
+    all of b's columns in one solve), or None where one of them gives no answer (the whole stack then takes
+    the pivoted route)."""
+    if batch == ():
+        return _butterfly_solve(a, b, n, dt)
+    tail = tuple(b.shape[-2:])
+    if a.ndim == 2:  # one matrix for every stack of right-hand sides: one factorisation, all columns at once
+        s = _stack_of(b, batch, tail)
+        cols = _manipulation.reshape(_manipulation.moveaxis(s, 0, 1), (n, s.shape[0] * tail[1]))
+        x = _butterfly_solve(a, cols, n, dt)
+        if x is None:
+            return None
+        x = _manipulation.moveaxis(_manipulation.reshape(x, (n, s.shape[0], tail[1])), 1, 0)
+        return _manipulation.reshape(x, batch + tail)
+    a, b = _stack_of(a, batch, (n, n)), _stack_of(b, batch, tail)
+    xs = []
+    for i in range(a.shape[0]):
+        x = _butterfly_solve(a[i], b[i], n, dt)
+        if x is None:
+            return None
+        xs.append(x)
+    return _manipulation.reshape(_manipulation.stack(xs), batch + tail)
+
+
 def _butterfly_solve(a, b, n, dt):
-    """x (n, k) of dtype dt with a @ x = b for one real matrix a (n, n), or None where this route gives no
+    """x (n, k) of dtype dt with a @ x = b for one matrix a (n, n), or None where this route gives no
     answer it can vouch for (the caller then factors with partial pivoting, which also raises for a
     singular matrix).
 
     cuSOLVER's getrf with partial pivoting is bound by its pivot search (one per column, a few microseconds
     each at n = 4096); LU without pivoting runs at the speed of its matrix products, about five times
     faster there. Pivoting is made unnecessary with high probability by a random butterfly transformation
-    (Parker 1995; Baboulin, Dongarra, Herrmann and Tomov 2013): W = U^T A V is factored in float64, whatever
-    dt, and the solution refined against A itself until each column's residual meets LAPACK's iterative
-    refinement test (dsgesv's): max|b - A x| <= max|x| * ||A||_inf * eps * sqrt(n), eps of dt.
+    (Parker 1995; Baboulin, Dongarra, Herrmann and Tomov 2013): W = U^T A V is factored in float64
+    (complex128 for complex dt), and the solution refined against A itself until each column's residual
+    meets LAPACK's iterative refinement test (dsgesv's): max|b - A x| <= max|x| * ||A||_inf * eps * sqrt(n), eps of dt.
 
     That test alone would pass a huge x for an exactly singular A (numpy.linalg raises there: getrf meets an
     exactly zero pivot), so a pivot of W below m * eps(float64) times the largest one also hands the matrix
@@ -552,8 +578,9 @@ def _butterfly_solve(a, b, n, dt):
         pivots = abs(_diagonal(w, 0))
         pivots_ok = _reduce.min(pivots) > _reduce.max(pivots) * (m * float(np.finfo(_F64).eps))
         piv = _creation.arange(1, m + 1, dtype=_INT64, device=a.device)
-        a64 = _cast(a, _F64)
-        b64 = _cast(b, _F64)
+        wide = w.dtype  # float64, or complex128 for complex input
+        a64 = _cast(a, wide)
+        b64 = _cast(b, wide)
         x = gpu.butterfly_solve(w, piv, b)
         bound = _reduce.max(_reduce.sum(abs(a), axis=1, dtype=_F64)) * (float(np.finfo(dt).eps) * math.sqrt(n))
         for step in range(_BUTTERFLY_MAX_STEPS + 1):
@@ -674,17 +701,17 @@ def solve(a, b, *, check=True):
     exactly zero pivot counts as singular), not one cuSOLVER getrf/getrs pair per matrix, which costs tens of
     microseconds each.
 
-    On a GPU, one float32 or float64 matrix (no stack) of order 256 or more is solved without pivoting:
-    getrf's pivot search costs a few microseconds a column whatever the matrix, so at n = 4096 LU without
-    pivoting is about five times faster. The matrix is first mixed by random butterflies, W = U^T A V
-    (Parker 1995; Baboulin et al. 2013; fixed, so results are reproducible), which makes pivoting
-    unnecessary with high probability; W is factored in float64 for either dtype, and the solution is
-    refined against A until every column passes LAPACK's iterative-refinement test, max|b - A x| <=
-    max|x| * ||A||_inf * eps * sqrt(n) (usually at once, or after one step). Where a pivot of W is tiny
-    (an exactly singular A among others), the test still fails after a few steps, or the inputs hold NaN
-    or Inf, the matrix is solved by getrf with partial pivoting as above, whose answer, or LinAlgError,
-    NumPy's matches. float32 results are then more accurate than LAPACK's sgesv (float64 arithmetic);
-    a float32 matrix that only float32 elimination finds exactly singular is solved rather than refused.
+    On a GPU, matrices of order 256 or more are solved without pivoting, one at a time: getrf's pivot search
+    costs a few microseconds a column whatever the matrix, so at n = 4096 LU without pivoting is about
+    five times faster. The matrix is first mixed by random butterflies, W = U^T A V (Parker 1995; Baboulin
+    et al. 2013; fixed, so results are reproducible), which makes pivoting unnecessary with high
+    probability; W is factored in float64 (complex128 for complex input), and the solution is refined
+    against A until every column passes LAPACK's iterative-refinement test, max|b - A x| <= max|x| *
+    ||A||_inf * eps * sqrt(n) (usually at once, or after one step). Where a pivot of W is tiny (an exactly
+    singular A among others), the test still fails after a few steps, or the inputs hold NaN or Inf, the
+    matrices are solved by getrf with partial pivoting as above, whose answer, or LinAlgError, NumPy's
+    matches. float32 and complex64 results are more accurate than LAPACK's (double-precision arithmetic);
+    a matrix that only single-precision elimination finds exactly singular is solved rather than refused.
     NPGPU_SOLVE_BUTTERFLY=0 turns the route off.
 
     Examples
@@ -718,8 +745,8 @@ def solve(a, b, *, check=True):
         if len(batch) != 1:
             x = _manipulation.reshape(x, batch + tail)
         return _out(x[..., 0] if one else x, numpy_out)
-    if check and _use_butterfly_solve(a, bm, n, batch, dt):
-        x = _butterfly_solve(_cast(a, dt), _cast(bm, dt), n, dt)
+    if check and _use_butterfly_solve(a, n, dt):
+        x = _butterfly_solve_stack(_cast(a, dt), _cast(bm, dt), n, batch, dt)
         if x is not None:
             return _out(x[..., 0] if one else x, numpy_out)
     lu, piv, info = _lu(a, dt)

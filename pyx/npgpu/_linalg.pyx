@@ -119,18 +119,23 @@ def getrs(Array lu, Array piv, Array b):
     return bt.mT
 
 
+def _wide(dt):
+    return np.dtype(np.complex128) if dt.kind == "c" else _F64
+
+
 def butterfly_factor(Array a):
-    """(w, info): for a float32 or float64 matrix a (n, n), W = U^T [a 0; 0 I] V with U and V fixed random
-    butterflies of depth 2 (npgpu::butterfly_matrix), as an (m, m) float64 array (m: n rounded up to a
-    multiple of 4; read column-major it is W^T), factored in place by LU without pivoting. info (0-d int32,
-    unread) > 0 where a pivot was exactly zero. For butterfly_solve."""
+    """(w, info): for a matrix a (n, n) of any float or complex dtype, W = U^T [a 0; 0 I] V with U and V
+    fixed random butterflies of depth 2 (npgpu::butterfly_matrix), as an (m, m) float64 (complex128 for
+    complex a) array (m: n rounded up to a multiple of 4; read column-major it is W^T), factored in place
+    by LU without pivoting. info (0-d int32, unread) > 0 where a pivot was exactly zero. For
+    butterfly_solve."""
     _matrices(a, "butterfly_factor", True)
-    if a.ndim != 2 or a.dtype not in (_F32, _F64):
-        raise TypeError(f"butterfly_factor: needs one float32 or float64 matrix, not {a.dtype} {a.shape}")
+    if a.ndim != 2:
+        raise ValueError(f"butterfly_factor: needs one matrix, not a stack {a.shape}")
     cdef Array ac = a if a._view.is_c_contiguous() else a.copy()
     cdef int64_t n = a.shape[0]
     cdef int64_t m = c_butterfly_size(n)
-    cdef Array w = new_array((m, m), _F64, a._view.device, ac.stream)
+    cdef Array w = new_array((m, m), _wide(a.dtype), a._view.device, ac.stream)
     cdef Array info = new_array((), _INT32, a._view.device, ac.stream)
     if n:
         with nogil:
@@ -140,16 +145,18 @@ def butterfly_factor(Array a):
 
 
 def butterfly_solve(Array w, Array piv, Array b):
-    """x (n, k) float64 with a @ x = b, for butterfly_factor's w of a (n, n), piv the identity pivots
-    1..m (int64 (m,)) and b (n, k) float32 or float64."""
-    if b.ndim != 2 or b.dtype not in (_F32, _F64):
-        raise TypeError(f"butterfly_solve: b must be one float32 or float64 matrix, not {b.dtype} {b.shape}")
+    """x (n, k) with a @ x = b, for butterfly_factor's w of a (n, n), piv the identity pivots 1..m (int64
+    (m,)) and b (n, k), real where a is real and complex where a is complex; x has w's dtype."""
+    if b.ndim != 2 or b.dtype not in _FLOATS:
+        raise TypeError(f"butterfly_solve: b must be one float or complex matrix, not {b.dtype} {b.shape}")
+    if _wide(b.dtype) != w.dtype:
+        raise TypeError(f"butterfly_solve: b ({b.dtype}) and the transformed matrix ({w.dtype}) differ in kind")
     cdef int64_t n = b.shape[0], k = b.shape[1], m = w.shape[0]
     if c_butterfly_size(n) != m:
         raise ValueError(f"butterfly_solve: b {b.shape} does not fit the transformed matrix {w.shape}")
     cdef Array bc = b if b._view.is_c_contiguous() else b.copy()
-    cdef Array y = new_array((k, m), _F64, w._view.device, w.stream)
-    cdef Array x = new_array((n, k), _F64, w._view.device, w.stream)
+    cdef Array y = new_array((k, m), w.dtype, w._view.device, w.stream)
+    cdef Array x = new_array((n, k), w.dtype, w._view.device, w.stream)
     if n and k:
         with nogil:
             c_butterfly_rhs(bc._view, n, k, y._view, w.stream)

@@ -40,15 +40,16 @@ NPGPU_API void lu_factor_unpivoted(const ArrayView& a, std::int64_t n, const Arr
 // W y = U^T [b; 0] gives x as the first n rows of V y.
 inline constexpr std::int64_t butterfly_size(std::int64_t n) { return (n + 3) / 4 * 4; }
 
-// w (m x m float64, C order; read column-major it is W^T) from a (n x n float32 or float64, C order).
+// The butterflies work in float64 for float32/float64 input and in complex128 for complex64/complex128.
+// w (m x m, C order; read column-major it is W^T) from a (n x n, C order).
 NPGPU_API void butterfly_matrix(const ArrayView& a, std::int64_t n, const ArrayView& w, StreamHandle stream);
 
-// y (nrhs x m float64, C order: the column-major m x nrhs right-hand sides of W) = (U^T [b; 0])^T for b
-// (n x nrhs float32 or float64, C order).
+// y (nrhs x m, C order: the column-major m x nrhs right-hand sides of W) = (U^T [b; 0])^T for b (n x nrhs,
+// C order).
 NPGPU_API void butterfly_rhs(const ArrayView& b, std::int64_t n, std::int64_t nrhs, const ArrayView& y,
                              StreamHandle stream);
 
-// x (n x nrhs float64, C order) = the first n rows of V y^T, for y (nrhs x m float64, C order).
+// x (n x nrhs, C order, y's dtype) = the first n rows of V y^T, for y (nrhs x m float64 or complex128, C order).
 NPGPU_API void butterfly_solution(const ArrayView& y, std::int64_t n, std::int64_t nrhs, const ArrayView& x,
                                   StreamHandle stream);
 

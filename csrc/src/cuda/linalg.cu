@@ -8,8 +8,10 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "common/complex.hpp"
 #include "common/cuda_check.hpp"
 #include "common/cusolver_api.hpp"
 #include "common/dynlib.hpp"
@@ -499,20 +501,36 @@ __device__ __forceinline__ double butterfly_diagonal(unsigned key, std::int64_t 
 
 constexpr double kHalfSqrt2 = 0.70710678118654752440;
 
-__device__ __forceinline__ void butterfly_pair_t(double& t, double& b, double dt, double db) {
-  const double s = t + b, d = t - b;
-  t = dt * s * kHalfSqrt2;
-  b = db * d * kHalfSqrt2;
+// The butterflies work in float64 (complex128 for complex input): Wide<In> is the type W and the right-hand
+// sides take.
+using detail::Complex;
+template <class In>
+using Wide = std::conditional_t<detail::is_complex<In>::value, Complex<double>, double>;
+
+__device__ __forceinline__ double widen(float v) { return v; }
+__device__ __forceinline__ double widen(double v) { return v; }
+__device__ __forceinline__ Complex<double> widen(Complex<float> v) { return {v.re, v.im}; }
+__device__ __forceinline__ Complex<double> widen(Complex<double> v) { return v; }
+__device__ __forceinline__ double scaled(double v, double d) { return v * d; }
+__device__ __forceinline__ Complex<double> scaled(Complex<double> v, double d) { return {v.re * d, v.im * d}; }
+
+template <class V>
+__device__ __forceinline__ void butterfly_pair_t(V& t, V& b, double dt, double db) {
+  const V s = t + b, d = t - b;
+  t = scaled(s, dt * kHalfSqrt2);
+  b = scaled(d, db * kHalfSqrt2);
 }
 
-__device__ __forceinline__ void butterfly_pair(double& t, double& b, double dt, double db) {
-  const double x = dt * t, y = db * b;
-  t = (x + y) * kHalfSqrt2;
-  b = (x - y) * kHalfSqrt2;
+template <class V>
+__device__ __forceinline__ void butterfly_pair(V& t, V& b, double dt, double db) {
+  const V x = scaled(t, dt), y = scaled(b, db);
+  t = scaled(x + y, kHalfSqrt2);
+  b = scaled(x - y, kHalfSqrt2);
 }
 
 // x (the quad i, i + q, i + 2q, i + 3q) <- U^T x = U0^T (Ud^T x) for the butterfly U of keys (inner, outer).
-__device__ __forceinline__ void butterfly_transposed(double (&x)[4], std::int64_t i, std::int64_t q, unsigned inner,
+template <class V>
+__device__ __forceinline__ void butterfly_transposed(V (&x)[4], std::int64_t i, std::int64_t q, unsigned inner,
                                                      unsigned outer) {
   butterfly_pair_t(x[0], x[1], butterfly_diagonal(inner, i), butterfly_diagonal(inner, i + q));
   butterfly_pair_t(x[2], x[3], butterfly_diagonal(inner, i + 2 * q), butterfly_diagonal(inner, i + 3 * q));
@@ -521,7 +539,8 @@ __device__ __forceinline__ void butterfly_transposed(double (&x)[4], std::int64_
 }
 
 // x <- V x = Vd (V0 x).
-__device__ __forceinline__ void butterfly_forward(double (&x)[4], std::int64_t i, std::int64_t q, unsigned inner,
+template <class V>
+__device__ __forceinline__ void butterfly_forward(V (&x)[4], std::int64_t i, std::int64_t q, unsigned inner,
                                                   unsigned outer) {
   butterfly_pair(x[0], x[2], butterfly_diagonal(outer, i), butterfly_diagonal(outer, i + 2 * q));
   butterfly_pair(x[1], x[3], butterfly_diagonal(outer, i + q), butterfly_diagonal(outer, i + 3 * q));
@@ -531,23 +550,24 @@ __device__ __forceinline__ void butterfly_forward(double (&x)[4], std::int64_t i
 
 // w (m x m, C order) = U^T [A 0; 0 I] V for a (n x n, C order): one thread per quad of rows x quad of columns.
 template <class T>
-__global__ void butterfly_matrix_kernel(const T* __restrict__ a, std::int64_t n, double* __restrict__ w,
+__global__ void butterfly_matrix_kernel(const T* __restrict__ a, std::int64_t n, Wide<T>* __restrict__ w,
                                         std::int64_t m) {
+  using V = Wide<T>;
   const std::int64_t q = m / 4;
   const std::int64_t j = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::int64_t i = static_cast<std::int64_t>(blockIdx.y) * blockDim.y + threadIdx.y;
   if (i >= q || j >= q) return;
-  double v[4][4];
+  V v[4][4];
 #pragma unroll
   for (int p = 0; p < 4; ++p)
 #pragma unroll
     for (int s = 0; s < 4; ++s) {
       const std::int64_t r = i + p * q, c = j + s * q;
-      v[p][s] = r < n && c < n ? static_cast<double>(a[r * n + c]) : (r == c ? 1.0 : 0.0);
+      v[p][s] = r < n && c < n ? widen(a[r * n + c]) : V(r == c ? 1.0 : 0.0);
     }
 #pragma unroll
   for (int s = 0; s < 4; ++s) {  // U^T on each column
-    double x[4] = {v[0][s], v[1][s], v[2][s], v[3][s]};
+    V x[4] = {v[0][s], v[1][s], v[2][s], v[3][s]};
     butterfly_transposed(x, i, q, kUInner, kUOuter);
 #pragma unroll
     for (int p = 0; p < 4; ++p) v[p][s] = x[p];
@@ -563,27 +583,29 @@ __global__ void butterfly_matrix_kernel(const T* __restrict__ a, std::int64_t n,
 // y (nrhs x m, C order: the m x nrhs column-major right-hand sides) = (U^T [b; 0])^T for b (n x nrhs).
 template <class T>
 __global__ void butterfly_rhs_kernel(const T* __restrict__ b, std::int64_t n, std::int64_t nrhs,
-                                     double* __restrict__ y, std::int64_t m) {
+                                     Wide<T>* __restrict__ y, std::int64_t m) {
+  using V = Wide<T>;
   const std::int64_t q = m / 4;
   const std::int64_t c = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::int64_t i = static_cast<std::int64_t>(blockIdx.y) * blockDim.y + threadIdx.y;
   if (i >= q || c >= nrhs) return;
-  double x[4];
+  V x[4];
 #pragma unroll
-  for (int p = 0; p < 4; ++p) x[p] = i + p * q < n ? static_cast<double>(b[(i + p * q) * nrhs + c]) : 0.0;
+  for (int p = 0; p < 4; ++p) x[p] = i + p * q < n ? widen(b[(i + p * q) * nrhs + c]) : V(0.0);
   butterfly_transposed(x, i, q, kUInner, kUOuter);
 #pragma unroll
   for (int p = 0; p < 4; ++p) y[c * m + i + p * q] = x[p];
 }
 
 // x (n x nrhs, C order) = the first n rows of V y^T.
-__global__ void butterfly_solution_kernel(const double* __restrict__ y, std::int64_t m, std::int64_t nrhs,
-                                          double* __restrict__ x, std::int64_t n) {
+template <class V>
+__global__ void butterfly_solution_kernel(const V* __restrict__ y, std::int64_t m, std::int64_t nrhs,
+                                          V* __restrict__ x, std::int64_t n) {
   const std::int64_t q = m / 4;
   const std::int64_t c = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::int64_t i = static_cast<std::int64_t>(blockIdx.y) * blockDim.y + threadIdx.y;
   if (i >= q || c >= nrhs) return;
-  double v[4];
+  V v[4];
 #pragma unroll
   for (int p = 0; p < 4; ++p) v[p] = y[c * m + i + p * q];
   butterfly_forward(v, i, q, kVInner, kVOuter);
@@ -598,6 +620,17 @@ void grid_2d(std::int64_t cols, std::int64_t rows, dim3& grid, dim3& block) {
   grid = dim3(static_cast<unsigned>((cols + 31) / 32), static_cast<unsigned>((rows + 7) / 8));
 }
 
+// f(T()) for the element type T of dtype d (a float or complex dtype).
+template <class F>
+void with_float_type(DType d, F&& f) {
+  switch (d) {
+    case DType::Float32: return f(float());
+    case DType::Float64: return f(double());
+    case DType::Complex64: return f(Complex<float>());
+    default: return f(Complex<double>());
+  }
+}
+
 }  // namespace
 
 void butterfly_matrix(const ArrayView& a, std::int64_t n, const ArrayView& w, StreamHandle stream) {
@@ -605,11 +638,10 @@ void butterfly_matrix(const ArrayView& a, std::int64_t n, const ArrayView& w, St
   dim3 grid, block;
   grid_2d(q, q, grid, block);
   const auto s = static_cast<cudaStream_t>(stream);
-  auto* out = static_cast<double*>(w.data);
-  if (a.dtype == DType::Float32)
-    butterfly_matrix_kernel<<<grid, block, 0, s>>>(static_cast<const float*>(a.data), n, out, m);
-  else
-    butterfly_matrix_kernel<<<grid, block, 0, s>>>(static_cast<const double*>(a.data), n, out, m);
+  with_float_type(a.dtype, [&](auto t) {
+    using T = decltype(t);
+    butterfly_matrix_kernel<<<grid, block, 0, s>>>(static_cast<const T*>(a.data), n, static_cast<Wide<T>*>(w.data), m);
+  });
   NPGPU_CHECK_LAUNCH("butterfly_matrix");
 }
 
@@ -618,11 +650,11 @@ void butterfly_rhs(const ArrayView& b, std::int64_t n, std::int64_t nrhs, const 
   dim3 grid, block;
   grid_2d(nrhs, m / 4, grid, block);
   const auto s = static_cast<cudaStream_t>(stream);
-  auto* out = static_cast<double*>(y.data);
-  if (b.dtype == DType::Float32)
-    butterfly_rhs_kernel<<<grid, block, 0, s>>>(static_cast<const float*>(b.data), n, nrhs, out, m);
-  else
-    butterfly_rhs_kernel<<<grid, block, 0, s>>>(static_cast<const double*>(b.data), n, nrhs, out, m);
+  with_float_type(b.dtype, [&](auto t) {
+    using T = decltype(t);
+    butterfly_rhs_kernel<<<grid, block, 0, s>>>(static_cast<const T*>(b.data), n, nrhs, static_cast<Wide<T>*>(y.data),
+                                                m);
+  });
   NPGPU_CHECK_LAUNCH("butterfly_rhs");
 }
 
@@ -631,8 +663,13 @@ void butterfly_solution(const ArrayView& y, std::int64_t n, std::int64_t nrhs, c
   const std::int64_t m = butterfly_size(n);
   dim3 grid, block;
   grid_2d(nrhs, m / 4, grid, block);
-  butterfly_solution_kernel<<<grid, block, 0, static_cast<cudaStream_t>(stream)>>>(
-      static_cast<const double*>(y.data), m, nrhs, static_cast<double*>(x.data), n);
+  const auto s = static_cast<cudaStream_t>(stream);
+  if (y.dtype == DType::Float64)
+    butterfly_solution_kernel<<<grid, block, 0, s>>>(static_cast<const double*>(y.data), m, nrhs,
+                                                     static_cast<double*>(x.data), n);
+  else
+    butterfly_solution_kernel<<<grid, block, 0, s>>>(static_cast<const Complex<double>*>(y.data), m, nrhs,
+                                                     static_cast<Complex<double>*>(x.data), n);
   NPGPU_CHECK_LAUNCH("butterfly_solution");
 }
 
