@@ -1072,6 +1072,24 @@ def test_butterfly_solve_of_a_stack(rng, butterfly_calls):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [np.float32, np.complex128])
+def test_large_inv_through_butterflies(rng, butterfly_calls, dtype):
+    n = 261
+    a = _gaussian(rng, (2, n, n), dtype)
+    x = check_array(la.inv(npgpu.asarray(a)), "cuda", dtype, (2, n, n))
+    for i in range(2):
+        assert _backward_error(a[i], x[i], np.eye(n)) <= math.sqrt(n) * _eps(dtype)
+    close(x, np.linalg.inv(a.astype(np.complex128)), 1e3 * n * _eps(dtype))
+    assert len(butterfly_calls) == 2 and all(r is not None for r in butterfly_calls)
+    x = la.inv(a[0])  # NumPy in, NumPy out
+    assert isinstance(x, np.ndarray) and x.dtype == dtype
+    a[1, :, 3] = 0.0
+    with pytest.raises(LinAlgError, match="Singular matrix"):
+        la.inv(npgpu.asarray(a))
+    assert butterfly_calls[-1] is None
+
+
+@pytest.mark.gpu
 def test_butterfly_solve_needs_no_pivoting_luck(rng, butterfly_calls):
     # A cyclic permutation (its transform has exactly zero pivots: a butterfly of depth 2 mixes only quads
     # of indices), a matrix whose rows span 20 orders of magnitude, and an ill-conditioned one: each solves

@@ -867,7 +867,9 @@ def tensorinv(a, ind=2, *, check=True):
 def inv(a, *, check=True):
     """The inverse of each matrix of a stack, as numpy.linalg.inv.
 
-    getrf, then getrs with the identity (stacks of small matrices on a GPU: batched elimination, as solve).
+    getrf, then getrs with the identity (stacks of small matrices on a GPU: batched elimination, as solve;
+    matrices of order 256 or more on a GPU: solve's random-butterfly route, with the identity as the
+    right-hand sides).
 
     Parameters
     ----------
@@ -917,6 +919,10 @@ def inv(a, *, check=True):
         eye = _manipulation.broadcast_to(_creation.eye(n, dtype=dt, device=a.device), flat.shape)
         x = _batched_elimination_solve(flat, eye, check)
         return _out(_manipulation.reshape(x, tuple(a.shape)), numpy_out)
+    if check and _use_butterfly_solve(a, n, dt):
+        x = _butterfly_solve_stack(_cast(a, dt), _creation.eye(n, dtype=dt, device=a.device), n, batch, dt)
+        if x is not None:
+            return _out(x, numpy_out)
     lu, piv, info = _lu(a, dt)
     _check_info(info, "Singular matrix", check)
     x = _primitive(lu, "getrs")(lu, piv, _eye_like(n, dt, tuple(a.shape), a.device))
