@@ -1,5 +1,5 @@
-"""Probe: npgpu.linalg.solve (or inv, --inv) of one n x n matrix through the random-butterfly route against getrf with
-partial pivoting (NPGPU_SOLVE_BUTTERFLY=0), for several n: time (median of CUDA-event timings after a
+"""Probe: npgpu.linalg.solve (or inv, --inv) of one n x n matrix through the random-butterfly route against
+getrf with partial pivoting (NPGPU_SOLVE_BUTTERFLY=0), for several n: time (median of CUDA-event timings after a
 warm-up) and backward error max|b - A x| / (||A||_inf max|x|). Run on the GPU machine.
 
     python scripts/solve_route_probe.py [--nrhs 16] [--sizes 512,4096] [--dtypes float32,complex64] [--inv]
