@@ -28,6 +28,23 @@ c_p = ctypes.c_void_p
 c_sz = ctypes.c_size_t
 
 
+def timed(fn, reps=3):
+    """(median ms of fn() over reps calls after one warm-up, CUDA events on CuPy's stream; fn's last result)."""
+    import cupy as cp
+
+    fn()
+    cp.cuda.Device().synchronize()
+    out = []
+    for _ in range(reps):
+        s, e = cp.cuda.Event(), cp.cuda.Event()
+        s.record()
+        r = fn()
+        e.record()
+        e.synchronize()
+        out.append(cp.cuda.get_elapsed_time(s, e))
+    return float(np.median(out)), r
+
+
 def main():
     import cupy as cp
 
@@ -41,19 +58,6 @@ def main():
     assert lib.cusolverDnCreate(ctypes.byref(handle)) == 0
     params = c_p()
     assert lib.cusolverDnCreateParams(ctypes.byref(params)) == 0
-
-    def timed(fn, reps=3):
-        fn()
-        cp.cuda.Device().synchronize()
-        out = []
-        for _ in range(reps):
-            s, e = cp.cuda.Event(), cp.cuda.Event()
-            s.record()
-            r = fn()
-            e.record()
-            e.synchronize()
-            out.append(cp.cuda.get_elapsed_time(s, e))
-        return float(np.median(out)), r
 
     n, k = args.n, args.nrhs
     rng = np.random.default_rng(7)

@@ -10,6 +10,7 @@ import ctypes
 
 import numpy as np
 from cusolver_probe import R32, R64, c_i64, c_p, c_sz, load_cusolver
+from cusolver_probe import timed as median_ms
 
 
 def main():
@@ -29,18 +30,8 @@ def main():
     assert lib.cusolverDnCreateParams(ctypes.byref(params)) == 0
     bh = cp.cuda.device.get_cublas_handle()
 
-    def timed(fn, reps=5):
-        fn()
-        cp.cuda.Device().synchronize()
-        out = []
-        for _ in range(reps):
-            s, e = cp.cuda.Event(), cp.cuda.Event()
-            s.record()
-            r = fn()
-            e.record()
-            e.synchronize()
-            out.append(cp.cuda.get_elapsed_time(s, e))
-        return float(np.median(out)), r
+    def timed(fn):
+        return median_ms(fn, reps=5)
 
     rng = np.random.default_rng(7)
     for dt, code in ((np.float32, R32), (np.float64, R64)):
