@@ -1138,6 +1138,23 @@ def test_butterfly_solve_is_optional(rng, butterfly_calls, monkeypatch):
 
 
 @pytest.mark.gpu
+def test_butterfly_solve_is_reproducible_and_survives_oom(rng, butterfly_calls, monkeypatch):
+    n = 300
+    a = npgpu.asarray(rng.standard_normal((n, n)))
+    b = npgpu.asarray(rng.standard_normal((n, 4)))
+    np.testing.assert_array_equal(la.solve(a, b).get(), la.solve(a, b).get())  # the same butterflies each call
+    gpu = la._linalg_module()
+
+    def no_memory(*args):
+        raise npgpu.OutOfMemoryError("no room for the transformed matrix")
+
+    monkeypatch.setattr(gpu, "butterfly_factor", no_memory)
+    x = la.solve(a, b).get()  # getrf's route instead
+    assert butterfly_calls[-1] is None
+    close(x, np.linalg.solve(a.get(), b.get()), 1e-10)
+
+
+@pytest.mark.gpu
 def test_butterfly_primitives_check_their_arguments(rng):
     from npgpu import _linalg
     a = rng.standard_normal((6, 6))

@@ -564,7 +564,8 @@ def _butterfly_solve(a, b, n, dt):
     faster there. Pivoting is made unnecessary with high probability by a random butterfly transformation
     (Parker 1995; Baboulin, Dongarra, Herrmann and Tomov 2013): W = U^T A V is factored in float64
     (complex128 for complex dt), and the solution refined against A itself until each column's residual
-    meets LAPACK's iterative refinement test (dsgesv's): max|b - A x| <= max|x| * ||A||_inf * eps * sqrt(n), eps of dt.
+    meets LAPACK's iterative refinement test (dsgesv's): max|b - A x| <= max|x| * ||A||_inf * eps *
+    sqrt(n), eps of dt.
 
     That test alone would pass a huge x for an exactly singular A (numpy.linalg raises there: getrf meets an
     exactly zero pivot), so a pivot of W below m * eps(float64) times the largest one also hands the matrix
@@ -656,8 +657,8 @@ def _elimination_in_array_operations(a, b, check=True):
 def solve(a, b, *, check=True):
     """Solve the linear systems a @ x = b, as numpy.linalg.solve (NumPy 2).
 
-    One LU factorisation of each matrix of `a` (getrf) and one solve (getrs); on a GPU, one large real
-    matrix goes through a random butterfly transformation instead (see Notes).
+    One LU factorisation of each matrix of `a` (getrf) and one solve (getrs); on a GPU, matrices of order
+    256 or more go through a random butterfly transformation instead (see Notes).
 
     Parameters
     ----------

@@ -2,8 +2,10 @@
 """The GPU primitives behind npgpu.linalg (which composes numpy.linalg's functions from them and checks
 `info`): Cholesky factorisation and solve, LU factorisation and solve, Hermitian and general
 eigen-decomposition and SVD of stacks of device matrices through cuSOLVER (npgpu::cholesky, cholesky_solve,
-lu_factor, lu_solve, hermitian_eigen, general_eigen, svd), and stacks of small
-real systems solved one GPU thread each (npgpu::solve_small_batched).
+lu_factor, lu_solve, hermitian_eigen, general_eigen, svd), the random-butterfly transform and LU without
+pivoting behind large solves (npgpu::butterfly_matrix, butterfly_rhs, butterfly_solution,
+lu_factor_unpivoted), and stacks of small real systems solved one GPU thread each
+(npgpu::solve_small_batched).
 
 cuSOLVER works on column-major matrices. A C-ordered copy of A read column-major is A^T, and each primitive
 uses that algebraically instead of transposing: the Cholesky factor of A^T = conj(A) in the opposite
@@ -30,7 +32,7 @@ from npgpu.lib.linalg cimport (cholesky as c_cholesky, cholesky_solve as c_chole
 from npgpu.lib.view cimport ArrayView, kHostDevice
 from npgpu import _array, _elementwise, _indexing
 
-_INT32, _INT64, _F32, _F64 = np.dtype(np.int32), np.dtype(np.int64), np.dtype(np.float32), np.dtype(np.float64)
+_INT32, _INT64, _F64 = np.dtype(np.int32), np.dtype(np.int64), np.dtype(np.float64)
 _FLOATS = {np.dtype(t) for t in (np.float32, np.float64, np.complex64, np.complex128)}
 
 
