@@ -1054,21 +1054,26 @@ def test_large_solve_through_butterflies(rng, butterfly_calls, dtype, n):
 
 @pytest.mark.gpu
 def test_butterfly_solve_of_a_stack(rng, butterfly_calls):
-    # Each matrix of a stack on its own; b broadcast over the stack; one matrix without an answer (exactly
-    # singular) sends the whole stack to getrf, which raises.
+    # Each matrix of a stack factored once, the right-hand sides broadcast against it solved together; one
+    # matrix without an answer (exactly singular) sends the whole stack to getrf, which raises.
     a = rng.standard_normal((2, 1, 260, 260))
     b = rng.standard_normal((3, 260, 2))
     x = check_array(la.solve(npgpu.asarray(a), npgpu.asarray(b)), "cuda", np.float64, (2, 3, 260, 2))
     close(x, np.linalg.solve(a, b), 1e-10)
-    assert len(butterfly_calls) == 6 and all(r is not None for r in butterfly_calls)
+    assert [r.shape for r in butterfly_calls] == [(260, 6), (260, 6)]
     # one matrix, a stack of right-hand sides: a single solve of all their columns
     x = check_array(la.solve(npgpu.asarray(a[0, 0]), npgpu.asarray(b)), "cuda", np.float64, (3, 260, 2))
     close(x, np.linalg.solve(a[0, 0], b), 1e-10)
-    assert len(butterfly_calls) == 7 and butterfly_calls[6].shape == (260, 6)
+    assert len(butterfly_calls) == 3 and butterfly_calls[2].shape == (260, 6)
+    # a stack against a stack: one solve per matrix
+    b3 = rng.standard_normal((2, 3, 260, 1))
+    x = check_array(la.solve(npgpu.asarray(a), npgpu.asarray(b3)), "cuda", np.float64, (2, 3, 260, 1))
+    close(x, np.linalg.solve(a, b3), 1e-10)
+    assert [r.shape for r in butterfly_calls[3:]] == [(260, 3), (260, 3)]
     a[1, 0, 9] = a[1, 0, 4]
     with pytest.raises(LinAlgError, match="Singular matrix"):
         la.solve(npgpu.asarray(a), npgpu.asarray(b[0]))
-    assert butterfly_calls[7] is not None and butterfly_calls[8] is None
+    assert butterfly_calls[5] is not None and butterfly_calls[6] is None
 
 
 @pytest.mark.gpu

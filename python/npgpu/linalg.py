@@ -525,33 +525,32 @@ _BUTTERFLY_MAX_STEPS = 4
 
 def _use_butterfly_solve(a, n, dt):
     return (a.device != _runtime.cpu and dt in _FLOATS and n >= _BUTTERFLY_MIN_N
-            and os.environ.get("NPGPU_SOLVE_BUTTERFLY", "1") != "0" and _linalg_module() is not None
-            and hasattr(_linalg_module(), "butterfly_factor"))
+            and os.environ.get("NPGPU_SOLVE_BUTTERFLY", "1") != "0"
+            and getattr(_linalg_module(), "butterfly_factor", None) is not None)
 
 
 def _butterfly_solve_stack(a, b, n, batch, dt):
-    """_butterfly_solve of each matrix of a stack (b's leading axes broadcast with a's; one matrix a takes
-    all of b's columns in one solve), or None where one of them gives no answer (the whole stack then takes
-    the pivoted route)."""
+    """_butterfly_solve of each matrix of a stack (b's leading axes broadcast with a's), or None where one
+    of them gives no answer (the whole stack then takes the pivoted route). Each matrix of `a` is factored
+    once: the right-hand sides that broadcast against it are solved together, as one block of columns."""
     if batch == ():
         return _butterfly_solve(a, b, n, dt)
     tail = tuple(b.shape[-2:])
-    if a.ndim == 2:  # one matrix for every stack of right-hand sides: one factorisation, all columns at once
-        s = _stack_of(b, batch, tail)
-        cols = _manipulation.reshape(_manipulation.moveaxis(s, 0, 1), (n, s.shape[0] * tail[1]))
-        x = _butterfly_solve(a, cols, n, dt)
+    k = tail[1]
+    a_batch = tuple(a.shape[:-2])
+    owner = np.broadcast_to(np.arange(math.prod(a_batch)).reshape(a_batch), batch).ravel()  # a's matrix per result
+    a, b = _manipulation.reshape(a, (-1, n, n)), _stack_of(b, batch, tail)
+    parts = [None] * len(owner)
+    for j in range(a.shape[0]):
+        mine = np.flatnonzero(owner == j)
+        cols = _manipulation.stack([b[int(i)] for i in mine], axis=1)  # (n, len(mine), k)
+        x = _butterfly_solve(a[j], _manipulation.reshape(cols, (n, len(mine) * k)), n, dt)
         if x is None:
             return None
-        x = _manipulation.moveaxis(_manipulation.reshape(x, (n, s.shape[0], tail[1])), 1, 0)
-        return _manipulation.reshape(x, batch + tail)
-    a, b = _stack_of(a, batch, (n, n)), _stack_of(b, batch, tail)
-    xs = []
-    for i in range(a.shape[0]):
-        x = _butterfly_solve(a[i], b[i], n, dt)
-        if x is None:
-            return None
-        xs.append(x)
-    return _manipulation.reshape(_manipulation.stack(xs), batch + tail)
+        x = _manipulation.reshape(x, (n, len(mine), k))
+        for t, i in enumerate(mine):
+            parts[i] = x[:, t]
+    return _manipulation.reshape(_manipulation.stack(parts), batch + tail)
 
 
 def _butterfly_solve(a, b, n, dt):
@@ -702,9 +701,9 @@ def solve(a, b, *, check=True):
     exactly zero pivot counts as singular), not one cuSOLVER getrf/getrs pair per matrix, which costs tens of
     microseconds each.
 
-    On a GPU, matrices of order 256 or more are solved without pivoting, one at a time: getrf's pivot search
-    costs a few microseconds a column whatever the matrix, so at n = 4096 LU without pivoting is about
-    five times faster. The matrix is first mixed by random butterflies, W = U^T A V (Parker 1995; Baboulin
+    On a GPU, matrices of order 256 or more are solved without pivoting, one at a time (the right-hand
+    sides that broadcast against one matrix together): getrf's pivot search costs a few microseconds a
+    column whatever the matrix, so at n = 4096 LU without pivoting is about five times faster. The matrix is first mixed by random butterflies, W = U^T A V (Parker 1995; Baboulin
     et al. 2013; fixed, so results are reproducible), which makes pivoting unnecessary with high
     probability; W is factored in float64 (complex128 for complex input), and the solution is refined
     against A until every column passes LAPACK's iterative-refinement test, max|b - A x| <= max|x| *
