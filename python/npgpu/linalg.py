@@ -703,15 +703,16 @@ def solve(a, b, *, check=True):
 
     On a GPU, matrices of order 256 or more are solved without pivoting, one at a time (the right-hand
     sides that broadcast against one matrix together): getrf's pivot search costs a few microseconds a
-    column whatever the matrix, so at n = 4096 LU without pivoting is about five times faster. The matrix is first mixed by random butterflies, W = U^T A V (Parker 1995; Baboulin
-    et al. 2013; fixed, so results are reproducible), which makes pivoting unnecessary with high
-    probability; W is factored in float64 (complex128 for complex input), and the solution is refined
-    against A until every column passes LAPACK's iterative-refinement test, max|b - A x| <= max|x| *
-    ||A||_inf * eps * sqrt(n) (usually at once, or after one step). Where a pivot of W is tiny (an exactly
-    singular A among others), the test still fails after a few steps, or the inputs hold NaN or Inf, the
-    matrices are solved by getrf with partial pivoting as above, whose answer, or LinAlgError, NumPy's
-    matches. float32 and complex64 results are more accurate than LAPACK's (double-precision arithmetic);
-    a matrix that only single-precision elimination finds exactly singular is solved rather than refused.
+    column whatever the matrix, so at n = 4096 LU without pivoting is about five times faster. The matrix
+    is first mixed by random butterflies, W = U^T A V (Parker 1995; Baboulin et al. 2013; fixed, so results
+    are reproducible), which makes pivoting unnecessary with high probability; W is factored in float64
+    (complex128 for complex input), and the solution is refined against A until every column passes
+    LAPACK's iterative-refinement test, max|b - A x| <= max|x| * ||A||_inf * eps * sqrt(n) (usually at
+    once, or after one step). Where a pivot of W is tiny (an exactly singular A among others), the test
+    still fails after a few steps, or the inputs hold NaN or Inf, the matrices are solved by getrf with
+    partial pivoting as above, whose answer, or LinAlgError, NumPy's matches. float32 and complex64
+    results are more accurate than LAPACK's (double-precision arithmetic); a matrix that only
+    single-precision elimination finds exactly singular is solved rather than refused.
     NPGPU_SOLVE_BUTTERFLY=0 turns the route off.
 
     Examples
