@@ -222,6 +222,7 @@ def test_long_integer_sorts_of_narrow_ranges(rng, dtype):
             np.testing.assert_array_equal(npgpu.sort(d).get(), np.sort(h))
             np.testing.assert_array_equal(npgpu.sort(d, descending=True).get(), np.sort(h)[::-1])
             np.testing.assert_array_equal(npgpu.argsort(d).get(), np.argsort(h, kind="stable"))
+            np.testing.assert_array_equal(npgpu.argsort(d, descending=True).get(), _numpy_descending(h, -1, True))
 
 
 @pytest.mark.gpu

@@ -4,6 +4,7 @@
 // through cub::DeviceSegmentedSort, whose small-segment sorts compare floats directly (NaNs break them), so
 // float rows sort ordered unsigned keys (NaN largest or smallest, -0.0 as +0.0) paired with positions, and the
 // values are gathered. Complex keys: cub::DeviceMergeSort of positions with NumPy's order (rows first).
+// argsort of one row of 4-byte keys sorts one 8-byte word per element, ordered key bits above the position.
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -170,20 +171,48 @@ __global__ void canonical_nans(const K* in, K* out, std::int64_t n, bool negativ
   }
 }
 
-// Rows: unsigned keys in NumPy's float order (negative numbers bit-flipped, positive ones with the sign bit
-// set, -0.0 as +0.0, NaNs above everything ascending and below everything descending).
+// A float's bits as an unsigned key in NumPy's float order: negative numbers bit-flipped, positive ones with
+// the sign bit set, -0.0 as +0.0, NaNs above everything ascending and below everything descending.
 template <class K>
-__global__ void ordered_keys(const K* in, typename float_bits<K>::U* out, std::int64_t n, bool descending) {
+__device__ typename float_bits<K>::U ordered_bits(typename float_bits<K>::U u, bool descending) {
   using B = float_bits<K>;
   using U = typename B::U;
+  if ((u & B::abs) > B::inf) return descending ? U(0) : static_cast<U>(~U(0));
+  if ((u & B::abs) == 0) return B::sign;  // both zeros
+  return (u & B::sign) ? static_cast<U>(~u) : static_cast<U>(u | B::sign);
+}
+
+// Rows: the ordered_bits of every key.
+template <class K>
+__global__ void ordered_keys(const K* in, typename float_bits<K>::U* out, std::int64_t n, bool descending) {
+  using U = typename float_bits<K>::U;
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    out[i] = ordered_bits<K>(reinterpret_cast<const U*>(in)[i], descending);
+}
+
+// argsort of one row of 4-byte keys: each element becomes one 8-byte word, its key's bits in ascending
+// order (complemented for descending) above its position. Sorting the words by their top half moves key
+// and position together, one 8-byte scatter a pass instead of a 4-byte key's and a 4-byte position's.
+template <class K>
+__global__ void key_position_words(const K* keys, std::uint64_t* out, std::int64_t n, bool descending) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
-    U u = reinterpret_cast<const U*>(in)[i];
-    if ((u & B::abs) > B::inf) u = descending ? U(0) : static_cast<U>(~U(0));
-    else if ((u & B::abs) == 0) u = B::sign;  // both zeros
-    else u = (u & B::sign) ? static_cast<U>(~u) : static_cast<U>(u | B::sign);
-    out[i] = u;
+    std::uint32_t u = reinterpret_cast<const std::uint32_t*>(keys)[i];
+    if constexpr (std::is_floating_point_v<K>) {
+      u = ordered_bits<K>(u, descending);  // NaNs last either way once complemented
+    } else if constexpr (std::is_signed_v<K>) {
+      u ^= 0x80000000u;
+    }
+    if (descending) u = ~u;
+    out[i] = static_cast<std::uint64_t>(u) << 32 | static_cast<std::uint64_t>(i);
   }
+}
+
+__global__ void word_positions(const std::uint64_t* words, std::int64_t* out, std::int64_t n) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    out[i] = static_cast<std::int64_t>(words[i] & 0xFFFFFFFFu);
 }
 
 template <class T>
@@ -432,6 +461,22 @@ void sort_top_bits(const K* src, K* dst, std::int64_t* idx_out, std::int64_t n, 
   if (host) radix_sort<K>(src, dst, idx_out, 1, n, descending, device, s, end_bit);
 }
 
+// argsort of one row of n <= INT32_MAX 4-byte keys through key_position_words. Keys that all agree from
+// end_bit up (integers; 0: none) leave those bits out of the passes.
+template <class K>
+void argsort_words(const K* keys, std::int64_t* idx_out, std::int64_t n, bool descending, int end_bit, int device,
+                   cudaStream_t s) {
+  DeviceBuffer words(n * 8, device, s), alt(n * 8, device, s);
+  auto* w = static_cast<std::uint64_t*>(words.data());
+  key_position_words<K><<<blocks_for(n), kThreads, 0, s>>>(keys, w, n, descending);
+  NPGPU_CHECK_LAUNCH("argsort (keys and positions)");
+  const std::uint64_t* sorted =
+      sort_detail::sort_words(w, static_cast<std::uint64_t*>(alt.data()), n, 32, 32 + (end_bit ? end_bit : 32),
+                              device, s);
+  word_positions<<<blocks_for(n), kThreads, 0, s>>>(sorted, idx_out, n);
+  NPGPU_CHECK_LAUNCH("argsort (positions)");
+}
+
 }  // namespace
 
 void sort_rows(const ArrayView& keys, const ArrayView* values, const ArrayView* indices, std::int64_t rows,
@@ -454,6 +499,11 @@ void sort_rows(const ArrayView& keys, const ArrayView* values, const ArrayView* 
       K* out = values ? static_cast<K*>(values->data) : nullptr;
       if constexpr (floating) {
         if (rows > 1) return float_rows<K>(src, out, idx_out, rows, n, descending, device, s);
+      }
+      if constexpr (sizeof(K) == 4) {
+        if (rows == 1 && idx_out && !out && total <= INT32_MAX)
+          return argsort_words<K>(src, idx_out, n, descending, plan_integer_sort<K>(src, n, device, s).end_bit,
+                                  device, s);
       }
       // The radix sort reads its input while writing its output: canonical NaNs (with positions), or an
       // in-place sort, go through a scratch copy of the keys. A sort without positions moves NaNs afterwards.

@@ -26,4 +26,9 @@ template <class K>
 void radix_sort(const K* src, K* dst, std::int64_t* idx_out, std::int64_t rows, std::int64_t n, bool descending,
                 int device, cudaStream_t s, int end_bit = 0, int begin_bit = 0);
 
+// Sorts n 8-byte words by their bits [begin_bit, end_bit), stably and ascending, between `words` and `alt`
+// (CUB's double buffer: no third copy); returns the one that holds the result.
+std::uint64_t* sort_words(std::uint64_t* words, std::uint64_t* alt, std::int64_t n, int begin_bit, int end_bit,
+                          int device, cudaStream_t s);
+
 }  // namespace npgpu::cuda::sort_detail
