@@ -57,6 +57,13 @@ def bench_sort(repeat):
     anchors = _anchors(lambda cp: (lambda x=cp.asarray(rows): cp.sort(x, axis=1)),
                        lambda t: (lambda x=t.from_numpy(rows).cuda(): t.sort(x, dim=1)), repeat)
     res.append(Result("sort rows of 8192 x 8192 float32", ms, "ms", higher_is_better=False, anchors=anchors))
+    short = rows.reshape(1 << 19, 128)
+    d = npgpu.asarray(short)
+    _check("short row sort", npgpu.sort(npgpu.asarray(short[:64])).get(), np.sort(short[:64], axis=1))
+    ms = gpu_time_ms(lambda: npgpu.sort(d, axis=1), repeat)
+    anchors = _anchors(lambda cp: (lambda x=cp.asarray(short): cp.sort(x, axis=1)),
+                       lambda t: (lambda x=t.from_numpy(short).cuda(): t.sort(x, dim=1)), repeat)
+    res.append(Result("sort rows of 2^19 x 128 float32", ms, "ms", higher_is_better=False, anchors=anchors))
     host_small = _rand(1 << 24, 5)
     _check("numpy-in sort", npgpu.sort(host_small[:4096]), np.sort(host_small[:4096]))
     t_ours = host_time_ms(lambda: npgpu.sort(host_small), max(3, repeat // 4))

@@ -62,6 +62,40 @@ def test_sort_and_argsort_match_numpy(rng, dtype, shape, axis):
     _same(npgpu.argsort(d, axis=axis, descending=True, stable=True), _numpy_descending(a, axis, True))
 
 
+def _check_rows(a, d):
+    for axis in (-1, 0):
+        _same(npgpu.sort(d, axis=axis), np.sort(a, axis=axis, kind="stable"))
+        _same(npgpu.argsort(d, axis=axis), np.argsort(a, axis=axis, kind="stable"))
+        _same(npgpu.sort(d, axis=axis, descending=True), _numpy_descending(a, axis, False))
+        _same(npgpu.argsort(d, axis=axis, descending=True), _numpy_descending(a, axis, True))
+    want = np.sort(a, kind="stable")
+    got = npgpu.sort(d).get()
+    numbers = ~np.isnan(want)  # -0.0 keeps its place among the zeros (NaNs: see test_many_nans...)
+    np.testing.assert_array_equal(np.signbit(got[numbers]), np.signbit(want[numbers]))
+    x = npgpu.asarray(a.copy(), device=d.device)
+    x.sort()
+    _same(x, want)
+
+
+@pytest.mark.usefixtures("array_device")
+@pytest.mark.parametrize("dtype", ["float32", "int32", "uint32"])
+@pytest.mark.parametrize("shape", [(3, 1500), (1, 5000), (70, 64)], ids=str)
+def test_rows_of_four_byte_keys(rng, dtype, shape):
+    # Ties keep their order, NaNs go last, -0.0 keeps its sign, in place and not, both directions, both axes.
+    a = _data(rng, shape, dtype)
+    _check_rows(a, npgpu.asarray(a))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ["float32", "int32", "uint32"])
+@pytest.mark.parametrize("shape", [(2048, 2048), (65536, 64), (1, 1 << 22)], ids=str)
+def test_long_rows_of_four_byte_keys_sorted_as_words(rng, dtype, shape):
+    # From 2^22 keys in rows of 64 or more, the GPU sorts one 8-byte word (row, key, position) per key, and
+    # one row of float keys with positions the same way (sorting.cu, word_layout).
+    a = _data(rng, shape, dtype)
+    _check_rows(a, npgpu.asarray(a, device="cuda"))
+
+
 @pytest.mark.usefixtures("array_device")
 @pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
 @pytest.mark.parametrize("descending", [False, True])

@@ -4,7 +4,7 @@
 // through cub::DeviceSegmentedSort, whose small-segment sorts compare floats directly (NaNs break them), so
 // float rows sort ordered unsigned keys (NaN largest or smallest, -0.0 as +0.0) paired with positions, and the
 // values are gathered. Complex keys: cub::DeviceMergeSort of positions with NumPy's order (rows first).
-// argsort of one row of 4-byte keys sorts one 8-byte word per element, ordered key bits above the position.
+// Some sorts of 4-byte keys (word_layout) sort one 8-byte word per element instead: row, key bits, position.
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -191,13 +191,20 @@ __global__ void ordered_keys(const K* in, typename float_bits<K>::U* out, std::i
     out[i] = ordered_bits<K>(reinterpret_cast<const U*>(in)[i], descending);
 }
 
-// argsort of one row of 4-byte keys: each element becomes one 8-byte word, its key's bits in ascending
-// order (complemented for descending) above its position. Sorting the words by their top half moves key
-// and position together, one 8-byte scatter a pass instead of a 4-byte key's and a 4-byte position's.
+// Rows of 4-byte keys as one radix sort: each element becomes one 8-byte word, its row above its key's bits
+// in ascending order (complemented for descending) above its position in the row. Sorting the words by row
+// and key bits moves everything in one 8-byte scatter a pass (instead of a 4-byte key's and a 4-byte
+// position's), and sorts every row at once; equal keys keep their order, since the passes are stable.
+struct WordLayout {
+  std::int64_t n;  // keys per row
+  int pos_bits;    // the position's width; the key's 32 bits start there
+};
+
 template <class K>
-__global__ void key_position_words(const K* keys, std::uint64_t* out, std::int64_t n, bool descending) {
+__global__ void key_position_words(const K* keys, std::uint64_t* out, std::int64_t total, WordLayout layout,
+                                   bool descending) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += stride) {
     std::uint32_t u = reinterpret_cast<const std::uint32_t*>(keys)[i];
     if constexpr (std::is_floating_point_v<K>) {
       u = ordered_bits<K>(u, descending);  // NaNs last either way once complemented
@@ -205,14 +212,23 @@ __global__ void key_position_words(const K* keys, std::uint64_t* out, std::int64
       u ^= 0x80000000u;
     }
     if (descending) u = ~u;
-    out[i] = static_cast<std::uint64_t>(u) << 32 | static_cast<std::uint64_t>(i);
+    const std::int64_t row = i / layout.n;
+    out[i] = (static_cast<std::uint64_t>(row) << 32 | u) << layout.pos_bits |
+             static_cast<std::uint64_t>(i - row * layout.n);
   }
 }
 
-__global__ void word_positions(const std::uint64_t* words, std::int64_t* out, std::int64_t n) {
+// The sorted words' positions (indices, when asked) and the keys they name (values, when asked).
+template <class K>
+__global__ void word_positions(const std::uint64_t* words, const K* keys, K* values, std::int64_t* indices,
+                               std::int64_t total, WordLayout layout) {
+  const std::uint64_t mask = (std::uint64_t{1} << layout.pos_bits) - 1;
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
-    out[i] = static_cast<std::int64_t>(words[i] & 0xFFFFFFFFu);
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += stride) {
+    const auto pos = static_cast<std::int64_t>(words[i] & mask);
+    if (indices) indices[i] = pos;
+    if (values) values[i] = keys[i - i % layout.n + pos];
+  }
 }
 
 template <class T>
@@ -461,20 +477,49 @@ void sort_top_bits(const K* src, K* dst, std::int64_t* idx_out, std::int64_t n, 
   if (host) radix_sort<K>(src, dst, idx_out, 1, n, descending, device, s, end_bit);
 }
 
-// argsort of one row of n <= INT32_MAX 4-byte keys through key_position_words. Keys that all agree from
-// end_bit up (integers; 0: none) leave those bits out of the passes.
+constexpr int bit_width(std::uint64_t v) {
+  int w = 0;
+  for (; v != 0; v >>= 1) ++w;
+  return w;
+}
+
+// Whether `rows` rows of n 4-byte keys sort as words, and their layout. One row: float keys with positions
+// (integer keys sort faster as CUB's key/position pairs). Several rows of at least 64 keys, 2^22 keys in
+// all, whose row, key and position fit in 64 bits: every float sort and argsort, and integer sorts of rows
+// shorter than 2048 (from there CUB's segmented sort of the keys alone is faster). Shorter rows, or fewer
+// keys, keep the segmented sort. Measured on an H200: docs/performance-notes.md, "Sorting rows as words".
+bool word_layout(std::int64_t rows, std::int64_t n, bool floating, bool indices, WordLayout* layout) {
+  if (rows == 1) {
+    *layout = {n, 32};
+    return floating && indices && n <= INT32_MAX;
+  }
+  *layout = {n, bit_width(static_cast<std::uint64_t>(n - 1))};
+  return n >= 64 && rows * n >= (std::int64_t{1} << 22) &&
+         bit_width(static_cast<std::uint64_t>(rows - 1)) + 32 + layout->pos_bits <= 64 &&
+         (floating || indices || n < 2048);
+}
+
+// Rows of 4-byte keys sorted through key_position_words: values (may be keys itself) and/or indices.
 template <class K>
-void argsort_words(const K* keys, std::int64_t* idx_out, std::int64_t n, bool descending, int end_bit, int device,
-                   cudaStream_t s) {
-  DeviceBuffer words(n * 8, device, s), alt(n * 8, device, s);
+void sort_words_rows(const K* keys, K* values, std::int64_t* indices, std::int64_t rows, std::int64_t n,
+                     WordLayout layout, bool descending, int device, cudaStream_t s) {
+  const std::int64_t total = rows * n;
+  if (total == 0) return;
+  DeviceBuffer words(total * 8, device, s), alt(total * 8, device, s);
   auto* w = static_cast<std::uint64_t*>(words.data());
-  key_position_words<K><<<blocks_for(n), kThreads, 0, s>>>(keys, w, n, descending);
-  NPGPU_CHECK_LAUNCH("argsort (keys and positions)");
-  const std::uint64_t* sorted =
-      sort_detail::sort_words(w, static_cast<std::uint64_t*>(alt.data()), n, 32, 32 + (end_bit ? end_bit : 32),
-                              device, s);
-  word_positions<<<blocks_for(n), kThreads, 0, s>>>(sorted, idx_out, n);
-  NPGPU_CHECK_LAUNCH("argsort (positions)");
+  key_position_words<K><<<blocks_for(total), kThreads, 0, s>>>(keys, w, total, layout, descending);
+  NPGPU_CHECK_LAUNCH("sort (keys and positions)");
+  const int row_bits = bit_width(static_cast<std::uint64_t>(rows - 1));
+  const std::uint64_t* sorted = sort_detail::sort_words(w, static_cast<std::uint64_t*>(alt.data()), total,
+                                                        layout.pos_bits, layout.pos_bits + 32 + row_bits, device, s);
+  if (values == keys) {  // an in-place sort gathers from a copy of its keys, in the buffer the words left
+    void* spare = sorted == w ? alt.data() : words.data();
+    NPGPU_CUDA_TRY(cudaMemcpyAsync(spare, keys, static_cast<std::size_t>(total) * sizeof(K), cudaMemcpyDeviceToDevice,
+                                   s));
+    keys = static_cast<const K*>(spare);
+  }
+  word_positions<K><<<blocks_for(total), kThreads, 0, s>>>(sorted, keys, values, indices, total, layout);
+  NPGPU_CHECK_LAUNCH("sort (positions)");
 }
 
 }  // namespace
@@ -497,13 +542,13 @@ void sort_rows(const ArrayView& keys, const ArrayView* values, const ArrayView* 
       constexpr bool floating = std::is_floating_point_v<K> || std::is_same_v<K, __half>;
       const K* src = static_cast<const K*>(keys.data);
       K* out = values ? static_cast<K*>(values->data) : nullptr;
+      if constexpr (sizeof(K) == 4) {
+        WordLayout layout;
+        if (word_layout(rows, n, floating, idx_out != nullptr, &layout))
+          return sort_words_rows<K>(src, out, idx_out, rows, n, layout, descending, device, s);
+      }
       if constexpr (floating) {
         if (rows > 1) return float_rows<K>(src, out, idx_out, rows, n, descending, device, s);
-      }
-      if constexpr (sizeof(K) == 4) {
-        if (rows == 1 && idx_out && !out && total <= INT32_MAX)
-          return argsort_words<K>(src, idx_out, n, descending, plan_integer_sort<K>(src, n, device, s).end_bit,
-                                  device, s);
       }
       // The radix sort reads its input while writing its output: canonical NaNs (with positions), or an
       // in-place sort, go through a scratch copy of the keys. A sort without positions moves NaNs afterwards.
