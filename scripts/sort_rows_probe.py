@@ -1,5 +1,5 @@
 """Probe: sort and argsort along rows of 4-byte keys (float32, int32) for several shapes, npgpu against CuPy and
-PyTorch, CUDA events, medians. Run with NPGPU_PROBE_SORT_WORDS=0 for the segmented-sort route.
+PyTorch, CUDA events, medians (the route each shape takes: sorting.cu, word_layout).
 
     python scripts/sort_rows_probe.py
 """
@@ -33,12 +33,13 @@ def main():
                 line.append(f"{name} {gpu_time_ms(fn, 7):.3f}")
             if cp is not None:
                 x = cp.asarray(h)
-                line.append(f"cupy sort {anchor_time_ms(lambda: cp.sort(x, axis=-1), cp.cuda.Device().synchronize, 5):.3f}")
+                ms = anchor_time_ms(lambda: cp.sort(x, axis=-1), cp.cuda.Device().synchronize, 5)
+                line.append(f"cupy sort {ms:.3f}")
             if torch is not None:
                 t = torch.from_numpy(h).cuda()
-                line.append(f"torch sort {anchor_time_ms(lambda: torch.sort(t, dim=-1, stable=True), torch.cuda.synchronize, 5):.3f}")
+                ms = anchor_time_ms(lambda: torch.sort(t, dim=-1, stable=True), torch.cuda.synchronize, 5)
+                line.append(f"torch sort {ms:.3f}")
             print("  ".join(line), flush=True)
-            del d
 
 
 if __name__ == "__main__":
