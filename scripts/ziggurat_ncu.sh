@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # ncu of one standard_normal fill's ziggurat kernel: per-instruction counts of its SASS (probe, not a test).
+# Usage, on the GPU machine with npgpu installed: scripts/ziggurat_ncu.sh OUTDIR (writes zig.ncu-rep, zig_details.txt,
+# zig_sass.csv: the SASS with each instruction's executed count and stall samples).
 set -u
 OUTD=$1
 NCU=$(command -v ncu || ls /usr/local/cuda*/bin/ncu 2>/dev/null | head -1)
