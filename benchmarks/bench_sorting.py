@@ -31,6 +31,17 @@ def _check(name, got, want):
         raise AssertionError(f"{name}: npgpu result differs from NumPy")
 
 
+def _row_sort(rows, repeat):
+    d = npgpu.asarray(rows)
+    _check("row sort", npgpu.sort(npgpu.asarray(rows[:64])).get(), np.sort(rows[:64], axis=1))
+    ms = gpu_time_ms(lambda: npgpu.sort(d, axis=1), repeat)
+    anchors = _anchors(lambda cp: (lambda x=cp.asarray(rows): cp.sort(x, axis=1)),
+                       lambda t: (lambda x=t.from_numpy(rows).cuda(): t.sort(x, dim=1)), repeat)
+    m, n = rows.shape
+    label = f"{m} x {n}" if m < 1 << 16 else f"2^{m.bit_length() - 1} x {n}"
+    return Result(f"sort rows of {label} float32", ms, "ms", higher_is_better=False, anchors=anchors)
+
+
 def bench_sort(repeat):
     res = []
     for dt, target, label in ((np.float32, 1.6, "float32"), (np.int64, 4.0, "int64")):
@@ -51,19 +62,8 @@ def bench_sort(repeat):
                        lambda t: (lambda x=t.from_numpy(h).cuda(): t.argsort(x, stable=True)), repeat)
     res.append(Result("argsort 2^26 float32", ms, "ms", target=3.0, higher_is_better=False, anchors=anchors))
     rows = _rand(8192 * 8192, 4).reshape(8192, 8192)
-    d = npgpu.asarray(rows)
-    _check("row sort", npgpu.sort(npgpu.asarray(rows[:64])).get(), np.sort(rows[:64], axis=1))
-    ms = gpu_time_ms(lambda: npgpu.sort(d, axis=1), repeat)
-    anchors = _anchors(lambda cp: (lambda x=cp.asarray(rows): cp.sort(x, axis=1)),
-                       lambda t: (lambda x=t.from_numpy(rows).cuda(): t.sort(x, dim=1)), repeat)
-    res.append(Result("sort rows of 8192 x 8192 float32", ms, "ms", higher_is_better=False, anchors=anchors))
-    short = rows.reshape(1 << 19, 128)
-    d = npgpu.asarray(short)
-    _check("short row sort", npgpu.sort(npgpu.asarray(short[:64])).get(), np.sort(short[:64], axis=1))
-    ms = gpu_time_ms(lambda: npgpu.sort(d, axis=1), repeat)
-    anchors = _anchors(lambda cp: (lambda x=cp.asarray(short): cp.sort(x, axis=1)),
-                       lambda t: (lambda x=t.from_numpy(short).cuda(): t.sort(x, dim=1)), repeat)
-    res.append(Result("sort rows of 2^19 x 128 float32", ms, "ms", higher_is_better=False, anchors=anchors))
+    for shape in ((8192, 8192), (1 << 19, 128)):  # long rows, and the short ones segmented sorts are slow on
+        res.append(_row_sort(rows.reshape(shape), repeat))
     host_small = _rand(1 << 24, 5)
     _check("numpy-in sort", npgpu.sort(host_small[:4096]), np.sort(host_small[:4096]))
     t_ours = host_time_ms(lambda: npgpu.sort(host_small), max(3, repeat // 4))
