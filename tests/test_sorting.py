@@ -79,19 +79,21 @@ def _check_rows(a, d):
 
 @pytest.mark.usefixtures("array_device")
 @pytest.mark.parametrize("dtype", ["float32", "int32", "uint32"])
-@pytest.mark.parametrize("shape", [(3, 1500), (1, 5000), (70, 64)], ids=str)
+@pytest.mark.parametrize("shape", [(3, 1500), (2, 4096), (3, 4097), (1, 5000), (5, 200), (70, 64), (9, 63)], ids=str)
 def test_rows_of_four_byte_keys(rng, dtype, shape):
     # Ties keep their order, NaNs go last, -0.0 keeps its sign, in place and not, both directions, both axes.
+    # On the GPU rows of 64 to 4096 keys sort in one block each, at every tile size (sorting.cu, block_sort).
     a = _data(rng, shape, dtype)
     _check_rows(a, npgpu.asarray(a))
 
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype", ["float32", "int32", "uint32"])
-@pytest.mark.parametrize("shape", [(2048, 2048), (65536, 64), (1, 1 << 22)], ids=str)
-def test_long_rows_of_four_byte_keys_sorted_as_words(rng, dtype, shape):
-    # From 2^22 keys in rows of 64 or more, the GPU sorts one 8-byte word (row, key, position) per key, and
-    # one row of float keys with positions the same way (sorting.cu, word_layout).
+@pytest.mark.parametrize("shape", [(512, 8192), (2048, 2048), (65536, 64), (1 << 18, 16), (1, 1 << 22)], ids=str)
+def test_long_rows_of_four_byte_keys(rng, dtype, shape):
+    # Each route of 2^22 keys: rows longer than 4096 as one 8-byte word (row, key, position) per key (float
+    # sorts, argsorts) or CUB's segmented sort (integer sorts, rows shorter than 64), rows of 64 to 4096 in
+    # blocks, one row with positions as words (floats) or CUB's key/position pairs (sorting.cu).
     a = _data(rng, shape, dtype)
     _check_rows(a, npgpu.asarray(a, device="cuda"))
 

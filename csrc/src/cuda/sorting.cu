@@ -4,7 +4,8 @@
 // through cub::DeviceSegmentedSort, whose small-segment sorts compare floats directly (NaNs break them), so
 // float rows sort ordered unsigned keys (NaN largest or smallest, -0.0 as +0.0) paired with positions, and the
 // values are gathered. Complex keys: cub::DeviceMergeSort of positions with NumPy's order (rows first).
-// Some sorts of 4-byte keys (word_layout) sort one 8-byte word per element instead: row, key bits, position.
+// 4-byte keys: rows of 64 to 4096 keys (or one row of up to 4096) sort in one block each (block_sort); some
+// longer rows (word_layout) as one 8-byte word per key: row, key bits, position.
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -13,6 +14,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <cub/block/block_radix_sort.cuh>
 #include <cub/device/device_merge_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <thrust/iterator/counting_iterator.h>
@@ -189,6 +191,71 @@ __global__ void ordered_keys(const K* in, typename float_bits<K>::U* out, std::i
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
     out[i] = ordered_bits<K>(reinterpret_cast<const U*>(in)[i], descending);
+}
+
+// Rows of up to 4096 4-byte keys: one block sorts each row in shared memory (cub::BlockRadixSort of the
+// keys' ordered bits with their positions), one read and one write of the row. The raw keys stay in shared
+// memory, so sorted values come out with their bits (-0.0, NaN payloads) and an in-place sort reads nothing
+// it has overwritten.
+enum class KeyKind : int { floating, signed_int, unsigned_int };
+
+__device__ std::uint32_t block_sort_key(std::uint32_t u, KeyKind kind, bool descending) {
+  if (kind == KeyKind::floating) u = ordered_bits<float>(u, descending);
+  else if (kind == KeyKind::signed_int) u ^= 0x80000000u;
+  return descending ? ~u : u;
+}
+
+template <int Threads, int Items>
+__global__ void __launch_bounds__(Threads) block_sort_rows(const std::uint32_t* keys, std::uint32_t* values,
+                                                           std::int64_t* indices, std::int64_t n, KeyKind kind,
+                                                           bool descending) {
+  using Sort = cub::BlockRadixSort<std::uint32_t, Threads, Items, std::int32_t>;
+  __shared__ typename Sort::TempStorage temp;
+  __shared__ std::uint32_t raw[Threads * Items];
+  const std::int64_t first = static_cast<std::int64_t>(blockIdx.x) * n;
+  std::uint32_t k[Items];
+  std::int32_t pos[Items];
+#pragma unroll
+  for (int j = 0; j < Items; ++j) {  // blocked: the radix sort keeps ties in this order
+    const int i = static_cast<int>(threadIdx.x) * Items + j;
+    pos[j] = i;
+    // padding sorts after every key, a key of all ones included: it comes later
+    k[j] = 0xFFFFFFFFu;
+    if (i < n) {
+      raw[i] = keys[first + i];
+      k[j] = block_sort_key(raw[i], kind, descending);
+    }
+  }
+  Sort(temp).SortBlockedToStriped(k, pos);  // ends with a barrier: raw is complete
+#pragma unroll
+  for (int j = 0; j < Items; ++j) {
+    const int i = j * Threads + static_cast<int>(threadIdx.x);
+    if (i < n) {
+      if (indices) indices[first + i] = pos[j];
+      if (values) values[first + i] = raw[pos[j]];
+    }
+  }
+}
+
+constexpr std::int64_t kBlockSortMax = 4096;
+
+template <int Threads, int Items>
+void launch_block_sort(const void* keys, void* values, std::int64_t* indices, std::int64_t rows, std::int64_t n,
+                       KeyKind kind, bool descending, cudaStream_t s) {
+  block_sort_rows<Threads, Items><<<static_cast<unsigned>(rows), Threads, 0, s>>>(
+      static_cast<const std::uint32_t*>(keys), static_cast<std::uint32_t*>(values), indices, n, kind, descending);
+  NPGPU_CHECK_LAUNCH("sort (rows in blocks)");
+}
+
+// The smallest tile that holds a row of n <= kBlockSortMax keys.
+void block_sort(const void* keys, void* values, std::int64_t* indices, std::int64_t rows, std::int64_t n,
+                KeyKind kind, bool descending, cudaStream_t s) {
+  if (n <= 128) return launch_block_sort<64, 2>(keys, values, indices, rows, n, kind, descending, s);
+  if (n <= 256) return launch_block_sort<64, 4>(keys, values, indices, rows, n, kind, descending, s);
+  if (n <= 512) return launch_block_sort<128, 4>(keys, values, indices, rows, n, kind, descending, s);
+  if (n <= 1024) return launch_block_sort<128, 8>(keys, values, indices, rows, n, kind, descending, s);
+  if (n <= 2048) return launch_block_sort<256, 8>(keys, values, indices, rows, n, kind, descending, s);
+  launch_block_sort<512, 8>(keys, values, indices, rows, n, kind, descending, s);
 }
 
 // Rows of 4-byte keys as one radix sort: each element becomes one 8-byte word, its row above its key's bits
@@ -483,20 +550,18 @@ constexpr int bit_width(std::uint64_t v) {
   return w;
 }
 
-// Whether `rows` rows of n 4-byte keys sort as words, and their layout. One row: float keys with positions
-// (integer keys sort faster as CUB's key/position pairs). Several rows of at least 64 keys, 2^22 keys in
-// all, whose row, key and position fit in 64 bits: every float sort and argsort, and integer sorts of rows
-// shorter than 2048 (from there CUB's segmented sort of the keys alone is faster). Shorter rows, or fewer
-// keys, keep the segmented sort. Measured on an H200: docs/performance-notes.md, "Sorting rows as words".
+// Whether `rows` rows of n 4-byte keys, too long for block_sort, sort as words, and their layout. One row:
+// float keys with positions (integer keys sort faster as CUB's key/position pairs). Several rows, 2^22 keys
+// in all, whose row, key and position fit in 64 bits: float sorts and every argsort (integer keys alone sort
+// faster through CUB's segmented sort). Measured on an H200: docs/performance-notes.md, "Sorting rows".
 bool word_layout(std::int64_t rows, std::int64_t n, bool floating, bool indices, WordLayout* layout) {
   if (rows == 1) {
     *layout = {n, 32};
     return floating && indices && n <= INT32_MAX;
   }
   *layout = {n, bit_width(static_cast<std::uint64_t>(n - 1))};
-  return n >= 64 && rows * n >= (std::int64_t{1} << 22) &&
-         bit_width(static_cast<std::uint64_t>(rows - 1)) + 32 + layout->pos_bits <= 64 &&
-         (floating || indices || n < 2048);
+  return n > kBlockSortMax && rows * n >= (std::int64_t{1} << 22) &&
+         bit_width(static_cast<std::uint64_t>(rows - 1)) + 32 + layout->pos_bits <= 64 && (floating || indices);
 }
 
 // Rows of 4-byte keys sorted through key_position_words: values (may be keys itself) and/or indices.
@@ -543,6 +608,13 @@ void sort_rows(const ArrayView& keys, const ArrayView* values, const ArrayView* 
       const K* src = static_cast<const K*>(keys.data);
       K* out = values ? static_cast<K*>(values->data) : nullptr;
       if constexpr (sizeof(K) == 4) {
+        // rows of 64 to 4096 keys (or one row of up to 4096) in blocks, many longer rows as words
+        if (total == 0) return;
+        if (n <= kBlockSortMax && (rows == 1 || n >= 64) && rows <= INT32_MAX) {
+          const KeyKind kind = floating ? KeyKind::floating
+                                        : std::is_signed_v<K> ? KeyKind::signed_int : KeyKind::unsigned_int;
+          return block_sort(src, out, idx_out, rows, n, kind, descending, s);
+        }
         WordLayout layout;
         if (word_layout(rows, n, floating, idx_out != nullptr, &layout))
           return sort_words_rows<K>(src, out, idx_out, rows, n, layout, descending, device, s);
