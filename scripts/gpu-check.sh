@@ -152,12 +152,19 @@ fi
 
 rc_san=0
 if phase sanitizer; then
-  # compute-sanitizer over the GPU tests of every test file (SAN_TESTS narrows it), one process per file
-  # and tool, SAN_JOBS at a time on the one GPU, with a log each; test_interop is left out (it runs CuPy's
-  # and PyTorch's kernels, not ours). Every test function runs, with SAN_PARAMS of its parametrizations
-  # spread from first to last (tests/conftest.py's --params-per-test; 0: all of them).
+  # compute-sanitizer over the GPU tests of every test file (SAN_TESTS narrows it); test_interop is left out
+  # (it runs CuPy's and PyTorch's kernels, not ours). Every test function runs, with SAN_PARAMS of its
+  # parametrizations spread from first to last (tests/conftest.py's --params-per-test; 0: all of them).
+  # Each tool runs the whole list as SAN_SHARDS pytest processes (--shard K/N deals the tests round-robin,
+  # tests/conftest.py), SAN_JOBS at a time: one process per file paid the tool's start, CUDA's and pytest's
+  # about 300 times, more than half of the phase's time (docs/reliability.md).
   SAN_TESTS=${SAN_TESTS:-$(cd "$SRC/tests" && ls test_*.py | grep -v -e '^test_interop.py$')}
   SAN_TESTS=$(for t in $SAN_TESTS; do case "$t" in /*) echo "$t" ;; tests/*) echo "$SRC/$t" ;; *) echo "$SRC/tests/$t" ;; esac; done)
+  # Tests that drive the GPU from several threads (marker "threads") stalled beside other sanitized processes:
+  # they run in a second pass, one process at a time on each GPU, with a shorter timeout and 2 threads.
+  # shellcheck disable=SC2086
+  THREAD_TESTS=$(grep -l '@pytest.mark.threads' $SAN_TESTS)
+  export SAN_TESTS THREAD_TESTS
   # Deselected: the tests marked alone (out-of-memory, pool-trim and leak tests), whose bounds on reserved memory
   # assume the pool's own chunking (memcheck pads every allocation, so the pool lays blocks out differently).
   # --report-api-errors no: looking up a run-time kernel's parameter count asks for one past the last
@@ -165,37 +172,45 @@ if phase sanitizer; then
   # racecheck instruments only npgpu's kernels (SAN_RACECHECK_KERNELS, a --kernel-name filter; empty: every
   # kernel): it checks shared memory, and the NVIDIA libraries' kernels (cuFFT, cuSOLVER, cuSPARSE) made it
   # the slowest tool by far, with their reports only listed anyway.
-  san_one() {  # tool, test file (FILE@K/N: shard K of N), pass: "main" (SAN_JOBS at once) or "threads" (one at a time)
-    local file="${2%@*}" shard="" sfx="" m="gpu and not slow and not alone and not threads"
-    [ "$file" != "$2" ] && shard="${2##*@}" sfx="-shard${shard%/*}"
-    [ "$3" = threads ] && sfx="-threads" m="gpu and not slow and not alone and threads"
-    set -- "$1" "$file" "$3"
-    # Under initcheck test_reliability's thread pass deadlocks with threads unordered too (below), both threads
-    # inside the tool's own locks (a cuFFT launch and cuMemAllocAsync): listed as left out ("s"), not passed.
-    if [ "$1" = initcheck ] && [ "$3" = threads ] && [ "$(basename "$2")" = test_reliability.py ]; then
-      echo "s $(basename "$2" .py)$sfx: left out under initcheck: the tool deadlocks two threads in its own locks"
-      return 0
+  san_one() {  # tool, part: "K/N" (shard K of N of the main pass), "threads" or "threads-reliability"
+    local files="$SAN_TESTS" shard="" name m="gpu and not slow and not alone and not threads"
+    local limit="${SAN_TIMEOUT:-900}" threads=4 ordering=on
+    case "$2" in
+      threads*) files=$(printf '%s\n' $THREAD_TESTS | grep -v '/test_reliability.py$') name="$2"
+        m="gpu and not slow and not alone and threads" limit="${SAN_THREADS_TIMEOUT:-300}" threads=2 ;;
+      *) shard="$2" name="shard${2%/*}" ;;
+    esac
+    # The concurrency tests' threads, iterations and repeats are cut: a sanitizer checks each call, and at the
+    # default budget the 8-thread tests run past any timeout (every launch is serialised and instrumented).
+    # The thread pass runs every multi-thread test with 2 threads (tests/_threads.py): with 4 or more, the
+    # tool and the driver stall each other (docs/reliability.md).
+    if [ "$2" = threads-reliability ]; then
+      files=$(printf '%s\n' $THREAD_TESTS | grep '/test_reliability.py$')
+      # Its mixed families deadlock inside the tool with threads ordered (runtime.cpp): one thread waits in the
+      # tool's launch hook while another waits for the context lock that the legacy-stream event record needs
+      # (stacks unchanged for 270 s, every tool). Its threads share no arrays. Under initcheck two threads
+      # deadlock even unordered, both inside the tool's own locks (a cuFFT launch and cuMemAllocAsync), so
+      # initcheck runs its workloads from one thread.
+      ordering=off
+      [ "$1" = initcheck ] && threads=1
     fi
-    local log="$OUT_DIR/sanitizer-$1-$(basename "$2" .py)$sfx.log" filter=()
+    [ -n "$files" ] || return 0
+    local log="$OUT_DIR/sanitizer-$1-$name.log" filter=() k=""
     [ "$1" = racecheck ] && [ -n "${SAN_RACECHECK_KERNELS-kns=npgpu}" ] &&
       filter=(--kernel-name "${SAN_RACECHECK_KERNELS-kns=npgpu}")
-    local k="" limit="${SAN_TIMEOUT:-900}"
-    [ "$3" = threads ] && limit="${SAN_THREADS_TIMEOUT:-300}"
-    # The leak tests (alone) are left out too: the tool's shadow memory grows the process, and their pool bounds
-    # assume no tool in between (docs/reliability.md).
     # synccheck aborts cuBLAS's trsm kernel (a barrier it reports as divergent, reached through
     # cusolverDnXgetrs by solve, inv and negative matrix powers), and the broken context would fail every later
-    # test of the file: those tests are left out of synccheck.
-    [ "$1" = synccheck ] && [ "$(basename "$2")" = test_linalg.py ] && k="not solve and not inv and not power"
+    # test of the process: those tests are left out of synccheck.
+    [ "$1" = synccheck ] && k="not (test_linalg.py and (solve or inv or power))"
     local sel="$k${k:+${SAN_K:+ and }}${SAN_K:-}"
     # Shortly before the timeout, py-spy (carried in .whl/) takes the native stacks of the tested process, so a
     # run that stalls says where its threads wait (scripts/sanitizer_triage.py --stall). The tag tells this
-    # process from the other tools' runs of the same file.
-    local stacks="${log%.log}-stacks.txt" spy dog="" tag="$1-$(basename "$2")$sfx"
+    # process from the other runs.
+    local stacks="${log%.log}-stacks.txt" spy dog="" tag="$NPGPU_GPU_CHECK_RUN-$1-$name"
     spy=$(command -v py-spy || ls /tmp/npgpu-site/bin/py-spy 2>/dev/null)
     if [ -n "$spy" ] && [ "$limit" -gt 30 ]; then
       (sleep $((limit - 20))
-       for p in $(pgrep -f -- "pytest $2 "); do
+       for p in $(pgrep -f -- "-m pytest "); do
          case "$(cat "/proc/$p/comm" 2>/dev/null)" in python*)
            tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "NPGPU_SAN_TAG=$tag" &&
              "$spy" dump --native --pid "$p" ;;
@@ -203,21 +218,12 @@ if phase sanitizer; then
        done >"$stacks" 2>&1) </dev/null >/dev/null 2>&1 &
       dog=$!
     fi
-    # The concurrency tests' threads, iterations and repeats are cut: a sanitizer checks each call, and at the
-    # default budget the 8-thread tests run past any timeout (every launch is serialised and instrumented).
-    # The thread pass runs every multi-thread test with 2 threads (tests/_threads.py): with 4 or more, the
-    # tool and the driver stall each other (docs/reliability.md).
-    local threads=4
-    [ "$3" = threads ] && threads=2
-    # test_reliability's mixed families deadlock inside the tool with threads ordered (runtime.cpp): one thread
-    # waits in the tool's launch hook while another waits for the context lock that the legacy-stream event
-    # record needs (stacks unchanged for 270 s, every tool; docs/reliability.md). Its threads share no arrays.
-    local ordering=on
-    [ "$3" = threads ] && [ "$(basename "$2")" = test_reliability.py ] && ordering=off
+    # -v: a report lands beside the name of the test that was running.
+    # shellcheck disable=SC2086
     NPGPU_THREAD_ORDERING=$ordering NPGPU_RELIABILITY_THREADS=$threads NPGPU_TEST_THREADS=$threads NPGPU_RELIABILITY_ITERATIONS=2 \
       NPGPU_RELIABILITY_HANDOFF_N=1048576 NPGPU_RELIABILITY_REPEATS=30 NPGPU_SAN_TAG="$tag" NPGPU_BACKEND=cuda timeout "$limit" compute-sanitizer --tool "$1" --error-exitcode 99 \
       --target-processes all --report-api-errors no --print-limit 100000 "${filter[@]}" \
-      "$PY" -m pytest "$2" -q -p no:cacheprovider -m "$m" ${sel:+-k "$sel"} ${shard:+--shard "$shard"} \
+      "$PY" -m pytest $files -v -p no:cacheprovider -m "$m" ${sel:+-k "$sel"} ${shard:+--shard "$shard"} \
       --params-per-test "${SAN_PARAMS:-3}" >"$log" 2>&1
     local r=$? triage=""
     [ -n "$dog" ] && { pkill -P "$dog" 2>/dev/null; kill "$dog" 2>/dev/null; wait "$dog" 2>/dev/null; }
@@ -225,43 +231,34 @@ if phase sanitizer; then
     # A timeout stays a failure; the summary says whether the threads waited in npgpu or in the driver/tool.
     [ $r -eq 124 ] && [ -s "$stacks" ] &&
       triage=" [stalled: $("$PY" "$SRC/scripts/sanitizer_triage.py" --stall "$stacks"); $(basename "$stacks")]"
-    [ $r -eq 5 ] && r=0  # no GPU test in that file
+    [ $r -eq 5 ] && r=0  # no GPU test in that part
     # Reports from inside cuBLAS/cuSOLVER/cuSPARSE kernels and copies are listed, not counted as failures
     # (docs/reliability.md); the tests themselves must still pass.
     if [ $r -eq 99 ]; then  # (a run cut off by the timeout stays a failure, whatever it reported)
       triage=$("$PY" "$SRC/scripts/sanitizer_triage.py" "$log") && ! grep -qE '^(FAILED|ERROR) ' "$log" && r=0
       triage=" [$triage]"
     fi
-    echo "$r $(basename "$2" .py)$sfx: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)$triage / $(tail -1 "$log")"
+    echo "$r $name: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)$triage / $(grep -E ' in [0-9.]+s( |$)' "$log" | tail -1 | tr -d =)" \
+      >>"$OUT_DIR/sanitizer-$1.txt"
   }
   export -f san_one; export OUT_DIR PY SRC
-  # The longest files run as SAN_SHARDS processes each (FILE=N: pytest --shard K/N, tests/conftest.py).
-  SAN_SHARDS=${SAN_SHARDS-"test_sparse.py=4 test_sorting.py=2 test_linalg.py=3 test_reduce.py=2 test_fft.py=2
-    test_random.py=2 test_polynomial_signal.py=2"}
-  SAN_LIST=$(for t in $SAN_TESTS; do
-    n=1
-    for e in $SAN_SHARDS; do
-      [ "${e%=*}" = "$(basename "$t")" ] && n=${e#*=}
-    done
-    if [ "$n" -gt 1 ]; then for k in $(seq 0 $((n - 1))); do echo "$t@$k/$n"; done; else echo "$t"; fi
-  done)
-  # Tests that drive the GPU from several threads (marker "threads") stalled beside other sanitized
-  # processes: they run in a second pass, one file at a time on each GPU, with a shorter timeout and 2 threads.
-  # SAN_PASSES (default "main threads") runs one pass alone, e.g. SAN_PASSES=threads.
-  # shellcheck disable=SC2086
-  THREAD_TESTS=$(grep -l '@pytest.mark.threads' $SAN_TESTS)
-  read -ra TOOLS <<<"${SAN_TOOLS:-memcheck racecheck synccheck initcheck}"
-  # The tools run at once, tool i on GPU i mod NGPU, SAN_JOBS files at a time each (default: 8 processes a GPU).
-  jobs=${SAN_JOBS:-$(( 8 * NGPU / ${#TOOLS[@]} ))}
-  [ "$jobs" -ge 2 ] || jobs=2
+  read -ra TOOLS <<<"${SAN_TOOLS:-racecheck initcheck memcheck synccheck}"
+  # Tool i runs on GPU i mod NGPU. Each GPU runs its tools' parts from one queue, SAN_JOBS processes at once
+  # (default: the machine's cores a GPU, at most 16), the slowest tools' parts first (the default order of
+  # SAN_TOOLS: racecheck, then initcheck). Each tool's tests are split into SAN_SHARDS parts (default 8).
+  cores=$(nproc)
+  jobs=${SAN_JOBS:-$(( cores / NGPU < 16 ? cores / NGPU : 16 ))}
+  [ "$jobs" -ge 1 ] || jobs=1
+  shards=${SAN_SHARDS:-8}
   t1=$(date +%s)
   # Waits name their jobs: a bare wait would also wait for ARCHIVE's endless loop.
   for tool in "${TOOLS[@]}"; do : >"$OUT_DIR/sanitizer-$tool.txt"; done
   pids=()
-  for i in $( [[ " ${SAN_PASSES:-main threads} " == *" main "* ]] && echo "${!TOOLS[@]}"); do
-    # shellcheck disable=SC2086
-    printf '%s\n' $SAN_LIST | CUDA_VISIBLE_DEVICES=$(( i % NGPU )) xargs -P "$jobs" -I{} \
-      bash -c "san_one ${TOOLS[$i]} {} main" >>"$OUT_DIR/sanitizer-${TOOLS[$i]}.txt" &
+  for g in $( [[ " ${SAN_PASSES:-main threads} " == *" main "* ]] && seq 0 $((NGPU - 1))); do
+    for i in "${!TOOLS[@]}"; do
+      [ $(( i % NGPU )) -eq "$g" ] || continue
+      for k in $(seq 0 $((shards - 1))); do echo "${TOOLS[$i]} $k/$shards"; done
+    done | CUDA_VISIBLE_DEVICES=$g xargs -P "$jobs" -L1 bash -c 'san_one "$@"' _ &
     pids+=($!)
   done
   [ ${#pids[@]} -eq 0 ] || wait "${pids[@]}"
@@ -269,20 +266,17 @@ if phase sanitizer; then
   for g in $( [[ " ${SAN_PASSES:-main threads} " == *" threads "* ]] && seq 0 $((NGPU - 1))); do
     for i in "${!TOOLS[@]}"; do
       [ $(( i % NGPU )) -eq "$g" ] || continue
-      # shellcheck disable=SC2086
-      printf '%s\n' $THREAD_TESTS | CUDA_VISIBLE_DEVICES=$g xargs -P 1 -I{} \
-        bash -c "san_one ${TOOLS[$i]} {} threads" >>"$OUT_DIR/sanitizer-${TOOLS[$i]}.txt"
+      for part in threads threads-reliability; do CUDA_VISIBLE_DEVICES=$g san_one "${TOOLS[$i]}" $part; done
     done &
     pids+=($!)
   done
   [ ${#pids[@]} -eq 0 ] || wait "${pids[@]}"
-  say "compute-sanitizer: ${TOOLS[*]} at once on $NGPU GPU(s), $jobs files at a time each ($(( $(date +%s) - t1 )) s)"
+  say "compute-sanitizer: ${TOOLS[*]} on $NGPU GPU(s), $shards parts each, $jobs processes at a time a GPU ($(( $(date +%s) - t1 )) s)"
   for tool in "${TOOLS[@]}"; do
-    bad=$(grep -cv -e '^0 ' -e '^s ' "$OUT_DIR/sanitizer-$tool.txt")
-    left=$(grep -c '^s ' "$OUT_DIR/sanitizer-$tool.txt")
+    bad=$(grep -cv '^0 ' "$OUT_DIR/sanitizer-$tool.txt")
     [ "$bad" -ne 0 ] && rc_san=1
-    say "compute-sanitizer $tool over $(wc -l <"$OUT_DIR/sanitizer-$tool.txt") test files and thread passes: $bad failed," \
-      "$left left out; $("$PY" -c "$SUM_COUNTS" "$OUT_DIR/sanitizer-$tool.txt")"
+    say "compute-sanitizer $tool over $(wc -l <"$OUT_DIR/sanitizer-$tool.txt") parts: $bad failed;" \
+      "$("$PY" -c "$SUM_COUNTS" "$OUT_DIR/sanitizer-$tool.txt")"
     grep -v '^0 ' "$OUT_DIR/sanitizer-$tool.txt" | cut -c1-300 >>"$SUMMARY"
   done
   # racecheck on the shared-memory stencil (every boundary and dtype, small fields).
