@@ -153,8 +153,9 @@ fi
 rc_san=0
 if phase sanitizer; then
   # compute-sanitizer over the GPU tests of every test file (SAN_TESTS narrows it); test_interop is left out
-  # (it runs CuPy's and PyTorch's kernels, not ours). Every test function runs, with SAN_PARAMS of its
-  # parametrizations spread from first to last (tests/conftest.py's --params-per-test; 0: all of them).
+  # (it runs CuPy's and PyTorch's kernels, not ours). Every test function runs, with SAN_PARAMS (default 1) of
+  # its parametrizations spread from first to last (tests/conftest.py's --params-per-test; 0: all of them):
+  # the tests phase runs every parametrization without a tool.
   # Each tool runs the whole list as SAN_SHARDS pytest processes (--shard K/N deals the tests round-robin,
   # tests/conftest.py), SAN_JOBS at a time: one process per file paid the tool's start, CUDA's and pytest's
   # about 300 times, more than half of the phase's time (docs/reliability.md).
@@ -171,7 +172,9 @@ if phase sanitizer; then
   # parameter, an API "error" by design (see rtc.cpp); memory errors are still reported.
   # racecheck instruments only npgpu's kernels (SAN_RACECHECK_KERNELS, a --kernel-name filter; empty: every
   # kernel): it checks shared memory, and the NVIDIA libraries' kernels (cuFFT, cuSOLVER, cuSPARSE) made it
-  # the slowest tool by far, with their reports only listed anyway.
+  # the slowest tool by far, with their reports only listed anyway. initcheck cannot take that filter: memory
+  # written by a kernel it does not instrument stays "uninitialized" to it, so every read of a cuBLAS, cuFFT
+  # or CUB result by npgpu's own kernels was reported (4016 such reports in one part, docs/reliability.md).
   san_one() {  # tool, part: "K/N" (shard K of N of the main pass), "threads" or "threads-reliability"
     local files="$SAN_TESTS" shard="" name m="gpu and not slow and not alone and not threads"
     local limit="${SAN_TIMEOUT:-900}" threads=4 ordering=on
@@ -188,12 +191,13 @@ if phase sanitizer; then
       files=$(printf '%s\n' $THREAD_TESTS | grep '/test_reliability.py$')
       # Its mixed families deadlock inside the tool with threads ordered (runtime.cpp): one thread waits in the
       # tool's launch hook while another waits for the context lock that the legacy-stream event record needs
-      # (stacks unchanged for 270 s, every tool). Its threads share no arrays. Under initcheck two threads
-      # deadlock even unordered, both inside the tool's own locks (a cuFFT launch and cuMemAllocAsync), so
-      # initcheck runs its workloads from one thread.
+      # (stacks unchanged for 270 s, every tool). Its threads share no arrays.
       ordering=off
-      [ "$1" = initcheck ] && threads=1
     fi
+    # Under initcheck two threads deadlock too, inside the tool's and the driver's locks (test_reliability's in
+    # a cuFFT launch and cuMemAllocAsync; test_threads' in cuEventRecord), so initcheck, which looks for reads
+    # of unwritten memory rather than races, runs the thread tests' work from one thread.
+    case "$2" in threads*) [ "$1" = initcheck ] && threads=1 ;; esac
     [ -n "$files" ] || return 0
     local log="$OUT_DIR/sanitizer-$1-$name.log" filter=() k=""
     [ "$1" = racecheck ] && [ -n "${SAN_RACECHECK_KERNELS-kns=npgpu}" ] &&
@@ -218,13 +222,13 @@ if phase sanitizer; then
        done >"$stacks" 2>&1) </dev/null >/dev/null 2>&1 &
       dog=$!
     fi
-    # -v: a report lands beside the name of the test that was running.
+    # -v: a report lands beside the name of the test that was running; each test's time follows its outcome.
     # shellcheck disable=SC2086
     NPGPU_THREAD_ORDERING=$ordering NPGPU_RELIABILITY_THREADS=$threads NPGPU_TEST_THREADS=$threads NPGPU_RELIABILITY_ITERATIONS=2 \
       NPGPU_RELIABILITY_HANDOFF_N=1048576 NPGPU_RELIABILITY_REPEATS=30 NPGPU_SAN_TAG="$tag" NPGPU_BACKEND=cuda timeout "$limit" compute-sanitizer --tool "$1" --error-exitcode 99 \
       --target-processes all --report-api-errors no --print-limit 100000 "${filter[@]}" \
-      "$PY" -m pytest $files -v -p no:cacheprovider -m "$m" ${sel:+-k "$sel"} ${shard:+--shard "$shard"} \
-      --params-per-test "${SAN_PARAMS:-3}" >"$log" 2>&1
+      "$PY" -m pytest $files -v -o console_output_style=times -p no:cacheprovider -m "$m" ${sel:+-k "$sel"} ${shard:+--shard "$shard"} \
+      --params-per-test "${SAN_PARAMS:-1}" >"$log" 2>&1
     local r=$? triage=""
     [ -n "$dog" ] && { pkill -P "$dog" 2>/dev/null; kill "$dog" 2>/dev/null; wait "$dog" 2>/dev/null; }
     [ -s "$stacks" ] || rm -f "$stacks"
@@ -244,10 +248,11 @@ if phase sanitizer; then
   export -f san_one; export OUT_DIR PY SRC
   read -ra TOOLS <<<"${SAN_TOOLS:-racecheck initcheck memcheck synccheck}"
   # Tool i runs on GPU i mod NGPU. Each GPU runs its tools' parts from one queue, SAN_JOBS processes at once
-  # (default: the machine's cores a GPU, at most 16), the slowest tools' parts first (the default order of
-  # SAN_TOOLS: racecheck, then initcheck). Each tool's tests are split into SAN_SHARDS parts (default 8).
+  # (default: the machine's cores a GPU, at most 8; 16 on one H200 bought nothing, docs/reliability.md), the
+  # slowest tools' parts first (SAN_TOOLS' default order: racecheck, then initcheck). Each tool's tests are
+  # split into SAN_SHARDS parts (default 8).
   cores=$(nproc)
-  jobs=${SAN_JOBS:-$(( cores / NGPU < 16 ? cores / NGPU : 16 ))}
+  jobs=${SAN_JOBS:-$(( cores / NGPU < 8 ? cores / NGPU : 8 ))}
   [ "$jobs" -ge 1 ] || jobs=1
   shards=${SAN_SHARDS:-8}
   t1=$(date +%s)

@@ -153,7 +153,8 @@ def test_launch_on_a_stream():
 @pytest.mark.gpu
 def test_empty_launch_cost_is_measured():
     us = npgpu.profiler.empty_launch_us(200)
-    assert isinstance(us, float) and 0.0 < us < 1000.0  # host time of one launch: microseconds, not zero
+    # Microseconds: no launch takes under 50 ns, and even under compute-sanitizer none takes 0.1 s.
+    assert isinstance(us, float) and 0.05 < us < 1e5
     with pytest.raises(ValueError, match="launches must be at least 1"):
         npgpu.profiler.empty_launch_us(0)
 
