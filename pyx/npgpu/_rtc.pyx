@@ -21,11 +21,11 @@ from libc.string cimport memcmp, memcpy
 from libcpp.string cimport string
 from libcpp.vector cimport vector
 
-from npgpu._array cimport Array, new_array
+from npgpu._array cimport Array, dtype_code, new_array, new_array_like_view
 from npgpu._runtime cimport resolve_stream
 from npgpu.lib cimport runtime as rt
 from npgpu.lib.launch cimport Dim3
-from npgpu.lib.view cimport ArrayView
+from npgpu.lib.view cimport ArrayView, DType
 from npgpu.lib.rtc cimport RtcCompileResult, RtcKernel, RtcKernelInfo, RtcLibrary, nvrtc_version as c_nvrtc_version, \
     nvrtc_supported_archs as c_supported_archs, rtc_device_arch, rtc_compile, rtc_library_load, rtc_get_kernel, \
     rtc_kernel_names, rtc_launch, rtc_install_bundled_headers
@@ -1380,7 +1380,9 @@ cdef class ElementwisePlan:
     cdef vector[Py_ssize_t] in_word
     cdef list scalar_types           # per input: None (an array) or the exact type of the scalar
     cdef list exact                  # per input: whether a scalar's bytes are the word (its dtype's own type)
-    cdef list out_specs              # (shape, dtype) per output
+    cdef vector[ArrayView] out_layouts  # per output: its shape and device (a new C-contiguous array's)
+    cdef vector[DType] out_codes
+    cdef list out_dtypes
     cdef vector[Py_ssize_t] out_word
     cdef object convert
 
@@ -1392,7 +1394,7 @@ cdef class ElementwisePlan:
         self.kernel, self.grid, self.block, self.convert = kernel, grid, block, convert
         for w in words:
             self.words.push_back(PyLong_AsUnsignedLongLongMask(w))
-        self.scalar_types, self.exact, self.out_specs = [], [], []
+        self.scalar_types, self.exact, self.out_dtypes = [], [], []
         cdef ArrayView scalar_layout
         scalar_layout.ndim = -1
         for word, model, dtype in inputs:
@@ -1409,11 +1411,20 @@ cdef class ElementwisePlan:
                 self.layouts.push_back(scalar_layout)
                 self.scalar_types.append(model)
                 self.exact.append(model is np.dtype(dtype).type)
+        cdef ArrayView out_layout  # the shape and device of each call's new output (its strides are C order)
         for word, shape, dtype in outputs:
             if not 0 <= word < len(words):
                 raise ValueError(f"word {word} out of range")
+            if len(shape) > 32:
+                raise ValueError(f"npgpu supports at most 32 dimensions, got {len(shape)}")
             self.out_word.push_back(word)
-            self.out_specs.append((tuple(shape), np.dtype(dtype)))
+            out_layout.ndim = len(shape)
+            out_layout.device = kernel.device
+            for k, d in enumerate(shape):
+                out_layout.shape[k] = d
+            self.out_layouts.push_back(out_layout)
+            self.out_codes.push_back(dtype_code(dtype))
+            self.out_dtypes.append(np.dtype(dtype))
 
     def run(self, tuple args, stream=None):
         """Launch for `args` (the inputs) and return the new output (a tuple of them when several), or None
@@ -1424,7 +1435,15 @@ cdef class ElementwisePlan:
         cdef Py_ssize_t n = len(args)
         if n != <Py_ssize_t>self.layouts.size():
             return None
-        cdef vector[uint64_t] w = self.words
+        # The words of this call: a copy of the plan's, on the stack when they fit.
+        cdef uint64_t stack_words[32]
+        cdef vector[uint64_t] heap_words
+        cdef uint64_t* w = stack_words
+        if self.words.size() > 32:
+            heap_words = self.words
+            w = heap_words.data()
+        else:
+            memcpy(stack_words, self.words.data(), self.words.size() * sizeof(uint64_t))
         cdef Py_ssize_t k
         cdef const ArrayView* want
         cdef const ArrayView* got
@@ -1454,20 +1473,21 @@ cdef class ElementwisePlan:
             w[self.in_word[k]] = <uint64_t><uintptr_t>got.data
         cdef StreamHandle s = resolve_stream(stream)
         cdef Array out
-        outs = []
-        for k in range(len(self.out_specs)):
-            shape, dtype = self.out_specs[k]
-            out = new_array(shape, dtype, self.kernel.device, s)
+        cdef Py_ssize_t nout = self.out_layouts.size()
+        outs = [] if nout != 1 else None
+        for k in range(nout):
+            out = new_array_like_view(self.out_layouts[k], self.out_dtypes[k], self.out_codes[k], s)
             w[self.out_word[k]] = <uint64_t><uintptr_t>out._view.data
-            outs.append(out)
+            if outs is not None:
+                outs.append(out)
         cdef Dim3 g
         cdef Dim3 b
         g.x = self.grid
         b.x = self.block
         cdef void* ptrs[1]
-        ptrs[0] = <void*>w.data()
+        ptrs[0] = <void*>w
         rtc_launch(self.kernel.handle, &self.kernel.info, g, b, 0, self.kernel.device, s, ptrs)
-        return outs[0] if len(outs) == 1 else tuple(outs)
+        return out if nout == 1 else tuple(outs)
 
 
 cdef class PlannedCall:
