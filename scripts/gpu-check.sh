@@ -284,6 +284,8 @@ if phase sanitizer; then
       "$("$PY" -c "$SUM_COUNTS" "$OUT_DIR/sanitizer-$tool.txt")"
     grep -v '^0 ' "$OUT_DIR/sanitizer-$tool.txt" | cut -c1-300 >>"$SUMMARY"
   done
+  say "slowest tests under the tools (each shares the GPU with the other processes):"
+  "$PY" "$SRC/scripts/sanitizer_triage.py" --slowest "${SAN_SLOWEST:-10}" "$OUT_DIR"/sanitizer-*-*.log | cut -c1-200 >>"$SUMMARY"
   # racecheck on the shared-memory stencil (every boundary and dtype, small fields).
   NPGPU_BACKEND=cuda compute-sanitizer --tool racecheck --error-exitcode 99 "$PY" -c '
 import numpy as np, npgpu

@@ -1,8 +1,9 @@
-"""Sort the reports of a compute-sanitizer log into npgpu's own and those inside NVIDIA's libraries; or, with
---stall, say where the threads of a stalled run wait.
+"""Sort the reports of a compute-sanitizer log into npgpu's own and those inside NVIDIA's libraries; with
+--stall, say where the threads of a stalled run wait; with --slowest, list the slowest tests of the logs.
 
     python scripts/sanitizer_triage.py LOG
     python scripts/sanitizer_triage.py --stall STACKS
+    python scripts/sanitizer_triage.py --slowest N LOG...
 
 Prints one line, ``ours=N library=M (libcusolver.so.12: 24, ...)``, and exits 1 when a report is npgpu's
 (or cannot be placed, or was not printed), 0 when every report comes from a library kernel or a library's
@@ -16,11 +17,17 @@ compute-sanitizer's libraries, npgpu (its library, extension modules or OpenMP),
 such frame (the C and C++ runtimes' and the interpreter's do not count) waits in Python, as the main thread does
 while it joins the workers. Prints one line, ``threads=5 driver_or_tool=4 npgpu=0 other=0 python=1``, and
 exits 1 when a thread waits in npgpu's code (a lock of ours may be involved) or no thread was found, else 0.
+
+--slowest reads pytest's verbose lines with their times (``-o console_output_style=times``, as
+scripts/gpu-check.sh runs them) from logs named ``sanitizer-<tool>-<part>.log`` and prints the N slowest tests,
+one a line: ``racecheck 34.1 s tests/test_x.py::test_y[cuda]``. A test whose line a report interrupted is
+not counted.
 """
 
 import re
 import sys
 from collections import Counter
+from pathlib import Path
 
 PREFIX = "========= "
 HEADER = re.compile(r"^========= (?!\s)(Error: Race|Warning: Race|Uninitialized|Barrier error|Host API memory|Invalid|"
@@ -93,6 +100,28 @@ def stall(path):
     return 1 if count["npgpu"] or not places else 0
 
 
+OUTCOME_TIME = re.compile(r" (PASSED|FAILED|SKIPPED|ERROR|XFAIL|XPASS) +([0-9.]+)(us|ms|s)$")
+UNIT_SECONDS = {"us": 1e-6, "ms": 1e-3, "s": 1.0}
+
+
+def slowest(count, paths):
+    found = []
+    for path in paths:
+        name = Path(path).name
+        tool = name.split("-")[1] if name.startswith("sanitizer-") else name
+        with open(path, errors="replace") as f:
+            for line in f:
+                if "::" not in line[:300]:  # (skips the reports' lines quickly)
+                    continue
+                m = OUTCOME_TIME.search(line.rstrip())
+                test = line[:m.start()].strip() if m else ""
+                if "::" in test and "=========" not in test:
+                    found.append((float(m.group(2)) * UNIT_SECONDS[m.group(3)], tool, test))
+    for seconds, tool, test in sorted(found, reverse=True)[:count]:
+        print(f"{tool} {seconds:.1f} s {test}")
+    return 0
+
+
 def main(path):
     with open(path, errors="replace") as f:
         text = f.read()
@@ -110,4 +139,6 @@ def main(path):
 if __name__ == "__main__":
     if sys.argv[1] == "--stall":
         sys.exit(stall(sys.argv[2]))
+    if sys.argv[1] == "--slowest":
+        sys.exit(slowest(int(sys.argv[2]), sys.argv[3:]))
     sys.exit(main(sys.argv[1]))

@@ -109,3 +109,22 @@ def test_a_thread_waiting_in_npgpu_fails(tmp_path):
 
 def test_stacks_without_threads_fail(tmp_path):
     assert stall(tmp_path, "Error: Failed to find python version from target process\n")[0] == 1
+
+
+def test_slowest_lists_the_longest_tests_of_all_logs(tmp_path):
+    (tmp_path / "sanitizer-racecheck-shard0.log").write_text(
+        "========= COMPUTE-SANITIZER\n"
+        "tests/test_a.py::test_fast[cuda] PASSED 689.7us\n"
+        "tests/test_a.py::test_slow[cuda-(2, 3)] PASSED 12.5s\n"
+        "tests/test_a.py::test_cut ========= Invalid __global__ read of size 4 bytes\n"
+        "=========     at void npgpu::k()+0x10\n"
+        "tests/test_a.py::test_failed FAILED 2.0s\n")
+    (tmp_path / "sanitizer-initcheck-threads.log").write_text(
+        "tests/test_b.py::test_mid PASSED 305.2ms\n"
+        "===== 2 passed in 3.0s =====\n")
+    logs = sorted(str(p) for p in tmp_path.glob("sanitizer-*.log"))
+    r = subprocess.run([sys.executable, str(SCRIPT), "--slowest", "3", *logs], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["racecheck 12.5 s tests/test_a.py::test_slow[cuda-(2, 3)]",
+                                     "racecheck 2.0 s tests/test_a.py::test_failed",
+                                     "initcheck 0.3 s tests/test_b.py::test_mid"]
