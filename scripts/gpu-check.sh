@@ -163,6 +163,7 @@ if phase sanitizer; then
   SAN_TESTS=$(for t in $SAN_TESTS; do case "$t" in /*) echo "$t" ;; tests/*) echo "$SRC/$t" ;; *) echo "$SRC/tests/$t" ;; esac; done)
   # Tests that drive the GPU from several threads (marker "threads") stalled beside other sanitized processes:
   # they run in a second pass, one process at a time on each GPU, with a shorter timeout and 2 threads.
+  # SAN_PASSES (default "main threads") runs one pass alone, e.g. SAN_PASSES=threads.
   # shellcheck disable=SC2086
   THREAD_TESTS=$(grep -l '@pytest.mark.threads' $SAN_TESTS)
   export SAN_TESTS THREAD_TESTS
