@@ -224,8 +224,10 @@ if phase sanitizer; then
       dog=$!
     fi
     # -v: a report lands beside the name of the test that was running; each test's time follows its outcome.
+    # The property-based tests draw SAN_EXAMPLES examples each (default 5, against 25 in the tests phase): under
+    # a tool each launch costs milliseconds, and their agreement with NumPy is the tests phase's to show.
     # shellcheck disable=SC2086
-    NPGPU_THREAD_ORDERING=$ordering NPGPU_RELIABILITY_THREADS=$threads NPGPU_TEST_THREADS=$threads NPGPU_RELIABILITY_ITERATIONS=2 \
+    NPGPU_HYPOTHESIS_EXAMPLES=${SAN_EXAMPLES:-5} NPGPU_THREAD_ORDERING=$ordering NPGPU_RELIABILITY_THREADS=$threads NPGPU_TEST_THREADS=$threads NPGPU_RELIABILITY_ITERATIONS=2 \
       NPGPU_RELIABILITY_HANDOFF_N=1048576 NPGPU_RELIABILITY_REPEATS=30 NPGPU_SAN_TAG="$tag" NPGPU_BACKEND=cuda timeout "$limit" compute-sanitizer --tool "$1" --error-exitcode 99 \
       --target-processes all --report-api-errors no --print-limit 100000 "${filter[@]}" \
       "$PY" -m pytest $files -v -o console_output_style=times -p no:cacheprovider -m "$m" ${sel:+-k "$sel"} ${shard:+--shard "$shard"} \
