@@ -199,6 +199,9 @@ if phase sanitizer; then
     # a cuFFT launch and cuMemAllocAsync; test_threads' in cuEventRecord), so initcheck, which looks for reads
     # of unwritten memory rather than races, runs the thread tests' work from one thread.
     case "$2" in threads*) [ "$1" = initcheck ] && threads=1 ;; esac
+    # Tests marked heavy (large solves, many transforms or staged copies) took a third of the tools' time; their
+    # kernels run under every tool through lighter tests, so only the tools in SAN_HEAVY_TOOLS run them.
+    [[ " ${SAN_HEAVY_TOOLS-memcheck} " == *" $1 "* ]] || m="$m and not heavy"
     [ -n "$files" ] || return 0
     local log="$OUT_DIR/sanitizer-$1-$name.log" filter=() k=""
     [ "$1" = racecheck ] && [ -n "${SAN_RACECHECK_KERNELS-kns=npgpu}" ] &&
@@ -270,10 +273,14 @@ if phase sanitizer; then
     pids+=($!)
   done
   [ ${#pids[@]} -eq 0 ] || wait "${pids[@]}"
+  # The thread pass runs under the tools in SAN_THREAD_TOOLS (default memcheck) that are also in SAN_TOOLS.
+  # racecheck, synccheck and initcheck check each kernel's own shared memory, barriers and reads, which the
+  # main pass covers with the same kernels; two threads add nothing for them, and the pass runs alone.
   pids=()
   for g in $( [[ " ${SAN_PASSES:-main threads} " == *" threads "* ]] && seq 0 $((NGPU - 1))); do
     for i in "${!TOOLS[@]}"; do
       [ $(( i % NGPU )) -eq "$g" ] || continue
+      [[ " ${SAN_THREAD_TOOLS-memcheck} " == *" ${TOOLS[$i]} "* ]] || continue
       for part in threads threads-reliability; do CUDA_VISIBLE_DEVICES=$g san_one "${TOOLS[$i]}" $part; done
     done &
     pids+=($!)

@@ -667,6 +667,7 @@ def test_large_staged_add(rng):
     assert np.array_equal(r2, np.add(a[::-1], b))
 
 
+@pytest.mark.heavy
 @pytest.mark.gpu
 def test_small_staging_ring(rng):
     saved = npgpu.staging_config()
@@ -689,6 +690,7 @@ def test_small_staging_ring(rng):
     assert npgpu.staging_config() == saved
 
 
+@pytest.mark.heavy
 @pytest.mark.gpu
 def test_staged_pinned_and_pageable_operands_on_a_busy_stream(rng):
     # Through a 3-slot ring in many chunks: a pinned operand between two pageable ones (uploaded apart from

@@ -304,6 +304,7 @@ def test_linalg_square(array_device, data):
         assert_values(got, want, rtol, max_abs(want), what=name)
 
 
+@pytest.mark.heavy
 @SETTINGS
 @given(data=st.data())
 def test_linalg_qr(array_device, data):
@@ -400,6 +401,7 @@ def test_linalg_svd(array_device, data):
     assert_values(rec, a, rtol, 4.0, what=f"svd {kw}: U S V^H = A")
 
 
+@pytest.mark.heavy
 @SETTINGS
 @given(data=st.data())
 def test_linalg_lstsq_pinv(array_device, data):
@@ -1456,6 +1458,7 @@ def test_sparse(array_device, data):
     check_sparse_result(got, want, f"{cls} {op}")
 
 
+@pytest.mark.heavy
 @SETTINGS
 @given(data=st.data())
 def test_sparse_cg(array_device, data):

@@ -91,6 +91,7 @@ def test_one_d_lengths_and_norms(array_device, random_array, name, length):
         check(got, getattr(np.fft, name)(h, norm=norm), array_device, n=length)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("name", ONE_D)
 def test_one_d_n_crop_pad_and_axis(array_device, random_array, name):
     h = _input_for(name, random_array, (5, 8, 7))
@@ -130,6 +131,7 @@ def _axes_choices(ndim):
             yield tuple(a - ndim if i % 2 == 0 else a for i, a in enumerate(axes))
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("ndim", [1, 2, 3, 4])
 @pytest.mark.parametrize("name", ND)
 def test_nd_every_axes_choice(array_device, random_array, name, ndim):
@@ -154,6 +156,7 @@ def test_two_d_functions(array_device, random_array, name):
     check(getattr(nfft, name)(x, s=(4, 7)), getattr(np.fft, name)(h, s=(4, 7)), array_device, n=h.size)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("name", ND)
 def test_nd_s_crop_pad(array_device, random_array, name):
     h = _input_for(name, random_array, (4, 6, 5))

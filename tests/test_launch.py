@@ -190,6 +190,7 @@ print("ok")
 """
 
 
+@pytest.mark.heavy
 @pytest.mark.gpu
 @pytest.mark.parametrize("driver_launch", ["1", "0"])
 def test_driver_and_runtime_launch_paths_give_numpys_results(driver_launch):

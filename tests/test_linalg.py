@@ -220,6 +220,7 @@ def test_cholesky(array_device, rng, dtype, n):
         close(lo, np.linalg.cholesky(a), _tol(dtype, n) * cond)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("dtype", FLOATS)
 def test_cholesky_large_both_triangles(array_device, rng, dtype):
     # From n = 512 the CUDA backend computes the (default) lower factor as the conjugate transpose of potrf's
@@ -367,6 +368,7 @@ def gesvd_calls(monkeypatch):
     return calls
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("shape", [(48, 48), (70, 33), (33, 70)])
 def test_svd_through_qdwh(array_device, rng, gesvd_calls, dtype, shape):
@@ -623,6 +625,7 @@ VECTOR_ORDS = [None, 0, 1, -1, 2, -2, 3, 0.5, -0.5, np.inf, -np.inf]
 MATRIX_ORDS = [None, "fro", "nuc", 1, -1, 2, -2, np.inf, -np.inf]
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("dtype", [np.float64, np.complex64])
 def test_norm_every_ord(array_device, rng, dtype):
     x = matrix(rng, (3, 5, 4), dtype, 100.0)
@@ -1032,6 +1035,7 @@ def _gaussian(rng, shape, dtype):
     return z.astype(dtype)
 
 
+@pytest.mark.heavy
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype", FLOATS)
 @pytest.mark.parametrize("n", [256, 257, 258, 259, 513])
@@ -1076,6 +1080,7 @@ def test_butterfly_solve_of_a_stack(rng, butterfly_calls):
     assert butterfly_calls[5] is not None and butterfly_calls[6] is None
 
 
+@pytest.mark.heavy
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype", [np.float32, np.complex128])
 def test_large_inv_through_butterflies(rng, butterfly_calls, dtype):
@@ -1142,6 +1147,7 @@ def test_butterfly_solve_is_optional(rng, butterfly_calls, monkeypatch):
     close(x, np.linalg.solve(a, b), 1e-10)
 
 
+@pytest.mark.heavy
 @pytest.mark.gpu
 def test_butterfly_solve_is_reproducible_and_survives_oom(rng, butterfly_calls, monkeypatch):
     n = 300

@@ -167,6 +167,7 @@ def test_pinned_cache_keeps_large_blocks_over_small_ones():
     del again
 
 
+@pytest.mark.heavy
 def test_array_outliving_its_stream_is_freed():
     # An array allocated on a Stream is freed (stream-ordered) when it goes, even after the Python Stream
     # object went first. Run in a subprocess: freeing on a destroyed stream is undefined behaviour.

@@ -847,6 +847,7 @@ def test_gpu_float32_normals_unaligned_out(version):
     assert np.array_equal(host.view(np.uint32), got[1:].view(np.uint32))
 
 
+@pytest.mark.heavy
 @pytest.mark.gpu
 def test_gpu_float32_normals_64bit_indices():
     """The ziggurat kernels' 64-bit group-index path (taken past 2^30 groups; NPGPU_ZIGGURAT_INDEX64=1 forces it

@@ -330,6 +330,7 @@ def test_partition_argpartition_lexsort(rng):
         npgpu.lexsort([npgpu.asarray(k1), npgpu.asarray(k2[:10])])
 
 
+@pytest.mark.heavy
 @pytest.mark.gpu
 @pytest.mark.parametrize("dt, n", [(np.float32, 1 << 24), (np.int64, 1 << 23), (np.uint8, 1 << 26)])
 def test_searchsorted_many_queries_into_a_large_array(dt, n):

@@ -254,6 +254,7 @@ def test_eliminate_zeros(array_device):
     np.testing.assert_array_equal(a.indptr.get(), [0, 1, 2, 3])
 
 
+@pytest.mark.heavy
 def test_constructor_paths(array_device):
     dense = np.array([[0, 1.5, 0], [0, 0, 0], [2, 0, -1]])
     for cls in (ns.csr_matrix, ns.csc_matrix, ns.coo_matrix, ns.csr_array, ns.csc_array, ns.coo_array):
@@ -917,6 +918,7 @@ def test_multiply_sparse_broadcasts_as_scipy(array_device, shapes):
                 assert got.device == a.device
 
 
+@pytest.mark.heavy
 def test_multiply_sparse_broadcast_examples(array_device):
     # the shapes of the differential test's find: (1, 1) x (2, 1) and its kin, each value checked
     col = np.array([[2.0], [-3.0]])
