@@ -193,17 +193,26 @@ __global__ void ordered_keys(const K* in, typename float_bits<K>::U* out, std::i
     out[i] = ordered_bits<K>(reinterpret_cast<const U*>(in)[i], descending);
 }
 
-// Rows of up to 4096 4-byte keys: one block sorts each row in shared memory (cub::BlockRadixSort of the
-// keys' ordered bits with their positions), one read and one write of the row. The raw keys stay in shared
-// memory, so sorted values come out with their bits (-0.0, NaN payloads) and an in-place sort reads nothing
-// it has overwritten.
+// A 4-byte key's bits as an unsigned number that sorts ascending in the requested order (NaNs last).
 enum class KeyKind : int { floating, signed_int, unsigned_int };
 
-__device__ std::uint32_t block_sort_key(std::uint32_t u, KeyKind kind, bool descending) {
+__device__ std::uint32_t sortable_bits(std::uint32_t u, KeyKind kind, bool descending) {
   if (kind == KeyKind::floating) u = ordered_bits<float>(u, descending);
   else if (kind == KeyKind::signed_int) u ^= 0x80000000u;
   return descending ? ~u : u;
 }
+
+template <class K>
+constexpr KeyKind key_kind() {
+  return std::is_floating_point_v<K> ? KeyKind::floating
+         : std::is_signed_v<K>       ? KeyKind::signed_int
+                                     : KeyKind::unsigned_int;
+}
+
+// Rows of up to 4096 4-byte keys: one block sorts each row in shared memory (cub::BlockRadixSort of the
+// keys' sortable bits with their positions), one read and one write of the row. The raw keys stay in shared
+// memory, so sorted values come out with their bits (-0.0, NaN payloads) and an in-place sort reads nothing
+// it has overwritten.
 
 template <int Threads, int Items>
 __global__ void __launch_bounds__(Threads) block_sort_rows(const std::uint32_t* keys, std::uint32_t* values,
@@ -223,7 +232,7 @@ __global__ void __launch_bounds__(Threads) block_sort_rows(const std::uint32_t* 
     k[j] = 0xFFFFFFFFu;
     if (i < n) {
       raw[i] = keys[first + i];
-      k[j] = block_sort_key(raw[i], kind, descending);
+      k[j] = sortable_bits(raw[i], kind, descending);
     }
   }
   Sort(temp).SortBlockedToStriped(k, pos);  // ends with a barrier: raw is complete
@@ -270,16 +279,11 @@ struct WordLayout {
 template <class K>
 __global__ void key_position_words(const K* keys, std::uint64_t* out, std::int64_t total, WordLayout layout,
                                    bool descending) {
+  const bool one_row = layout.n >= total;  // no 64-bit division per element
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += stride) {
-    std::uint32_t u = reinterpret_cast<const std::uint32_t*>(keys)[i];
-    if constexpr (std::is_floating_point_v<K>) {
-      u = ordered_bits<K>(u, descending);  // NaNs last either way once complemented
-    } else if constexpr (std::is_signed_v<K>) {
-      u ^= 0x80000000u;
-    }
-    if (descending) u = ~u;
-    const std::int64_t row = i / layout.n;
+    const std::uint32_t u = sortable_bits(reinterpret_cast<const std::uint32_t*>(keys)[i], key_kind<K>(), descending);
+    const std::int64_t row = one_row ? 0 : i / layout.n;
     out[i] = (static_cast<std::uint64_t>(row) << 32 | u) << layout.pos_bits |
              static_cast<std::uint64_t>(i - row * layout.n);
   }
@@ -290,11 +294,12 @@ template <class K>
 __global__ void word_positions(const std::uint64_t* words, const K* keys, K* values, std::int64_t* indices,
                                std::int64_t total, WordLayout layout) {
   const std::uint64_t mask = (std::uint64_t{1} << layout.pos_bits) - 1;
+  const bool one_row = layout.n >= total;
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += stride) {
     const auto pos = static_cast<std::int64_t>(words[i] & mask);
     if (indices) indices[i] = pos;
-    if (values) values[i] = keys[i - i % layout.n + pos];
+    if (values) values[i] = keys[(one_row ? 0 : i - i % layout.n) + pos];
   }
 }
 
@@ -611,9 +616,7 @@ void sort_rows(const ArrayView& keys, const ArrayView* values, const ArrayView* 
         // rows of 64 to 4096 keys (or one row of up to 4096) in blocks, many longer rows as words
         if (total == 0) return;
         if (n <= kBlockSortMax && (rows == 1 || n >= 64) && rows <= INT32_MAX) {
-          const KeyKind kind = floating ? KeyKind::floating
-                                        : std::is_signed_v<K> ? KeyKind::signed_int : KeyKind::unsigned_int;
-          return block_sort(src, out, idx_out, rows, n, kind, descending, s);
+          return block_sort(src, out, idx_out, rows, n, key_kind<K>(), descending, s);
         }
         WordLayout layout;
         if (word_layout(rows, n, floating, idx_out != nullptr, &layout))
