@@ -100,8 +100,10 @@ def stall(path):
     return 1 if count["npgpu"] or not places else 0
 
 
-OUTCOME_TIME = re.compile(r" (PASSED|FAILED|SKIPPED|ERROR|XFAIL|XPASS) +([0-9.]+)(us|ms|s)$")
-UNIT_SECONDS = {"us": 1e-6, "ms": 1e-3, "s": 1.0}
+# pytest writes a test's time as 689.7us, 305.2ms, 12.500s, 2m 3s or 1h 2m.
+OUTCOME_TIME = re.compile(r" (PASSED|FAILED|SKIPPED|ERROR|XFAIL|XPASS) +((?:[0-9.]+(?:us|ms|h|m|s) ?)+)$")
+TIME_PART = re.compile(r"([0-9.]+)(us|ms|h|m|s)")
+UNIT_SECONDS = {"us": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
 
 
 def slowest(count, paths):
@@ -116,7 +118,8 @@ def slowest(count, paths):
                 m = OUTCOME_TIME.search(line.rstrip())
                 test = line[:m.start()].strip() if m else ""
                 if "::" in test and "=========" not in test:
-                    found.append((float(m.group(2)) * UNIT_SECONDS[m.group(3)], tool, test))
+                    seconds = sum(float(v) * UNIT_SECONDS[u] for v, u in TIME_PART.findall(m.group(2)))
+                    found.append((seconds, tool, test))
     for seconds, tool, test in sorted(found, reverse=True)[:count]:
         print(f"{tool} {seconds:.1f} s {test}")
     return 0

@@ -159,6 +159,7 @@ def test_columns_kernel_like_numpy(fftmod, n, columns, forward):
     _close_to(got.get(), want)
 
 
+@pytest.mark.heavy
 def test_columns_kernel_layouts_like_numpy(fftmod):
     h = _crand((2048, 40, 10), 3)
     d = npgpu.asarray(h.astype(np.complex64))

@@ -907,6 +907,7 @@ def test_gpu_pi_ranges_equal_host(first, n):
     assert _random._pi_hits(n, 77, device=0, first=first) == _random._pi_hits(n, 77, device=-1, first=first)
 
 
+@pytest.mark.heavy
 @pytest.mark.gpu
 def test_gpu_pi_large_64bit_count():
     n = (1 << 34) + 5  # more hits than 2^32

@@ -1072,6 +1072,7 @@ def test_argmax_signed_zero_and_first_position(array_device):
         assert int(npgpu.argmin(a).get()) == np.argmin(v)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_signed_zero_extrema_as_numpy(array_device, dtype):
     # max / min give the later of equal values, as NumPy's scalar loops do (max([-0.0, 0.0]) is 0.0, max([0.0,

@@ -118,13 +118,14 @@ def test_slowest_lists_the_longest_tests_of_all_logs(tmp_path):
         "tests/test_a.py::test_slow[cuda-(2, 3)] PASSED 12.5s\n"
         "tests/test_a.py::test_cut ========= Invalid __global__ read of size 4 bytes\n"
         "=========     at void npgpu::k()+0x10\n"
-        "tests/test_a.py::test_failed FAILED 2.0s\n")
+        "tests/test_a.py::test_failed FAILED 2.0s\n"
+        "tests/test_a.py::test_minutes PASSED 2m 3s\n")
     (tmp_path / "sanitizer-initcheck-threads.log").write_text(
         "tests/test_b.py::test_mid PASSED 305.2ms\n"
         "===== 2 passed in 3.0s =====\n")
     logs = sorted(str(p) for p in tmp_path.glob("sanitizer-*.log"))
     r = subprocess.run([sys.executable, str(SCRIPT), "--slowest", "3", *logs], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.splitlines() == ["racecheck 12.5 s tests/test_a.py::test_slow[cuda-(2, 3)]",
-                                     "racecheck 2.0 s tests/test_a.py::test_failed",
-                                     "initcheck 0.3 s tests/test_b.py::test_mid"]
+    assert r.stdout.splitlines() == ["racecheck 123.0 s tests/test_a.py::test_minutes",
+                                     "racecheck 12.5 s tests/test_a.py::test_slow[cuda-(2, 3)]",
+                                     "racecheck 2.0 s tests/test_a.py::test_failed"]

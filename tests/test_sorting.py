@@ -87,6 +87,7 @@ def test_rows_of_four_byte_keys(rng, dtype, shape):
     _check_rows(a, npgpu.asarray(a))
 
 
+@pytest.mark.heavy
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype", ["float32", "int32", "uint32"])
 @pytest.mark.parametrize("shape", [(512, 8192), (2048, 2048), (65536, 64), (1 << 18, 16), (1, 1 << 22)], ids=str)
@@ -239,6 +240,7 @@ def test_errors(rng):
     _same(npgpu.sort(npgpu.asarray(np.float64(2.0)), axis=None), np.array([2.0]))
 
 
+@pytest.mark.heavy
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype", [np.int32, np.uint32, np.int64, np.uint64])
 def test_long_integer_sorts_of_narrow_ranges(rng, dtype):
@@ -261,6 +263,7 @@ def test_long_integer_sorts_of_narrow_ranges(rng, dtype):
             np.testing.assert_array_equal(npgpu.argsort(d, descending=True).get(), _numpy_descending(h, -1, True))
 
 
+@pytest.mark.heavy
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype", [np.int64, np.uint64])
 def test_long_wide_integer_sorts_finish_runs_of_equal_top_bits(rng, dtype):

@@ -900,6 +900,7 @@ def _same_as_scipy(got, want):
     np.testing.assert_array_equal(got.toarray().get(), want.toarray())
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("shapes", BROADCAST_SHAPES, ids=str)
 def test_multiply_sparse_broadcasts_as_scipy(array_device, shapes):
     # sparse * sparse elementwise broadcasts as SciPy's multiply: its shape, format, *_matrix / *_array kind,
