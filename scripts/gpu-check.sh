@@ -199,8 +199,8 @@ if phase sanitizer; then
     # a cuFFT launch and cuMemAllocAsync; test_threads' in cuEventRecord), so initcheck, which looks for reads
     # of unwritten memory rather than races, runs the thread tests' work from one thread.
     case "$2" in threads*) [ "$1" = initcheck ] && threads=1 ;; esac
-    # Tests marked heavy (large solves, many transforms or staged copies) took a third of the tools' time; their
-    # kernels run under every tool through lighter tests, so only the tools in SAN_HEAVY_TOOLS run them.
+    # Tests marked heavy (large solves, long sorts, many transforms or staged copies) made the tools' longest
+    # parts; their kernels run under every tool through lighter tests, so only SAN_HEAVY_TOOLS' tools run them.
     [[ " ${SAN_HEAVY_TOOLS-memcheck} " == *" $1 "* ]] || m="$m and not heavy"
     [ -n "$files" ] || return 0
     local log="$OUT_DIR/sanitizer-$1-$name.log" filter=() k=""

@@ -213,7 +213,6 @@ constexpr KeyKind key_kind() {
 // keys' sortable bits with their positions), one read and one write of the row. The raw keys stay in shared
 // memory, so sorted values come out with their bits (-0.0, NaN payloads) and an in-place sort reads nothing
 // it has overwritten.
-
 template <int Threads, int Items>
 __global__ void __launch_bounds__(Threads) block_sort_rows(const std::uint32_t* keys, std::uint32_t* values,
                                                            std::int64_t* indices, std::int64_t n, KeyKind kind,
