@@ -98,6 +98,9 @@ for line in open(sys.argv[1]):
         c["error" if k.startswith("error") else k] += int(n)
 print(", ".join(f"{n} {k}" for k, n in sorted(c.items())))'
 if phase tests; then
+  # The property-based differential tests draw TEST_EXAMPLES examples each here (default 200), against the
+  # 25 of a plain pytest run such as CI's.
+  export NPGPU_HYPOTHESIS_EXAMPLES="${TEST_EXAMPLES:-200}"
   if [ -n "${TEST_FILES:-}" ]; then
     # One pytest run and log per file, so a run cut short by a time limit still reports the files it finished.
     for t in $TEST_FILES; do
