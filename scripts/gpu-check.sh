@@ -180,11 +180,11 @@ if phase sanitizer; then
   # written by a kernel it does not instrument stays "uninitialized" to it, so every read of a cuBLAS, cuFFT
   # or CUB result by npgpu's own kernels was reported (4016 such reports in one part, docs/reliability.md).
   san_one() {  # tool, part: "K/N" (shard K of N of the main pass), "threads" or "threads-reliability"
-    local files="$SAN_TESTS" shard="" name m="gpu and not slow and not alone and not threads"
+    local files="$SAN_TESTS" shard="" name m="gpu and not slow and not alone and not fault and not threads"
     local limit="${SAN_TIMEOUT:-900}" threads=4 ordering=on
     case "$2" in
       threads*) files=$(printf '%s\n' $THREAD_TESTS | grep -v '/test_reliability.py$') name="$2"
-        m="gpu and not slow and not alone and threads" limit="${SAN_THREADS_TIMEOUT:-300}" threads=2 ;;
+        m="gpu and not slow and not alone and not fault and threads" limit="${SAN_THREADS_TIMEOUT:-300}" threads=2 ;;
       *) shard="$2" name="shard${2%/*}" ;;
     esac
     # The concurrency tests' threads, iterations and repeats are cut: a sanitizer checks each call, and at the

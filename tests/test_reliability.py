@@ -564,6 +564,69 @@ def test_fork_after_gpu_use_gives_the_child_a_clear_error():
                               f"passed, 6: host backend broken); stderr: {r.stderr[-2000:]}"
 
 
+# ---------------------------------------------------------------- a kernel that faults
+# A run-time kernel that traps or writes outside any allocation breaks the process's CUDA context for good.
+# The child reports, as JSON, what each call after the fault raised; the parent checks that every one was a
+# sticky CUDAError that says to restart, that the host backend still works, and that the child exits cleanly.
+
+_FAULT_CHILD = r"""
+import json, sys
+import numpy as np
+import npgpu
+
+SRC = '''
+extern "C" __global__ void fault(int* x, int how) {
+    if (how == 0) __trap();
+    volatile int* far = x + (1ll << 40);  // 4 TiB past the array: no allocation is there
+    *far = 1;
+}
+'''
+f = npgpu.SourceModule(SRC).get_function("fault")
+how = np.int32(0 if sys.argv[1] == "trap" else 1)
+x = npgpu.asarray(np.arange(4, dtype=np.int32))
+x.get()
+seen = []
+
+
+def attempt(what, call):
+    try:
+        call()
+        seen.append([what, "returned", False, ""])
+    except npgpu.CUDAError as e:
+        seen.append([what, "CUDAError", bool(e.sticky), str(e)])
+    except Exception as e:  # anything else is wrong: reported, not raised
+        seen.append([what, type(e).__name__, False, str(e)])
+
+
+attempt("the launch, then synchronize", lambda: (f(x, how, block=(1,), grid=(1,)), npgpu.synchronize()))
+attempt("get of an array made before", x.get)
+attempt("a new array", lambda: npgpu.asarray(np.ones(8, np.float32)).get())
+attempt("add of device arrays", lambda: npgpu.add(x, x).get())
+attempt("a NumPy-input sum on the GPU", lambda: npgpu.sum(np.ones(1 << 20, np.float32)))
+attempt("synchronize", npgpu.synchronize)
+with npgpu.use_backend("cpu"):
+    host = npgpu.add(np.arange(3), 1).tolist()
+print(json.dumps({"seen": seen, "host": host}))
+"""
+
+
+@pytest.mark.gpu
+@pytest.mark.fault
+@pytest.mark.parametrize("how", ["trap", "illegal_address"])
+def test_a_faulting_kernel_gives_one_clear_sticky_error_from_then_on(how):
+    import json
+    import subprocess
+    r = subprocess.run([sys.executable, "-c", _FAULT_CHILD, how], capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "NPGPU_BACKEND": "cuda"})
+    assert r.returncode == 0, f"child exit code {r.returncode}; stderr: {r.stderr[-2000:]}"
+    report = json.loads(r.stdout.strip().splitlines()[-1])
+    assert report["host"] == [1, 2, 3]
+    assert len(report["seen"]) == 6
+    for what, outcome, sticky, message in report["seen"]:
+        assert (outcome, sticky) == ("CUDAError", True), f"{what}: {outcome} (sticky={sticky}): {message}"
+        assert "no longer usable" in message and "restart the process" in message, f"{what}: {message}"
+
+
 # ---------------------------------------------------------------- Ctrl-C on the GPU
 # Timed within 0.2 s of the signal, so marked slow: kept out of the compute-sanitizer runs, which slow
 # every call many times over.
