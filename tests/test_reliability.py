@@ -35,6 +35,8 @@ N_THREADS = int(os.environ.get("NPGPU_RELIABILITY_THREADS", "8"))
 ITERATIONS = int(os.environ.get("NPGPU_RELIABILITY_ITERATIONS", "20"))
 JOIN_TIMEOUT_S = 120 + 2 * ITERATIONS
 MEM_REPEATS = int(os.environ.get("NPGPU_RELIABILITY_REPEATS", "300"))
+SMALL_CALLS = int(os.environ.get("NPGPU_RELIABILITY_SMALL_CALLS", "1000000"))  # the baseline test's
+LARGE_CALLS = int(os.environ.get("NPGPU_RELIABILITY_LARGE_CALLS", "1000"))
 MiB = 1 << 20
 RSS_BOUND = 32 * MiB  # growth of the resident set over MEM_REPEATS calls, after warm-up
 TRACED_BOUND = 1 * MiB  # growth of Python allocations over MEM_REPEATS calls, after warm-up
@@ -802,6 +804,46 @@ def test_memory_does_not_grow_device_arrays(array_device, family):
         gc.collect()
         after = npgpu.memory_info()["pool_used"]
         assert after <= before, f"{family}: pool_used grew {before} -> {after} (device memory leaked)"
+
+
+def _settled(device):
+    """(RSS, pool_used, pinned_bytes) once garbage is collected and the device's queued frees have run."""
+    gc.collect()
+    if device != "cuda":
+        return _rss_bytes(), 0, 0
+    npgpu.synchronize()
+    info = npgpu.memory_info()
+    return _rss_bytes(), info["pool_used"], info["pinned_bytes"]
+
+
+@pytest.mark.alone
+@pytest.mark.parametrize("kind", ["numpy", "array"])
+def test_a_million_small_calls_and_a_thousand_large_ones_return_to_baseline(array_device, kind):
+    # NumPy inputs (run on array_device's backend) or npgpu.Arrays on that device: SMALL_CALLS calls on 1024
+    # values (add and sum in turn) and LARGE_CALLS on 16 MiB, measured against the state after a warm-up.
+    rng = np.random.default_rng(11)
+    small, large = rng.random(1024, np.float32), rng.random(4 << 20, np.float32)
+    if kind == "array":
+        small, large = npgpu.asarray(small, device=array_device), npgpu.asarray(large, device=array_device)
+
+    def run(n_small, n_large):
+        for _ in range(n_small // 2):
+            npgpu.add(small, small)
+            npgpu.sum(small)
+        for _ in range(n_large):
+            npgpu.multiply(large, 2.0)
+
+    run(1000, 10)
+    rss0, used0, pinned0 = _settled(array_device)
+    t0 = time.perf_counter()
+    run(SMALL_CALLS, LARGE_CALLS)
+    seconds = time.perf_counter() - t0
+    rss1, used1, pinned1 = _settled(array_device)
+    print(f"\n{array_device} {kind}: {SMALL_CALLS} small + {LARGE_CALLS} large calls in {seconds:.1f} s; RSS "
+          f"{(rss1 - rss0) / MiB:+.2f} MiB, pool_used {used1 - used0:+d} B, pinned {pinned1 - pinned0:+d} B")
+    assert rss1 - rss0 < RSS_BOUND, f"resident set grew by {(rss1 - rss0) / MiB:.1f} MiB"
+    assert used1 == used0, f"pool_used {used0} -> {used1}: device memory leaked"
+    assert pinned1 <= pinned0, f"pinned memory {pinned0} -> {pinned1} bytes"
 
 
 def test_memory_measure_detects_a_leak():
