@@ -13,6 +13,7 @@ import runpy
 import subprocess
 import sys
 import textwrap
+import time
 
 import numpy as np
 import pytest
@@ -377,6 +378,54 @@ def test_corrupt_cache_entry_is_recompiled(cache_dir):
     c2 = _rtc.compile_source(src, ARCH)
     assert c2.source_of_result == "compiled" and c2.binary == c.binary
     assert _rtc.cache_info()["disk_errors"] == before["disk_errors"] + 1
+
+
+@nvrtc
+def test_altered_cache_entry_is_recompiled(cache_dir):
+    # The same length with one byte changed: the digest check, not the size, rejects it.
+    src = ADD_SRC + "// altered test\n"
+    c = _rtc.compile_source(src, ARCH)
+    path = next(p for p in cache_dir.rglob(c.key + ".bin"))
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    path.write_bytes(bytes(data))
+    _rtc.clear_memory_cache()
+    before = _rtc.cache_info()
+    c2 = _rtc.compile_source(src, ARCH)
+    assert c2.source_of_result == "compiled" and c2.binary == c.binary
+    assert _rtc.cache_info()["disk_errors"] == before["disk_errors"] + 1
+    _rtc.clear_memory_cache()  # the recompiled entry replaced the altered one
+    assert _rtc.compile_source(src, ARCH).source_of_result == "disk"
+
+
+@nvrtc
+def test_two_processes_compiling_one_kernel_at_once_both_succeed(cache_dir):
+    src = ADD_SRC + f"// at once {os.getpid()} {id(cache_dir)}\n"
+    code = textwrap.dedent(f"""
+        import json, sys, time
+        from npgpu import _rtc
+        start = float(sys.argv[1])
+        while time.time() < start:  # both children compile from the same moment
+            time.sleep(0.001)
+        c = _rtc.compile_source({src!r}, {ARCH!r})
+        print(json.dumps({{"origin": c.source_of_result, "binary": c.binary.hex()}}))
+    """)
+    start = str(time.time() + 3.0)  # after both interpreters have imported npgpu
+    children = [subprocess.Popen([sys.executable, "-c", code, start], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True, env=dict(os.environ), cwd="/")
+                for _ in range(2)]
+    results = []
+    for p in children:
+        out, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err[-2000:]
+        results.append(json.loads(out.strip().splitlines()[-1]))
+    assert results[0]["binary"] == results[1]["binary"]
+    assert {r["origin"] for r in results} <= {"compiled", "disk"}
+    # The entry left behind is whole: this process loads it from disk, equal to what the children made.
+    _rtc.clear_memory_cache()
+    c = _rtc.compile_source(src, ARCH)
+    assert c.source_of_result == "disk" and c.binary.hex() == results[0]["binary"]
+    assert [p.name for p in cache_dir.rglob("*") if p.is_file() and not p.name.endswith(".bin")] == []
 
 
 @nvrtc
