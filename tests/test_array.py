@@ -221,10 +221,14 @@ def test_overflowing_shape_raises_before_allocating(shape, dtype):
 @pytest.mark.gpu
 @pytest.mark.alone
 def test_out_of_memory_then_recovers():
+    small = [npgpu.empty(1000) for _ in range(10)]
+    del small  # freed small blocks wait in npgpu's reuse cache
+    assert npgpu.memory_info()["cached_bytes"] > 0
     with pytest.raises(npgpu.OutOfMemoryError) as ei:
         npgpu.empty(2**50, dtype=np.uint8)
     assert isinstance(ei.value, MemoryError)
     assert str(ei.value)
+    assert npgpu.memory_info()["cached_bytes"] == 0  # released before the one retry
     # The failure leaves CUDA usable: the next allocation and computation work.
     a = npgpu.full(1000, 1.5)
     assert np.array_equal((a + a).get(), np.full(1000, 3.0))
