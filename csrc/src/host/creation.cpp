@@ -4,6 +4,7 @@
 #include "common/creation_backends.hpp"
 #include "common/creation_ops.hpp"
 #include "common/dispatch.hpp"
+#include "host/openmp.hpp"
 
 namespace npgpu::host {
 
@@ -13,8 +14,7 @@ void arange_fill(const ArrayView& out, const Scalar& start, const Scalar& delta,
     using T = typename decltype(tag)::type;
     T* p = static_cast<T*>(out.data);
     const detail::ArangeValue<T> value{start.value, delta.value};
-#pragma omp parallel for schedule(static) if (n > (1 << 16))
-    for (std::int64_t i = 0; i < n; ++i) p[i] = value(i);
+    parallel_for(n, n > (1 << 16), [&](std::int64_t i) { p[i] = value(i); });
   });
 }
 

@@ -11,6 +11,7 @@
 #include "common/elementwise_loops.hpp"
 #include "common/strided.hpp"
 #include "host/cpu_clones.hpp"
+#include "host/openmp.hpp"
 
 namespace npgpu::host {
 namespace {
@@ -43,8 +44,7 @@ template <class Body>
 void parallel_blocks(std::int64_t n, Body body) {
   constexpr std::int64_t kBlock = 4096;
   const std::int64_t blocks = (n + kBlock - 1) / kBlock;
-#pragma omp parallel for schedule(static) if (n > kParallelMin)
-  for (std::int64_t b = 0; b < blocks; ++b) body(b * kBlock, std::min(n, (b + 1) * kBlock));
+  parallel_for(blocks, n > kParallelMin, [&](std::int64_t b) { body(b * kBlock, std::min(n, (b + 1) * kBlock)); });
 }
 
 template <class Op, class R, class... In>
@@ -99,8 +99,7 @@ void run(Op op, const ArrayView& out, const Operand* in, const Src<Ts>&... src) 
   const std::int64_t inner = plan.inner();
   const std::int64_t rows = plan.rows();
   const int last = plan.ndim - 1;
-#pragma omp parallel for schedule(static) if (n > kParallelMin)
-  for (std::int64_t r = 0; r < rows; ++r) {
+  parallel_for(rows, n > kParallelMin, [&](std::int64_t r) {
     std::int64_t base[N];
     plan.row_offsets(r, base);
     for (std::int64_t j = 0; j < inner; ++j) {
@@ -108,7 +107,7 @@ void run(Op op, const ArrayView& out, const Operand* in, const Src<Ts>&... src) 
       for (int k = 0; k < N; ++k) off[k] = base[k] + j * plan.strides[k][last];
       apply_at<Op, R>(op, po, off, std::index_sequence_for<Ts...>{}, src...);
     }
-  }
+  });
 }
 
 NPGPU_ALWAYS_INLINE float float_of_bits(std::int32_t bits) {
@@ -238,12 +237,11 @@ void copy(const ArrayView& src, const ArrayView& dst, StreamHandle) {
   const char* ps = static_cast<const char*>(src.data);
   detail::dispatch_storage_dtype(src.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-#pragma omp parallel for schedule(static) if (n > kParallelMin)
-    for (std::int64_t i = 0; i < n; ++i) {
+    parallel_for(n, n > kParallelMin, [&](std::int64_t i) {
       std::int64_t off[2];
       plan.offsets(i, off);
       detail::store_as<T>(pd + off[0], dst.dtype, *reinterpret_cast<const T*>(ps + off[1]));
-    }
+    });
   });
 }
 

@@ -5,6 +5,7 @@
 #include "common/dispatch.hpp"
 #include "common/gather_ops.hpp"
 #include "common/indexing_backends.hpp"
+#include "host/openmp.hpp"
 
 namespace npgpu::host {
 
@@ -42,13 +43,13 @@ std::int64_t take(const ArrayView& src, std::int64_t outer, std::int64_t axis_le
     using W = decltype(word);
     const W* s = static_cast<const W*>(src.data);
     W* o = static_cast<W*>(out.data);
-#pragma omp parallel for schedule(static) if (outer * m * inner > (1 << 16))
-    for (std::int64_t r = 0; r < outer; ++r)
+    parallel_for(outer, outer * m * inner > (1 << 16), [&](std::int64_t r) {
       for (std::int64_t j = 0; j < m; ++j) {
         const W* from = s + (r * axis_len + detail::wrap_index(idx[j], axis_len)) * inner;
         W* to = o + (r * m + j) * inner;
         for (std::int64_t i = 0; i < inner; ++i) to[i] = from[i];
       }
+    });
   });
   return detail::kNoBadIndex;
 }
@@ -64,13 +65,13 @@ std::int64_t put(const ArrayView& dst, std::int64_t outer, std::int64_t axis_len
     W* d = static_cast<W*>(dst.data);
     const W* v = static_cast<const W*>(values.data);
     // rows in parallel; within a row in order, so the last of repeated indices lands, as NumPy's
-#pragma omp parallel for schedule(static) if (outer > 1 && outer * m * inner > (1 << 16))
-    for (std::int64_t r = 0; r < outer; ++r)
+    parallel_for(outer, outer > 1 && outer * m * inner > (1 << 16), [&](std::int64_t r) {
       for (std::int64_t j = 0; j < m; ++j) {
         W* to = d + (r * axis_len + detail::wrap_index(idx[j], axis_len)) * inner;
         const W* from = v + (r * m + j) * inner;
         for (std::int64_t i = 0; i < inner; ++i) to[i] = from[i];
       }
+    });
   });
   return detail::kNoBadIndex;
 }
@@ -87,13 +88,13 @@ std::int64_t scatter_add(const ArrayView& dst, std::int64_t outer, std::int64_t 
     T* d = static_cast<T*>(dst.data);
     const T* v = static_cast<const T*>(values.data);
     // rows in parallel (they touch disjoint rows of dst); repeated indices within a row in order, as NumPy
-#pragma omp parallel for schedule(static) if (outer > 1 && outer * m * inner > (1 << 16))
-    for (std::int64_t r = 0; r < outer; ++r)
+    parallel_for(outer, outer > 1 && outer * m * inner > (1 << 16), [&](std::int64_t r) {
       for (std::int64_t j = 0; j < m; ++j) {
         T* to = d + (r * axis_len + detail::wrap_index(idx[j], axis_len)) * inner;
         const T* from = broadcast ? v : v + (r * m + j) * inner;
         for (std::int64_t i = 0; i < inner; ++i) to[i] = detail::scatter_sum(to[i], from[broadcast ? 0 : i]);
       }
+    });
   });
   return detail::kNoBadIndex;
 }

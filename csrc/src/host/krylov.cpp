@@ -8,6 +8,7 @@
 
 #include "common/complex.hpp"
 #include "common/krylov_backends.hpp"
+#include "host/openmp.hpp"
 
 namespace npgpu::host {
 namespace {
@@ -56,12 +57,11 @@ template <class Body>
 void chunked_sums(std::int64_t n, double& out0, double& out1, Body&& body) {
   const std::int64_t chunks = (n + kChunk - 1) / kChunk;
   std::vector<double> s0(static_cast<std::size_t>(chunks)), s1(static_cast<std::size_t>(chunks));
-#pragma omp parallel for schedule(static) if (n > 65536)
-  for (std::int64_t c = 0; c < chunks; ++c) {
+  parallel_for(chunks, n > 65536, [&](std::int64_t c) {
     double a = 0.0, b = 0.0;
     body(c * kChunk, std::min(n, (c + 1) * kChunk), a, b);
     s0[c] = a, s1[c] = b;
-  }
+  });
   out0 = out1 = 0.0;
   for (std::int64_t c = 0; c < chunks; ++c) out0 += s0[c], out1 += s1[c];
 }
@@ -107,8 +107,7 @@ void step(T* x, T* r, T* p, const T* q, std::int64_t n, double* state, int parit
   });
   const bool done = was_done || rr < tol2;
   const double beta = done ? 0.0 : rr / rho;
-#pragma omp parallel for schedule(static) if (n > 65536)
-  for (std::int64_t i = 0; i < n; ++i) p[i] = r[i] + scale(beta, p[i]);
+  parallel_for(n, n > 65536, [&](std::int64_t i) { p[i] = r[i] + scale(beta, p[i]); });
   double* next = state + (1 - parity) * kCgSlot;
   next[0] = rr, next[1] = done ? 1.0 : 0.0, next[2] = tol2, next[3] = 0.0;
 }

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "common/manipulation_backends.hpp"
+#include "host/openmp.hpp"
 
 namespace npgpu::host {
 
@@ -15,11 +16,10 @@ void copy_batch(const ArrayView* src, const ArrayView* dst, int n, StreamHandle)
     const std::int64_t slices = (bytes + kSlice - 1) / kSlice;
     auto* d = static_cast<char*>(dst[k].data);
     const auto* s = static_cast<const char*>(src[k].data);
-#pragma omp parallel for schedule(static) if (slices > 1)
-    for (std::int64_t i = 0; i < slices; ++i) {
+    parallel_for(slices, slices > 1, [&](std::int64_t i) {
       const std::int64_t lo = i * kSlice;
       std::memcpy(d + lo, s + lo, static_cast<std::size_t>(std::min(kSlice, bytes - lo)));
-    }
+    });
   }
 }
 

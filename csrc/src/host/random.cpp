@@ -13,6 +13,7 @@
 
 #include "common/dispatch.hpp"
 #include "common/philox.hpp"
+#include "host/openmp.hpp"
 
 namespace npgpu::host {
 
@@ -22,8 +23,8 @@ template <class T, int Mode>
 void fill_typed(const detail::FillParams& p, T* out, std::int64_t n) {
   constexpr int K = detail::ValuesPerBlock<T>::value;
   const std::int64_t full = n / K;
-#pragma omp parallel for schedule(static) if (n > (1 << 14))
-  for (std::int64_t j = 0; j < full; ++j) detail::block_values<T, Mode>(p, static_cast<std::uint64_t>(j), out + K * j);
+  parallel_for(full, n > (1 << 14),
+               [&](std::int64_t j) { detail::block_values<T, Mode>(p, static_cast<std::uint64_t>(j), out + K * j); });
   if (full * K < n) {
     T v[K];
     detail::block_values<T, Mode>(p, static_cast<std::uint64_t>(full), v);

@@ -10,10 +10,6 @@
 #include <type_traits>
 #include <vector>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 #include "common/dispatch.hpp"
 #include "common/reduce_backends.hpp"
 #include "common/strided.hpp"
@@ -511,13 +507,7 @@ bool column_sums(const detail::ReduceArgs& a, const StridedPlan<2>& kplan, const
   auto run = [&](auto tag) {
     using T = decltype(tag);
     const char* base = static_cast<const char*>(a.in_r.data);
-#pragma omp parallel if (M * K > (1 << 16))
-    {
-#ifdef _OPENMP
-      const std::int64_t nt = omp_get_num_threads(), t = omp_get_thread_num();
-#else
-      const std::int64_t nt = 1, t = 0;
-#endif
+    parallel_region(M * K > (1 << 16), [&](std::int64_t nt, std::int64_t t) {
       const std::int64_t per = (M + nt - 1) / nt, c0 = std::min(M, t * per), c1 = std::min(M, c0 + per);
       A* out = acc.data;
       if constexpr (std::is_same_v<T, float> && std::is_same_v<A, double>) {
@@ -525,7 +515,7 @@ bool column_sums(const detail::ReduceArgs& a, const StridedPlan<2>& kplan, const
       } else {
         add_rows<T, A>(out, base, row, K, c0, c1);
       }
-    }
+    });
     return true;
   };
   if (!with_real_type<SummedIn<A>::template in>(d, run)) return false;
@@ -607,16 +597,10 @@ bool column_extrema(const detail::ReduceArgs& a, const StridedPlan<2>& kplan, co
     const char* base = static_cast<const char*>(a.in_r.data);
     OffPageBuffer<T> acc(static_cast<std::size_t>(M), base);
     std::memcpy(acc.data, base, static_cast<std::size_t>(M) * sizeof(T));
-#pragma omp parallel if (M * K > (1 << 16))
-    {
-#ifdef _OPENMP
-      const std::int64_t nt = omp_get_num_threads(), t = omp_get_thread_num();
-#else
-      const std::int64_t nt = 1, t = 0;
-#endif
+    parallel_region(M * K > (1 << 16), [&](std::int64_t nt, std::int64_t t) {
       const std::int64_t per = (M + nt - 1) / nt, c0 = std::min(M, t * per), c1 = std::min(M, c0 + per);
       fold_rows<is_max, T>(acc.data, base, row, K, c0, c1);
-    }
+    });
     for (std::int64_t c = 0; c < M; ++c) result[c] = static_cast<A>(acc.data[c]);
     return true;
   };
@@ -647,12 +631,11 @@ void reduce_impl(const detail::ReduceArgs& a) {
     if (rr.stride0 != itemsize(a.in_r.dtype) && M > 1 && column_extrema<R>(a, kplan, rr)) return;
   }
   if (M >= 2 * T || K < (1 << 14)) {
-#pragma omp parallel for schedule(static) if (M > 1 && M * K > (1 << 15))
-    for (std::int64_t m = 0; m < M; ++m) {
+    parallel_for(M, M > 1 && M * K > (1 << 15), [&](std::int64_t m) {
       std::int64_t off[2];
       kplan.offsets(m, off);
       detail::finish_store(out + off[0], a.out_k.dtype, rr.run(off[1], 0, K), a.fin, 0);
-    }
+    });
     return;
   }
   for (std::int64_t m = 0; m < M; ++m) {
@@ -725,13 +708,12 @@ void scan_impl(const detail::ScanArgs& a, Op op, T identity) {
   const char* in = static_cast<const char*>(a.in_p.data);
   const DType id = a.in_p.dtype, od = a.out_p.dtype;
   const bool excl = a.exclusive;
-#pragma omp parallel for schedule(static) if (rows > 1 && rows * K > (1 << 15))
-  for (std::int64_t r = 0; r < rows; ++r) {
+  parallel_for(rows, rows > 1 && rows * K > (1 << 15), [&](std::int64_t r) {
     std::int64_t off[2];
     plan.offsets(r, off);
     if (si == itemsize(id) && so == itemsize(od) &&
         scan_row_typed<T>(in + off[1], id, out + off[0], od, K, excl, op, identity))
-      continue;
+      return;
     T acc = identity;
     for (std::int64_t j = 0; j < K; ++j) {
       const T x = detail::load_conv<T>(in + off[1] + j * si, id);
@@ -745,7 +727,7 @@ void scan_impl(const detail::ScanArgs& a, Op op, T identity) {
         detail::store_as<T>(out + off[0] + j * so, od, acc);
       }
     }
-  }
+  });
 }
 
 template <class T>
