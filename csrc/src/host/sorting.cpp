@@ -15,6 +15,7 @@
 #include "common/key_offsets.hpp"
 #include "common/sort_order.hpp"
 #include "common/sorting_backends.hpp"
+#include "host/openmp.hpp"
 
 namespace npgpu::host {
 namespace {
@@ -167,8 +168,7 @@ void search_sorted(const ArrayView& sorted, const ArrayView& queries, const Arra
     const T* q = static_cast<const T*>(queries.data);
     auto* o = static_cast<std::int64_t*>(out.data);
     const std::int64_t n = sorted.size(), m = queries.size();
-#pragma omp parallel for schedule(static) if (m > (1 << 12))
-    for (std::int64_t i = 0; i < m; ++i) o[i] = detail::insertion_position(a, n, q[i], right);
+    parallel_for(m, m > (1 << 12), [&](std::int64_t i) { o[i] = detail::insertion_position(a, n, q[i], right); });
   });
 }
 
@@ -227,11 +227,10 @@ void lookup_keys(const ArrayView& keys, const ArrayView& range, const ArrayView&
     auto* o = static_cast<std::int64_t*>(out.data);
     const std::int64_t n = keys.size();
     const auto b = static_cast<std::uint64_t>(table.size());
-#pragma omp parallel for schedule(static) if (n > (1 << 16))
-    for (std::int64_t i = 0; i < n; ++i) {
+    parallel_for(n, n > (1 << 16), [&](std::int64_t i) {
       const std::uint64_t off = detail::key_offset(k[i], lo);
       o[i] = off < b ? t[off] : -1;
-    }
+    });
   });
 }
 

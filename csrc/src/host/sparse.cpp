@@ -17,12 +17,11 @@ template <class I, class T>
 void matmul(const I* indptr, const I* indices, const T* data, std::int64_t rows, std::int64_t k, const T* x,
             T* y) {
   if (k == 1) {  // one right-hand side: the row's sum stays in a register
-#pragma omp parallel for schedule(static) if (rows > 4096)
-    for (std::int64_t r = 0; r < rows; ++r) {
+    parallel_for(rows, rows > 4096, [&](std::int64_t r) {
       T sum(0);
       for (I p = indptr[r]; p < indptr[r + 1]; ++p) sum = sum + data[p] * x[indices[p]];
       y[r] = sum;
-    }
+    });
     return;
   }
 #pragma omp parallel for schedule(dynamic, 1024) if (rows > 4096)
