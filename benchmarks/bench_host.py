@@ -78,8 +78,8 @@ def bench_host_overhead(repeat):
     for name, ours, theirs in (("sum", lambda: npgpu.sum(x), lambda: np.sum(x)),
                                ("add", lambda: npgpu.add(x, x), lambda: np.add(x, x))):
         def many(fn):
-            # Each result is dropped before the next call, as in a user's loop: kept in a list, 2000 live
-            # results made every call take fresh pages, which NumPy's add paid for too (3.2 us against 0.7).
+            # Each result is dropped before the next call, as in a user's loop: results kept alive would make
+            # every call take fresh pages, and that would be measured instead of the call.
             def run():
                 for _ in range(calls):
                     fn()

@@ -13,7 +13,7 @@ int max_threads();
 
 // body(i) for each i in [0, n): spread over the OpenMP threads (static schedule) when `parallel`, else a plain
 // loop on this thread. Small work must not enter a region at all: GNU libgomp's region with a false if()
-// clause still makes a futex system call, about 1 us, more than a 1024-element loop.
+// clause still makes a system call, which costs more than a small loop.
 template <class Body>
 void parallel_for(std::int64_t n, bool parallel, const Body& body) {
   if (parallel) {
