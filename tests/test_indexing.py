@@ -348,6 +348,33 @@ def test_add_at_one_byte_edges_of_short_arrays_and_views(array_device, rng, dtyp
             np.testing.assert_array_equal(x.get(), want, err_msg=f"n={n} start={start}")
 
 
+@pytest.mark.parametrize("dtype", ["float32", pytest.param("int32", marks=pytest.mark.heavy),
+                                   pytest.param("int64", marks=pytest.mark.heavy),
+                                   pytest.param("complex64", marks=pytest.mark.heavy)])
+def test_add_at_into_a_destination_larger_than_the_l2_cache(array_device, rng, random_array, dtype):
+    # Past 32 MB of destination and 2^20 indices the GPU groups the indices by the chunk of the destination
+    # they hit before its atomics: repeated and negative indices, both ends, a partial last chunk, values per
+    # index and one broadcast value; a bad index anywhere raises before anything is written.
+    n = (32 << 20) // np.dtype(dtype).itemsize + 4099
+    m = (1 << 20) + 77
+    idx = rng.integers(-n, n, m)
+    idx[:3000] = n - 1
+    idx[3000:5000] = -n
+    a = random_array(n, dtype)
+    d_idx = npgpu.asarray(idx)
+    for values in (random_array(m, dtype), 3):
+        want = a.copy()
+        np.add.at(want, idx, values)
+        x = npgpu.asarray(a.copy())
+        npgpu.add.at(x, d_idx, values if np.ndim(values) == 0 else npgpu.asarray(values))
+        _at_close(x, want)
+    idx[m // 2] = n
+    x = npgpu.asarray(a.copy())
+    with pytest.raises(IndexError, match=f"index {n} is out of bounds"):
+        npgpu.add.at(x, npgpu.asarray(idx), 1)
+    np.testing.assert_array_equal(x.get(), a)
+
+
 @pytest.mark.parametrize("dtype", ["int32", "float32", "complex128", "uint8"])
 @pytest.mark.parametrize("key", [lambda: np.array([1, 1, 0, -1]),
                                  lambda: (slice(None), np.array([0, 0, 3])),

@@ -10,11 +10,14 @@
 #include <cstdint>
 #include <type_traits>
 
+#include <cub/block/block_scan.cuh>
+
 #include "common/cuda_check.hpp"
 #include "common/dispatch.hpp"
 #include "common/gather_ops.hpp"
 #include "common/indexing_backends.hpp"
 #include "cuda/select_positions.cuh"
+#include "npgpu/errors.hpp"
 #include "npgpu/memory.hpp"
 
 namespace npgpu::cuda {
@@ -212,6 +215,155 @@ __global__ void scatter_add_kernel(T* dst, const std::int64_t* __restrict__ idx,
   }
 }
 
+// Scatter-add into a destination larger than the L2 cache. Atomics at random addresses there each miss to
+// DRAM, so the indices are first grouped by the chunk of the destination they hit (count_chunks,
+// chunk_starts, partition_by_chunk) and the atomics then run chunk after chunk while each sits in L2
+// (scatter_add_grouped). The grouping pass doubles as NumPy's check of every index before anything is
+// written. Within a chunk the order is not kept: atomics add in any order anyway.
+constexpr int kGroupItems = 8;
+constexpr std::int64_t kGroupTile = std::int64_t{kThreads} * kGroupItems;
+constexpr int kMaxChunks = 1024;
+constexpr std::int64_t kChunkBytes = std::int64_t{4} << 20;
+
+// This lane's slot among the lanes of its warp that add 1 to counters[key]: one shared atomic per distinct
+// key in the warp (few chunks would otherwise queue every lane on the same counters). Every lane must call.
+__device__ __forceinline__ unsigned warp_slot(unsigned* counters, unsigned key) {
+  const unsigned peers = __match_any_sync(0xffffffffu, key);
+  const int leader = __ffs(peers) - 1;
+  const unsigned lane = threadIdx.x & 31u;
+  unsigned base = 0;
+  if (static_cast<int>(lane) == leader) base = atomicAdd(counters + key, static_cast<unsigned>(__popc(peers)));
+  base = __shfl_sync(peers, base, leader);
+  return base + static_cast<unsigned>(__popc(peers & ((1u << lane) - 1u)));
+}
+
+// The chunk of index k of a tile, or `chunks` (a spare counter) past the end or for a bad index.
+__device__ __forceinline__ unsigned chunk_of(const std::int64_t* idx, std::int64_t k, std::int64_t m,
+                                             std::int64_t axis_len, int shift, int chunks, std::uint32_t& at,
+                                             unsigned long long* bad) {
+  if (k >= m) return static_cast<unsigned>(chunks);
+  const std::int64_t raw = idx[k];
+  const std::int64_t w = detail::wrap_index(raw, axis_len);
+  if (w < 0) {
+    if (bad != nullptr) record_bad(bad, raw);
+    return static_cast<unsigned>(chunks);
+  }
+  at = static_cast<std::uint32_t>(w);
+  return static_cast<unsigned>(w >> shift);
+}
+
+__global__ void count_chunks(const std::int64_t* __restrict__ idx, std::int64_t m, std::int64_t axis_len, int shift,
+                             int chunks, unsigned long long* counts, unsigned long long* bad) {
+  __shared__ unsigned local[kMaxChunks + 1];
+  for (int c = threadIdx.x; c <= chunks; c += kThreads) local[c] = 0;
+  __syncthreads();
+  const std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * kGroupTile + threadIdx.x;
+  std::uint32_t at = 0;
+  for (int i = 0; i < kGroupItems; ++i)
+    warp_slot(local, chunk_of(idx, base + i * kThreads, m, axis_len, shift, chunks, at, bad));
+  __syncthreads();
+  for (int c = threadIdx.x; c < chunks; c += kThreads)
+    if (local[c] != 0) atomicAdd(counts + c, static_cast<unsigned long long>(local[c]));
+}
+
+// counts -> where each chunk's group starts (exclusive prefix sums), in place; one block.
+__global__ void __launch_bounds__(kMaxChunks) chunk_starts(unsigned long long* counts, int chunks) {
+  using Scan = cub::BlockScan<unsigned long long, kMaxChunks>;
+  __shared__ typename Scan::TempStorage tmp;
+  const int c = threadIdx.x;
+  unsigned long long v = c < chunks ? counts[c] : 0;
+  Scan(tmp).ExclusiveSum(v, v);
+  if (c < chunks) counts[c] = v;
+}
+
+// Each block places its tile's indices (and values, unless one is broadcast) in their chunks' groups.
+template <class T>
+__global__ void partition_by_chunk(const std::int64_t* __restrict__ idx, const T* __restrict__ values,
+                                   bool broadcast, std::int64_t m, std::int64_t axis_len, int shift, int chunks,
+                                   unsigned long long* cursors, std::uint32_t* __restrict__ grouped_at,
+                                   T* __restrict__ grouped_values) {
+  __shared__ unsigned local[kMaxChunks + 1];
+  __shared__ unsigned long long start[kMaxChunks];
+  for (int c = threadIdx.x; c <= chunks; c += kThreads) local[c] = 0;
+  __syncthreads();
+  const std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * kGroupTile + threadIdx.x;
+  unsigned key[kGroupItems], slot[kGroupItems];
+  std::uint32_t at[kGroupItems] = {};
+#pragma unroll
+  for (int i = 0; i < kGroupItems; ++i) {
+    key[i] = chunk_of(idx, base + i * kThreads, m, axis_len, shift, chunks, at[i], nullptr);
+    slot[i] = warp_slot(local, key[i]);
+  }
+  __syncthreads();
+  for (int c = threadIdx.x; c < chunks; c += kThreads)
+    if (local[c] != 0) start[c] = atomicAdd(cursors + c, static_cast<unsigned long long>(local[c]));
+  __syncthreads();
+#pragma unroll
+  for (int i = 0; i < kGroupItems; ++i) {
+    if (key[i] >= static_cast<unsigned>(chunks)) continue;
+    const unsigned long long p = start[key[i]] + slot[i];
+    grouped_at[p] = at[i];
+    if (!broadcast) grouped_values[p] = values[base + i * kThreads];
+  }
+}
+
+template <class T>
+__global__ void scatter_add_grouped(T* dst, const std::uint32_t* __restrict__ grouped_at,
+                                    const T* __restrict__ grouped_values, const T* __restrict__ values,
+                                    bool broadcast, std::int64_t m) {
+  const T one = values[0];
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < m; k += stride)
+    atomic_scatter_add(dst + grouped_at[k], broadcast ? one : grouped_values[k], EdgeSums{});
+}
+
+// log2 of the chunk length in elements for a destination of axis_len T's: kChunkBytes, widened until at
+// most kMaxChunks chunks cover it.
+template <class T>
+int chunk_shift(std::int64_t axis_len) {
+  int shift = 0;
+  while ((std::int64_t{1} << (shift + 1)) * static_cast<std::int64_t>(sizeof(T)) <= kChunkBytes) ++shift;
+  while (((axis_len - 1) >> shift) + 1 > kMaxChunks) ++shift;
+  return shift;
+}
+
+// Whether scatter_add groups its indices first: a plain 1-D scatter of native 4- or 8-byte atomics, many
+// indices, into a destination past what L2 holds, addressable by 32-bit positions.
+template <class T>
+bool groups_indices(std::int64_t outer, std::int64_t axis_len, std::int64_t inner, std::int64_t m) {
+  return sizeof(T) >= 4 && outer == 1 && inner == 1 && m >= (std::int64_t{1} << 20) &&
+         axis_len * static_cast<std::int64_t>(sizeof(T)) > 8 * kChunkBytes && axis_len <= (std::int64_t{1} << 32);
+}
+
+// The grouped scatter-add; returns the first bad index (kNoBadIndex if none) without writing dst if any.
+template <class T>
+std::int64_t scatter_add_by_chunks(T* dst, std::int64_t axis_len, const std::int64_t* idx, std::int64_t m,
+                                   const T* values, bool broadcast, int device, cudaStream_t s) {
+  const int shift = chunk_shift<T>(axis_len);
+  const int chunks = static_cast<int>(((axis_len - 1) >> shift) + 1);
+  DeviceBuffer counts(kMaxChunks * sizeof(unsigned long long), device, s);
+  DeviceBuffer grouped_at(m * static_cast<std::int64_t>(sizeof(std::uint32_t)), device, s);
+  DeviceBuffer grouped_values(broadcast ? 0 : m * static_cast<std::int64_t>(sizeof(T)), device, s);
+  auto* cursors = static_cast<unsigned long long*>(counts.data());
+  BadIndexFlag bad(device, s);
+  NPGPU_CUDA_TRY(cudaMemsetAsync(cursors, 0, kMaxChunks * sizeof(unsigned long long), s));
+  const auto tiles = static_cast<unsigned>((m + kGroupTile - 1) / kGroupTile);
+  count_chunks<<<tiles, kThreads, 0, s>>>(idx, m, axis_len, shift, chunks, cursors, bad.ptr());
+  NPGPU_CHECK_LAUNCH("scatter_add (count)");
+  chunk_starts<<<1, kMaxChunks, 0, s>>>(cursors, chunks);
+  NPGPU_CHECK_LAUNCH("scatter_add (starts)");
+  auto* at = static_cast<std::uint32_t*>(grouped_at.data());
+  auto* vals = static_cast<T*>(grouped_values.data());
+  partition_by_chunk<T><<<tiles, kThreads, 0, s>>>(idx, values, broadcast, m, axis_len, shift, chunks, cursors, at,
+                                                   vals);
+  NPGPU_CHECK_LAUNCH("scatter_add (group)");
+  const std::int64_t first_bad = bad.read();
+  if (first_bad != detail::kNoBadIndex) return first_bad;
+  scatter_add_grouped<T><<<blocks_for(m), kThreads, 0, s>>>(dst, at, vals, values, broadcast, m);
+  NPGPU_CHECK_LAUNCH("scatter_add");
+  return detail::kNoBadIndex;
+}
+
 // Adds the edge counters into their bytes (one thread each; the scatter kernel has finished).
 template <class T>
 __global__ void add_edge_sums(EdgeSums edges) {
@@ -277,10 +429,18 @@ std::int64_t scatter_add(const ArrayView& dst, std::int64_t outer, std::int64_t 
   auto s = static_cast<cudaStream_t>(stream);
   const std::int64_t m = index.size(), total = outer * m * inner;
   const auto* idx = static_cast<const std::int64_t*>(index.data);
-  const std::int64_t first_bad = checked_indices(idx, m, axis_len, dst.device, s);
-  if (first_bad != detail::kNoBadIndex) return first_bad;
-  detail::dispatch_storage_dtype(dst.dtype, [&](auto tag) {
+  return detail::dispatch_storage_dtype(dst.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
+    if (groups_indices<T>(outer, axis_len, inner, m)) {
+      try {
+        return scatter_add_by_chunks(static_cast<T*>(dst.data), axis_len, idx, m, static_cast<const T*>(values.data),
+                                     values.size() == 1, dst.device, s);
+      } catch (const OutOfMemoryError&) {
+        // the grouping's scratch (4 bytes an index) did not fit: the direct scatter needs none
+      }
+    }
+    const std::int64_t first_bad = checked_indices(idx, m, axis_len, dst.device, s);
+    if (first_bad != detail::kNoBadIndex) return first_bad;
     constexpr bool bytes = sizeof(T) == 1;
     DeviceBuffer sums(bytes ? 8 * sizeof(unsigned) : 0, dst.device, s);
     const auto* lo = static_cast<const unsigned char*>(dst.data);
@@ -296,8 +456,8 @@ std::int64_t scatter_add(const ArrayView& dst, std::int64_t outer, std::int64_t 
       add_edge_sums<T><<<1, 8, 0, s>>>(edges);
       NPGPU_CHECK_LAUNCH("scatter_add (edges)");
     }
+    return detail::kNoBadIndex;
   });
-  return detail::kNoBadIndex;
 }
 
 }  // namespace npgpu::cuda
