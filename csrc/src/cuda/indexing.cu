@@ -3,7 +3,7 @@
 // element; an out-of-range index is recorded in a device word (first one to arrive) read back after the
 // kernel (put checks every index before it writes anything, as NumPy). scatter_add: one atomic addition per
 // value (native atomicAdd where the type has one, a compare-and-swap on the enclosing 32-bit word for 1- and
-// 2-byte types).
+// 2-byte types); into a destination larger than L2, the indices are grouped by chunk of it first.
 #include <cuda_runtime.h>
 
 #include <algorithm>
