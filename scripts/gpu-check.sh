@@ -7,7 +7,8 @@
 # on a machine where the package is already built. The whole suite runs one process per test file, TEST_JOBS
 # (3 a GPU) at a time spread over every GPU of the machine, and the sanitizer's tools run at once, one GPU each
 # in turn, so a two-GPU machine does the whole check in about half the time. TEST_FILES="test_linalg test_fft ..."
-# runs those test files one by one (a log each) instead. The conformance step runs the Array API test suite on the
+# runs those test files one by one (a log each) instead; TEST_PASSES=shared or TEST_PASSES=alone runs one of the
+# whole suite's two passes (the tests that share a GPU, then those that need it to themselves). The conformance step runs the Array API test suite on the
 # GPU (scripts/array-api-conformance.sh) when a checkout of it is at $AAT_DIR (default build/aat, an ignored
 # folder the device runner can carry; see that script's header); without one it says so and passes.
 # Pure-Python build dependencies the machine lacks (cython-cmake) may be carried as wheels in .whl/.
@@ -136,12 +137,19 @@ if phase tests; then
     # a GPU; those of files that see every GPU run last, one process at a time, since they use GPU 0 too.
     alone_files=$(grep -lE '@pytest.mark.(slow|alone)|pytestmark.*(slow|alone)' "$SRC"/tests/test_*.py)
     # shellcheck disable=SC2012,SC2086
-    { ls "$SRC"/tests/test_*.py | xargs -P "${TEST_JOBS:-$((3 * NGPU))}" --process-slot-var=SLOT -I{} \
-        bash -c 'run_test_file {} shared'
-      grep -L 'device_count()' $alone_files |
-        xargs -r -P "$NGPU" --process-slot-var=SLOT -I{} bash -c 'run_test_file {} alone'
-      grep -l 'device_count()' $alone_files |
-        xargs -r -P 1 --process-slot-var=SLOT -I{} bash -c 'run_test_file {} alone'; } >"$OUT_DIR/tests.txt"
+    # TEST_PASSES (default "shared alone") runs one pass alone, so a machine lent for 10 minutes a call can run
+    # the phase in two calls.
+    passes=" ${TEST_PASSES:-shared alone} "
+    { if [[ "$passes" == *" shared "* ]]; then
+        ls "$SRC"/tests/test_*.py | xargs -P "${TEST_JOBS:-$((3 * NGPU))}" --process-slot-var=SLOT -I{} \
+          bash -c 'run_test_file {} shared'
+      fi
+      if [[ "$passes" == *" alone "* ]]; then
+        grep -L 'device_count()' $alone_files |
+          xargs -r -P "$NGPU" --process-slot-var=SLOT -I{} bash -c 'run_test_file {} alone'
+        grep -l 'device_count()' $alone_files |
+          xargs -r -P 1 --process-slot-var=SLOT -I{} bash -c 'run_test_file {} alone'
+      fi; } >"$OUT_DIR/tests.txt"
     bad=$(grep -cv '^0 ' "$OUT_DIR/tests.txt")
     [ "$bad" -ne 0 ] && rc_tests=1
     say "tests (CUDA backend, $(wc -l <"$OUT_DIR/tests.txt") files on $NGPU GPU(s), $(( $(date +%s) - t1 )) s): $bad files failed;" \
