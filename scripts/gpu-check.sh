@@ -102,6 +102,8 @@ if phase tests; then
   # The property-based differential tests draw TEST_EXAMPLES examples each here (default 200), against the
   # 25 of a plain pytest run such as CI's.
   export NPGPU_HYPOTHESIS_EXAMPLES="${TEST_EXAMPLES:-200}"
+  # The stream soak of test_reliability (16 threads on streams of their own and one shared) runs SOAK_SECONDS.
+  export NPGPU_RELIABILITY_SOAK_SECONDS="${SOAK_SECONDS:-60}"
   if [ -n "${TEST_FILES:-}" ]; then
     # One pytest run and log per file, so a run cut short by a time limit still reports the files it finished.
     for t in $TEST_FILES; do
@@ -242,7 +244,7 @@ if phase sanitizer; then
     # a tool each launch costs milliseconds, and their agreement with NumPy is the tests phase's to show.
     # shellcheck disable=SC2086
     NPGPU_HYPOTHESIS_EXAMPLES=${SAN_EXAMPLES:-5} NPGPU_THREAD_ORDERING=$ordering NPGPU_RELIABILITY_THREADS=$threads NPGPU_TEST_THREADS=$threads NPGPU_RELIABILITY_ITERATIONS=2 \
-      NPGPU_RELIABILITY_HANDOFF_N=1048576 NPGPU_RELIABILITY_REPEATS=30 NPGPU_SAN_TAG="$tag" NPGPU_BACKEND=cuda timeout "$limit" compute-sanitizer --tool "$1" --error-exitcode 99 \
+      NPGPU_RELIABILITY_SOAK_SECONDS=0 NPGPU_RELIABILITY_HANDOFF_N=1048576 NPGPU_RELIABILITY_REPEATS=30 NPGPU_SAN_TAG="$tag" NPGPU_BACKEND=cuda timeout "$limit" compute-sanitizer --tool "$1" --error-exitcode 99 \
       --target-processes all --report-api-errors no --print-limit 100000 "${filter[@]}" \
       "$PY" -m pytest $files -v -o console_output_style=times -p no:cacheprovider -m "$m" ${sel:+-k "$sel"} ${shard:+--shard "$shard"} \
       --params-per-test "${SAN_PARAMS:-1}" >"$log" 2>&1

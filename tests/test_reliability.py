@@ -1,6 +1,7 @@
 """Reliability (issue 22): every public family from many threads at once, and memory that does not grow.
 
-Concurrency: ``N_THREADS`` threads each run one call per family ``ITERATIONS`` times on their own data;
+Concurrency: ``N_THREADS`` threads each run one call per family ``ITERATIONS`` times on their own data (and, on a
+GPU, ``SOAK_THREADS`` threads on streams of their own and one shared for ``SOAK_SECONDS``);
 every result must equal (bit for bit; random streams included) what the same call gave run serially
 beforehand in the main thread. Memory: each family is called ``MEM_REPEATS`` times after a warm-up and
 the growth of Python allocations (tracemalloc), of the resident set (/proc/self/statm) and, on a GPU,
@@ -422,6 +423,93 @@ def test_thread_ordering_bad_value_is_a_clear_error():
                        text=True, timeout=120, env={**os.environ, "NPGPU_THREAD_ORDERING": "sometimes"})
     assert r.returncode != 0
     assert "ValueError: NPGPU_THREAD_ORDERING must be 'on' or 'off', not 'sometimes'" in r.stderr, r.stderr[-2000:]
+
+
+# ---------------------------------------------------------------- streams of their own and shared, for a while
+
+# gpu-check's tests phase: 16 threads for a minute (NPGPU_RELIABILITY_SOAK_SECONDS=60); at least two rounds.
+SOAK_THREADS = int(os.environ.get("NPGPU_RELIABILITY_SOAK_THREADS", "16"))
+SOAK_SECONDS = float(os.environ.get("NPGPU_RELIABILITY_SOAK_SECONDS", "10"))
+
+_SOAK_SRC = r"""
+extern "C" __global__ void scale_add(const double* x, double* y, double a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+"""
+
+
+def _soak_calls(inp, sparse_mat, scale_add, ek):
+    """Every family on device arrays and on NumPy inputs (through the staging ring), a SourceModule kernel
+    and an ElementwiseKernel: name -> zero-argument callable. Device data is made on the current stream."""
+    calls = {f"device {k}": f for k, f in
+             _family_calls(inp, lambda x: npgpu.asarray(x, device="cuda"), sparse_mat, "cuda").items()}
+    calls.update({f"numpy {k}": f for k, f in _family_calls(inp, lambda x: x, sparse_mat).items()})
+    x = npgpu.asarray(inp["vec"], device="cuda")
+
+    def source_module():
+        y = npgpu.asarray(inp["vec"][::-1].copy(), device="cuda")  # written by the kernel: never the input
+        scale_add(x, y, np.float64(1.5), np.int32(x.size), block=(128, 1, 1), grid=((x.size + 127) // 128, 1))
+        return y
+
+    calls["SourceModule"] = source_module
+    calls["ElementwiseKernel"] = lambda: ek(x, npgpu.multiply(x, 3.0))
+    return calls
+
+
+@pytest.mark.gpu
+@pytest.mark.threads
+def test_threads_on_streams_of_their_own_and_one_shared_for_a_while(run_threads):
+    # SOAK_THREADS threads for SOAK_SECONDS: the first half each on a stream of its own, the others all on one
+    # shared stream, every thread running each family in its own rotated order until the time is up. Each
+    # result must equal, bit for bit, the same call run serially on the same stream beforehand, and after
+    # every call the thread's current stream and device must still be its own.
+    from _threads import thread_count
+
+    n = thread_count(SOAK_THREADS)
+    half = max(1, n // 2)
+    scale_add = npgpu.SourceModule(_SOAK_SRC).get_function("scale_add")
+    ek = npgpu.ElementwiseKernel("float64 x, float64 y", "float64 z", "z = x * y - 2.0 * x", "soak_ek")
+    streams = [npgpu.Stream() for _ in range(half)]
+    shared = npgpu.Stream()
+    stream_of = [streams[i] if i < half else shared for i in range(n)]
+    inputs = [_make_inputs(3000 + i) for i in range(n)]
+    sparse = [(_sparse_matrix(i) if _scipy_sparse is not None else None) for i in range(n)]
+    device = npgpu.get_device_id()
+    expected = []
+    with npgpu.use_backend("cuda"):
+        for i in range(n):  # the serial reference, on the stream the thread will use
+            with stream_of[i]:
+                expected.append({k: _as_numpy(f()) for k, f in
+                                 _soak_calls(inputs[i], sparse[i], scale_add, ek).items()})
+    npgpu.synchronize()  # the inputs made here are complete before other streams read them
+    names = sorted(expected[0])
+    rounds = [0] * n
+    deadline = time.monotonic() + SOAK_SECONDS
+
+    def work(i):
+        s = stream_of[i]
+        with npgpu.use_backend("cuda"), s:
+            calls = _soak_calls(inputs[i], sparse[i], scale_add, ek)
+            k = 0
+            while k < 2 or time.monotonic() < deadline:
+                for j in range(len(names)):
+                    name = names[(i + k + j) % len(names)]
+                    _assert_identical(calls[name](), expected[i][name], f"thread {i} round {k} {name}")
+                    assert npgpu.get_current_stream().ptr == s.ptr, f"thread {i}: another stream after {name}"
+                    assert npgpu.get_device_id() == device, f"thread {i}: another device after {name}"
+                k += 1
+            rounds[i] = k
+            del calls  # its device arrays are freed on s while s is current
+        s.synchronize()
+
+    errors = run_threads(work, n, SOAK_SECONDS + 300)
+    assert not errors, errors[:3]
+    assert min(rounds) >= 2, rounds
+    assert {"SourceModule", "ElementwiseKernel", "device matmul", "numpy elementwise"} <= set(names)
+    if n > 1:
+        assert len({st.ptr for st in stream_of}) == min(n, half + 1)  # own streams, and one shared
+        print(f"\n{n} threads for {SOAK_SECONDS:.0f} s: rounds per thread {min(rounds)}-{max(rounds)}")
 
 
 # ---------------------------------------------------------------- the GIL during long calls
