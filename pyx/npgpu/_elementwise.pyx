@@ -457,12 +457,12 @@ cdef object fast_host_same_dtype(ElementwiseOp op, object ufunc, tuple operands,
     Python-level type work, which dominates a call on a small array. None when the call does not qualify."""
     A = operands[0]
     dt = A.dtype
-    if A.ndim == 0 or not A.flags.c_contiguous or not dt.isnative or dt.kind not in "biufc":
+    if A.ndim == 0 or not dt.isnative or dt.kind not in "biufc":
         return None
     cdef int n = len(operands)
     if n == 2:
         B = operands[1]
-        if B.dtype != dt or B.shape != A.shape or not B.flags.c_contiguous:
+        if B.dtype != dt or B.shape != A.shape:
             return None
     if use_cuda_for_host_data():
         return None
@@ -470,11 +470,14 @@ cdef object fast_host_same_dtype(ElementwiseOp op, object ufunc, tuple operands,
     cdef int code = _same_dtype_result(op, ufunc, d, dt, n)
     if code < 0:
         return None
-    result = np.empty(A.shape, dtype=dt if code == <int>d else numpy_dtype(<DType>code))
     cdef Operand ins[2]
     for k in range(n):
+        # C order from the buffer's strides: reading ndarray.flags builds an object each call
         ins[k].view = host_view(operands[k], False)
         ins[k].is_scalar = False
+        if not ins[k].view.is_c_contiguous():
+            return None
+    result = np.empty(A.shape, dtype=dt if code == <int>d else numpy_dtype(<DType>code))
     cdef ArrayView vo = host_view(result, True)
     with nogil:
         elementwise(op, ins, n, vo, d, s)

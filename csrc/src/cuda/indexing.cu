@@ -436,7 +436,8 @@ std::int64_t scatter_add(const ArrayView& dst, std::int64_t outer, std::int64_t 
         return scatter_add_by_chunks(static_cast<T*>(dst.data), axis_len, idx, m, static_cast<const T*>(values.data),
                                      values.size() == 1, dst.device, s);
       } catch (const OutOfMemoryError&) {
-        // the grouping's scratch (4 bytes an index) did not fit: the direct scatter needs none
+        // the grouping's scratch (4 bytes an index, and the values unless one is broadcast) did not fit: the
+        // direct scatter needs none
       }
     }
     const std::int64_t first_bad = checked_indices(idx, m, axis_len, dst.device, s);
