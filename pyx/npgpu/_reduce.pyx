@@ -33,7 +33,7 @@ _BOOL = np.dtype(np.bool_)
 
 # ------------------------------------------------------------------------------------------------ rules
 
-def _axes(axis, int ndim, bint allow_tuple=True):
+cpdef tuple _axes(axis, int ndim, bint allow_tuple=True):
     """NumPy's axis normalisation: a sorted tuple of distinct axes in [0, ndim)."""
     if axis is None:
         return tuple(range(ndim))
@@ -168,7 +168,7 @@ cdef object _reduce_sum_like(ReduceOp op, a, axis, dtype, out, keepdims, stream)
     return _reduce(op, a, axis, res, res, out, keepdims, 0.0, stream)
 
 
-def _dtype_of(a):
+cpdef object _dtype_of(a):
     """a's dtype in native byte order (results of non-native inputs are native, as NumPy's are)."""
     if type(a) is np.ndarray or type(a) is Array:
         d = a.dtype  # already a numpy.dtype
