@@ -8,6 +8,7 @@ from typing import Any, Protocol, TypeAlias
 
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike
+from typing_extensions import disjoint_base
 
 from npgpu._array import Array
 from npgpu._runtime import Device, HostDevice, Stream
@@ -47,6 +48,13 @@ class _BinaryUfunc(Protocol):
 
 class _BinaryUfuncWithAt(_BinaryUfunc, Protocol):
     def at(self, a: _ArrayOut, indices: Any, b: _Input | None = None) -> None: ...
+
+@disjoint_base
+class UfuncCall:
+    """The base of npgpu's ufunc objects: their call, in C."""
+
+    _f: Any
+    def __call__(self, *args: Any, out: Any = None, **kwargs: Any) -> Any: ...
 
 UFUNCS: list[str]
 

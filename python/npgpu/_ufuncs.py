@@ -25,7 +25,6 @@ _ew = _elementwise
 _cm = _elementwise_composed
 _PY_SCALARS = (bool, int, float, complex)
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
-_DIRECT_KEYS = frozenset(("out", "stream"))
 
 
 class _NoValue:
@@ -133,7 +132,7 @@ def _probe(fn, dt, **kw):
 
 # ------------------------------------------------------------------------------------------------ ufunc
 
-class ufunc:
+class ufunc(_elementwise.UfuncCall):
     """A NumPy-style ufunc over an npgpu elementwise function (``npgpu.add`` and friends).
 
     ``f(*inputs, out=None, where=True, casting='same_kind', order='K', dtype=None, subok=True,
@@ -176,17 +175,8 @@ class ufunc:
 
     # -------------------------------------------------------------------------------------------- call
 
-    def __call__(self, *args, out=None, **kwargs):
-        # The fast path: positional operands (and out=) go straight to the compiled function.
-        if not kwargs:
-            if out is None:
-                return self._f(*args)
-            return self._f(*args, out=out)
-        if out is not None:
-            kwargs["out"] = out
-        if kwargs.keys() <= _DIRECT_KEYS:
-            return self._f(*args, **kwargs)
-        return self._call(args, kwargs)
+    # __call__ is _elementwise.UfuncCall's: positional operands, out= and stream= go straight to the compiled
+    # function, other keywords to _call.
 
     def _outs(self, args, out):
         nin, nout = self.nin, self.nout
