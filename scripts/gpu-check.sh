@@ -8,9 +8,10 @@
 # (3 a GPU) at a time spread over every GPU of the machine, and the sanitizer's tools run at once, one GPU each
 # in turn, so a two-GPU machine does the whole check in about half the time. TEST_FILES="test_linalg test_fft ..."
 # runs those test files one by one (a log each) instead; TEST_PASSES=shared or TEST_PASSES=alone runs one of the
-# whole suite's two passes (the tests that share a GPU, then those that need it to themselves). The conformance step runs the Array API test suite on the
-# GPU (scripts/array-api-conformance.sh) when a checkout of it is at $AAT_DIR (default build/aat, an ignored
-# folder the device runner can carry; see that script's header); without one it says so and passes.
+# whole suite's two passes (the tests that share a GPU, then those that need it to themselves). The conformance
+# step runs the Array API test suite on the GPU (scripts/array-api-conformance.sh) when a checkout of it is at
+# $AAT_DIR (default build/aat, an ignored folder the device runner can carry; see that script's header); without
+# one it says so and passes.
 # Pure-Python build dependencies the machine lacks (cython-cmake) may be carried as wheels in .whl/.
 # WHEEL=build/wheel312/npgpu-*.whl installs a wheel built beforehand for this machine's Python
 # (scripts/build-device-wheel.sh, about 15 minutes on 2 cores without a GPU) instead of building here

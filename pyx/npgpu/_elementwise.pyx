@@ -516,9 +516,9 @@ _DIRECT_KEYS = frozenset(("out", "stream"))
 
 
 cdef class UfuncCall:
-    """The call of npgpu's ufunc objects, in C (a Python ``__call__`` was about 0.4 us of a small call): positional
-    operands, ``out=`` and ``stream=`` go straight to the compiled function `_f`; other keywords to the
-    subclass's ``_call(args, kwargs)``."""
+    """The call of npgpu's ufunc objects, in C, since a Python ``__call__`` was much of a small call's cost:
+    positional operands, ``out=`` and ``stream=`` go straight to the compiled function `_f`; other keywords to
+    the subclass's ``_call(args, kwargs)``."""
     cdef public object _f
 
     def __call__(self, *args, out=None, **kwargs):

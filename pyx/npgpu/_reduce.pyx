@@ -82,7 +82,7 @@ cdef object _real_dtype(object dt):
 
 cdef tuple _reduced_shape(tuple shape, uint64_t mask, bint keepdims):
     """`shape` without the axes set in `mask`, or with them as 1 when `keepdims`."""
-    # A C loop: a generator expression here cost about 0.5 us of a small call.
+    # A C loop: a generator expression here was much of a small call's cost.
     cdef list dims = []
     cdef Py_ssize_t i
     for i in range(len(shape)):
