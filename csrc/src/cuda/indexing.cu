@@ -218,8 +218,9 @@ __global__ void scatter_add_kernel(T* dst, const std::int64_t* __restrict__ idx,
 // Scatter-add into a destination larger than the L2 cache. Atomics at random addresses there each miss to
 // DRAM, so the indices are first grouped by the chunk of the destination they hit (count_chunks,
 // chunk_starts, partition_by_chunk) and the atomics then run chunk after chunk while each sits in L2
-// (scatter_add_grouped). The grouping pass doubles as NumPy's check of every index before anything is
-// written. Within a chunk the order is not kept: atomics add in any order anyway.
+// (scatter_add_grouped); each atomic still costs an L2 transaction of its own, which is what bounds it now.
+// The grouping pass doubles as NumPy's check of every index before anything is written. Within a chunk the
+// order is not kept: atomics add in any order anyway.
 constexpr int kGroupItems = 8;
 constexpr std::int64_t kGroupTile = std::int64_t{kThreads} * kGroupItems;
 constexpr int kMaxChunks = 1024;
